@@ -1,0 +1,453 @@
+"""The reference engine: 535 played under one Ruleset and one player count.
+
+Readings are hooks on `Game` (python-chess style): `follows`, `beats`, `add_options`,
+`rule_of_8`, `next_seat`, ... each reads the ruleset's choice. Everything that depends only on the
+ruleset (the rank succession, every pile a turn can place, every answer to a given central pile) is
+computed once per Game and cached, so a step costs a few integer operations.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any, NamedTuple
+
+from five35.spec import Ruleset, SpecError
+
+from .cards import MAX_COPIES, CardCodec
+from .state import (
+    PASS,
+    Event,
+    MatchEnd,
+    Move,
+    Pile,
+    Play,
+    RoundEnd,
+    State,
+    TrickEnd,
+)
+
+
+class IllegalMove(ValueError):
+    """A move that is not legal in the state it was applied to."""
+
+    def __init__(self, move: Move, state: State, why: str) -> None:
+        where = f"round {state.round}, player {state.to_move} to move, pile {state.pile or 'empty'}"
+        super().__init__(f"illegal move '{move}' ({why}) at {where}")
+        self.move = move
+        self.state = state
+
+
+class Option(NamedTuple):
+    """A placing move with everything apply needs, precomputed."""
+
+    move: Move
+    need: int  # packed cards it takes from the hand
+    pile: Pile  # the central pile after it
+    has_eight: bool
+    listed_eight: bool  # the pile is a single 8, a set of 8s, or exactly the run 7,8 or 7,8,9
+
+
+EIGHT = 8
+LISTED_EIGHT_RUNS = ((7, 8), (7, 8, 9))
+
+
+class Game:
+    """535 under `ruleset` with `players` players: deal, legal moves, apply."""
+
+    def __init__(self, ruleset: Ruleset, players: int) -> None:
+        ruleset.check_players(players)
+        self.ruleset = ruleset
+        self.players = players
+        self.codec = CardCodec(ruleset.ranks)
+        self.copies = ruleset.copies(players)
+        if self.copies > MAX_COPIES:
+            raise SpecError("parameters.copies", f"at most {MAX_COPIES} copies of a rank are supported")
+        self.set_closing_size = ruleset.set_closing_size(players)
+        self.run_closing_size = ruleset.run_closing_size
+        self.max_cards = ruleset.max_cards_per_turn
+        self.points = ruleset.points
+        r = ruleset.reading
+        self.gaps_skipped = r("run_gaps") == "gaps_skipped"
+        self.wrap = r("run_wrap") == "wrap"
+        self.lower_runs_beat = r("run_order") == "lower_beats"
+        self.add_to_single = r("add_to_single") == "allowed"
+        self.add_either_end = r("add_run_ends") == "either_end"
+        self.capped = r("add_past_closing") == "capped"
+        self.eight_listed_only = r("eight_forms") == "listed_forms"
+        self.eight_on_add = r("eight_on_add") == "adds_trigger"
+        self.exempt_whole_trick = r("eight_exemption") == "whole_trick"
+        self.eight_strongest = r("eight_rank") == "strongest"
+        self.descending_turns = r("turn_order") == "descending_seats"
+        self.full_deck = self.codec.pack(
+            [rank for rank in ruleset.ranks for _ in range(self.copies)]
+        )
+        self._lead_options = self._build_lead_options()
+        self._lead_index = {o.move: o for o in self._lead_options}
+        self._responses: dict[Pile, tuple[tuple[Option, ...], dict[Move, Option]]] = {}
+
+    # ---- reading hooks -------------------------------------------------------------------------
+
+    def follows(self, a: int, b: int) -> bool:
+        """Whether rank b comes straight after rank a in a run (run_gaps, run_wrap)."""
+        ranks = self.ruleset.ranks
+        i = ranks.index(a)
+        if i + 1 < len(ranks):
+            nxt = ranks[i + 1]
+            return b == nxt and (self.gaps_skipped or nxt == a + 1)
+        return self.wrap and b == ranks[0]
+
+    def strength(self, rank: int) -> int:
+        """How strong a single or a set of this rank is (eight_rank)."""
+        if self.eight_strongest and rank == EIGHT:
+            return len(self.ruleset.ranks)
+        return self.ruleset.ranks.index(rank)
+
+    def beats(self, new: Pile, old: Pile) -> bool:
+        """Whether `new` overwrites `old`: same kind and size, higher-ranked (run_order for runs)."""
+        if new.kind != old.kind or new.size != old.size:
+            return False
+        if new.kind == "run":
+            a, b = self.ruleset.ranks.index(new.cards[0]), self.ruleset.ranks.index(old.cards[0])
+            return a < b if self.lower_runs_beat else a > b
+        return self.strength(new.cards[0]) > self.strength(old.cards[0])
+
+    def runs_from(self, start: int, length: int) -> tuple[int, ...] | None:
+        """The run of `length` cards starting at `start`, or None where the succession breaks."""
+        run = [start]
+        while len(run) < length:
+            ranks = self.ruleset.ranks
+            i = ranks.index(run[-1])
+            nxt = ranks[(i + 1) % len(ranks)]
+            if not self.follows(run[-1], nxt) or nxt in run:
+                return None
+            run.append(nxt)
+        return tuple(run)
+
+    def closing_size(self, kind: str) -> int | None:
+        if kind == "set":
+            return self.set_closing_size
+        if kind == "run":
+            return self.run_closing_size
+        return None
+
+    def rule_of_8(self, option: Option, state: State) -> bool:
+        """Whether placing `option` is the Rule of 8 (eight_forms, eight_on_add, eight_exemption)."""
+        if state.pile is None:
+            return False  # an 8 in the opening pile never triggers
+        if self.exempt_whole_trick and state.opening_has_eight:
+            return False
+        if option.move.action == "add" and not self.eight_on_add:
+            return False
+        return option.listed_eight if self.eight_listed_only else option.has_eight
+
+    def next_seat(self, seat: int) -> int:
+        step = -1 if self.descending_turns else 1
+        return (seat + step) % self.players
+
+    # ---- precomputed options -------------------------------------------------------------------
+
+    def _option(self, action: str, added: tuple[int, ...], pile: Pile) -> Option:
+        listed = (
+            (pile.kind in ("single", "set") and pile.cards[0] == EIGHT)
+            or (pile.kind == "run" and pile.cards in LISTED_EIGHT_RUNS)
+        )
+        return Option(
+            move=Move(action, tuple(sorted(added))),  # type: ignore[arg-type]
+            need=self.codec.pack(added),
+            pile=pile,
+            has_eight=EIGHT in added,
+            listed_eight=listed and EIGHT in added,
+        )
+
+    def placeable_piles(self) -> list[Pile]:
+        """Every pile one turn can place: singles, sets and runs of up to max_cards cards."""
+        rs = self.ruleset
+        piles: list[Pile] = []
+        for rank in rs.ranks:
+            piles.append(Pile("single", (rank,)))
+        for size in range(rs.min_set_size, min(self.max_cards, self.copies) + 1):
+            piles.extend(Pile("set", (rank,) * size) for rank in rs.ranks)
+        for size in range(rs.min_run_size, self.max_cards + 1):
+            for rank in rs.ranks:
+                run = self.runs_from(rank, size)
+                if run is not None:
+                    piles.append(Pile("run", run))
+        return piles
+
+    def _build_lead_options(self) -> tuple[Option, ...]:
+        return tuple(self._option("lead", p.cards, p) for p in self.placeable_piles())
+
+    def _build_responses(self, pile: Pile) -> tuple[Option, ...]:
+        options = [
+            self._option("overwrite", p.cards, p) for p in self.placeable_piles() if self.beats(p, pile)
+        ]
+        options.extend(self._option("add", added, new) for added, new in self.add_options(pile))
+        return tuple(options)
+
+    def add_options(self, pile: Pile) -> list[tuple[tuple[int, ...], Pile]]:
+        """Every add onto `pile`: the cards added and the pile they make (add_* readings)."""
+        out: list[tuple[tuple[int, ...], Pile]] = []
+        if pile.kind == "single" and not self.add_to_single:
+            return out
+        rank = pile.cards[0]
+        if pile.kind in ("single", "set"):
+            for k in range(1, self.max_cards + 1):
+                size = pile.size + k
+                if size > self.copies or (self.capped and size > self.set_closing_size):
+                    break
+                if size >= self.ruleset.min_set_size:
+                    out.append(((rank,) * k, Pile("set", (rank,) * size)))
+        if pile.kind in ("single", "run"):
+            for k in range(1, self.max_cards + 1):
+                size = pile.size + k
+                if size < self.ruleset.min_run_size:
+                    continue
+                if self.capped and size > self.run_closing_size:
+                    break
+                below_choices = range(k + 1) if self.add_either_end else range(1)
+                for below in below_choices:
+                    run = self._extended_run(pile.cards, below, k - below)
+                    if run is not None:
+                        added = run[:below] + run[below + pile.size :]
+                        out.append((added, Pile("run", run)))
+        return out
+
+    def _extended_run(self, core: tuple[int, ...], below: int, above: int) -> tuple[int, ...] | None:
+        ranks = self.ruleset.ranks
+        run = list(core)
+        for _ in range(above):
+            nxt = ranks[(ranks.index(run[-1]) + 1) % len(ranks)]
+            if not self.follows(run[-1], nxt) or nxt in run:
+                return None
+            run.append(nxt)
+        for _ in range(below):
+            prev = ranks[(ranks.index(run[0]) - 1) % len(ranks)]
+            if not self.follows(prev, run[0]) or prev in run:
+                return None
+            run.insert(0, prev)
+        return tuple(run)
+
+    def _options_for(self, pile: Pile | None) -> tuple[tuple[Option, ...], dict[Move, Option]]:
+        if pile is None:
+            return self._lead_options, self._lead_index
+        cached = self._responses.get(pile)
+        if cached is None:
+            options = self._build_responses(pile)
+            cached = (options, {o.move: o for o in options})
+            self._responses[pile] = cached
+        return cached
+
+    # ---- the state API -------------------------------------------------------------------------
+
+    def legal_moves(self, state: State) -> tuple[Move, ...]:
+        """The legal moves of the player to move, placing moves first; empty when the round is over."""
+        if state.phase != "play":
+            return ()
+        options, _ = self._options_for(state.pile)
+        guard = self.codec.guard
+        hand = state.hands[state.to_move] | guard
+        moves = [o.move for o in options if (hand - o.need) & guard == guard]
+        if state.pile is not None:
+            moves.append(PASS)
+        return tuple(moves)
+
+    def apply(self, state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
+        """Play `move`; returns the new state and the events it caused. Raises IllegalMove."""
+        if state.phase != "play":
+            raise IllegalMove(move, state, f"the {'match' if state.phase == 'match_over' else 'round'} is over")
+        if move.action == "pass":
+            if state.pile is None:
+                raise IllegalMove(move, state, "the leader may not pass")
+            return self._apply_pass(state)
+        _, index = self._options_for(state.pile)
+        option = index.get(move)
+        if option is None:
+            raise IllegalMove(move, state, "not a lead, overwrite or add that fits the pile")
+        hand = state.hands[state.to_move]
+        if not self.codec.holds(hand, option.need):
+            raise IllegalMove(move, state, f"player {state.to_move} does not hold those cards")
+        return self._apply_play(state, option, hand - option.need)
+
+    def _apply_pass(self, state: State) -> tuple[State, tuple[Event, ...]]:
+        passed = state.passed | (1 << state.to_move)
+        trick = (*state.trick, Play(state.to_move, PASS))
+        if (self.players - passed.bit_count()) == 1:
+            # Only the last player to place cards is left (everyone after them passed).
+            return self._end_trick(state, trick, state.last_player, ("all_passed",))
+        return replace(state, passed=passed, trick=trick, to_move=self._next_active(state.to_move, passed)), ()
+
+    def _apply_play(self, state: State, option: Option, hand: int) -> tuple[State, tuple[Event, ...]]:
+        player = state.to_move
+        hands = state.hands[:player] + (hand,) + state.hands[player + 1 :]
+        trick = (*state.trick, Play(player, option.move))
+        reasons: list[str] = []
+        if self.rule_of_8(option, state):
+            reasons.append("rule_of_8")
+        close = self.closing_size(option.pile.kind)
+        if close is not None and option.pile.size >= close:
+            reasons.append("set_closed" if option.pile.kind == "set" else "run_closed")
+        opening_has_eight = option.has_eight if state.pile is None else state.opening_has_eight
+        moved = replace(state, hands=hands, trick=trick, pile=option.pile, last_player=player,
+                        opening_has_eight=opening_has_eight)
+        if hand == 0:
+            events: tuple[Event, ...] = (TrickEnd(player, tuple(reasons)),) if reasons else ()
+            return self._end_round(moved, player, events)
+        if reasons:
+            return self._end_trick(moved, trick, player, tuple(reasons))
+        return replace(moved, to_move=self._next_active(player, state.passed)), ()
+
+    def _next_active(self, seat: int, passed: int) -> int:
+        seat = self.next_seat(seat)
+        while passed >> seat & 1:
+            seat = self.next_seat(seat)
+        return seat
+
+    def _trick_cards(self, trick: tuple[Play, ...]) -> int:
+        return sum(self.codec.pack(p.move.cards) for p in trick)
+
+    def _end_trick(
+        self, state: State, trick: tuple[Play, ...], winner: int, reasons: tuple[str, ...]
+    ) -> tuple[State, tuple[Event, ...]]:
+        cleared = state.cleared + self._trick_cards(trick)
+        new = replace(state, pile=None, trick=(), passed=0, last_player=-1, opening_has_eight=False,
+                      to_move=winner, cleared=cleared)
+        return new, (TrickEnd(winner, reasons),)
+
+    def penalty(self, hand: int) -> int:
+        return sum(self.points[r] * n for r, n in zip(self.ruleset.ranks, self.codec.counts(hand), strict=True))
+
+    def _end_round(
+        self, state: State, went_out: int, events: tuple[Event, ...]
+    ) -> tuple[State, tuple[Event, ...]]:
+        penalties = tuple(self.penalty(h) for h in state.hands)
+        scores = tuple(s + p for s, p in zip(state.scores, penalties, strict=True))
+        events = (*events, RoundEnd(went_out, penalties, scores))
+        over = max(scores) >= self.ruleset.match_end_score
+        if over:
+            best = min(scores)
+            events = (*events, MatchEnd(scores, tuple(i for i, s in enumerate(scores) if s == best)))
+        new = replace(state, scores=scores, to_move=went_out, phase="match_over" if over else "round_over")
+        return new, events
+
+    # ---- dealing -------------------------------------------------------------------------------
+
+    def new_match(self, seed: int) -> State:
+        """Round 1 of a match, dealt from `seed`."""
+        return self._deal(seed, 1, (0,) * self.players, leader=None)
+
+    def next_round(self, state: State) -> State:
+        """Deal the next round after a round ended (round_leader decides who leads)."""
+        if state.phase != "round_over":
+            raise ValueError(f"next_round needs a finished round, not phase {state.phase!r}")
+        if self.ruleset.reading("round_leader") == "went_out":
+            leader = state.to_move
+        else:
+            leader = self.next_seat(state.round_leader)
+        return self._deal(state.seed, state.round + 1, state.scores, leader)
+
+    def _deal(self, seed: int, round_no: int, scores: tuple[int, ...], leader: int | None) -> State:
+        # A string seed is hashed with SHA-512 by random.Random: stable across runs and platforms.
+        rng = random.Random(f"five35-deal:{seed}:{round_no}")
+        deck = self.codec.cards(self.full_deck)
+        rng.shuffle(deck)
+        size = self.ruleset.hand_size(self.players)
+        hands = [sorted(deck[i * size : (i + 1) * size]) for i in range(self.players)]
+        if leader is None:
+            leader = rng.randrange(self.players) if self.ruleset.reading("first_leader") == "drawn" else 0
+        return self.start_round(hands, leader, scores, round_no=round_no, seed=seed)
+
+    def start_round(
+        self,
+        hands: list[list[int]],
+        leader: int,
+        scores: tuple[int, ...] | list[int] | None = None,
+        *,
+        round_no: int = 1,
+        seed: int = 0,
+    ) -> State:
+        """A round from given hands (for scenarios and the engine protocol); the rest is set aside."""
+        if len(hands) != self.players:
+            raise ValueError(f"{len(hands)} hands for {self.players} players")
+        if not 0 <= leader < self.players:
+            raise ValueError(f"leader {leader} is not a seat of {self.players} players")
+        packed = []
+        for seat, hand in enumerate(hands):
+            unknown = sorted(set(hand) - set(self.ruleset.ranks))
+            if unknown:
+                raise ValueError(f"hand {seat} holds ranks not in the deck: {unknown}")
+            if not hand:
+                raise ValueError(f"hand {seat} is empty")
+            packed.append(self.codec.pack(hand))
+        total = sum(packed)
+        if not self.codec.holds(self.full_deck, total):
+            raise ValueError(f"the hands hold more copies of a rank than the deck's {self.copies}")
+        return State(
+            players=self.players,
+            hands=tuple(packed),
+            to_move=leader,
+            pile=None,
+            last_player=-1,
+            passed=0,
+            opening_has_eight=False,
+            trick=(),
+            cleared=0,
+            aside=self.full_deck - total,
+            scores=tuple(scores) if scores is not None else (0,) * self.players,
+            round=round_no,
+            round_leader=leader,
+            phase="play",
+            seed=seed,
+        )
+
+    # ---- serialisation -------------------------------------------------------------------------
+
+    def hand(self, state: State, player: int) -> list[int]:
+        return self.codec.cards(state.hands[player])
+
+    def to_json(self, state: State) -> dict[str, Any]:
+        cards = self.codec.cards
+        return {
+            "players": state.players,
+            "hands": [cards(h) for h in state.hands],
+            "to_move": state.to_move,
+            "pile": state.pile.to_json() if state.pile else None,
+            "last_player": state.last_player,
+            "passed": [p for p in range(state.players) if state.has_passed(p)],
+            "opening_has_eight": state.opening_has_eight,
+            "trick": [{"player": p.player, **p.move.to_json()} for p in state.trick],
+            "cleared": cards(state.cleared),
+            "aside": cards(state.aside),
+            "scores": list(state.scores),
+            "round": state.round,
+            "round_leader": state.round_leader,
+            "phase": state.phase,
+            "seed": state.seed,
+        }
+
+    def from_json(self, data: dict[str, Any]) -> State:
+        pack = self.codec.pack
+        passed = 0
+        for p in data["passed"]:
+            passed |= 1 << p
+        return State(
+            players=data["players"],
+            hands=tuple(pack(h) for h in data["hands"]),
+            to_move=data["to_move"],
+            pile=Pile.from_json(data["pile"]) if data["pile"] else None,
+            last_player=data["last_player"],
+            passed=passed,
+            opening_has_eight=data["opening_has_eight"],
+            trick=tuple(Play(t["player"], Move.from_json(t)) for t in data["trick"]),
+            cleared=pack(data["cleared"]),
+            aside=pack(data["aside"]),
+            scores=tuple(data["scores"]),
+            round=data["round"],
+            round_leader=data["round_leader"],
+            phase=data["phase"],
+            seed=data["seed"],
+        )
+
+    def returns(self, state: State) -> tuple[int, ...]:
+        """Penalty points so far per player (lower is better), as OpenSpiel's `returns`."""
+        return state.scores

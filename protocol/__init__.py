@@ -1,0 +1,1 @@
+"""five35.protocol"""

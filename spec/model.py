@@ -1,0 +1,344 @@
+"""The loaded spec and the resolved ruleset.
+
+A `Spec` is the whole validated file: clauses, parameters, variation points, rules and profiles.
+A `Ruleset` is one complete choice: a reading for every variation point and a value for every
+parameter. The engine plays under a `Ruleset`; it never sees the spec file itself.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+class SpecError(Exception):
+    """A spec file, profile or reading choice that cannot be used.
+
+    `str()` is one line: `where: message`, where `where` is `file:line` (and the key path) when the
+    problem is in a file, or the option that carried it (`--reading`).
+    """
+
+    def __init__(self, where: str, message: str) -> None:
+        super().__init__(f"{where}: {message}")
+        self.where = where
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Clause:
+    id: str
+    de: str | None
+    es: str | None
+    defect: str | None
+    line: int
+
+    def text(self, language: str) -> str | None:
+        return {"de": self.de, "es": self.es}.get(language)
+
+
+@dataclass(frozen=True)
+class Source:
+    language_code: str
+    file: Path
+    language: str
+    title: str | None
+    defects: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Parameter:
+    name: str
+    value: Any
+    cites: tuple[str, ...]
+    explain: str
+    in_text: bool
+    evidence: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class VariationPoint:
+    name: str
+    question: str
+    cites: tuple[str, ...]
+    readings: Mapping[str, str]
+    default: str
+    rationale: str
+    in_text: bool
+    evidence: tuple[str, ...]
+    line: int
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    cites: tuple[str, ...]
+    statement: str
+    uses: tuple[str, ...]
+    kind: str | None
+    size: Mapping[str, int | str] | None
+    beats: str | None
+
+
+@dataclass(frozen=True)
+class ReadingChoice:
+    reading: str
+    basis: str
+    note: str | None
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    title: str
+    source: str
+    status: str
+    defects: tuple[str, ...]
+    readings: Mapping[str, ReadingChoice]
+    parameters: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """One complete choice of readings and parameters: what the engine plays under.
+
+    Readings and parameters are stored as sorted tuples so that a Ruleset is hashable and two equal
+    choices compare equal whatever order they were made in.
+    """
+
+    profile: str
+    reading_items: tuple[tuple[str, str], ...]
+    ranks: tuple[int, ...]
+    players_min: int
+    players_max: int
+    copies_small: int
+    copies_large: int
+    max_cards_per_turn: int
+    min_set_size: int
+    min_run_size: int
+    set_closing_small: int
+    set_closing_large: int
+    run_closing_size: int
+    match_end_score: int
+    point_items: tuple[tuple[int, int], ...]
+    hand_size_items: tuple[tuple[int, int], ...]
+    overridden: tuple[str, ...] = field(default=())
+
+    @property
+    def readings(self) -> dict[str, str]:
+        return dict(self.reading_items)
+
+    def reading(self, point: str) -> str:
+        for name, value in self.reading_items:
+            if name == point:
+                return value
+        raise KeyError(point)
+
+    @property
+    def points(self) -> dict[int, int]:
+        return dict(self.point_items)
+
+    def _large_game(self, players: int, point: str) -> bool:
+        # Six players is a large game in every reading; five depends on "5+" against "más de 5".
+        if players >= 6:
+            return True
+        if players == 5:
+            return self.reading(point) == "five_is_large"
+        return False
+
+    def copies(self, players: int) -> int:
+        return self.copies_large if self._large_game(players, "five_player_copies") else self.copies_small
+
+    def set_closing_size(self, players: int) -> int:
+        large = self._large_game(players, "five_player_set_close")
+        return self.set_closing_large if large else self.set_closing_small
+
+    def deck_size(self, players: int) -> int:
+        return self.copies(players) * len(self.ranks)
+
+    def hand_size(self, players: int) -> int:
+        """Cards dealt to each player; raises SpecError when the deck cannot supply them."""
+        self.check_players(players)
+        deck = self.deck_size(players)
+        if self.reading("deal") == "deal_all":
+            return deck // players
+        table = dict(self.hand_size_items)
+        if players not in table:
+            raise SpecError("parameters.hand_size", f"no hand size for {players} players")
+        size = table[players]
+        if size * players > deck:
+            raise SpecError(
+                "parameters.hand_size",
+                f"{players} hands of {size} need {size * players} cards, but the deck has {deck} "
+                f"(five_player_copies={self.reading('five_player_copies')})",
+            )
+        return size
+
+    def check_players(self, players: int) -> None:
+        if not self.players_min <= players <= self.players_max:
+            raise SpecError(
+                "--players", f"{players} players is outside {self.players_min} to {self.players_max}"
+            )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "profile": self.profile,
+            "readings": dict(self.reading_items),
+            "overridden": list(self.overridden),
+            "parameters": {
+                "ranks": list(self.ranks),
+                "players": {"min": self.players_min, "max": self.players_max},
+                "copies": {"small_game": self.copies_small, "large_game": self.copies_large},
+                "max_cards_per_turn": self.max_cards_per_turn,
+                "min_set_size": self.min_set_size,
+                "min_run_size": self.min_run_size,
+                "set_closing_size": {"small_game": self.set_closing_small, "large_game": self.set_closing_large},
+                "run_closing_size": self.run_closing_size,
+                "match_end_score": self.match_end_score,
+                "points": {str(k): v for k, v in self.point_items},
+                "hand_size": {str(k): v for k, v in self.hand_size_items},
+            },
+        }
+
+    def label(self) -> str:
+        """Short human name: the profile plus any readings changed from it."""
+        if not self.overridden:
+            return self.profile
+        changed = ",".join(f"{p}={self.reading(p)}" for p in self.overridden)
+        return f"{self.profile}+{changed}"
+
+
+@dataclass(frozen=True)
+class Spec:
+    path: Path
+    game: str
+    sources: Mapping[str, Source]
+    clauses: Mapping[str, Clause]
+    parameters: Mapping[str, Parameter]
+    variation_points: Mapping[str, VariationPoint]
+    rules: tuple[Rule, ...]
+    profiles: Mapping[str, Profile]
+    default_profile: str
+    lines: Mapping[tuple[str | int, ...], int] = field(repr=False, compare=False)
+
+    def where(self, *key: str | int) -> str:
+        """`file:line` of a key path, for messages that point into the spec file."""
+        line = self.lines.get(tuple(key))
+        dotted = ".".join(str(k) for k in key)
+        return f"{self.path}:{line}: {dotted}" if line else f"{self.path}: {dotted}"
+
+    def ruleset(
+        self, profile: str | None = None, readings: Mapping[str, str] | None = None
+    ) -> Ruleset:
+        """Resolve a profile plus reading overrides (`--reading POINT=VALUE`) into a Ruleset."""
+        name = profile or self.default_profile
+        if name not in self.profiles:
+            known = ", ".join(sorted(self.profiles))
+            raise SpecError("--profile", f"unknown profile {name!r} (known: {known})")
+        chosen = {point: choice.reading for point, choice in self.profiles[name].readings.items()}
+        overridden = []
+        for point, value in (readings or {}).items():
+            if point not in self.variation_points:
+                known = ", ".join(sorted(self.variation_points))
+                raise SpecError("--reading", f"unknown variation point {point!r} (known: {known})")
+            vp = self.variation_points[point]
+            if value not in vp.readings:
+                known = ", ".join(vp.readings)
+                raise SpecError("--reading", f"{point} has no reading {value!r} (readings: {known})")
+            if chosen.get(point) != value:
+                overridden.append(point)
+            chosen[point] = value
+        params = {n: p.value for n, p in self.parameters.items()}
+        params.update(self.profiles[name].parameters)
+        return Ruleset(
+            profile=name,
+            reading_items=tuple(sorted(chosen.items())),
+            ranks=tuple(sorted(params["ranks"])),
+            players_min=params["players"]["min"],
+            players_max=params["players"]["max"],
+            copies_small=params["copies"]["small_game"],
+            copies_large=params["copies"]["large_game"],
+            max_cards_per_turn=params["max_cards_per_turn"],
+            min_set_size=params["min_set_size"],
+            min_run_size=params["min_run_size"],
+            set_closing_small=params["set_closing_size"]["small_game"],
+            set_closing_large=params["set_closing_size"]["large_game"],
+            run_closing_size=params["run_closing_size"],
+            match_end_score=params["match_end_score"],
+            point_items=tuple(sorted((int(k), v) for k, v in params["points"].items())),
+            hand_size_items=tuple(sorted((int(k), v) for k, v in params["hand_size"].items())),
+            overridden=tuple(sorted(overridden)),
+        )
+
+    def all_reading_combinations(self) -> int:
+        total = 1
+        for vp in self.variation_points.values():
+            total *= len(vp.readings)
+        return total
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything `535-check rules --format json` lists."""
+        return {
+            "game": self.game,
+            "spec": str(self.path),
+            "default_profile": self.default_profile,
+            "sources": {
+                code: {"file": str(s.file), "language": s.language, "title": s.title, "defects": list(s.defects)}
+                for code, s in self.sources.items()
+            },
+            "clauses": [
+                {"id": c.id, "de": c.de, "es": c.es, "defect": c.defect} for c in self.clauses.values()
+            ],
+            "parameters": [
+                {
+                    "name": p.name,
+                    "value": p.value,
+                    "cites": list(p.cites),
+                    "in_text": p.in_text,
+                    "evidence": list(p.evidence),
+                    "explain": p.explain,
+                }
+                for p in self.parameters.values()
+            ],
+            "variation_points": [
+                {
+                    "name": vp.name,
+                    "question": vp.question,
+                    "in_text": vp.in_text,
+                    "readings": [{"name": r, "explain": e} for r, e in vp.readings.items()],
+                    "default": vp.default,
+                    "rationale": vp.rationale,
+                    "evidence": list(vp.evidence),
+                    "clauses": [
+                        {"id": c, "de": self.clauses[c].de, "es": self.clauses[c].es} for c in vp.cites
+                    ],
+                }
+                for vp in self.variation_points.values()
+            ],
+            "rules": [
+                {"id": r.id, "cites": list(r.cites), "statement": r.statement, "uses": list(r.uses)}
+                for r in self.rules
+            ],
+            "profiles": [
+                {
+                    "name": p.name,
+                    "title": p.title,
+                    "source": p.source,
+                    "status": p.status,
+                    "defects": list(p.defects),
+                    "readings": {
+                        point: {"reading": c.reading, "basis": c.basis, "note": c.note}
+                        for point, c in p.readings.items()
+                    },
+                    "parameters": p.parameters,
+                }
+                for p in self.profiles.values()
+            ],
+        }
+
+
+def dumps(data: Any) -> str:
+    """The one JSON encoding used for every machine-readable output: stable key order."""
+    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False)
