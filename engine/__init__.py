@@ -1,12 +1,12 @@
 """five35.engine: the reference engine for 535, configured by a Ruleset.
 
-    from five35.spec import load_spec
-    from five35.engine import Game
+from five35.spec import load_spec
+from five35.engine import Game
 
-    game = Game(load_spec().ruleset(), players=4)
-    state = game.new_match(seed=7)
-    move = game.legal_moves(state)[0]
-    state, events = game.apply(state, move)
+game = Game(load_spec().ruleset(), players=4)
+state = game.new_match(seed=7)
+move = game.legal_moves(state)[0]
+state, events = game.apply(state, move)
 """
 
 from .cards import CardCodec

@@ -79,9 +79,7 @@ class Game:
         self.exempt_whole_trick = r("eight_exemption") == "whole_trick"
         self.eight_strongest = r("eight_rank") == "strongest"
         self.descending_turns = r("turn_order") == "descending_seats"
-        self.full_deck = self.codec.pack(
-            [rank for rank in ruleset.ranks for _ in range(self.copies)]
-        )
+        self.full_deck = self.codec.pack([rank for rank in ruleset.ranks for _ in range(self.copies)])
         self._lead_options = self._build_lead_options()
         self._lead_index = {o.move: o for o in self._lead_options}
         self._responses: dict[Pile, tuple[tuple[Option, ...], dict[Move, Option]]] = {}
@@ -148,9 +146,8 @@ class Game:
     # ---- precomputed options -------------------------------------------------------------------
 
     def _option(self, action: str, added: tuple[int, ...], pile: Pile) -> Option:
-        listed = (
-            (pile.kind in ("single", "set") and pile.cards[0] == EIGHT)
-            or (pile.kind == "run" and pile.cards in LISTED_EIGHT_RUNS)
+        listed = (pile.kind in ("single", "set") and pile.cards[0] == EIGHT) or (
+            pile.kind == "run" and pile.cards in LISTED_EIGHT_RUNS
         )
         return Option(
             move=Move(action, tuple(sorted(added))),  # type: ignore[arg-type]
@@ -255,7 +252,9 @@ class Game:
     def apply(self, state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
         """Play `move`; returns the new state and the events it caused. Raises IllegalMove."""
         if state.phase != "play":
-            raise IllegalMove(move, state, f"the {'match' if state.phase == 'match_over' else 'round'} is over")
+            raise IllegalMove(
+                move, state, f"the {'match' if state.phase == 'match_over' else 'round'} is over"
+            )
         if move.action == "pass":
             if state.pile is None:
                 raise IllegalMove(move, state, "the leader may not pass")
@@ -275,11 +274,13 @@ class Game:
         if (self.players - passed.bit_count()) == 1:
             # Only the last player to place cards is left (everyone after them passed).
             return self._end_trick(state, trick, state.last_player, ("all_passed",))
-        return replace(state, passed=passed, trick=trick, to_move=self._next_active(state.to_move, passed)), ()
+        return replace(
+            state, passed=passed, trick=trick, to_move=self._next_active(state.to_move, passed)
+        ), ()
 
     def _apply_play(self, state: State, option: Option, hand: int) -> tuple[State, tuple[Event, ...]]:
         player = state.to_move
-        hands = state.hands[:player] + (hand,) + state.hands[player + 1 :]
+        hands = (*state.hands[:player], hand, *state.hands[player + 1 :])
         trick = (*state.trick, Play(player, option.move))
         reasons: list[str] = []
         if self.rule_of_8(option, state):
@@ -288,8 +289,14 @@ class Game:
         if close is not None and option.pile.size >= close:
             reasons.append("set_closed" if option.pile.kind == "set" else "run_closed")
         opening_has_eight = option.has_eight if state.pile is None else state.opening_has_eight
-        moved = replace(state, hands=hands, trick=trick, pile=option.pile, last_player=player,
-                        opening_has_eight=opening_has_eight)
+        moved = replace(
+            state,
+            hands=hands,
+            trick=trick,
+            pile=option.pile,
+            last_player=player,
+            opening_has_eight=opening_has_eight,
+        )
         if hand == 0:
             events: tuple[Event, ...] = (TrickEnd(player, tuple(reasons)),) if reasons else ()
             return self._end_round(moved, player, events)
@@ -310,12 +317,22 @@ class Game:
         self, state: State, trick: tuple[Play, ...], winner: int, reasons: tuple[str, ...]
     ) -> tuple[State, tuple[Event, ...]]:
         cleared = state.cleared + self._trick_cards(trick)
-        new = replace(state, pile=None, trick=(), passed=0, last_player=-1, opening_has_eight=False,
-                      to_move=winner, cleared=cleared)
+        new = replace(
+            state,
+            pile=None,
+            trick=(),
+            passed=0,
+            last_player=-1,
+            opening_has_eight=False,
+            to_move=winner,
+            cleared=cleared,
+        )
         return new, (TrickEnd(winner, reasons),)
 
     def penalty(self, hand: int) -> int:
-        return sum(self.points[r] * n for r, n in zip(self.ruleset.ranks, self.codec.counts(hand), strict=True))
+        return sum(
+            self.points[r] * n for r, n in zip(self.ruleset.ranks, self.codec.counts(hand), strict=True)
+        )
 
     def _end_round(
         self, state: State, went_out: int, events: tuple[Event, ...]

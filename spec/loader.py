@@ -277,8 +277,9 @@ def _semantic_problems(spec: Spec, data: dict[str, Any]) -> Iterator[tuple[Key, 
         if not vp.cites:
             yield ("variation_points", name, "cites"), "cites no clause"
         if vp.default not in vp.readings:
-            yield ("variation_points", name, "default"), (
-                f"default {vp.default!r} is not one of its readings ({', '.join(vp.readings)})"
+            yield (
+                ("variation_points", name, "default"),
+                (f"default {vp.default!r} is not one of its readings ({', '.join(vp.readings)})"),
             )
 
     known_uses = set(spec.parameters) | set(spec.variation_points)
@@ -290,7 +291,10 @@ def _semantic_problems(spec: Spec, data: dict[str, Any]) -> Iterator[tuple[Key, 
         seen_rules.add(rule.id)
         for j, use in enumerate(rule.uses):
             if use not in known_uses:
-                yield ("rules", i, "uses", j), f"uses {use!r}, which is neither a parameter nor a variation point"
+                yield (
+                    ("rules", i, "uses", j),
+                    f"uses {use!r}, which is neither a parameter nor a variation point",
+                )
         for bound in ("min", "max"):
             value = (rule.size or {}).get(bound)
             if isinstance(value, str) and value not in spec.parameters:
@@ -333,11 +337,17 @@ def _bounds_problems(key: Key, params: dict[str, Any]) -> Iterator[tuple[Key, st
     for game in ("small_game", "large_game"):
         close = params["set_closing_size"][game]
         if close < params["min_set_size"]:
-            yield (*key, "set_closing_size"), f"{game} closes at {close}, below min_set_size {params['min_set_size']}"
+            yield (
+                (*key, "set_closing_size"),
+                f"{game} closes at {close}, below min_set_size {params['min_set_size']}",
+            )
     if params["run_closing_size"] < params["min_run_size"]:
-        yield (*key, "run_closing_size"), (
-            f"{params['run_closing_size']} is below min_run_size {params['min_run_size']}"
+        yield (
+            (*key, "run_closing_size"),
+            (f"{params['run_closing_size']} is below min_run_size {params['min_run_size']}"),
         )
-    uncovered = [n for n in range(players["min"], players["max"] + 1) if str(n) not in map(str, params["hand_size"])]
+    uncovered = [
+        n for n in range(players["min"], players["max"] + 1) if str(n) not in map(str, params["hand_size"])
+    ]
     if uncovered:
         yield (*key, "hand_size"), f"gives no hand size for {uncovered} players"

@@ -194,7 +194,10 @@ class Ruleset:
                 "max_cards_per_turn": self.max_cards_per_turn,
                 "min_set_size": self.min_set_size,
                 "min_run_size": self.min_run_size,
-                "set_closing_size": {"small_game": self.set_closing_small, "large_game": self.set_closing_large},
+                "set_closing_size": {
+                    "small_game": self.set_closing_small,
+                    "large_game": self.set_closing_large,
+                },
                 "run_closing_size": self.run_closing_size,
                 "match_end_score": self.match_end_score,
                 "points": {str(k): v for k, v in self.point_items},
@@ -229,9 +232,7 @@ class Spec:
         dotted = ".".join(str(k) for k in key)
         return f"{self.path}:{line}: {dotted}" if line else f"{self.path}: {dotted}"
 
-    def ruleset(
-        self, profile: str | None = None, readings: Mapping[str, str] | None = None
-    ) -> Ruleset:
+    def ruleset(self, profile: str | None = None, readings: Mapping[str, str] | None = None) -> Ruleset:
         """Resolve a profile plus reading overrides (`--reading POINT=VALUE`) into a Ruleset."""
         name = profile or self.default_profile
         if name not in self.profiles:
@@ -285,7 +286,12 @@ class Spec:
             "spec": str(self.path),
             "default_profile": self.default_profile,
             "sources": {
-                code: {"file": str(s.file), "language": s.language, "title": s.title, "defects": list(s.defects)}
+                code: {
+                    "file": str(s.file),
+                    "language": s.language,
+                    "title": s.title,
+                    "defects": list(s.defects),
+                }
                 for code, s in self.sources.items()
             },
             "clauses": [
