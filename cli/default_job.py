@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import click
-
 from five35.spec import load_spec
 
 from .main import EXIT_OK
