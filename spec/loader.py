@@ -53,16 +53,30 @@ def _to_data(node: yaml.Node, key: Key, lines: dict[Key, int], where: str) -> An
     if isinstance(node, yaml.MappingNode):
         out: dict[str, Any] = {}
         for knode, vnode in node.value:
-            name = str(yaml.safe_load(yaml.serialize(knode)))
+            name = str(_scalar(knode))
             if name in out:
-                raise SpecError(f"{where}:{knode.start_mark.line + 1}", f"duplicate key {name!r}")
+                dotted = ".".join(str(k) for k in (*key, name))
+                first = lines.get((*key, name))
+                raise SpecError(
+                    f"{where}:{knode.start_mark.line + 1}",
+                    f"{dotted}: duplicate key {name!r} (first given on line {first})",
+                )
             out[name] = _to_data(vnode, (*key, name), lines, where)
             # A key's own line is more useful than its value's when the value spans lines.
             lines[(*key, name)] = knode.start_mark.line + 1
         return out
     if isinstance(node, yaml.SequenceNode):
         return [_to_data(item, (*key, i), lines, where) for i, item in enumerate(node.value)]
-    return yaml.safe_load(yaml.serialize(node))
+    return _scalar(node)
+
+
+def _scalar(node: yaml.Node) -> Any:
+    """A node's value as safe_load would give it. Constructed directly: re-serialising a node and
+    loading the text fails on an empty value (`key:` with nothing after it), which is valid YAML."""
+    if not isinstance(node, yaml.ScalarNode):
+        # A complex key (`? [a, b]`) is unusual but legal; its text is name enough.
+        return yaml.serialize(node).strip()
+    return yaml.SafeLoader("").construct_object(node, deep=True)
 
 
 def _read_yaml(path: Path) -> tuple[Any, dict[Key, int]]:
@@ -76,12 +90,47 @@ def _read_yaml(path: Path) -> tuple[Any, dict[Key, int]]:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
+        # An unclosed bracket or quote is only noticed lines later; the line that opened it is the
+        # one to fix.
+        context = exc.context or ""
+        if exc.context_mark is not None and ("flow" in context or "quoted" in context):
+            mark = exc.context_mark
         line = mark.line + 1 if mark else 0
-        raise SpecError(f"{path}:{line}", f"not valid YAML: {exc.problem}") from None
+        near = _key_near_line(text, line)
+        prefix = f"{near}: " if near else ""
+        problem = " ".join(str(exc.problem or exc.context or "").split())
+        raise SpecError(f"{path}:{line}", f"{prefix}not valid YAML: {problem}") from None
+    except yaml.YAMLError as exc:
+        raise SpecError(str(path), f"not valid YAML: {' '.join(str(exc).split())}") from None
     if node is None:
         raise SpecError(str(path), "spec file is empty")
     lines: dict[Key, int] = {}
-    return _to_data(node, (), lines, str(path)), lines
+    try:
+        return _to_data(node, (), lines, str(path)), lines
+    except yaml.MarkedYAMLError as exc:
+        # A value the safe loader will not build, such as an unknown tag (`!python/object`).
+        line = exc.problem_mark.line + 1 if exc.problem_mark else 0
+        near = _key_near_line(text, line)
+        problem = " ".join(str(exc.problem or exc.context or "").split())
+        raise SpecError(f"{path}:{line}", f"{near + ': ' if near else ''}not valid YAML: {problem}") from None
+
+
+_KEY_LINE = re.compile(r"^(\s*)(- )?([^\s#:\[\]{}\"'-][^:#]*?):(\s|$)")
+
+
+def _key_near_line(text: str, line: int) -> str:
+    """The dotted key path in force at `line` (1-based), from indentation alone: a file that does
+    not parse has no tree to ask, and the key still tells the user where to look."""
+    stack: list[tuple[int, str]] = []
+    for raw in text.splitlines()[:line]:
+        match = _KEY_LINE.match(raw)
+        if not match:
+            continue
+        indent = len(match.group(1)) + (2 if match.group(2) else 0)
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        stack.append((indent, match.group(3).strip()))
+    return ".".join(name for _, name in stack)
 
 
 def _nearest_line(lines: dict[Key, int], key: Key) -> int:
@@ -118,9 +167,9 @@ def _describe(err: jsonschema.ValidationError) -> str:
     if err.validator == "required":
         return err.message.replace("is a required property", "is missing")
     if err.validator == "type":
-        return f"expected {err.validator_value}, got {json.dumps(err.instance)[:40]}"
+        return f"expected {err.validator_value}, got {json.dumps(err.instance, default=str)[:40]}"
     if err.validator == "enum":
-        return f"expected one of {err.validator_value}, got {json.dumps(err.instance)}"
+        return f"expected one of {err.validator_value}, got {json.dumps(err.instance, default=str)}"
     return err.message
 
 
@@ -308,6 +357,15 @@ def _semantic_problems(spec: Spec, data: dict[str, Any]) -> Iterator[tuple[Key, 
         parent = raw.get("extends")
         if parent is not None and parent not in spec.profiles:
             yield ("profiles", name, "extends"), f"extends profile {parent!r}, which does not exist"
+        chain = [name]
+        while parent is not None and parent in data["profiles"]:
+            chain.append(parent)
+            if parent == name:
+                yield ("profiles", name, "extends"), f"extends itself: {' -> '.join(chain)}"
+                break
+            if parent in chain[:-1]:
+                break  # a loop further up; reported on the profiles that are in it
+            parent = data["profiles"][parent].get("extends")
         for point, choice in raw.get("readings", {}).items():
             key: Key = ("profiles", name, "readings", point)
             if point not in spec.variation_points:

@@ -1,0 +1,280 @@
+"""Shared helpers for the scenario and property tests.
+
+- `make_game`, `mv`, `moves`, `play`: build hand-made positions in a line each
+  (`play(game, hands, leader, "lead 5", "overwrite 7", "pass")`).
+- `cites`: every scenario test names the clauses and readings it exercises; the coverage test
+  (test_scenarios_coverage.py) then proves every clause that governs play and every reading of
+  every variation point has a scenario.
+- `RulesOracle`: a second, deliberately naive statement of the rules (legal moves and trick endings)
+  written from the rule texts and the readings' explanations, not from the engine. It enumerates
+  sub-multisets of the hand and classifies them, where the engine precomputes option tables and
+  tests packed integers, so the property tests can compare the two at every step of random play.
+"""
+
+from __future__ import annotations
+
+import itertools
+import tempfile
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any, TypeVar
+
+from five35.engine import Event, Game, Move, State, TrickEnd
+from five35.spec import Ruleset, Spec, load_spec
+from hypothesis.configuration import set_hypothesis_home_dir
+
+# Hypothesis caches the constants of the code under test in ./.hypothesis even with database=None,
+# and its pytest plugin does so while collecting, before any fixture could run; every test module
+# here imports this one, so redirecting at import keeps the checkout clean.
+set_hypothesis_home_dir(Path(tempfile.gettempdir()) / "five35-hypothesis")
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@cache
+def spec() -> Spec:
+    return load_spec()
+
+
+def ruleset(profile: str = "published", **readings: str) -> Ruleset:
+    return spec().ruleset(profile, readings)
+
+
+def make_game(players: int = 4, profile: str = "published", **readings: str) -> Game:
+    return Game(ruleset(profile, **readings), players)
+
+
+# ---- moves ----------------------------------------------------------------------------------------
+
+_ACTIONS = {"lead": "lead", "overwrite": "overwrite", "over": "overwrite", "add": "add", "pass": "pass"}
+
+
+def mv(text: str) -> Move:
+    """`"lead 1,2,3"`, `"overwrite 7"` (or `"over 7"`), `"add 5,5"`, `"pass"`."""
+    action, _, cards = text.strip().partition(" ")
+    ranks = tuple(sorted(int(c) for c in cards.split(",") if c.strip()))
+    return Move(_ACTIONS[action], ranks)  # type: ignore[arg-type]
+
+
+def moves(*texts: str) -> frozenset[Move]:
+    return frozenset(mv(t) for t in texts)
+
+
+def legal(game: Game, state: State) -> frozenset[Move]:
+    found = game.legal_moves(state)
+    assert len(found) == len(set(found)), f"duplicate legal moves: {found}"
+    return frozenset(found)
+
+
+def play(
+    game: Game, hands: list[list[int]], leader: int, *texts: str, scores: Iterable[int] | None = None
+) -> tuple[State, list[Event]]:
+    """Deal `hands` (the rest of the deck aside), `leader` to lead, then apply the moves in order.
+
+    Returns the final state and the events of the LAST move only, the one a scenario is about.
+    """
+    state = game.start_round(hands, leader, tuple(scores) if scores is not None else None)
+    events: tuple[Event, ...] = ()
+    for text in texts:
+        state, events = game.apply(state, mv(text))
+    return state, list(events)
+
+
+def trick_end(events: list[Event]) -> TrickEnd | None:
+    ends = [e for e in events if isinstance(e, TrickEnd)]
+    assert len(ends) <= 1, events
+    return ends[0] if ends else None
+
+
+# ---- coverage registry --------------------------------------------------------------------------
+
+COVERED_CLAUSES: set[str] = set()
+COVERED_READINGS: set[tuple[str, str]] = set()
+
+
+def cites(*clause_ids: str, **readings: str | tuple[str, ...]) -> Callable[[F], F]:
+    """Record which clauses and readings a scenario test exercises (checked against the spec now, so
+    a misspelt id fails at import rather than quietly covering nothing)."""
+    s = spec()
+    for cid in clause_ids:
+        if cid not in s.clauses:
+            raise KeyError(f"scenario cites unknown clause {cid!r}")
+    for point, chosen in readings.items():
+        names = (chosen,) if isinstance(chosen, str) else chosen
+        for name in names:
+            if name not in s.variation_points[point].readings:
+                raise KeyError(f"scenario cites unknown reading {point}={name}")
+            COVERED_READINGS.add((point, name))
+    COVERED_CLAUSES.update(clause_ids)
+
+    def mark(func: F) -> F:
+        func.__doc__ = f"{func.__doc__ or ''}\n\nCites: {', '.join(clause_ids)}"
+        return func
+
+    return mark
+
+
+# ---- an independent statement of the rules -------------------------------------------------------
+
+
+class RulesOracle:
+    """Legal moves and trick endings, from the rule texts and the readings, by brute force.
+
+    Piles are (kind, cards) with a run's cards in playing order (15,1 under wrap).
+    """
+
+    def __init__(self, rules: Ruleset, players: int) -> None:
+        r = rules.readings
+        self.readings: Mapping[str, str] = r
+        self.ranks = list(rules.ranks)
+        self.players = players
+        # deck.copies / trick.end.set: 2-4 players small, 6 large, 5 as each five_player_* reading says.
+        large_deck = players >= 6 or (players == 5 and r["five_player_copies"] == "five_is_large")
+        large_close = players >= 6 or (players == 5 and r["five_player_set_close"] == "five_is_large")
+        self.copies = rules.copies_large if large_deck else rules.copies_small
+        self.set_close = rules.set_closing_large if large_close else rules.set_closing_small
+        self.run_close = rules.run_closing_size
+        self.max_cards = rules.max_cards_per_turn
+        self.min_set = rules.min_set_size
+        self.min_run = rules.min_run_size
+
+    def successor(self, rank: int) -> int | None:
+        """The rank that continues a run after `rank`, if any."""
+        if rank == self.ranks[-1]:
+            return self.ranks[0] if self.readings["run_wrap"] == "wrap" else None
+        if self.readings["run_gaps"] == "gaps_skipped":
+            return self.ranks[self.ranks.index(rank) + 1]
+        return rank + 1 if rank + 1 in self.ranks else None
+
+    def as_run(self, cards: Iterable[int]) -> tuple[int, ...] | None:
+        """The cards in playing order if they form one run, else None."""
+        distinct = sorted(cards)
+        if len(set(distinct)) != len(distinct) or len(distinct) < self.min_run:
+            return None
+        for start in distinct:
+            order = [start]
+            while len(order) < len(distinct):
+                nxt = self.successor(order[-1])
+                if nxt is None or nxt not in distinct or nxt in order:
+                    break
+                order.append(nxt)
+            if len(order) == len(distinct):
+                return tuple(order)
+        return None
+
+    def classify(self, cards: tuple[int, ...]) -> tuple[str, tuple[int, ...]] | None:
+        if len(cards) == 1:
+            return ("single", cards)
+        if len(set(cards)) == 1 and len(cards) >= self.min_set:
+            return ("set", cards)
+        run = self.as_run(cards)
+        return ("run", run) if run is not None else None
+
+    def strength(self, rank: int) -> int:
+        if rank == 8 and self.readings["eight_rank"] == "strongest":
+            return 99
+        return rank
+
+    def beats(self, new: tuple[str, tuple[int, ...]], old: tuple[str, tuple[int, ...]]) -> bool:
+        if new[0] != old[0] or len(new[1]) != len(old[1]):
+            return False
+        if new[0] == "run":
+            # Runs compare by their first card's place in the rank order (15 first under wrap is last).
+            a, b = self.ranks.index(new[1][0]), self.ranks.index(old[1][0])
+            return a < b if self.readings["run_order"] == "lower_beats" else a > b
+        return self.strength(new[1][0]) > self.strength(old[1][0])
+
+    def placements(self, hand: Counter[int]) -> set[tuple[int, ...]]:
+        """Every multiset of 1..max_cards cards the hand holds."""
+        out: set[tuple[int, ...]] = set()
+        pool = sorted(hand.elements())
+        for size in range(1, self.max_cards + 1):
+            out.update(itertools.combinations(pool, size))
+        return out
+
+    def legal(self, hand: Counter[int], pile: tuple[str, tuple[int, ...]] | None) -> frozenset[Move]:
+        found: set[Move] = set()
+        for cards in self.placements(hand):
+            shape = self.classify(cards)
+            if pile is None:
+                if shape is not None:
+                    found.add(Move("lead", cards))
+                continue
+            if shape is not None and self.beats(shape, pile):
+                found.add(Move("overwrite", cards))
+            if self.add_result(pile, cards) is not None:
+                found.add(Move("add", cards))
+        if pile is not None:
+            found.add(Move("pass"))
+        return frozenset(found)
+
+    def add_result(
+        self, pile: tuple[str, tuple[int, ...]], cards: tuple[int, ...]
+    ) -> tuple[str, tuple[int, ...]] | None:
+        kind, old = pile
+        if kind == "single" and self.readings["add_to_single"] == "not_allowed":
+            return None
+        combined = tuple(sorted((*old, *cards)))
+        capped = self.readings["add_past_closing"] == "capped"
+        if kind in ("single", "set") and len(set(combined)) == 1:
+            if capped and len(combined) > self.set_close:
+                return None
+            return ("set", combined)
+        if kind in ("single", "run"):
+            run = self.as_run(combined)
+            if run is None:
+                return None
+            if self.readings["add_run_ends"] == "top_end" and run[: len(old)] != old:
+                return None
+            if capped and len(run) > self.run_close:
+                return None
+            return ("run", run)
+        return None
+
+    def trick_end_reasons(
+        self, pile: tuple[str, tuple[int, ...]] | None, opening_has_eight: bool, move: Move
+    ) -> set[str]:
+        """Why placing `move` onto `pile` ends the trick (empty: it does not)."""
+        if pile is None:
+            new = self.classify(move.cards)
+        elif move.action == "add":
+            new = self.add_result(pile, move.cards)
+        else:
+            new = self.classify(move.cards)
+        assert new is not None
+        reasons: set[str] = set()
+        if new[0] == "set" and len(new[1]) >= self.set_close:
+            reasons.add("set_closed")
+        if new[0] == "run" and len(new[1]) >= self.run_close:
+            reasons.add("run_closed")
+        if pile is not None and 8 in move.cards:
+            exempt = opening_has_eight and self.readings["eight_exemption"] == "whole_trick"
+            by_add_ok = move.action != "add" or self.readings["eight_on_add"] == "adds_trigger"
+            listed = (new[0] in ("single", "set") and new[1][0] == 8) or new[1] in ((7, 8), (7, 8, 9))
+            form_ok = self.readings["eight_forms"] == "any_eight" or listed
+            if not exempt and by_add_ok and form_ok:
+                reasons.add("rule_of_8")
+        return reasons
+
+
+def all_reading_names() -> list[tuple[str, str]]:
+    return [(p, r) for p, vp in spec().variation_points.items() for r in vp.readings]
+
+
+def deck_counter(rules: Ruleset, copies: int) -> Counter[int]:
+    return Counter({r: copies for r in rules.ranks})
+
+
+def respond(
+    game: Game, lead: str, hand: list[int], *, responder_moves: tuple[str, ...] = ()
+) -> State:
+    """Seat 0 leads `lead` (keeping one spare card); seat 1 holds `hand` and is to move. The other
+    seats hold one spare card each. Spares are ranks nobody else uses, so no rank runs out."""
+    led = list(mv(lead).cards)
+    used = Counter(led) + Counter(hand)
+    spares = [r for r in reversed(game.ruleset.ranks) if r not in used and r != 8]
+    hands = [[*led, spares[0]], list(hand)] + [[spares[1]] for _ in range(game.players - 2)]
+    state, _ = play(game, hands, 0, lead, *responder_moves)
+    return state
