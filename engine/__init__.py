@@ -9,8 +9,10 @@ move = game.legal_moves(state)[0]
 state, events = game.apply(state, move)
 """
 
+from .bots import BOTS, Bot, get_bot
 from .cards import CardCodec
 from .game import Game, IllegalMove, Option
+from .simulate import Stats, Step, merge, play_game
 from .state import (
     ACTIONS,
     PASS,
@@ -26,7 +28,9 @@ from .state import (
 
 __all__ = [
     "ACTIONS",
+    "BOTS",
     "PASS",
+    "Bot",
     "CardCodec",
     "Event",
     "Game",
@@ -38,5 +42,10 @@ __all__ = [
     "Play",
     "RoundEnd",
     "State",
+    "Stats",
+    "Step",
     "TrickEnd",
+    "get_bot",
+    "merge",
+    "play_game",
 ]

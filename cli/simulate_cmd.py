@@ -1,0 +1,191 @@
+"""`535-check simulate`: bots play seeded games under a ruleset; print the counts."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import click
+from five35.engine.bots import BOTS, seat_bots
+from five35.engine.simulate import MODES, TRICK_END_REASONS, Mode, Stats, game_seed, simulate_parallel
+from five35.spec import SpecError, dumps
+
+from .main import resolve, rules_options
+
+BOT_HELP = "; ".join(f"{b.name}: {b.explain}" for b in BOTS.values())
+
+
+def _int(option: str, text: str, low: int | None = None, high: int | None = None) -> int:
+    """Parse an integer option ourselves so that a bad value is one line naming the option."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise SpecError(option, f"expected a whole number, got {text!r}") from None
+    if low is not None and value < low:
+        raise SpecError(option, f"{value} is below the minimum {low}")
+    if high is not None and value > high:
+        raise SpecError(option, f"{value} is above the maximum {high}")
+    return value
+
+
+def _bar(count: int, top: int, width: int = 30) -> str:
+    return "#" * max(1, round(width * count / top)) if count else ""
+
+
+def _histogram_lines(pairs: list[list[int]], bins: int = 10) -> list[str]:
+    """A text histogram, values grouped into at most `bins` equal bins."""
+    if not pairs:
+        return []
+    low, high = pairs[0][0], pairs[-1][0]
+    width = max(1, -(-(high - low + 1) // bins))
+    counts: dict[int, int] = {}
+    for value, n in pairs:
+        start = low + (value - low) // width * width
+        counts[start] = counts.get(start, 0) + n
+    top = max(counts.values())
+    lines = []
+    for start in range(low, high + 1, width):
+        end = min(start + width - 1, high)
+        label = f"{start}" if start == end else f"{start}-{end}"
+        n = counts.get(start, 0)
+        lines.append(f"    {label:>9} {n:>6}  {_bar(n, top)}")
+    return lines
+
+
+def _pct(share: float | None) -> str:
+    return "-" if share is None else f"{100 * share:5.1f}%"
+
+
+def _interval(bounds: list[float] | None) -> str:
+    return "-" if bounds is None else f"{100 * bounds[0]:.1f}-{100 * bounds[1]:.1f}%"
+
+
+def _num(value: float | None, digits: int = 2) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def render_text(data: Mapping[str, Any]) -> str:
+    """The summary table of a `simulate` JSON document."""
+    s = data["stats"]
+    unit = "matches" if s["mode"] == "match" else "rounds"
+    bots = ",".join(s["bots"])
+    out = [
+        f"535-check simulate: {s['games']} {unit}, {s['players']} players, ruleset {s['ruleset']}, "
+        f"bots {bots}",
+        f"seed {data['seed']} (game i is dealt from game_seed({data['seed']}, i); "
+        f"game 0 seed {data['first_game_seed']})",
+        "",
+    ]
+    moves = s["moves"]
+    out.append(f"moves {moves['total']:>9}   per round {_num(s['round_length']['moves']['mean'], 1)}")
+    for action, n in moves["by_action"].items():
+        out.append(f"  {action:<14} {n:>9}  {_pct(moves['share_by_action'][action])}")
+    tricks = s["tricks"]
+    out.append(f"tricks {tricks['total']:>8}   per round {_num(s['round_length']['tricks']['mean'], 1)}")
+    out.append("  trick ends by reason (one trick can end for two reasons at once):")
+    for reason in TRICK_END_REASONS:
+        n = tricks["ends_by_reason"][reason]
+        out.append(f"  {reason:<14} {n:>9}  {_pct(tricks['share_by_reason'][reason])}")
+    out.append(f"  Rule of 8 fired {tricks['rule_of_8_firings']} times")
+    out.append("")
+    for name, key in (("moves per round", "moves"), ("tricks per round", "tricks")):
+        h = s["round_length"][key]
+        out.append(f"{name}: mean {_num(h['mean'])}, min {h['min']}, max {h['max']}")
+        out.extend(_histogram_lines(h["histogram"]))
+    rpg = s["rounds_per_game"]
+    if s["mode"] == "match":
+        out.append(f"rounds per match: mean {_num(rpg['mean'])}, min {rpg['min']}, max {rpg['max']}")
+        out.extend(_histogram_lines(rpg["histogram"]))
+    out.append("")
+    out.append("seat  bot        penalty/round  final score  went out   wins  win share  led first")
+    for seat in s["seats"]:
+        out.append(
+            f"{seat['seat']:>4}  {seat['bot']:<10} {_num(seat['mean_penalty_per_round']):>13}  "
+            f"{_num(seat['mean_final_score']):>11}  {seat['went_out']:>8}  {seat['wins']:>5}  "
+            f"{_pct(seat['win_share']):>9}  {seat['led_first_trick']:>9}"
+        )
+    first = s["first_leader"]
+    out.append(
+        f"first leader won {first['wins']} of {s['games']} {unit} ({_pct(first['win_share']).strip()}, "
+        f"95% interval {_interval(first['win_share_ci95'])}; no advantage would be about "
+        f"{_pct(first['fair_share']).strip()})"
+    )
+    out.append(f"ties: {s['ties']} {unit} (a tie counts as a win for each tied seat)")
+    return "\n".join(out)
+
+
+@click.command(
+    "simulate",
+    help="Bots play seeded games and the counts are printed: moves by action, tricks and why they "
+    "ended, Rule-of-8 firings, round lengths, rounds per match, penalties and wins per seat, the "
+    "first leader's advantage and ties.\n\n"
+    "Game i of N is dealt from a seed derived from (--seed, i), so the same arguments always give "
+    "the same output.\n\nBots: " + BOT_HELP + ".",
+)
+@click.option("--players", "players_text", default="4", show_default=True, metavar="P",
+              help="Number of players: 2-6, or what the --spec file's players bounds allow.")
+@click.option("--games", "games_text", default="200", show_default=True, metavar="N",
+              help="Number of games (matches or rounds, see --mode) to play.")
+@click.option("--seed", "seed_text", default="0", show_default=True, metavar="S",
+              help="Base seed; every deal and every bot's choice derives from it.")
+@click.option("--mode", type=click.Choice(MODES), default="match", show_default=True,
+              help="A game is a whole match (rounds until someone reaches the match-end score; the "
+              "default) or a single round.")
+@click.option("--bots", "bots_text", default="random", show_default=True, metavar="B[,B...]",
+              help=f"Bots: one name for every seat, or one per seat ({', '.join(BOTS)}).")
+@click.option("--jobs", "jobs_text", default="1", show_default=True, metavar="J",
+              help="Processes to split the games across; the output is the same for every J.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="json prints only JSON on stdout.")
+@rules_options
+def simulate_cmd(
+    players_text: str,
+    games_text: str,
+    seed_text: str,
+    mode: Mode,
+    bots_text: str,
+    jobs_text: str,
+    fmt: str,
+    spec_path: Path | None,
+    profile: str | None,
+    readings: tuple[str, ...],
+) -> None:
+    # The bounds come from the ruleset (2-6 in the embedded spec), checked once it is loaded.
+    players = _int("--players", players_text)
+    games = _int("--games", games_text, 1)
+    seed = _int("--seed", seed_text)
+    jobs = _int("--jobs", jobs_text, 1, 64)
+    bots = [name.strip() for name in bots_text.split(",")]
+    ruleset = resolve(spec_path, profile, readings).ruleset
+    ruleset.check_players(players)
+    ruleset.hand_size(players)
+    seat_bots(bots, players)
+
+    def run(progress: Callable[[int], None] | None) -> Stats:
+        return simulate_parallel(
+            ruleset, players, range(games), bots, mode, base_seed=seed, jobs=jobs, progress=progress
+        )
+
+    if sys.stderr.isatty():
+        with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:
+            stats = run(bar.update)
+    else:
+        # Not a terminal (a pipe, a CI log): a bar would only leave its label behind.
+        stats = run(None)
+    data = {
+        "command": "simulate",
+        "seed": seed,
+        "games": games,
+        "first_game_seed": game_seed(seed, 0),
+        "ruleset": ruleset.to_json(),
+        "stats": stats.to_json(),
+    }
+    if fmt == "json":
+        click.echo(dumps(data))
+    else:
+        click.echo(render_text(data))
+
+
+COMMANDS = [simulate_cmd]

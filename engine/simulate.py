@@ -1,0 +1,467 @@
+"""Simulated play by bots, as pure functions over seed ranges.
+
+`simulate(ruleset, players, seeds, bots, mode)` plays one game (a round or a whole match) for every
+game number i in `seeds` and returns `Stats`. Game i is dealt from `game_seed(base_seed, i)` and its
+bots draw from RNGs seeded from that same number, so the result depends only on the arguments.
+`Stats` are integer counts, and `merge(a, b)` gives exactly the stats of the union of two disjoint
+seed ranges: a long simulation can be split across processes and merged (`simulate_parallel`
+does exactly that and returns the same Stats as `simulate`).
+
+`play_game(game, seed, bots, mode)` yields every step of one game as `Step(state, move, events)`,
+for anything that needs the game itself rather than its counts (reports, traces, replays).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from itertools import pairwise
+from typing import Any, Literal, NamedTuple
+
+from five35.spec import Ruleset
+
+from .bots import Bot, seat_bots
+from .game import Game
+from .state import ACTIONS, Event, MatchEnd, Move, RoundEnd, State, TrickEnd
+
+Mode = Literal["round", "match"]
+MODES: tuple[Mode, ...] = ("round", "match")
+
+# "went_out" is not an engine reason: it marks the trick that stopped because its player went out.
+TRICK_END_REASONS = ("all_passed", "set_closed", "run_closed", "rule_of_8", "went_out")
+
+EngineFactory = Callable[[Ruleset, int], Game]
+
+
+class Step(NamedTuple):
+    """One move of a game: the state it was played in, the move, and the events it caused."""
+
+    state: State
+    move: Move
+    events: tuple[Event, ...]
+
+
+def game_seed(base_seed: int, index: int) -> int:
+    """The deal seed of game `index` in a simulation seeded with `base_seed`.
+
+    Hashed rather than `base_seed + index` so that runs with neighbouring base seeds do not share
+    almost all their games. 48 bits keep it exact in JSON and short to quote.
+    """
+    digest = hashlib.sha256(f"five35-game:{base_seed}:{index}".encode()).digest()
+    return int.from_bytes(digest[:6], "big")
+
+
+def bot_rngs(seed: int, players: int) -> list[random.Random]:
+    """One RNG per seat, so that a seat's choices do not depend on how much randomness the bots in
+    other seats used."""
+    return [random.Random(f"five35-bot:{seed}:{seat}") for seat in range(players)]
+
+
+def play_game(game: Game, seed: int, bots: Sequence[Bot | str], mode: Mode = "match") -> Iterator[Step]:
+    """Play one round (`mode="round"`) or one match dealt from `seed`, yielding every step.
+
+    `bots` names one bot for every seat or one per seat. The state in a step is the state before
+    the move; the last step's events hold the RoundEnd (and MatchEnd) that finished the game.
+    """
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+    chosen = seat_bots(bots, game.players)
+    rngs = bot_rngs(seed, game.players)
+    state = game.new_match(seed)
+    while True:
+        while state.phase == "play":
+            seat = state.to_move
+            move = chosen[seat].choose(game, state, game.legal_moves(state), rngs[seat])
+            new, events = game.apply(state, move)
+            yield Step(state, move, events)
+            state = new
+        if mode == "round" or state.phase == "match_over":
+            return
+        state = game.next_round(state)
+
+
+def _hist_json(hist: Mapping[int, int]) -> dict[str, Any]:
+    total = sum(hist.values())
+    weighted = sum(v * n for v, n in hist.items())
+    return {
+        "count": total,
+        "mean": round(weighted / total, 4) if total else None,
+        "min": min(hist) if hist else None,
+        "max": max(hist) if hist else None,
+        # Pairs, not an object: JSON object keys would sort as strings ("10" before "9").
+        "histogram": [[v, hist[v]] for v in sorted(hist)],
+    }
+
+
+def _ci(count: int, total: int) -> list[float] | None:
+    interval = wilson_interval(count, total)
+    return list(interval) if interval else None
+
+
+def _share(count: int, total: int) -> float | None:
+    return round(count / total, 4) if total else None
+
+
+def wilson_interval(count: int, total: int, z: float = 1.959964) -> tuple[float, float] | None:
+    """The 95% Wilson score interval of a share: honest at small counts and near 0 or 1, where the
+    normal approximation is not."""
+    if not total:
+        return None
+    p = count / total
+    centre = (p + z * z / (2 * total)) / (1 + z * z / total)
+    half = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / (1 + z * z / total)
+    return round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4)
+
+
+@dataclass(frozen=True)
+class Stats:
+    """Counts over simulated games. Every field is an integer count (or a histogram of counts), so
+    merging is exact and the order of merging never shows."""
+
+    players: int
+    mode: Mode
+    ruleset: str
+    bots: tuple[str, ...]
+    games: int = 0
+    rounds: int = 0
+    moves: Mapping[str, int] = field(default_factory=dict)  # by action
+    tricks: int = 0
+    trick_ends: Mapping[str, int] = field(default_factory=dict)  # by reason; one trick can have two
+    moves_per_round: Mapping[int, int] = field(default_factory=dict)  # histogram
+    tricks_per_round: Mapping[int, int] = field(default_factory=dict)  # histogram
+    rounds_per_game: Mapping[int, int] = field(default_factory=dict)  # histogram
+    penalties: tuple[int, ...] = ()  # per seat, summed over all rounds
+    scores: tuple[int, ...] = ()  # per seat, final score summed over games
+    went_out: tuple[int, ...] = ()  # per seat: rounds in which the seat went out
+    wins: tuple[int, ...] = ()  # per seat: games the seat won (a tie counts for every tied seat)
+    first_leads: tuple[int, ...] = ()  # per seat: games in which the seat led the first trick
+    first_leader_wins: int = 0  # games won (alone or tied) by the player who led the first trick
+    ties: int = 0  # games with more than one winner
+
+    @staticmethod
+    def empty(players: int, mode: Mode, ruleset: str, bots: Sequence[str]) -> Stats:
+        zeros = (0,) * players
+        return Stats(
+            players=players,
+            mode=mode,
+            ruleset=ruleset,
+            bots=tuple(bots),
+            moves=dict.fromkeys(ACTIONS, 0),
+            trick_ends=dict.fromkeys(TRICK_END_REASONS, 0),
+            penalties=zeros,
+            scores=zeros,
+            went_out=zeros,
+            wins=zeros,
+            first_leads=zeros,
+        )
+
+    def __add__(self, other: Stats) -> Stats:
+        return merge(self, other)
+
+    @property
+    def rule_of_8(self) -> int:
+        """Tricks ended by the Rule of 8."""
+        return self.trick_ends.get("rule_of_8", 0)
+
+    def to_json(self) -> dict[str, Any]:
+        games, rounds, total_moves = self.games, self.rounds, sum(self.moves.values())
+        return {
+            "players": self.players,
+            "mode": self.mode,
+            "ruleset": self.ruleset,
+            "bots": list(self.bots),
+            "games": games,
+            "rounds": rounds,
+            "moves": {
+                "total": total_moves,
+                "by_action": {a: self.moves.get(a, 0) for a in ACTIONS},
+                "share_by_action": {a: _share(self.moves.get(a, 0), total_moves) for a in ACTIONS},
+            },
+            "tricks": {
+                "total": self.tricks,
+                "ends_by_reason": {r: self.trick_ends.get(r, 0) for r in TRICK_END_REASONS},
+                "share_by_reason": {
+                    r: _share(self.trick_ends.get(r, 0), self.tricks) for r in TRICK_END_REASONS
+                },
+                "rule_of_8_firings": self.rule_of_8,
+            },
+            "round_length": {
+                "moves": _hist_json(self.moves_per_round),
+                "tricks": _hist_json(self.tricks_per_round),
+            },
+            "rounds_per_game": _hist_json(self.rounds_per_game),
+            "seats": [
+                {
+                    "seat": seat,
+                    "bot": self.bots[seat] if len(self.bots) > 1 else self.bots[0],
+                    "mean_penalty_per_round": _share(self.penalties[seat], rounds),
+                    "mean_final_score": _share(self.scores[seat], games),
+                    "went_out": self.went_out[seat],
+                    "wins": self.wins[seat],
+                    "win_share": _share(self.wins[seat], games),
+                    "led_first_trick": self.first_leads[seat],
+                }
+                for seat in range(self.players)
+            ],
+            "first_leader": {
+                "wins": self.first_leader_wins,
+                "win_share": _share(self.first_leader_wins, games),
+                "win_share_ci95": _ci(self.first_leader_wins, games),
+                # With no advantage the first leader wins a 1/players share (a little more with ties).
+                "fair_share": round(1 / self.players, 4),
+            },
+            "ties": self.ties,
+        }
+
+
+def _add_tuples(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(x + y for x, y in zip(a, b, strict=True))
+
+
+def _add_maps(a: Mapping[Any, int], b: Mapping[Any, int]) -> dict[Any, int]:
+    out = dict(a)
+    for key, n in b.items():
+        out[key] = out.get(key, 0) + n
+    return out
+
+
+def merge(a: Stats, b: Stats) -> Stats:
+    """The stats of the games of `a` and the games of `b` together."""
+    for name in ("players", "mode", "ruleset", "bots"):
+        if getattr(a, name) != getattr(b, name):
+            raise ValueError(f"cannot merge stats with different {name}: {getattr(a, name)!r} and "
+                             f"{getattr(b, name)!r}")
+    return Stats(
+        players=a.players,
+        mode=a.mode,
+        ruleset=a.ruleset,
+        bots=a.bots,
+        games=a.games + b.games,
+        rounds=a.rounds + b.rounds,
+        moves=_add_maps(a.moves, b.moves),
+        tricks=a.tricks + b.tricks,
+        trick_ends=_add_maps(a.trick_ends, b.trick_ends),
+        moves_per_round=_add_maps(a.moves_per_round, b.moves_per_round),
+        tricks_per_round=_add_maps(a.tricks_per_round, b.tricks_per_round),
+        rounds_per_game=_add_maps(a.rounds_per_game, b.rounds_per_game),
+        penalties=_add_tuples(a.penalties, b.penalties),
+        scores=_add_tuples(a.scores, b.scores),
+        went_out=_add_tuples(a.went_out, b.went_out),
+        wins=_add_tuples(a.wins, b.wins),
+        first_leads=_add_tuples(a.first_leads, b.first_leads),
+        first_leader_wins=a.first_leader_wins + b.first_leader_wins,
+        ties=a.ties + b.ties,
+    )
+
+
+def merge_all(parts: Iterable[Stats]) -> Stats:
+    """Merge several stats (at least one)."""
+    it = iter(parts)
+    try:
+        total = next(it)
+    except StopIteration:
+        raise ValueError("merge_all needs at least one Stats") from None
+    for part in it:
+        total = merge(total, part)
+    return total
+
+
+class _Tally:
+    """Mutable counts while games are played; frozen into Stats at the end."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.games = 0
+        self.rounds = 0
+        self.moves: Counter[str] = Counter(dict.fromkeys(ACTIONS, 0))
+        self.tricks = 0
+        self.trick_ends: Counter[str] = Counter(dict.fromkeys(TRICK_END_REASONS, 0))
+        self.moves_per_round: Counter[int] = Counter()
+        self.tricks_per_round: Counter[int] = Counter()
+        self.rounds_per_game: Counter[int] = Counter()
+        self.penalties = [0] * players
+        self.scores = [0] * players
+        self.went_out = [0] * players
+        self.wins = [0] * players
+        self.first_leads = [0] * players
+        self.first_leader_wins = 0
+        self.ties = 0
+
+    def add_game(self, steps: Iterable[Step]) -> None:
+        first_leader = -1
+        round_moves = round_tricks = rounds = 0
+        final: tuple[int, ...] = (0,) * self.players
+        moves, trick_ends = self.moves, self.trick_ends
+        for state, move, events in steps:
+            if first_leader < 0:
+                first_leader = state.to_move
+            moves[move.action] += 1
+            round_moves += 1
+            trick_over = False
+            for event in events:
+                if isinstance(event, TrickEnd):
+                    trick_over = True
+                    for reason in event.reasons:
+                        trick_ends[reason] += 1
+                elif isinstance(event, RoundEnd):
+                    if not trick_over:
+                        trick_ends["went_out"] += 1
+                    trick_over = True
+                    rounds += 1
+                    self.went_out[event.went_out] += 1
+                    for seat, penalty in enumerate(event.penalties):
+                        self.penalties[seat] += penalty
+                    final = event.scores
+                elif isinstance(event, MatchEnd):
+                    final = event.scores
+            if trick_over:
+                self.tricks += 1
+                round_tricks += 1
+            if any(isinstance(e, RoundEnd) for e in events):
+                self.moves_per_round[round_moves] += 1
+                self.tricks_per_round[round_tricks] += 1
+                round_moves = round_tricks = 0
+        self.games += 1
+        self.rounds += rounds
+        self.rounds_per_game[rounds] += 1
+        best = min(final)
+        winners = [seat for seat, score in enumerate(final) if score == best]
+        for seat, score in enumerate(final):
+            self.scores[seat] += score
+        for seat in winners:
+            self.wins[seat] += 1
+        if len(winners) > 1:
+            self.ties += 1
+        if first_leader >= 0:
+            self.first_leads[first_leader] += 1
+            if first_leader in winners:
+                self.first_leader_wins += 1
+
+    def freeze(self, mode: Mode, ruleset: str, bots: Sequence[str]) -> Stats:
+        return Stats(
+            players=self.players,
+            mode=mode,
+            ruleset=ruleset,
+            bots=tuple(bots),
+            games=self.games,
+            rounds=self.rounds,
+            moves=dict(self.moves),
+            tricks=self.tricks,
+            trick_ends=dict(self.trick_ends),
+            moves_per_round=dict(self.moves_per_round),
+            tricks_per_round=dict(self.tricks_per_round),
+            rounds_per_game=dict(self.rounds_per_game),
+            penalties=tuple(self.penalties),
+            scores=tuple(self.scores),
+            went_out=tuple(self.went_out),
+            wins=tuple(self.wins),
+            first_leads=tuple(self.first_leads),
+            first_leader_wins=self.first_leader_wins,
+            ties=self.ties,
+        )
+
+
+def simulate(
+    ruleset: Ruleset,
+    players: int,
+    seeds: range,
+    bots: Sequence[Bot | str],
+    mode: Mode = "match",
+    *,
+    base_seed: int = 0,
+    engine: EngineFactory = Game,
+    progress: Callable[[int], None] | None = None,
+) -> Stats:
+    """Play game i for every i in `seeds`, dealt from `game_seed(base_seed, i)`, and count.
+
+    `bots` names one bot for all seats or one per seat. `engine` builds the game (a variant or a
+    planted-bug subclass of Game in tests). `progress`, if given, is called with 1 after each game;
+    it cannot change the result. Raises SpecError for a player count or bot list that cannot be used.
+    """
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+    game = engine(ruleset, players)
+    ruleset.hand_size(players)  # a deal the deck cannot supply fails here, before any game
+    chosen = seat_bots(bots, players)
+    names = tuple(b if isinstance(b, str) else b.name for b in bots)
+    tally = _Tally(players)
+    for index in seeds:
+        tally.add_game(play_game(game, game_seed(base_seed, index), chosen, mode))
+        if progress is not None:
+            progress(1)
+    return tally.freeze(mode, ruleset.label(), names)
+
+
+def split(seeds: range, parts: int) -> list[range]:
+    """`seeds` cut into at most `parts` consecutive, non-empty ranges of near-equal length."""
+    if seeds.step != 1:
+        raise ValueError("split needs a range with step 1")
+    count = len(seeds)
+    if count == 0:
+        return []
+    parts = max(1, min(parts, count))
+    bounds = [seeds.start + count * k // parts for k in range(parts + 1)]
+    return [range(lo, hi) for lo, hi in pairwise(bounds)]
+
+
+def simulate_parallel(
+    ruleset: Ruleset,
+    players: int,
+    seeds: range,
+    bots: Sequence[str],
+    mode: Mode = "match",
+    *,
+    base_seed: int = 0,
+    jobs: int = 1,
+    engine: EngineFactory = Game,
+    progress: Callable[[int], None] | None = None,
+) -> Stats:
+    """`simulate` with the seed range split across `jobs` processes and the parts merged.
+
+    The result equals `simulate(...)` over the whole range whatever `jobs` is. With jobs > 1,
+    `engine` and `bots` go to other processes, so they must be picklable (a class defined at module
+    level, bot names). `progress` is called with the number of games of each part as it finishes.
+    """
+    if jobs <= 1:
+        return simulate(ruleset, players, seeds, bots, mode, base_seed=base_seed, engine=engine,
+                        progress=progress)
+    engine(ruleset, players)  # bad player counts and deals fail here, once, not in every worker
+    ruleset.hand_size(players)
+    seat_bots(bots, players)
+    # Several parts per process keep the processes busy to the end and the progress moving.
+    parts = split(seeds, jobs * 4)
+    if not parts:
+        return simulate(ruleset, players, seeds, bots, mode, base_seed=base_seed, engine=engine)
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = {
+            pool.submit(simulate, ruleset, players, part, list(bots), mode, base_seed=base_seed,
+                        engine=engine): len(part)
+            for part in parts
+        }
+        if progress is not None:
+            for done in as_completed(futures):
+                progress(futures[done])
+        return merge_all(f.result() for f in futures)
+
+
+__all__ = [
+    "MODES",
+    "TRICK_END_REASONS",
+    "Mode",
+    "Stats",
+    "Step",
+    "bot_rngs",
+    "game_seed",
+    "merge",
+    "merge_all",
+    "play_game",
+    "simulate",
+    "simulate_parallel",
+    "split",
+    "wilson_interval",
+]
