@@ -50,10 +50,9 @@ def _held(game: Game, state: State) -> list[int]:
 def _ends_trick(game: Game, state: State, move: Move) -> bool:
     """Whether placing `move` ends the trick (Rule of 8 or a closed set/run), decided by the game's
     own hooks so that a variant's readings are respected."""
-    # The options table is the engine's own record of what each placing move makes; asking it keeps
-    # the bot in step with every reading without playing the move out.
-    _, index = game._options_for(state.pile)
-    option = index.get(move)
+    # The engine's own record of what each placing move makes keeps the bot in step with every
+    # reading without playing the move out.
+    option = game.option(state, move)
     if option is None:
         return False
     if game.rule_of_8(option, state):

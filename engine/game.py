@@ -235,6 +235,11 @@ class Game:
             self._responses[pile] = cached
         return cached
 
+    def option(self, state: State, move: Move) -> Option | None:
+        """What a placing move would make from `state` (its pile, its 8s), or None if it fits no
+        lead, overwrite or add there. Does not check the hand."""
+        return self._options_for(state.pile)[1].get(move)
+
     # ---- the state API -------------------------------------------------------------------------
 
     def legal_moves(self, state: State) -> tuple[Move, ...]:
