@@ -1,0 +1,398 @@
+"""`535-check serve | fuzz | replay | perft`: the engine protocol commands (docs/protocol.md).
+
+Exit codes: 0 the engines agree, 1 a divergence (fuzz, replay) or a differing subtree (perft),
+2 bad input, 3 an engine fault (crash, timeout, malformed or oversized output, protocol violation).
+Timings go to stderr so that stdout is byte-identical for the same seed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shlex
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+from five35.engine import Game
+from five35.protocol.client import (
+    DEFAULT_MAX_LINE,
+    DEFAULT_TIMEOUT,
+    EngineClient,
+    EngineFault,
+    engine_session,
+)
+from five35.protocol.compare import RoundResult, negotiate
+from five35.protocol.fuzz import fuzz
+from five35.protocol.messages import move_json
+from five35.protocol.perft import compare_perft, divide, root_deal
+from five35.protocol.replay import load_replay, replay_json, run_replay, side_by_side, write_replay
+from five35.protocol.server import REFERENCE_NAME, ReferenceEngine, serve
+from five35.spec import Ruleset, Spec, SpecError, dumps
+
+from .main import EXIT_ENGINE_FAULT, EXIT_FAILED, EXIT_OK, parse_readings, resolve, rules_options
+
+
+def engine_options(func: Any) -> Any:
+    func = click.option(
+        "--max-line",
+        type=click.IntRange(min=1024),
+        default=DEFAULT_MAX_LINE,
+        show_default=True,
+        help="Longest answer line accepted, in bytes; longer is an engine fault.",
+    )(func)
+    func = click.option(
+        "--timeout",
+        type=click.FloatRange(min=0, min_open=True),
+        default=DEFAULT_TIMEOUT,
+        show_default=True,
+        help="Seconds the engine may take per request; longer is an engine fault.",
+    )(func)
+    return func
+
+
+def format_option(func: Any) -> Any:
+    return click.option(
+        "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+    )(func)
+
+
+def _fault_exit(fault: EngineFault, fmt: str, extra: dict[str, Any] | None = None) -> NoReturn:
+    if fmt == "json":
+        click.echo(dumps({**(extra or {}), "result": "engine_fault", "fault": fault.to_json()}))
+    else:
+        click.echo(f"engine fault ({fault.kind}): {fault.message}")
+        if fault.transcript:
+            click.echo("transcript (last exchanges, > sent, < received):")
+            for line in fault.transcript:
+                click.echo(f"  {line}")
+    sys.exit(EXIT_ENGINE_FAULT)
+
+
+def _agree_on_rules(
+    spec: Spec, ruleset: Ruleset, engine: EngineClient, readings: tuple[str, ...]
+) -> tuple[Ruleset, str]:
+    """hello, then the reference set to the readings the engine declares; returns it and the name."""
+    hello = engine.hello()
+    agreed, notes = negotiate(spec, ruleset, hello, parse_readings(readings))
+    for note in notes:
+        click.echo(f"535-check: note: {note}", err=True)
+    return agreed, str(hello["name"])
+
+
+def _player_counts(value: str, ruleset: Ruleset) -> tuple[int, ...]:
+    counts: set[int] = set()
+    try:
+        for part in value.split(","):
+            low, sep, high = part.partition("-")
+            counts.update(range(int(low), int(high if sep else low) + 1))
+    except ValueError:
+        raise SpecError("--players", f"expected counts like 4, 2-6 or 2,4, got {value!r}") from None
+    for players in sorted(counts):
+        ruleset.check_players(players)
+    if not counts:
+        raise SpecError("--players", "no player count given")
+    return tuple(sorted(counts))
+
+
+# ---- serve -------------------------------------------------------------------------------------
+
+
+@click.command("serve")
+@rules_options
+@click.option("--name", default=REFERENCE_NAME, show_default=True, help="Name the server answers to hello.")
+def serve_cmd(spec_path: Path | None, profile: str | None, readings: tuple[str, ...], name: str) -> None:
+    """Run the reference engine as a protocol server: JSON Lines on stdin and stdout."""
+    choice = resolve(spec_path, profile, readings)
+    with contextlib.suppress(BrokenPipeError):
+        serve(ReferenceEngine(choice.ruleset, name), sys.stdin.buffer, sys.stdout.buffer)
+    sys.exit(EXIT_OK)
+
+
+# ---- fuzz --------------------------------------------------------------------------------------
+
+
+def _witness_text(witness: RoundResult) -> list[str]:
+    assert witness.divergence is not None
+    d = witness.divergence
+    lines = [
+        f"deal: {witness.deal.players} players, leader {witness.deal.leader}, "
+        f"scores {list(witness.deal.scores)}",
+    ]
+    lines += [f"  hand {seat}: {list(hand)}" for seat, hand in enumerate(witness.deal.hands)]
+    lines.append(f"moves ({len(witness.moves)}): " + ("; ".join(str(m) for m in witness.moves) or "none"))
+    lines.append(f"diverges at step {d.step} ({d.request}): {d.summary}")
+    return lines
+
+
+@click.command("fuzz")
+@rules_options
+@click.option("--engine", "target", required=True, help="Engine command line, or python:MODULE:FACTORY.")
+@click.option(
+    "--examples", type=click.IntRange(min=1), default=100, show_default=True, help="Rounds to generate."
+)
+@click.option(
+    "--time-budget", type=click.FloatRange(min=0, min_open=True), default=None, help="Stop after S seconds."
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Hypothesis seed (printed).")
+@click.option(
+    "--shrink-budget",
+    type=click.FloatRange(min=0, min_open=True),
+    default=40.0,
+    show_default=True,
+    help="Seconds to spend shrinking a divergence; the smallest witness by then is kept.",
+)
+@click.option(
+    "--players", "players", default="2-6", show_default=True, help="Player counts to deal, e.g. 4 or 2-6."
+)
+@click.option(
+    "--replay-out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Where to write the replay of a divergence [default: 535-replay-seed<SEED>.json].",
+)
+@engine_options
+@format_option
+def fuzz_cmd(
+    spec_path: Path | None,
+    profile: str | None,
+    readings: tuple[str, ...],
+    target: str,
+    examples: int,
+    time_budget: float | None,
+    seed: int,
+    shrink_budget: float,
+    players: str,
+    replay_out: Path | None,
+    timeout: float,
+    max_line: int,
+    fmt: str,
+) -> None:
+    """Differential fuzzing: play Hypothesis-generated rounds on the engine and the reference."""
+    choice = resolve(spec_path, profile, readings)
+    counts = _player_counts(players, choice.ruleset)
+    replay_path = replay_out or Path(f"535-replay-seed{seed}.json")
+    if not replay_path.resolve().parent.is_dir():
+        raise SpecError("--replay-out", f"no directory {replay_path.parent} to write the replay to")
+    click.echo(f"535-check fuzz: seed {seed}", err=True)
+    head: dict[str, Any] = {"engine": target, "seed": seed}
+    try:
+        with engine_session(target, timeout, max_line) as engine:
+            ruleset, name = _agree_on_rules(choice.spec, choice.ruleset, engine, readings)
+            head.update({"engine_name": name, "reference": ruleset.to_json()})
+            result = fuzz(
+                ruleset,
+                engine,
+                examples=examples,
+                seed=seed,
+                time_budget=time_budget,
+                shrink_budget=shrink_budget,
+                player_counts=counts,
+            )
+    except EngineFault as fault:
+        _fault_exit(fault, fmt, head)
+    timing = f"{result.seconds:.2f} s, {result.requests} requests"
+    if result.seconds_to_detect is not None:
+        timing += f", divergence found after {result.seconds_to_detect:.2f} s"
+    click.echo(f"535-check fuzz: {timing}", err=True)
+    if result.fault is not None:
+        _fault_exit(result.fault, fmt, {**head, **result.to_json()})
+    witness = result.witness
+    path = None
+    if witness is not None:
+        path = replay_path
+        try:
+            write_replay(path, replay_json(ruleset, target, seed, witness))
+        except OSError as exc:
+            raise SpecError("--replay-out", f"cannot write {path}: {exc.strerror or exc}") from None
+    if fmt == "json":
+        out = {**head, **result.to_json(), "result": "divergence" if witness else "agree"}
+        if witness is not None:
+            out["replay"] = str(path)
+            out["witness"] = replay_json(ruleset, target, seed, witness)
+        click.echo(dumps(out))
+    else:
+        click.echo(f"engine: {name} ({target})")
+        click.echo(f"reference: {ruleset.label()}")
+        click.echo(f"seed: {seed}")
+        if witness is None:
+            why = " (time budget reached)" if result.budget_exhausted else ""
+            click.echo(
+                f"no divergence in {result.examples} rounds{why} ({result.rounds_ended} played to the end): "
+                f"{result.moves} moves, {result.requests} requests"
+            )
+            click.echo("exercised: " + ", ".join(f"{name} {n}" for name, n in result.coverage))
+        else:
+            click.echo(
+                f"DIVERGENCE in round {result.first_found_at} "
+                f"(shrunk with {result.shrink_runs} further runs):"
+            )
+            for line in _witness_text(witness):
+                click.echo(line)
+            click.echo(f"replay written to {path}; run: 535-check replay {path} --engine {_quote(target)}")
+    sys.exit(EXIT_FAILED if witness is not None else EXIT_OK)
+
+
+def _quote(text: str) -> str:
+    return shlex.quote(text)
+
+
+# ---- replay ------------------------------------------------------------------------------------
+
+
+@click.command("replay")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@rules_options
+@click.option("--engine", "target", required=True, help="Engine command line, or python:MODULE:FACTORY.")
+@engine_options
+@format_option
+def replay_cmd(
+    file: Path,
+    spec_path: Path | None,
+    profile: str | None,
+    readings: tuple[str, ...],
+    target: str,
+    timeout: float,
+    max_line: int,
+    fmt: str,
+) -> None:
+    """Re-run a replay file and show both engines' answers side by side at the diverging step."""
+    replay = load_replay(file)
+    choice = resolve(spec_path, profile or replay.data["profile"], ())
+    ruleset = replay.ruleset(choice.spec)
+    if profile or readings:
+        merged = {**replay.data["readings"], **parse_readings(readings)}
+        ruleset = choice.spec.ruleset(profile or replay.data["profile"], merged)
+    try:
+        with engine_session(target, timeout, max_line) as engine:
+            hello = engine.hello()
+            differs = sorted(p for p, r in hello["readings"].items() if ruleset.readings.get(p) != r)
+            if differs:
+                shown = ", ".join(f"{p}={hello['readings'][p]}" for p in differs)
+                click.echo(
+                    f"535-check: note: the engine declares {shown}; the replay uses the file's readings",
+                    err=True,
+                )
+            result = run_replay(replay, ruleset, engine)
+    except EngineFault as fault:
+        _fault_exit(fault, fmt, {"replay": str(file), "engine": target})
+    d = result.divergence
+    if fmt == "json":
+        click.echo(
+            dumps(
+                {
+                    "replay": str(file),
+                    "engine": target,
+                    "result": "divergence" if d else "agree",
+                    "moves_played": len(result.moves),
+                    "divergence": d.to_json() if d else None,
+                }
+            )
+        )
+    else:
+        click.echo(
+            f"replay {file}: {replay.deal.players} players, {len(replay.moves)} moves, "
+            f"reference {ruleset.label()}"
+        )
+        for seat, hand in enumerate(replay.deal.hands):
+            click.echo(f"  hand {seat}: {list(hand)}")
+        for i, move in enumerate(result.moves):
+            click.echo(f"  step {i}: {move}")
+        if d is None:
+            click.echo(
+                f"no divergence: the engine agrees with the reference on all {len(result.moves)} moves"
+            )
+        else:
+            request = f"apply {move_json(d.move)}" if d.move else d.request
+            click.echo(f"diverges at step {d.step}, request {request}:")
+            click.echo(f"  {d.summary}")
+            click.echo(side_by_side(d.reference, d.engine))
+    sys.exit(EXIT_FAILED if d else EXIT_OK)
+
+
+# ---- perft -------------------------------------------------------------------------------------
+
+
+@click.command("perft")
+@rules_options
+@click.option("--players", type=int, required=True, help="Player count.")
+@click.option("--seed", type=int, required=True, help="Seed of the deal (game.new_match(seed)).")
+@click.option("--depth", type=click.IntRange(min=0, max=12), required=True, help="Plies to count.")
+@click.option(
+    "--engine", "target", default=None, help="Compare with this engine; stop at the first difference."
+)
+@engine_options
+@format_option
+def perft_cmd(
+    spec_path: Path | None,
+    profile: str | None,
+    readings: tuple[str, ...],
+    players: int,
+    seed: int,
+    depth: int,
+    target: str | None,
+    timeout: float,
+    max_line: int,
+    fmt: str,
+) -> None:
+    """Count the leaves of the legal-move tree from a seeded deal, with a divide per root move."""
+    choice = resolve(spec_path, profile, readings)
+    choice.ruleset.check_players(players)
+    if target is None:
+        game = Game(choice.ruleset, players)
+        state, deal = root_deal(game, seed)
+        rows = divide(game, state, depth) if depth else []
+        total = sum(n for _, n in rows) if depth else 1
+        _perft_out(fmt, choice.ruleset, players, seed, depth, deal.to_json(), rows, total, None)
+        sys.exit(EXIT_OK)
+    try:
+        with engine_session(target, timeout, max_line) as engine:
+            ruleset, _ = _agree_on_rules(choice.spec, choice.ruleset, engine, readings)
+            game = Game(ruleset, players)
+            state, deal = root_deal(game, seed)
+            comparison = compare_perft(game, state, deal, engine, depth)
+    except EngineFault as fault:
+        _fault_exit(fault, fmt, {"engine": target, "players": players, "seed": seed, "depth": depth})
+    rows = list(comparison.agreed)
+    total = sum(n for _, n in rows) if depth else 1
+    _perft_out(fmt, ruleset, players, seed, depth, deal.to_json(), rows, total, comparison.difference)
+    sys.exit(EXIT_FAILED if comparison.difference else EXIT_OK)
+
+
+def _perft_out(
+    fmt: str,
+    ruleset: Ruleset,
+    players: int,
+    seed: int,
+    depth: int,
+    deal: dict[str, Any],
+    rows: list[Any],
+    total: int,
+    difference: Any,
+) -> None:
+    if fmt == "json":
+        out: dict[str, Any] = {
+            "reference": ruleset.label(),
+            "players": players,
+            "seed": seed,
+            "depth": depth,
+            "deal": deal,
+            "divide": [{"move": move_json(m), "leaves": n} for m, n in rows],
+            "leaves": None if difference else total,
+            "difference": difference.to_json() if difference else None,
+        }
+        click.echo(dumps(out))
+        return
+    click.echo(f"perft {ruleset.label()}, {players} players, seed {seed}, depth {depth}")
+    click.echo(f"deal: leader {deal['leader']}, hands {deal['hands']}")
+    for move, n in rows:
+        click.echo(f"{move}: {n}")
+    if difference is None:
+        click.echo(f"leaves: {total}")
+        return
+    path = "; ".join(str(m) for m in difference.path) or "(the root)"
+    click.echo(f"the engine differs after {path}: {difference.summary}")
+    click.echo(side_by_side(difference.reference, difference.engine))
+
+
+COMMANDS = [serve_cmd, fuzz_cmd, replay_cmd, perft_cmd]

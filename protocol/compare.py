@@ -1,0 +1,372 @@
+"""Lock-step play of one round on the reference and an engine, comparing every answer.
+
+This is shared by `fuzz` (moves drawn by Hypothesis), `replay` (moves read from a file) and the
+shrinker (moves replayed on a smaller deal). The reference is called directly (no protocol), the
+engine through its client; the first disagreement is a `Divergence`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from five35.engine import Game, IllegalMove, Move, State
+from five35.spec import Ruleset, Spec, SpecError
+
+from .client import EngineClient, response_body
+from .messages import event_json, move_json, move_key
+from .server import legal_json, state_json
+
+MAX_MOVES = 400
+
+
+@dataclass(frozen=True)
+class Deal:
+    """The start of a round: what `new_round` sends."""
+
+    players: int
+    hands: tuple[tuple[int, ...], ...]
+    leader: int
+    scores: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "hands": [list(h) for h in self.hands],
+            "leader": self.leader,
+            "scores": list(self.scores),
+        }
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> Deal:
+        return Deal(
+            players=int(data["players"]),
+            hands=tuple(tuple(sorted(int(c) for c in h)) for h in data["hands"]),
+            leader=int(data["leader"]),
+            scores=tuple(int(s) for s in data["scores"]),
+        )
+
+    @property
+    def cards(self) -> int:
+        return sum(len(h) for h in self.hands)
+
+    def start(self, game: Game) -> State:
+        return game.start_round([list(h) for h in self.hands], self.leader, self.scores)
+
+
+@dataclass(frozen=True)
+class Divergence:
+    """The first request the two engines answered differently.
+
+    `step` is the number of moves applied before it; `move` is the move of an `apply`.
+    `reference` and `engine` are the two answers without their envelope.
+    """
+
+    step: int
+    request: str
+    move: Move | None
+    summary: str
+    reference: Any
+    engine: Any
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "step": self.step,
+            "request": self.request,
+            "move": move_json(self.move) if self.move else None,
+            "summary": self.summary,
+            "reference": self.reference,
+            "engine": self.engine,
+        }
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """What lock-step play of one round did: the moves sent and the divergence, if any."""
+
+    deal: Deal
+    moves: tuple[Move, ...]
+    divergence: Divergence | None
+    requests: int
+    ended: bool = False  # the round reached its end
+    seen: tuple[tuple[str, int], ...] = ()  # what the agreed moves exercised (see compare_apply)
+
+    @property
+    def size(self) -> tuple[int, int, int]:
+        """Smaller is a better witness: fewer cards dealt, fewer moves, fewer players."""
+        return (self.deal.cards, len(self.moves), self.deal.players)
+
+
+# A chooser picks the next move (legal or, as a probe, illegal) or None to stop.
+Chooser = Callable[[Game, State, tuple[Move, ...]], Move | None]
+
+
+class _Found(Exception):
+    def __init__(self, divergence: Divergence) -> None:
+        super().__init__(divergence.summary)
+        self.divergence = divergence
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def moves_text(keys: list[tuple[str, tuple[int, ...]]]) -> str:
+    return "; ".join(f"{a} {','.join(map(str, c))}".strip() for a, c in sorted(keys))
+
+
+def compare_legal(step: int, game: Game, state: State, answer: dict[str, Any]) -> None:
+    ref = {"ok": True, **legal_json(game, state)}
+    eng = response_body(answer)
+    if not answer["ok"]:
+        raise _Found(Divergence(step, "legal", None, f"the engine refused legal: {eng['error']}", ref, eng))
+    if ref["to_move"] != eng["to_move"]:
+        summary = f"player to move: reference {ref['to_move']}, engine {eng['to_move']}"
+        raise _Found(Divergence(step, "legal", None, summary, ref, eng))
+    ref_keys = {move_key(m) for m in ref["moves"]}
+    eng_keys = {move_key(m) for m in eng["moves"]}
+    if ref_keys != eng_keys:
+        parts = []
+        if ref_keys - eng_keys:
+            parts.append(f"engine lacks [{moves_text(list(ref_keys - eng_keys))}]")
+        if eng_keys - ref_keys:
+            parts.append(f"engine adds [{moves_text(list(eng_keys - ref_keys))}]")
+        summary = f"legal moves of player {ref['to_move']} differ: " + "; ".join(parts)
+        raise _Found(Divergence(step, "legal", None, summary, ref, eng))
+
+
+def compare_state(step: int, game: Game, state: State, answer: dict[str, Any]) -> None:
+    mine = state_json(game, state)
+    ref = {"ok": True, "state": mine}
+    eng = response_body(answer)
+    if not answer["ok"]:
+        raise _Found(Divergence(step, "state", None, f"the engine refused state: {eng['error']}", ref, eng))
+    theirs = eng["state"]
+    differ = [f for f in mine if mine[f] != theirs.get(f)]
+    if differ:
+        shown = "; ".join(f"{f}: reference {mine[f]}, engine {theirs.get(f)}" for f in differ[:3])
+        raise _Found(
+            Divergence(step, "state", None, f"state differs in {', '.join(differ)} ({shown})", ref, eng)
+        )
+
+
+def compare_apply(
+    step: int, game: Game, state: State, move: Move, answer: dict[str, Any], seen: Counter[str] | None = None
+) -> State:
+    """Apply `move` on the reference and compare with the engine's answer; returns the new state.
+
+    `seen` counts what the agreed move exercised: events, trick-end reasons, refused probes.
+    """
+    try:
+        new, events = game.apply(state, move)
+        ref: dict[str, Any] = {"ok": True, "events": [event_json(e) for e in events]}
+    except IllegalMove as exc:
+        new = state
+        ref = {"ok": False, "error": {"code": "illegal_move", "message": str(exc)}}
+    eng = response_body(answer)
+    if ref["ok"] and not eng["ok"]:
+        summary = f"the engine rejects the legal move '{move}': {eng['error']['message']}"
+        raise _Found(Divergence(step, "apply", move, summary, ref, eng))
+    if not ref["ok"] and eng["ok"]:
+        summary = f"the engine accepts the illegal move '{move}' (events {_compact(eng['events'])})"
+        raise _Found(Divergence(step, "apply", move, summary, ref, eng))
+    if ref["ok"] and ref["events"] != eng["events"]:
+        summary = (
+            f"'{move}' has different events: reference {_compact(ref['events'])}, "
+            f"engine {_compact(eng['events'])}"
+        )
+        raise _Found(Divergence(step, "apply", move, summary, ref, eng))
+    if not ref["ok"] and eng["error"]["code"] != "illegal_move":
+        summary = f"the engine refuses the illegal move '{move}' with code {eng['error']['code']}"
+        raise _Found(Divergence(step, "apply", move, summary, ref, eng))
+    if seen is not None:
+        if not ref["ok"]:
+            seen["illegal_move_refused"] += 1
+        for event in ref.get("events", ()):
+            seen[event["event"]] += 1
+            seen.update(event.get("reasons", ()))
+    return new
+
+
+def play_round(
+    game: Game, engine: EngineClient, deal: Deal, chooser: Chooser, max_moves: int = MAX_MOVES
+) -> RoundResult:
+    """Play one round on the reference and the engine and compare every answer.
+
+    The moves are chosen on the reference alone (the chooser never sees the engine's answers), so
+    they can be sent ahead: moves go to the engine in pipelined batches of 1, 1, 2, 4, 8, ... moves
+    (apply, state and legal per move; new_round, state and legal first). Each batch's answers are
+    compared in order, so the first difference is the divergence, and at most as many moves are
+    chosen past it as before it (which keeps shrinking cheap). The moves after the divergence are
+    dropped from the result. Engine faults (EngineFault) propagate: they are not divergences.
+    """
+    start_requests = engine.requests
+    moves: list[Move] = []
+    plan = check = deal.start(game)
+    hands = [list(h) for h in deal.hands]
+    requests: list[tuple[str, dict[str, Any]]] = [
+        (
+            "new_round",
+            {"players": deal.players, "hands": hands, "leader": deal.leader, "scores": list(deal.scores)},
+        ),
+        ("state", {}),
+        ("legal", {}),
+    ]
+    batch_size, stopped = 1, False
+    seen: Counter[str] = Counter()
+    try:
+        answers = engine.batch(requests)
+        if not answers[0]["ok"]:
+            body = response_body(answers[0])
+            summary = f"the engine refuses the deal: {body['error']['message']}"
+            raise _Found(Divergence(0, "new_round", None, summary, {"ok": True}, body))
+        compare_state(0, game, check, answers[1])
+        legal_answer = answers[2]
+        while True:
+            compare_legal(len(moves), game, check, legal_answer)
+            if stopped or plan.phase != "play" or len(moves) >= max_moves:
+                break
+            chosen: list[Move] = []
+            while len(chosen) < batch_size and plan.phase == "play" and len(moves) + len(chosen) < max_moves:
+                move = chooser(game, plan, game.legal_moves(plan))
+                if move is None:
+                    stopped = True
+                    break
+                chosen.append(move)
+                with contextlib.suppress(IllegalMove):  # an illegal probe changes nothing
+                    plan, _ = game.apply(plan, move)
+            if not chosen:
+                break
+            requests = []
+            for move in chosen:
+                requests += [("apply", {"move": move_json(move)}), ("state", {}), ("legal", {})]
+            answers = engine.batch(requests)
+            for i, move in enumerate(chosen):
+                if i:
+                    compare_legal(len(moves), game, check, answers[3 * i - 1])
+                moves.append(move)
+                check = compare_apply(len(moves) - 1, game, check, move, answers[3 * i], seen)
+                compare_state(len(moves), game, check, answers[3 * i + 1])
+            legal_answer = answers[-1]
+            batch_size *= 2
+    except _Found as found:
+        d = found.divergence
+        return RoundResult(deal, tuple(moves), d, engine.requests - start_requests)
+    ended = check.phase != "play"
+    return RoundResult(
+        deal, tuple(moves), None, engine.requests - start_requests, ended, tuple(sorted(seen.items()))
+    )
+
+
+def script(moves: tuple[Move, ...]) -> Chooser:
+    """A chooser that plays `moves` in order, then stops."""
+    it = iter(moves)
+
+    def choose(game: Game, state: State, legal: tuple[Move, ...]) -> Move | None:
+        return next(it, None)
+
+    return choose
+
+
+# ---- agreeing on the rules: the readings and parameters the engine declares --------------------
+
+
+def negotiate(
+    spec: Spec, base: Ruleset, hello: Mapping[str, Any], forced: Mapping[str, str]
+) -> tuple[Ruleset, tuple[str, ...]]:
+    """The reference ruleset for an engine: `base` with the engine's declared readings and parameters.
+
+    `forced` are readings the user named with --reading; an engine declaring otherwise is an error,
+    as is a declared point or reading the spec does not know. Returns the ruleset and notes (points
+    the engine did not declare, parameters taken from the engine).
+    """
+    declared: dict[str, str] = dict(hello["readings"])
+    notes: list[str] = []
+    for point, reading in sorted(declared.items()):
+        if point not in spec.variation_points:
+            known = ", ".join(sorted(spec.variation_points))
+            raise SpecError("engine hello", f"unknown variation point {point!r} (the spec knows: {known})")
+        readings = spec.variation_points[point].readings
+        if reading not in readings:
+            raise SpecError(
+                "engine hello",
+                f"{point}={reading}: the spec has no such reading (readings: {', '.join(readings)})",
+            )
+        if point in forced and forced[point] != reading:
+            raise SpecError(
+                "--reading", f"{point}={forced[point]} was asked, but the engine declares {point}={reading}"
+            )
+    missing = sorted(set(spec.variation_points) - set(declared))
+    if missing:
+        notes.append(
+            "the engine does not declare " + ", ".join(f"{p} (assuming {base.reading(p)})" for p in missing)
+        )
+    chosen = {**base.readings, **declared}
+    # Name the ruleset after a profile when the engine implements exactly that profile.
+    profile = base.profile
+    if spec.ruleset(base.profile, chosen).overridden:
+        for name, prof in spec.profiles.items():
+            if {point: c.reading for point, c in prof.readings.items()} == chosen:
+                profile = name
+                break
+    ruleset = spec.ruleset(profile, chosen)
+    ruleset, changed = with_parameters(ruleset, hello["parameters"])
+    if changed:
+        notes.append("parameters taken from the engine: " + ", ".join(changed))
+    return ruleset, tuple(notes)
+
+
+def _pair(value: Any, where: str, keys: tuple[str, str]) -> tuple[int, int]:
+    if not isinstance(value, dict) or any(not isinstance(value.get(k), int) for k in keys):
+        raise SpecError("engine hello", f"parameters.{where}: expected {{{keys[0]}, {keys[1]}}} integers")
+    return int(value[keys[0]]), int(value[keys[1]])
+
+
+def _table(value: Any, where: str) -> tuple[tuple[int, int], ...]:
+    if not isinstance(value, dict):
+        raise SpecError("engine hello", f"parameters.{where}: expected an object")
+    try:
+        return tuple(sorted((int(k), int(v)) for k, v in value.items()))
+    except (TypeError, ValueError):
+        raise SpecError("engine hello", f"parameters.{where}: expected integer keys and values") from None
+
+
+def with_parameters(ruleset: Ruleset, params: Mapping[str, Any]) -> tuple[Ruleset, list[str]]:
+    """`ruleset` with the parameters an engine declares (the shape of Ruleset.to_json()['parameters'])."""
+    current = ruleset.to_json()["parameters"]
+    unknown = sorted(set(params) - set(current))
+    if unknown:
+        raise SpecError("engine hello", f"unknown parameter(s) {', '.join(unknown)}")
+    changed = sorted(k for k in params if params[k] != current[k])
+    fields: dict[str, Any] = {}
+    for name in changed:
+        value = params[name]
+        if name == "ranks":
+            if not isinstance(value, list) or not all(isinstance(r, int) and r > 0 for r in value):
+                raise SpecError("engine hello", "parameters.ranks: expected a list of positive integers")
+            fields["ranks"] = tuple(sorted(set(value)))
+        elif name == "players":
+            fields["players_min"], fields["players_max"] = _pair(value, name, ("min", "max"))
+        elif name == "copies":
+            fields["copies_small"], fields["copies_large"] = _pair(value, name, ("small_game", "large_game"))
+        elif name == "set_closing_size":
+            fields["set_closing_small"], fields["set_closing_large"] = _pair(
+                value, name, ("small_game", "large_game")
+            )
+        elif name == "points":
+            fields["point_items"] = _table(value, name)
+        elif name == "hand_size":
+            fields["hand_size_items"] = _table(value, name)
+        else:
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise SpecError("engine hello", f"parameters.{name}: expected a positive integer")
+            fields[name] = value
+    new = dataclasses.replace(ruleset, **fields)
+    if {r for r, _ in new.point_items} != set(new.ranks):
+        raise SpecError("engine hello", "parameters.points: needs exactly one value per rank")
+    return new, changed
