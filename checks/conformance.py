@@ -1,0 +1,555 @@
+"""Conformance: on every situation of a bounded domain, the engine's decisions equal the model's.
+
+The domain: every central pile a trick can hold (and none, for a lead), with and without an 8 in the
+opening pile, against every play the rules can make of it (see situations.shaped_plays and
+add_candidates), plus every pass. For each, the engine under check (built through ctx.engine) lists
+its legal moves and applies every legal one; the Z3 model (z3model, evaluated concretely) decides the
+same. A move legal for one and not the other, or a different pile, trick ending, winner or next player,
+is a disagreement; the smallest one (fewest cards, then lowest ranks) becomes a Failure.
+
+Reading combinations are grouped by the decisions they touch (a sweep per group, the other points
+at the checked ruleset's readings), so that every combination of the points that matter to a
+decision is covered without the full product. `deep` adds Hypothesis-generated situations over the
+full product of readings and random hands.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import itertools
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from five35.engine import PASS, Game, Move, Pile, RoundEnd, State, TrickEnd
+from five35.spec import Ruleset
+from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+from hypothesis import seed as hseed
+from hypothesis import strategies as st
+
+from .findings import CheckContext, CheckResult, Failure, Witness
+from .situations import (
+    NONE_PILE,
+    PileKey,
+    Situation,
+    add_candidates,
+    build_state,
+    central_piles,
+    full_hand,
+    seat_before,
+    seats_after,
+    shaped_plays,
+    table_cards,
+    to_pile,
+)
+from .z3model import ACTION_CODES, KIND_CODES, NONE, RUN, SET, SINGLE, Model
+
+NAME = "conformance"
+TITLE = "Engine decisions equal the Z3 model's on a bounded domain of situations"
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """A group of variation points swept through every combination of their readings."""
+
+    name: str
+    points: tuple[str, ...]
+    players: tuple[int, ...]
+    flags: tuple[bool, ...]
+    kinds: tuple[int, ...]  # which central pile kinds to face (NONE = leading)
+    actions: tuple[str, ...] = ("lead", "overwrite", "add", "pass")  # the decisions it compares
+    eights_only: bool = False  # compare only moves that place an 8
+
+    def covers(self, move: Move) -> bool:
+        return move.action in self.actions and (not self.eights_only or 8 in move.cards)
+
+
+SWEEPS: tuple[Sweep, ...] = (
+    Sweep(
+        "lead_overwrite",
+        ("run_gaps", "run_wrap", "run_order", "eight_rank"),
+        (4,),
+        (False,),
+        (NONE, SINGLE, SET, RUN),
+        ("lead", "overwrite", "pass"),
+    ),
+    Sweep(
+        "add_runs",
+        ("run_gaps", "run_wrap", "add_to_single", "add_run_ends", "add_past_closing"),
+        (4,),
+        (False,),
+        (SINGLE, RUN),
+        ("add",),
+    ),
+    Sweep(
+        "add_sets",
+        ("add_to_single", "add_past_closing", "five_player_copies", "five_player_set_close"),
+        (4, 5, 6),
+        (False,),
+        (SINGLE, SET),
+        ("add",),
+    ),
+    Sweep(
+        "rule_of_8",
+        ("eight_forms", "eight_on_add", "eight_exemption", "run_gaps"),
+        (4,),
+        (False, True),
+        (NONE, SINGLE, SET, RUN),
+        ("lead", "overwrite", "add"),
+        eights_only=True,
+    ),
+    Sweep("turns", ("turn_order",), (2, 3, 4, 5, 6), (False,), (SINGLE,), ("overwrite", "pass")),
+)
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    sweep: str
+    readings: tuple[tuple[str, str], ...]
+    situation: Situation
+    move: Move
+    engine: dict[str, Any]
+    model: dict[str, Any]
+    kind: str  # "legality" or "outcome"
+
+    def key(self) -> tuple[Any, ...]:
+        pile = self.situation.pile.cards if self.situation.pile else ()
+        return (
+            self.situation.cards(),
+            sum(pile) + sum(self.move.cards),
+            self.situation.players,
+            str(self.move),
+            self.readings,
+        )
+
+
+@dataclass
+class Tally:
+    compared: int = 0
+    generated: int = 0
+
+
+# ---- the model's answer ----------------------------------------------------------------------------
+
+
+def _descending(ruleset: Ruleset) -> bool:
+    return ruleset.reading("turn_order") == "descending_seats"
+
+
+def _next_active(players: int, seat: int, passed: Iterable[int], descending: bool) -> int:
+    out = set(passed)
+    for other in seats_after(players, seat, descending):
+        if other not in out:
+            return other
+    return seat
+
+
+def model_answer(model: Model, ruleset: Ruleset, sit: Situation, pile: PileKey, move: Move) -> dict[str, Any]:
+    """What the model says `move` does in `sit`: legal, and if so the pile after it, the trick endings,
+    the winner and who moves next."""
+    desc = _descending(ruleset)
+    mover = sit.to_move
+    if move.action == "pass":
+        if sit.pile is None:
+            return {"legal": False}
+        passed = {*sit.passed, mover}
+        if sit.players - len(passed) == 1:
+            return _ended(sit.last_player, ["all_passed"])
+        return {
+            "legal": True,
+            "pile": sit.pile.to_json(),
+            "trick_end": [],
+            "winner": None,
+            "to_move": _next_active(sit.players, mover, passed, desc),
+        }
+    index = model.values.index
+    if any(c not in model.values for c in move.cards):
+        return {"legal": False}
+    p = [index(c) for c in move.cards]
+    p += [p[-1]] * (model.maxk - len(p))
+    out = model.decide(
+        ACTION_CODES[move.action], pile, len(move.cards), p, sit.players, sit.opening_has_eight
+    )
+    if not out.legal:
+        return {"legal": False}
+    reasons = [
+        name
+        for name, hit in (
+            ("rule_of_8", out.rule_of_8),
+            ("set_closed", out.set_closed),
+            ("run_closed", out.run_closed),
+        )
+        if hit
+    ]
+    if len(move.cards) >= len(sit.hand):
+        # round.end: placing one's last card ends the round at once (after any trick ending).
+        return _round_over(mover, sorted(reasons))
+    if reasons:
+        return _ended(mover, reasons)
+    after = to_pile(model, (out.kind, out.low, out.size))
+    return {
+        "legal": True,
+        "pile": after.to_json() if after else None,
+        "trick_end": [],
+        "winner": None,
+        "to_move": _next_active(sit.players, mover, sit.passed, desc),
+    }
+
+
+def _ended(winner: int, reasons: list[str]) -> dict[str, Any]:
+    return {"legal": True, "pile": None, "trick_end": sorted(reasons), "winner": winner, "to_move": winner}
+
+
+def _round_over(went_out: int, reasons: list[str]) -> dict[str, Any]:
+    return {
+        "legal": True,
+        "round_end": True,
+        "went_out": went_out,
+        "trick_end": reasons,
+        "winner": went_out if reasons else None,
+    }
+
+
+def engine_answer(game: Game, state: State, move: Move, listed: bool) -> dict[str, Any]:
+    if not listed:
+        return {"legal": False}
+    try:
+        after, events = game.apply(state, move)
+    except Exception as exc:  # the engine under check may be broken in any way; report, never crash
+        return {"legal": True, "error": f"{type(exc).__name__}: {exc}"}
+    ends = [e for e in events if isinstance(e, TrickEnd)]
+    rounds = [e for e in events if isinstance(e, RoundEnd)]
+    if rounds:
+        answer = _round_over(rounds[0].went_out, sorted(ends[0].reasons) if ends else [])
+        if ends and ends[0].winner != rounds[0].went_out:
+            answer["winner"] = ends[0].winner
+        return answer
+    if ends:
+        return _ended(ends[0].winner, list(ends[0].reasons)) | (
+            {} if after.to_move == ends[0].winner else {"to_move": after.to_move}
+        )
+    return {
+        "legal": True,
+        "pile": after.pile.to_json() if after.pile else None,
+        "trick_end": [],
+        "winner": None,
+        "to_move": after.to_move,
+    }
+
+
+# ---- comparing one situation -----------------------------------------------------------------------
+
+
+def _fits(cards: Sequence[int], hand: Counter[int]) -> bool:
+    return all(hand[c] >= cards.count(c) for c in cards)
+
+
+def situation_for(
+    ruleset: Ruleset, players: int, pile: Pile | None, flag: bool, passed: tuple[int, ...] = ()
+) -> Situation:
+    desc = _descending(ruleset)
+    last = seat_before(players, 0, desc) if pile is not None else -1
+    sit = Situation(players, pile, flag if pile is not None else False, (), 0, last, passed)
+    return replace(sit, hand=full_hand(ruleset, players, table_cards(sit)))
+
+
+def candidate_moves(model: Model, ruleset: Ruleset, pile: PileKey) -> list[Move]:
+    shaped = shaped_plays(tuple(model.values), ruleset.max_cards_per_turn)
+    if pile == NONE_PILE:
+        return [Move("lead", c) for c in shaped]
+    out = [Move("overwrite", c) for c in shaped if len(c) == pile[2]]
+    out += [Move("add", c) for c in add_candidates(model.values, pile, ruleset.max_cards_per_turn)]
+    out.append(PASS)
+    return out
+
+
+def compare_situation(
+    game: Game,
+    model: Model,
+    ruleset: Ruleset,
+    sit: Situation,
+    pile: PileKey,
+    sweep: str,
+    tally: Tally,
+    readings: tuple[tuple[str, str], ...],
+    moves: Iterable[Move] | None = None,
+    covers: Callable[[Move], bool] | None = None,
+) -> list[Disagreement]:
+    """Every candidate move and every move the engine lists, decided by both."""
+    out: list[Disagreement] = []
+    try:
+        state = build_state(game, sit)
+        engine_moves = set(game.legal_moves(state))
+    except Exception as exc:  # a crash of the engine under check is a disagreement, not our crash
+        return [
+            Disagreement(
+                sweep,
+                readings,
+                sit,
+                PASS,
+                {"error": f"{type(exc).__name__}: {exc}"},
+                {"legal": True},
+                "legality",
+            )
+        ]
+    hand = Counter(sit.hand)
+    wanted = list(moves) if moves is not None else candidate_moves(model, ruleset, pile)
+    todo = {m for m in wanted if _fits(m.cards, hand)} | engine_moves
+    if covers is not None:
+        todo = {m for m in todo if covers(m)}
+    for move in sorted(todo, key=lambda m: (m.action, len(m.cards), m.cards)):
+        tally.compared += 1
+        mine = model_answer(model, ruleset, sit, pile, move)
+        theirs = engine_answer(game, state, move, move in engine_moves)
+        if mine != theirs:
+            kind = "legality" if mine["legal"] != theirs["legal"] else "outcome"
+            out.append(Disagreement(sweep, readings, sit, move, theirs, mine, kind))
+    return out
+
+
+def minimal_situation(game: Game, model: Model, ruleset: Ruleset, d: Disagreement) -> Disagreement:
+    """The same disagreement with the mover holding only the move's cards and one more (so that the
+    round does not end), when it still shows there."""
+    cards = list(d.move.cards)
+    filler = next((r for r in reversed(ruleset.ranks) if r not in cards), ruleset.ranks[-1])
+    small = replace(d.situation, hand=tuple(sorted([*cards, filler])))
+    try:
+        found = compare_situation(
+            game, model, ruleset, small, _key(model, small), d.sweep, Tally(), d.readings, moves=[d.move]
+        )
+    except Exception:
+        return d
+    same = [x for x in found if x.move == d.move]
+    return same[0] if same else d
+
+
+def _key(model: Model, sit: Situation) -> PileKey:
+    if sit.pile is None:
+        return NONE_PILE
+    return (KIND_CODES[sit.pile.kind], model.values.index(sit.pile.cards[0]), sit.pile.size)
+
+
+# ---- sweeps ------------------------------------------------------------------------------------------
+
+
+def _combos(ctx: CheckContext, points: Sequence[str]) -> list[tuple[tuple[str, str], ...]]:
+    known = [p for p in points if p in ctx.spec.variation_points]
+    choices = [list(ctx.spec.variation_points[p].readings) for p in known]
+    return [tuple(zip(known, combo, strict=True)) for combo in itertools.product(*choices)]
+
+
+def ruleset_with(ctx: CheckContext, combo: Iterable[tuple[str, str]]) -> Ruleset:
+    readings = dict(ctx.ruleset.reading_items)
+    readings.update(dict(combo))
+    return ctx.spec.ruleset(ctx.ruleset.profile, readings)
+
+
+def run_config(
+    ctx: CheckContext,
+    ruleset: Ruleset,
+    players: int,
+    sweep: Sweep,
+    readings: tuple[tuple[str, str], ...],
+    tally: Tally,
+) -> list[Disagreement]:
+    if not ruleset.players_min <= players <= ruleset.players_max:
+        return []
+    model = Model.concrete(ruleset)
+    try:
+        game = ctx.engine(ruleset, players)
+    except Exception as exc:
+        sit = Situation(players, None, False, ())
+        return [
+            Disagreement(
+                sweep.name,
+                readings,
+                sit,
+                PASS,
+                {"error": f"{type(exc).__name__}: {exc}"},
+                {"legal": True},
+                "legality",
+            )
+        ]
+    found: list[Disagreement] = []
+    for flag in sweep.flags:
+        piles: list[PileKey] = [NONE_PILE] if NONE in sweep.kinds and not flag else []
+        piles += [k for k in central_piles(model, players, flag) if k[0] in sweep.kinds]
+        for key in piles:
+            pile = to_pile(model, key)
+            passed_sets: list[tuple[int, ...]] = [()]
+            if sweep.name == "turns" and pile is not None:
+                if key[1] != 0:
+                    continue  # one pile (the lowest single) is enough to see whose turn it is
+                passed_sets = _passed_sets(ruleset, players)
+            for passed in passed_sets:
+                sit = situation_for(ruleset, players, pile, flag, passed)
+                found.extend(
+                    compare_situation(
+                        game, model, ruleset, sit, key, sweep.name, tally, readings, covers=sweep.covers
+                    )
+                )
+    return [minimal_situation(game, model, ruleset, d) for d in _smallest_per_kind(found)]
+
+
+def _passed_sets(ruleset: Ruleset, players: int) -> list[tuple[int, ...]]:
+    """Every set of players who already passed, besides the mover (seat 0) and the last to play."""
+    last = seat_before(players, 0, _descending(ruleset))
+    others = [s for s in range(players) if s not in (0, last)]
+    out: list[tuple[int, ...]] = []
+    for r in range(len(others) + 1):
+        out.extend(itertools.combinations(others, r))
+    return out
+
+
+def _smallest_per_kind(found: list[Disagreement]) -> list[Disagreement]:
+    best: dict[str, Disagreement] = {}
+    for d in found:
+        if d.kind not in best or d.key() < best[d.kind].key():
+            best[d.kind] = d
+    return list(best.values())
+
+
+def sweeps_for(ctx: CheckContext) -> list[tuple[Sweep, list[tuple[tuple[str, str], ...]]]]:
+    """quick: the checked ruleset alone; ci: every sweep's combinations; deep: with every player count."""
+    if ctx.level == "quick":
+        only = Sweep("ruleset", (), (2, 4, 5, 6), (False, True), (NONE, SINGLE, SET, RUN))
+        return [(only, [()])]
+    out = []
+    for sweep in SWEEPS:
+        if ctx.level == "deep":
+            sweep = replace(sweep, players=(2, 3, 4, 5, 6))
+        out.append((sweep, _combos(ctx, sweep.points)))
+    return out
+
+
+def _five_player_only(ctx: CheckContext, combo: Iterable[tuple[str, str]]) -> bool:
+    base = ctx.ruleset.readings
+    return any(p.startswith("five_player_") and base.get(p) != r for p, r in combo)
+
+
+def exhaustive(ctx: CheckContext, tally: Tally) -> list[Disagreement]:
+    found: list[Disagreement] = []
+    for sweep, combos in sweeps_for(ctx):
+        for combo in combos:
+            ruleset = ruleset_with(ctx, combo)
+            for players in sweep.players:
+                if players != 5 and _five_player_only(ctx, combo):
+                    continue  # those readings only differ with exactly five players
+                found.extend(run_config(ctx, ruleset, players, sweep, combo, tally))
+    return found
+
+
+# ---- Hypothesis beyond the exhaustive domain (deep) ------------------------------------------------
+
+
+def generated(ctx: CheckContext, tally: Tally, examples: int) -> list[Disagreement]:
+    """Random full reading combinations, player counts, piles and (smaller) hands, shrunk by Hypothesis."""
+    points = [p for p in ctx.spec.variation_points]
+    found: list[Disagreement] = []
+
+    @settings(
+        database=None,
+        max_examples=examples,
+        deadline=None,
+        derandomize=False,
+        phases=[Phase.generate, Phase.shrink],
+        verbosity=Verbosity.quiet,
+        suppress_health_check=list(HealthCheck),
+        print_blob=False,
+        report_multiple_bugs=False,
+    )
+    @hseed(ctx.seed)
+    @given(st.data())
+    def run(data: st.DataObject) -> None:
+        combo = tuple(
+            (p, data.draw(st.sampled_from(list(ctx.spec.variation_points[p].readings)))) for p in points
+        )
+        ruleset = ruleset_with(ctx, combo)
+        players = data.draw(st.integers(ruleset.players_min, ruleset.players_max))
+        flag = data.draw(st.booleans())
+        model = Model.concrete(ruleset)
+        piles = [NONE_PILE, *central_piles(model, players, flag)]
+        key = data.draw(st.sampled_from(piles))
+        pile = to_pile(model, key)
+        sit = situation_for(ruleset, players, pile, flag)
+        hand = data.draw(st.lists(st.sampled_from(list(sit.hand)), min_size=4, max_size=20))
+        sit = replace(sit, hand=tuple(sorted(_clip(hand, Counter(sit.hand)))))
+        game = ctx.engine(ruleset, players)
+        tally.generated += 1
+        diffs = compare_situation(game, model, ruleset, sit, key, "generated", tally, combo)
+        if diffs:
+            found.append(min(diffs, key=Disagreement.key))
+            raise AssertionError("disagreement")
+
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(AssertionError):
+        run()
+    return _smallest_per_kind(found)
+
+
+def _clip(cards: list[int], limit: Counter[int]) -> list[int]:
+    seen: Counter[int] = Counter()
+    out = []
+    for c in cards:
+        if seen[c] < limit[c]:
+            seen[c] += 1
+            out.append(c)
+    return out or [next(iter(limit))]
+
+
+# ---- the check -------------------------------------------------------------------------------------
+
+
+def to_failure(ctx: CheckContext, d: Disagreement, count: int) -> Failure:
+    what = {
+        "legality": "the engine and the model disagree on whether the move is legal",
+        "outcome": "the engine and the model disagree on what the move does",
+    }[d.kind]
+    where = "leading" if d.situation.pile is None else f"facing {d.situation.pile}"
+    summary = (
+        f"{d.situation.players} players, {where}"
+        f"{' (opening pile held an 8)' if d.situation.opening_has_eight else ''}: '{d.move}': {what}"
+    )
+    return Failure(
+        check=NAME,
+        message=f"{summary} [sweep {d.sweep}: {count} reading combination(s) and player count(s) disagree]",
+        # Every reading, so that the witness replays: the checked ruleset's with the sweep's changes.
+        readings=dict(ctx.ruleset.reading_items) | dict(d.readings),
+        witness=Witness(
+            summary=summary,
+            situation=d.situation.to_json() | {"move": d.move.to_json()},
+            outcomes={"engine": d.engine, "model": d.model},
+            cards=d.situation.cards(),
+        ),
+    )
+
+
+def check_conformance(ctx: CheckContext) -> CheckResult:
+    start = time.perf_counter()
+    tally = Tally()
+    found = exhaustive(ctx, tally)
+    exhaustive_count = tally.compared
+    if ctx.level == "deep":
+        found += generated(ctx, tally, examples=300)
+    failures: list[Failure] = []
+    by_sweep: dict[tuple[str, str], list[Disagreement]] = {}
+    for d in found:
+        by_sweep.setdefault((d.sweep, d.kind), []).append(d)
+    for (_, _), group in sorted(by_sweep.items()):
+        failures.append(to_failure(ctx, min(group, key=Disagreement.key), len(group)))
+    failures.sort(key=lambda f: (f.witness.cards if f.witness else 0, f.message))
+    generated_note = (
+        f", {tally.generated} situations generated by Hypothesis (seed {ctx.seed})" if tally.generated else ""
+    )
+    notes = (f"{exhaustive_count} (situation, move) pairs compared exhaustively{generated_note}",)
+    return CheckResult(
+        name=NAME,
+        title=TITLE,
+        seconds=time.perf_counter() - start,
+        exhaustive=exhaustive_count,
+        generated=tally.generated,
+        failures=tuple(failures),
+        notes=notes,
+    )

@@ -1,0 +1,283 @@
+"""Dead clauses: rules that can never apply under a reading, with the reason as an unsat core.
+
+Each entry of the catalogue names a part of a rule ("the Rule of 8 by a run the list does not name",
+"the card that closes a set with 5 players", "overwriting a central pile of 4 cards") and a formula
+that holds in a situation where that part applies. For every combination of the readings it depends
+on (the other points at the checked ruleset's readings) and every player-count class, Z3 searches
+the bounded domain of situations for one where it applies. Where none exists the part is dead; the
+unsat core over the tracked parameters, readings and rule says why, named by clause ids.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
+from five35.spec import Ruleset, Spec
+
+from .findings import CheckContext, CheckResult, Finding, Witness
+from .text_examples import Tracked, clauses_of, combos
+from .z3model import ADD, NONE, OVERWRITE, RUN, SET, Model, SymSituation, as_bool, memo, spec_digest
+
+NAME = "dead_clauses"
+TITLE = "Rules that can never apply under a reading (Z3, unsat cores)"
+
+
+@dataclass(frozen=True)
+class Part:
+    id: str
+    title: str
+    clauses: tuple[str, ...]
+    points: tuple[str, ...]
+    reason: str  # why it is dead, in words, when it is
+    applies: Callable[[Model, SymSituation, int], Any]  # holds where this part of the rule applies
+    per_players: bool = False  # check each player-count class separately
+    fixed: Mapping[str, str] = field(default_factory=dict)  # readings the part only exists under
+
+
+def _play(m: Model, sit: SymSituation, players: int) -> Any:
+    return m.decide(sit.action, sit.pile, sit.k, sit.p, players, sit.opening8)
+
+
+def _overwrite_size(size: int) -> Callable[[Model, SymSituation, int], Any]:
+    def applies(m: Model, sit: SymSituation, players: int) -> Any:
+        out = _play(m, sit, players)
+        return z3.And(sit.action == OVERWRITE, sit.n == size, as_bool(out.legal))
+
+    return applies
+
+
+def _set_closes(m: Model, sit: SymSituation, players: int) -> Any:
+    return as_bool(_play(m, sit, players).set_closed)
+
+
+def _run_closes(m: Model, sit: SymSituation, players: int) -> Any:
+    return as_bool(_play(m, sit, players).run_closed)
+
+
+def _eight_unlisted_run(m: Model, sit: SymSituation, players: int) -> Any:
+    out = _play(m, sit, players)
+    return z3.And(
+        as_bool(out.rule_of_8), out.kind == RUN, z3.Not(as_bool(m.listed_eight(out.kind, out.low, out.size)))
+    )
+
+
+def _eight_by_add(m: Model, sit: SymSituation, players: int) -> Any:
+    out = _play(m, sit, players)
+    return z3.And(sit.action == ADD, as_bool(out.rule_of_8))
+
+
+def _overflow(kind: int) -> Callable[[Model, SymSituation, int], Any]:
+    def applies(m: Model, sit: SymSituation, players: int) -> Any:
+        out = _play(m, sit, players)
+        close = m.set_close(players) if kind == SET else m.p.run_close
+        return z3.And(sit.action == ADD, as_bool(out.legal), out.kind == kind, out.size > close)
+
+    return applies
+
+
+def _exemption_after_opening(m: Model, sit: SymSituation, players: int) -> Any:
+    # An 8 placed after the opening play that does not end the trick only because of the exemption.
+    out = _play(m, sit, players)
+    eight_rule = z3.Or(as_bool(m.any_eight), as_bool(m.listed_eight(out.kind, out.low, out.size)))
+    by_add = z3.Implies(sit.action == ADD, as_bool(m.adds_trigger))
+    return z3.And(
+        sit.opening8,
+        sit.action != 0,
+        as_bool(out.legal),
+        as_bool(m.has_eight(sit.k, sit.p)),
+        eight_rule,
+        by_add,
+        z3.Not(as_bool(out.rule_of_8)),
+    )
+
+
+def catalogue(ruleset: Ruleset) -> tuple[Part, ...]:
+    maxk = ruleset.max_cards_per_turn
+    largest = max(ruleset.set_closing_large, ruleset.set_closing_small, ruleset.run_closing_size) - 1
+    parts = [
+        Part(
+            id=f"overwrite.size-{size}",
+            title=f"Overwriting a central pile of {size} cards",
+            clauses=("action.overwrite", "turn.cards"),
+            points=(),
+            reason=f"an overwrite must match the central pile's size, and a turn places at most {maxk} cards",
+            applies=_overwrite_size(size),
+        )
+        for size in range(maxk + 1, largest + 1)
+    ]
+    parts += [
+        Part(
+            "trick.end.set",
+            "The card that completes a set to its closing size ends the trick",
+            ("trick.end.set", "deck.copies"),
+            ("five_player_copies", "five_player_set_close", "add_to_single"),
+            "the deck has fewer copies of a rank than the closing size, so that card does not exist",
+            _set_closes,
+            per_players=True,
+        ),
+        Part(
+            "trick.end.run",
+            "The card that completes a run to its closing size ends the trick",
+            ("trick.end.run", "pile.run", "deck.ranks"),
+            ("run_gaps", "run_wrap", "add_to_single"),
+            "no run in the rank succession is that long",
+            _run_closes,
+        ),
+        Part(
+            "eight.trigger.unlisted_run",
+            "The Rule of 8 by a run the list does not name (8,9; 5,7,8; ...)",
+            ("eight.trigger", "trick.end.eight"),
+            ("eight_forms", "run_gaps"),
+            "only the listed forms (a single 8, a set of 8s, the runs 7,8 and 7,8,9) count",
+            _eight_unlisted_run,
+        ),
+        Part(
+            "eight.trigger.added",
+            "The Rule of 8 by an 8 added to the central pile",
+            ("eight.trigger", "trick.end.eight", "action.add"),
+            ("eight_on_add", "add_to_single"),
+            "an added 8 does not count as playing a pile",
+            _eight_by_add,
+        ),
+        Part(
+            "eight.exemption.later_plays",
+            "The exemption switching off the Rule of 8 after the opening play",
+            ("eight.exemption",),
+            ("eight_exemption",),
+            "the exemption then only covers the opening play, which never triggers anyway",
+            _exemption_after_opening,
+        ),
+        Part(
+            "add_past_closing.set",
+            "An add taking a set past its closing size (reading overflow)",
+            ("action.add", "trick.end.set", "deck.copies"),
+            ("five_player_copies", "five_player_set_close"),
+            "the deck has no more copies of a rank than the closing size",
+            _overflow(SET),
+            per_players=True,
+            fixed={"add_past_closing": "overflow"},
+        ),
+        Part(
+            "add_past_closing.run",
+            "An add taking a run past its closing size (reading overflow)",
+            ("action.add", "trick.end.run", "pile.run"),
+            ("run_gaps", "run_wrap"),
+            "no run in the rank succession is longer than the closing size",
+            _overflow(RUN),
+            fixed={"add_past_closing": "overflow"},
+        ),
+    ]
+    return tuple(parts)
+
+
+def player_classes(ruleset: Ruleset) -> list[int]:
+    out = {ruleset.players_min}
+    out.update(p for p in (5, 6) if ruleset.players_min < p <= ruleset.players_max)
+    return sorted(out)
+
+
+@dataclass(frozen=True)
+class Dead:
+    part: Part
+    combo: tuple[tuple[str, str], ...]
+    players: int | None
+    core: tuple[str, ...]
+
+
+def find_dead(
+    spec: Spec, ruleset: Ruleset, timeout_ms: int, every_reading: bool = True
+) -> tuple[list[Dead], int]:
+    found: list[Dead] = []
+    queries = 0
+    for part in catalogue(ruleset):
+        classes: list[int | None] = list(player_classes(ruleset)) if part.per_players else [None]
+        for players in classes:
+            t = Tracked(spec, ruleset)
+            t.solver.set("timeout", timeout_ms)
+            m = t.model
+            sit = SymSituation.fresh(f"dead.{part.id}.", m.maxk)
+            count = players if players is not None else ruleset.players_min
+            domain = [as_bool(c) for c in sit.domain(m)]
+            t.track(
+                "situation", z3.And(*domain, sit.players == count, sit.kind != NONE, sit.k <= m.p.max_cards)
+            )
+            t.track(part.id, part.applies(m, sit, count))
+            for combo in combos(spec, part.points) if every_reading else [{}]:
+                combo = {**combo, **part.fixed}
+                queries += 1
+                dead, core = t.check(["situation", part.id], combo)
+                if dead:
+                    needed = tuple(
+                        sorted(
+                            (label.removeprefix("reading:").split("=", 1)[0], label.split("=", 1)[1])
+                            for label in core
+                            if label.startswith("reading:")
+                        )
+                    )
+                    found.append(Dead(part, needed, players, core))
+    # One entry per part, player class and set of readings its core needs.
+    unique: dict[tuple[str, int | None, tuple[tuple[str, str], ...]], Dead] = {}
+    for d in found:
+        unique.setdefault((d.part.id, d.players, d.combo), d)
+    return list(unique.values()), queries
+
+
+def to_finding(spec: Spec, ruleset: Ruleset, d: Dead) -> Finding:
+    chosen = dict(ruleset.reading_items)
+    under = " under " + ", ".join(f"{p}={r}" for p, r in d.combo) if d.combo else " under every reading"
+    players = f" with {d.players} players" if d.players is not None else ""
+    applies_to_ruleset = all(chosen.get(p) == r for p, r in d.combo)
+    fid = f"dead.{d.part.id}" + (f".players-{d.players}" if d.players is not None else "")
+    fid += "".join(f".{p}={r}" for p, r in d.combo)
+    return Finding(
+        id=fid,
+        kind="dead_clause",
+        title=f"Never applies{players}{under}: {d.part.title}",
+        clauses=tuple(sorted(set(d.part.clauses) | set(clauses_of(spec, d.core)))),
+        detail=f"{d.part.title} can never happen{players}{under}: {d.part.reason} "
+        f"(unsat core: {', '.join(d.core)}).",
+        check=NAME,
+        severity="low" if not d.combo else ("high" if applies_to_ruleset else "medium"),
+        variation_point=d.combo[0][0] if len(d.combo) == 1 else None,
+        readings={f"{p}={r}": spec.variation_points[p].readings.get(r, "") for p, r in d.combo},
+        witness=Witness(
+            summary=f"no situation{players}{under}",
+            situation={"players": d.players, "readings": dict(d.combo)},
+            outcomes={"applies": False, "reason": d.part.reason},
+            cards=0,
+        ),
+        status="open"
+        if applies_to_ruleset
+        else f"settled by profile {ruleset.profile}: "
+        + ", ".join(f"{p}={chosen.get(p)}" for p, _ in d.combo),
+        unsat_core=d.core,
+    )
+
+
+def check_dead_clauses(ctx: CheckContext) -> CheckResult:
+    start = time.perf_counter()
+    if ctx.level == "quick":
+        return CheckResult(
+            name=NAME,
+            title=TITLE,
+            seconds=time.perf_counter() - start,
+            notes=("not run at level quick: the searches take a few seconds; run --level ci",),
+        )
+    timeout = {"ci": 10000, "deep": 60000}.get(ctx.level, 10000)
+    key = ("dead_clauses", spec_digest(ctx.spec), ctx.ruleset, ctx.level)
+    dead, queries = memo(key, lambda: find_dead(ctx.spec, ctx.ruleset, timeout))
+    return CheckResult(
+        name=NAME,
+        title=TITLE,
+        seconds=time.perf_counter() - start,
+        proofs=queries,
+        findings=tuple(to_finding(ctx.spec, ctx.ruleset, d) for d in dead),
+        notes=(
+            f"{len(catalogue(ctx.ruleset))} rule parts against every reading of their points; "
+            f"{len(dead)} dead",
+        ),
+    )

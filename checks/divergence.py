@@ -1,0 +1,412 @@
+"""Divergence witnesses: for every variation point, the smallest situation its readings play differently.
+
+For the points the Z3 model interprets, z3.Optimize searches the bounded domain of situations for a
+play whose outcome (legal or not, the pile it leaves, the trick endings) differs between two readings
+of the point, the other points at the checked ruleset's readings; the objectives are fewest cards
+(pile plus play), then lowest ranks, then fewest players. When no situation differs under the
+ruleset's other readings, the other points are freed and the witness says under which readings it
+shows. The points outside the texts (deal, first_leader, round_leader, turn_order) get direct
+witnesses: the deal per player count, who leads, whose turn is next.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from itertools import combinations_with_replacement
+from typing import Any
+
+import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
+from five35.engine import Move
+from five35.spec import Ruleset, Spec, VariationPoint
+
+from .conformance import model_answer, ruleset_with
+from .findings import CheckContext, CheckResult, Finding, Witness
+from .situations import Situation, seat_before, to_pile
+from .z3model import (
+    ACTION_NAMES,
+    MODELLED_POINTS,
+    NONE,
+    Model,
+    Params,
+    Readings,
+    SymSituation,
+    Z3Alg,
+    loop_bounds,
+    memo,
+    outcome_differs,
+    spec_digest,
+)
+
+NAME = "divergence"
+TITLE = "Smallest situation per variation point where its readings play differently"
+
+# One sentence per point for the rulebook, settling it in favour of the spec's default reading.
+PROPOSED_WORDING: Mapping[str, str] = {
+    "run_gaps": "A run is made of cards whose numbers follow each other directly: the missing 6 and 10 "
+    "break a run, so 5,7 and 9,11 are not runs.",
+    "run_wrap": "15 is the highest number: a run never continues from 15 to 1.",
+    "run_order": "A run beats a run of the same length that starts on a higher number: 1,2,3 beats 11,12,13.",
+    "five_player_copies": "With 5 or 6 players the deck has 5 copies of each card; with 2 to 4 players, 4.",
+    "five_player_set_close": "With 5 or 6 players the fifth card of a set ends the trick; with 2 to 4 "
+    "players, the fourth.",
+    "add_to_single": "You may add to a single card: cards of the same number make it a set, the numbers next "
+    "to it make it a run.",
+    "add_run_ends": "You may add cards at either end of a run, as long as the pile stays one run.",
+    "add_past_closing": "A set or run never grows past the card that ends the trick: you may not add more "
+    "cards than that.",
+    "eight_forms": "Any play that places an 8 ends the trick, whatever pile it makes (8,9 too).",
+    "eight_on_add": "An 8 added to the central pile ends the trick just as an 8 played as a new pile does.",
+    "eight_exemption": "If the opening pile of a trick holds an 8, the Rule of 8 is off for the rest of that "
+    "trick.",
+    "eight_rank": "An 8 ranks between 7 and 9; 'most valuable' means that 8s are worth the most points.",
+    "deal": "Deal each player the number of cards the table gives for the player count and set the rest "
+    "aside.",
+    "first_leader": "Draw a player at random to lead the first trick of the match.",
+    "round_leader": "The player who went out leads the first trick of the next round.",
+    "turn_order": "Turns pass to the next seat in ascending order (seat 0, 1, 2, ...), skipping players who "
+    "passed.",
+}
+
+
+@dataclass(frozen=True)
+class Found:
+    situation: dict[str, Any]
+    extra_readings: dict[str, str]  # the other points' readings the witness needs, when freed
+
+
+def _sum_play(m: Model, sit: SymSituation) -> Any:
+    terms = [z3.If(t < sit.k, m.value(sit.p[t]), 0) for t in range(m.maxk)]
+    return z3.Sum(terms)
+
+
+def smallest_divergence(
+    spec: Spec, ruleset: Ruleset, point: str, a: str, b: str, free_others: bool, timeout_ms: int
+) -> tuple[Found | None, int]:
+    """The smallest situation where readings a and b of `point` decide a play differently, and the
+    number of solver queries it took.
+
+    One solver holds the whole question (both readings' decisions over one symbolic situation); the
+    lexicographic objectives are met by tightening: the total of cards (pile plus play) rises from 1
+    to the first total with a witness, then the sum of ranks is pushed down, then the player count,
+    then an 8 in the opening pile is avoided, then freed readings are put back to the ruleset's.
+    """
+    maxk, maxn = loop_bounds(ruleset)
+    params = Params.of(ruleset)
+    base = dict(ruleset.reading_items)
+    free = [p for p in MODELLED_POINTS if p != point and p in spec.variation_points] if free_others else []
+    shared = Readings.symbolic(spec, "", fixed=base, free=free)
+    names = {p: tuple(vp.readings) for p, vp in spec.variation_points.items()}
+    ma = Model(Z3Alg(), params, Readings({**shared.choice, point: a}, names), maxk, maxn)
+    mb = Model(Z3Alg(), params, Readings({**shared.choice, point: b}, names), maxk, maxn)
+    sit = SymSituation.fresh("", maxk)
+    solver = ma.solver()
+    solver.set("timeout", timeout_ms)
+    solver.add(*shared.domain(), *sit.domain(ma), *sit.domain(mb))
+    out_a = ma.decide(sit.action, sit.pile, sit.k, sit.p, sit.players, sit.opening8)
+    out_b = mb.decide(sit.action, sit.pile, sit.k, sit.p, sit.players, sit.opening8)
+    solver.add(outcome_differs(out_a, out_b))
+    queries = 1
+    if solver.check() != z3.sat:
+        return None, queries
+    total = sit.n + sit.k
+    keep: list[Any] = []
+    for t in range(1, maxn + maxk + 1):
+        queries += 1
+        if solver.check(total == t) == z3.sat:
+            keep.append(total == t)
+            break
+    ranks = ma.sum_of_values(sit.kind, sit.low, sit.n) + _sum_play(ma, sit)
+    for objective in (ranks, sit.n, sit.players, z3.If(sit.opening8, 1, 0)):
+        model = solver.model()
+        best = model.eval(objective, model_completion=True).as_long()
+        while True:
+            queries += 1
+            if solver.check(*keep, objective < best) != z3.sat:
+                break
+            best = solver.model().eval(objective, model_completion=True).as_long()
+        keep.append(objective == best)
+        queries += 1
+        solver.check(*keep)
+    # Name only the other readings the witness needs: put each back to the ruleset's where it still shows.
+    for other in free:
+        value = shared.choice[other]
+        if other in base and base[other] in shared.names[other]:
+            queries += 1
+            if solver.check(*keep, value == shared.names[other].index(base[other])) == z3.sat:
+                keep.append(value == shared.names[other].index(base[other]))
+                continue
+        queries += 1
+        solver.check(*keep)
+        keep.append(value == solver.model().eval(value, model_completion=True))
+    queries += 1
+    solver.check(*keep)
+    model = solver.model()
+    extra = {p: v for p, v in shared.concrete(model).items() if p in free and v != base.get(p)}
+    return Found(sit.read(model), extra), queries
+
+
+def describe_answer(answer: dict[str, Any]) -> str:
+    if not answer.get("legal"):
+        return "illegal"
+    if answer.get("trick_end"):
+        return f"legal; the trick ends ({', '.join(answer['trick_end'])}), won by player {answer['winner']}"
+    pile = answer.get("pile")
+    shown = f"{pile['kind']} {','.join(map(str, pile['cards']))}" if pile else "none"
+    return f"legal; the central pile becomes {shown}"
+
+
+def legal_moves(model: Model, ruleset: Ruleset, sit: Situation, key: tuple[int, int, int]) -> list[str]:
+    """Every move the model allows the mover with the witness hand."""
+    hand = sorted(sit.hand)
+    moves: set[Move] = set()
+    for k in range(1, min(len(hand), ruleset.max_cards_per_turn) + 1):
+        for cards in set(combinations_with_replacement(sorted(set(hand)), k)):
+            if all(cards.count(c) <= hand.count(c) for c in cards):
+                moves.update(
+                    (Move("lead", tuple(cards)), Move("overwrite", tuple(cards)), Move("add", tuple(cards)))
+                )
+    moves.add(Move("pass"))
+    legal = [m for m in moves if model_answer(model, ruleset, sit, key, m)["legal"]]
+    return [str(m) for m in sorted(legal, key=lambda m: (m.action, len(m.cards), m.cards))]
+
+
+def play_witness(ctx: CheckContext, point: str, found: Found) -> Witness:
+    s = found.situation
+    ruleset = ruleset_with(ctx, found.extra_readings.items())
+    concrete = Model.concrete(ruleset)
+    key = (s["kind"], s["low"], s["n"])
+    pile = to_pile(concrete, key)
+    cards = tuple(concrete.values[i] for i in s["p"])
+    move = Move(ACTION_NAMES[s["action"]], cards)  # type: ignore[arg-type]
+    players = s["players"]
+    descending = ruleset.reading("turn_order") == "descending_seats"
+    sit = Situation(
+        players=players,
+        pile=pile,
+        opening_has_eight=bool(s["opening8"]) if s["kind"] != NONE else False,
+        hand=cards,
+        to_move=0,
+        last_player=seat_before(players, 0, descending) if pile is not None else -1,
+    )
+    outcomes: dict[str, Any] = {}
+    for reading in ctx.spec.variation_points[point].readings:
+        rs = ruleset_with(ctx, [*found.extra_readings.items(), (point, reading)])
+        m = Model.concrete(rs)
+        answer = model_answer(m, rs, sit, key, move)
+        outcomes[reading] = {
+            "move": str(move),
+            "result": describe_answer(answer),
+            **{k: v for k, v in answer.items() if k != "to_move"},
+            "legal_moves": legal_moves(m, rs, sit, key),
+        }
+    where = "leading" if pile is None else f"facing {pile}"
+    eight = " (the opening pile held an 8)" if sit.opening_has_eight and pile is not None else ""
+    needs = (
+        f" (only with {', '.join(f'{p}={r}' for p, r in sorted(found.extra_readings.items()))})"
+        if found.extra_readings
+        else ""
+    )
+    summary = f"{players} players, {where}{eight}: '{move}'{needs}"
+    data = sit.to_json() | {"move": move.to_json()}
+    if found.extra_readings:
+        data["needs_readings"] = dict(found.extra_readings)
+    return Witness(summary=summary, situation=data, outcomes=outcomes, cards=sit.cards())
+
+
+# ---- the points outside the texts ----------------------------------------------------------------
+
+
+def deal_witness(ctx: CheckContext, vp: VariationPoint) -> Witness | None:
+    rs = ctx.ruleset
+    for players in range(rs.players_min, rs.players_max + 1):
+        sizes: dict[str, Any] = {}
+        for reading in vp.readings:
+            try:
+                sizes[reading] = ruleset_with(ctx, [("deal", reading)]).hand_size(players)
+            except Exception as exc:  # a reading that cannot deal this count is itself an outcome
+                sizes[reading] = f"cannot deal: {exc}"
+        if len({str(v) for v in sizes.values()}) > 1:
+            deck = rs.deck_size(players)
+            outcomes = {
+                r: {"hand_size": v, "set_aside": deck - players * v if isinstance(v, int) else None}
+                for r, v in sizes.items()
+            }
+            return Witness(
+                summary=f"{players} players, a deck of {deck} cards: hands of "
+                + " or ".join(str(v) for v in sizes.values()),
+                situation={"players": players, "deck": deck, "leading": True, "pile": None},
+                outcomes=outcomes,
+                cards=deck,
+            )
+    return None
+
+
+def first_leader_witness(ctx: CheckContext, vp: VariationPoint) -> Witness | None:
+    rs = ctx.ruleset
+    for players in range(rs.players_min, rs.players_max + 1):
+        for seed in range(ctx.seed, ctx.seed + 50):
+            leaders: dict[str, int] = {}
+            for reading in vp.readings:
+                game = ctx.engine(ruleset_with(ctx, [("first_leader", reading)]), players)
+                leaders[reading] = game.new_match(seed).to_move
+            if len(set(leaders.values())) > 1:
+                return Witness(
+                    summary=f"{players} players, match seed {seed}: the first trick is led by "
+                    + " or ".join(f"player {v} ({r})" for r, v in leaders.items()),
+                    situation={"players": players, "seed": seed, "leading": True, "pile": None},
+                    outcomes={r: {"leader": v} for r, v in leaders.items()},
+                    cards=0,
+                )
+    return None
+
+
+def round_leader_witness(ctx: CheckContext, vp: VariationPoint) -> Witness | None:
+    # The smallest round: two players, seat 0 leads and goes out with its only card.
+    players, led, went_out = 2, 0, 0
+    leaders: dict[str, int] = {}
+    for reading in vp.readings:
+        if reading == "went_out":
+            leaders[reading] = went_out
+        elif reading == "next_seat":
+            descending = ctx.ruleset.reading("turn_order") == "descending_seats"
+            leaders[reading] = seat_before(players, led, not descending)
+    if len(set(leaders.values())) < 2:
+        return None
+    return Witness(
+        summary="2 players: player 0 led the round and went out; the next round is led by "
+        + " or ".join(f"player {v} ({r})" for r, v in leaders.items()),
+        situation={
+            "players": players,
+            "round_leader": led,
+            "went_out": went_out,
+            "hands": [[1], [2]],
+            "trick": [{"player": 0, "action": "lead", "cards": [1]}],
+            "leading": True,
+            "pile": None,
+        },
+        outcomes={r: {"next_round_leader": v} for r, v in leaders.items()},
+        cards=2,
+    )
+
+
+def turn_order_witness(ctx: CheckContext, vp: VariationPoint) -> Witness | None:
+    players = max(3, ctx.ruleset.players_min)
+    if players > ctx.ruleset.players_max:
+        return None
+    nxt: dict[str, int] = {}
+    for reading in vp.readings:
+        if reading in ("ascending_seats", "descending_seats"):
+            nxt[reading] = seat_before(players, 0, reading == "ascending_seats")
+    if len(set(nxt.values())) < 2:
+        return None
+    return Witness(
+        summary=f"{players} players, player 0 leads a single 1: the next turn is "
+        + " or ".join(f"player {v} ({r})" for r, v in nxt.items()),
+        situation=Situation(players, None, False, (1, 2)).to_json()
+        | {"move": {"action": "lead", "cards": [1]}},
+        outcomes={r: {"next_to_move": v} for r, v in nxt.items()},
+        cards=2,
+    )
+
+
+DIRECT = {
+    "deal": deal_witness,
+    "first_leader": first_leader_witness,
+    "round_leader": round_leader_witness,
+    "turn_order": turn_order_witness,
+}
+
+
+# ---- the check -----------------------------------------------------------------------------------
+
+
+def point_witness(ctx: CheckContext, point: str, timeout_ms: int) -> tuple[Witness | None, int]:
+    """The witness of one point and the number of solver queries it took."""
+    vp = ctx.spec.variation_points[point]
+    if point in DIRECT:
+        return DIRECT[point](ctx, vp), 0
+    if point not in MODELLED_POINTS:
+        return None, 0
+    queries = 0
+    best: tuple[tuple[int, int], Found] | None = None
+    others = [r for r in vp.readings if r != vp.default]
+    for free in (False, True):
+        for other in others:
+            found, asked = smallest_divergence(
+                ctx.spec, ctx.ruleset, point, vp.default, other, free, timeout_ms
+            )
+            queries += asked
+            if found is not None:
+                s = found.situation
+                size = (s["n"] + s["k"], len(found.extra_readings))
+                if best is None or size < best[0]:
+                    best = (size, found)
+        if best is not None:
+            break
+    if best is None:
+        return None, queries
+    return play_witness(ctx, point, best[1]), queries
+
+
+def witnesses(ctx: CheckContext, timeout_ms: int) -> tuple[list[tuple[str, Witness | None]], int]:
+    out: list[tuple[str, Witness | None]] = []
+    proofs = 0
+    for point in ctx.spec.variation_points:
+        witness, queries = point_witness(ctx, point, timeout_ms)
+        proofs += queries
+        out.append((point, witness))
+    return out, proofs
+
+
+def check_divergence(ctx: CheckContext) -> CheckResult:
+    start = time.perf_counter()
+    if ctx.level == "quick":
+        return CheckResult(
+            name=NAME,
+            title=TITLE,
+            seconds=time.perf_counter() - start,
+            notes=("not run at level quick: the witness searches take several seconds; run --level ci",),
+        )
+    timeout_ms = {"ci": 8000, "deep": 30000}.get(ctx.level, 8000)
+    # Pure in the spec, ruleset and level -- and the engine, which deals for the first_leader witness.
+    key = ("divergence", spec_digest(ctx.spec), ctx.ruleset, ctx.level, ctx.seed, ctx.engine)
+    found, proofs = memo(key, lambda: witnesses(ctx, timeout_ms))
+    findings: list[Finding] = []
+    notes: list[str] = []
+    for point, witness in found:
+        vp = ctx.spec.variation_points[point]
+        chosen = ctx.ruleset.reading(point)
+        if witness is None:
+            notes.append(f"{point}: no situation within the bounds where its readings differ")
+        findings.append(
+            Finding(
+                id=f"vp.{point}",
+                kind="ambiguity",
+                title=vp.question,
+                clauses=vp.cites,
+                detail=(
+                    f"The readings of {point} decide the same situation differently: {witness.summary}."
+                    if witness
+                    else f"No situation within the bounds separates the readings of {point}."
+                )
+                + ("" if vp.in_text else " The texts do not settle this point at all."),
+                check=NAME,
+                severity="medium" if vp.in_text else "low",
+                variation_point=point,
+                readings=dict(vp.readings),
+                witness=witness,
+                evidence=vp.evidence,
+                proposed_wording=PROPOSED_WORDING.get(point, f"{vp.question} {vp.readings[vp.default]}"),
+                status=f"settled by profile {ctx.ruleset.profile}: {chosen}",
+            )
+        )
+    return CheckResult(
+        name=NAME,
+        title=TITLE,
+        seconds=time.perf_counter() - start,
+        proofs=proofs,
+        findings=tuple(findings),
+        notes=tuple(notes),
+    )

@@ -1,0 +1,415 @@
+"""Proofs within the bounds, over every reading combination at once (readings are Z3 variables).
+
+Each property is asked as its negation: a satisfying assignment is a counterexample, which names the
+reading combination (the points the property depends on) and a concrete witness. That combination is
+then blocked and the question asked again, so every failing combination is listed. A property that
+fails under some combination is a finding; one that holds is a proof.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
+from five35.spec import Ruleset, Spec
+
+from .findings import CheckContext, CheckResult, Finding, Witness
+from .z3model import (
+    ADD,
+    KIND_NAMES,
+    LEAD,
+    MODELLED_POINTS,
+    NONE,
+    RUN,
+    SET,
+    SINGLE,
+    Model,
+    Params,
+    Readings,
+    SymSituation,
+    Z3Alg,
+    as_bool,
+    loop_bounds,
+    memo,
+    spec_digest,
+)
+
+NAME = "proofs"
+TITLE = "Properties of the rules proved within the bounds for every reading combination (Z3)"
+
+
+@dataclass
+class Setup:
+    spec: Spec
+    ruleset: Ruleset
+    readings: Readings
+    model: Model
+    solver: z3.Solver
+
+
+def setup(spec: Spec, ruleset: Ruleset, timeout_ms: int, all_readings: bool = True) -> Setup:
+    free = [p for p in MODELLED_POINTS if p in spec.variation_points] if all_readings else []
+    readings = Readings.symbolic(spec, "", fixed=dict(ruleset.reading_items), free=free)
+    maxk, maxn = loop_bounds(ruleset)
+    model = Model(Z3Alg(), Params.of(ruleset), readings, maxk, maxn)
+    solver = model.solver()
+    solver.set("timeout", timeout_ms)
+    solver.add(*readings.domain())
+    return Setup(spec, ruleset, readings, model, solver)
+
+
+@dataclass(frozen=True)
+class Property:
+    id: str
+    title: str
+    clauses: tuple[str, ...]
+    points: tuple[str, ...]  # the points whose readings a counterexample is reported with
+    kind: str  # finding kind when it fails
+    # Builds the negation (a counterexample) and a reader that turns a Z3 model into witness data.
+    counterexample: Callable[[Setup], tuple[Any, Callable[[z3.ModelRef], dict[str, Any]]]]
+
+
+def _pile_vars(prefix: str) -> tuple[z3.ArithRef, z3.ArithRef]:
+    return z3.Int(f"{prefix}.low"), z3.Int(f"{prefix}.size")
+
+
+def _ev(model: z3.ModelRef, x: Any) -> Any:
+    v = model.eval(x, model_completion=True)
+    return bool(z3.is_true(v)) if z3.is_bool(v) else v.as_long()
+
+
+def _order(kind: int, shape: str) -> Callable[[Setup], tuple[Any, Callable[[z3.ModelRef], dict[str, Any]]]]:
+    """Pile comparison within one kind and size is a strict total order."""
+
+    def build(s: Setup) -> tuple[Any, Callable[[z3.ModelRef], dict[str, Any]]]:
+        m = s.model
+        n = z3.Int(f"order.{kind}.{shape}.size")
+        players = z3.Int(f"order.{kind}.{shape}.players")
+        lows = [z3.Int(f"order.{kind}.{shape}.{c}") for c in "abc"]
+        valid = [as_bool(m.valid_pile(kind, x, n, players)) for x in lows]
+        beats = {(i, j): as_bool(m.beats(kind, lows[i], lows[j])) for i in range(3) for j in range(3)}
+        base = [players >= m.p.players_min, players <= m.p.players_max, n >= 1, n <= m.maxn]
+        if shape == "irreflexive":
+            bad = z3.And(*base, valid[0], beats[(0, 0)])
+        elif shape == "asymmetric":
+            bad = z3.And(*base, valid[0], valid[1], beats[(0, 1)], beats[(1, 0)])
+        elif shape == "transitive":
+            bad = z3.And(*base, *valid, beats[(0, 1)], beats[(1, 2)], z3.Not(beats[(0, 2)]))
+        else:  # total
+            bad = z3.And(
+                *base, valid[0], valid[1], lows[0] != lows[1], z3.Not(beats[(0, 1)]), z3.Not(beats[(1, 0)])
+            )
+
+        def read(model: z3.ModelRef) -> dict[str, Any]:
+            size = _ev(model, n)
+            piles = [list(m_concrete_cards(s, kind, _ev(model, x), size)) for x in lows]
+            used = {"irreflexive": 1, "asymmetric": 2, "transitive": 3, "total": 2}[shape]
+            return {"kind": KIND_NAMES[kind], "size": size, "piles": piles[:used]}
+
+        return bad, read
+
+    return build
+
+
+def m_concrete_cards(s: Setup, kind: int, low: int, n: int) -> tuple[int, ...]:
+    r = len(s.ruleset.ranks)
+    if kind == RUN:
+        return tuple(s.ruleset.ranks[(low + t) % r] for t in range(n))
+    return (s.ruleset.ranks[low % r],) * n
+
+
+def _leader_has_play(s: Setup) -> tuple[Any, Callable[[z3.ModelRef], dict[str, Any]]]:
+    """Whoever leads holds at least one card, and every single card is a legal lead."""
+    m = s.model
+    card = z3.Int("lead.card")
+    players = z3.Int("lead.players")
+    legal, _, _, _ = m.lead(1, [card] * m.maxk, players)
+    bad = z3.And(
+        card >= 0, card < m.R, players >= m.p.players_min, players <= m.p.players_max, z3.Not(as_bool(legal))
+    )
+
+    def read(model: z3.ModelRef) -> dict[str, Any]:
+        return {"players": _ev(model, players), "hand": [s.ruleset.ranks[_ev(model, card)]]}
+
+    return bad, read
+
+
+def _add_window(s: Setup) -> tuple[Any, Callable[[z3.ModelRef], dict[str, Any]]]:
+    """Every legal add places cards of the pile's rank or a block touching the pile's ends (the
+    conformance check's candidate adds rely on this)."""
+    m = s.model
+    sit = SymSituation.fresh("window.", m.maxk)
+    out = m.decide(ADD, sit.pile, sit.k, sit.p, sit.players, sit.opening8)
+    outside = []
+    for t in range(m.maxk):
+        near = [sit.p[t] == sit.low]
+        near += [sit.p[t] == m.idx(sit.low - d) for d in range(1, m.maxk + 1)]
+        near += [sit.p[t] == m.idx(sit.low + sit.n - 1 + d) for d in range(1, m.maxk + 1)]
+        outside.append(z3.And(t < sit.k, z3.Not(z3.Or(near))))
+    bad = z3.And(
+        *[as_bool(c) for c in sit.domain(m)],
+        sit.action == ADD,
+        sit.kind != NONE,
+        as_bool(out.legal),
+        z3.Or(outside),
+    )
+    return bad, lambda model: _situation(s, sit, model)
+
+
+def _overwrite_never_closes(s: Setup) -> tuple[Any, Callable[[z3.ModelRef], dict[str, Any]]]:
+    """An overwrite never ends a trick by size: it has the central pile's size, which is below closing."""
+    m = s.model
+    sit = SymSituation.fresh("overclose.", m.maxk)
+    out = m.decide(sit.action, sit.pile, sit.k, sit.p, sit.players, sit.opening8)
+    bad = z3.And(
+        *[as_bool(c) for c in sit.domain(m)],
+        sit.action == 1,
+        as_bool(out.legal),
+        z3.Or(as_bool(out.set_closed), as_bool(out.run_closed)),
+    )
+    return bad, lambda model: _situation(s, sit, model)
+
+
+def _opening_never_triggers(s: Setup) -> tuple[Any, Callable[[z3.ModelRef], dict[str, Any]]]:
+    """The opening play never is the Rule of 8 (eight.exemption: an 8 in the opening pile)."""
+    m = s.model
+    sit = SymSituation.fresh("opening.", m.maxk)
+    out = m.decide(LEAD, sit.pile, sit.k, sit.p, sit.players, False)
+    bad = z3.And(*[as_bool(c) for c in sit.domain(m)], sit.action == LEAD, as_bool(out.rule_of_8))
+    return bad, lambda model: _situation(s, sit, model)
+
+
+def _situation(s: Setup, sit: SymSituation, model: z3.ModelRef) -> dict[str, Any]:
+    got = sit.read(model)
+    pile = None
+    if got["kind"] != NONE:
+        pile = {
+            "kind": KIND_NAMES[got["kind"]],
+            "cards": list(m_concrete_cards(s, got["kind"], got["low"], got["n"])),
+        }
+    return {
+        "players": got["players"],
+        "pile": pile,
+        "opening_has_eight": got["opening8"],
+        "hand": [s.ruleset.ranks[i] for i in got["p"]],
+        "action": {0: "lead", 1: "overwrite", 2: "add"}.get(got["action"], "?"),
+    }
+
+
+PROPERTIES: tuple[Property, ...] = (
+    *(
+        Property(
+            id=f"order.{KIND_NAMES[kind]}.{shape}",
+            title=f"Comparing {KIND_NAMES[kind]}s of one size is {shape}",
+            clauses=(f"pile.{KIND_NAMES[kind]}", "action.overwrite"),
+            points=("eight_rank",) if kind != RUN else ("run_order", "run_gaps", "run_wrap"),
+            kind="gap",
+            counterexample=_order(kind, shape),
+        )
+        for kind in (SINGLE, SET, RUN)
+        for shape in ("irreflexive", "asymmetric", "transitive", "total")
+    ),
+    Property(
+        "lead.always",
+        "The player who leads always has a legal play",
+        ("lead.no_pass", "turn.cards"),
+        (),
+        "contradiction",
+        _leader_has_play,
+    ),
+    Property(
+        "add.window",
+        "Every legal add places the pile's rank or cards touching the pile's ends",
+        ("action.add",),
+        ("add_to_single", "add_run_ends", "run_gaps", "run_wrap"),
+        "gap",
+        _add_window,
+    ),
+    Property(
+        "overwrite.never_closes",
+        "An overwrite never ends a trick by reaching a closing size",
+        ("action.overwrite", "trick.end.set", "trick.end.run"),
+        ("five_player_copies", "five_player_set_close"),
+        "gap",
+        _overwrite_never_closes,
+    ),
+    Property(
+        "lead.never_rule_of_8",
+        "The opening play is never the Rule of 8",
+        ("eight.exemption",),
+        ("eight_forms",),
+        "contradiction",
+        _opening_never_triggers,
+    ),
+)
+
+
+def _size_reachable(s: Setup, kind: int, players: int) -> tuple[Any, Callable[[z3.ModelRef], dict[str, Any]]]:
+    """The closing size of `kind` (a size bound) can be reached by some legal play at `players`."""
+    m = s.model
+    sit = SymSituation.fresh(f"reach.{kind}.{players}.", m.maxk)
+    out = m.decide(sit.action, sit.pile, sit.k, sit.p, players, sit.opening8)
+    closed = out.set_closed if kind == SET else out.run_closed
+    reach = z3.And(*[as_bool(c) for c in sit.domain(m)], sit.players == players, as_bool(closed))
+    return reach, lambda model: _situation(s, sit, model)
+
+
+def _combination(s: Setup, model: z3.ModelRef, points: tuple[str, ...]) -> dict[str, str]:
+    chosen = s.readings.concrete(model)
+    return {p: chosen[p] for p in points if p in chosen}
+
+
+def _block(s: Setup, combo: Mapping[str, str]) -> Any:
+    terms = []
+    for point, reading in combo.items():
+        value = s.readings.choice[point]
+        if not isinstance(value, str):
+            terms.append(value == s.readings.names[point].index(reading))
+    return z3.Not(z3.And(terms)) if terms else z3.BoolVal(False)
+
+
+@dataclass(frozen=True)
+class Result:
+    property: str
+    title: str
+    clauses: tuple[str, ...]
+    kind: str
+    failing: tuple[tuple[dict[str, str], dict[str, Any]], ...]
+
+
+def prove(s: Setup, prop: Property, limit: int) -> tuple[Result, int]:
+    bad, read = prop.counterexample(s)
+    s.solver.push()
+    s.solver.add(bad)
+    failing: list[tuple[dict[str, str], dict[str, Any]]] = []
+    queries = 0
+    while len(failing) < limit:
+        queries += 1
+        if s.solver.check() != z3.sat:
+            break
+        model = s.solver.model()
+        combo = _combination(s, model, prop.points)
+        failing.append((combo, read(model)))
+        if not combo:
+            break
+        s.solver.add(_block(s, combo))
+    s.solver.pop()
+    return Result(prop.id, prop.title, prop.clauses, prop.kind, tuple(failing)), queries
+
+
+def prove_reachable(s: Setup, kind: int, limit: int, all_readings: bool = True) -> tuple[list[Result], int]:
+    """Per player class and per combination of the points that set the bound: is it reachable?"""
+    points: tuple[str, ...] = (
+        ("five_player_copies", "five_player_set_close", "add_past_closing")
+        if kind == SET
+        else ("run_gaps", "run_wrap", "add_run_ends", "add_to_single")
+    )
+    points = tuple(p for p in points if p in s.spec.variation_points and all_readings)
+    results = []
+    queries = 0
+    classes = sorted(
+        {s.ruleset.players_min, *(p for p in (5, 6) if s.ruleset.players_min < p <= s.ruleset.players_max)}
+    )
+    for players in classes:
+        reach, _ = _size_reachable(s, kind, players)
+        failing: list[tuple[dict[str, str], dict[str, Any]]] = []
+        for values in itertools.product(*[s.spec.variation_points[p].readings for p in points]):
+            combo = dict(zip(points, values, strict=True))
+            pins = [
+                s.readings.choice[p] == s.readings.names[p].index(r)
+                for p, r in combo.items()
+                if not isinstance(s.readings.choice[p], str)
+            ]
+            queries += 1
+            if s.solver.check(reach, *pins) == z3.unsat:
+                failing.append((combo, {"players": players}))
+        name = KIND_NAMES[kind]
+        results.append(
+            Result(
+                f"reach.{name}_close.players-{players}",
+                f"A {name} can reach its closing size with {players} players",
+                ("trick.end.set", "deck.copies")
+                if kind == SET
+                else ("trick.end.run", "pile.run", "deck.ranks"),
+                "contradiction",
+                tuple(failing[:limit]),
+            )
+        )
+    return results, queries
+
+
+def to_finding(spec: Spec, ruleset: Ruleset, r: Result) -> Finding:
+    combos = [c for c, _ in r.failing]
+    chosen = dict(ruleset.reading_items)
+    under_ruleset = any(all(chosen.get(p) == v for p, v in c.items()) for c in combos)
+    first_combo, first_witness = r.failing[0]
+    listed = "; ".join(", ".join(f"{p}={v}" for p, v in sorted(c.items())) or "every reading" for c in combos)
+    return Finding(
+        id=f"proof.{r.property}",
+        kind=r.kind,  # type: ignore[arg-type]
+        title=f"Fails: {r.title}",
+        clauses=r.clauses,
+        detail=f"The property '{r.title}' fails under: {listed}.",
+        check=NAME,
+        severity="high" if under_ruleset else "medium",
+        variation_point=next(iter(first_combo), None) if len(first_combo) == 1 else None,
+        readings={
+            f"{p}={v}": spec.variation_points[p].readings.get(v, "")
+            for c in combos
+            for p, v in sorted(c.items())
+        },
+        witness=Witness(
+            summary="under "
+            + (", ".join(f"{p}={v}" for p, v in sorted(first_combo.items())) or "every reading"),
+            situation=first_witness,
+            outcomes={"property": "fails"},
+            cards=len(first_witness.get("hand", []))
+            + len((first_witness.get("pile") or {}).get("cards", [])),
+        ),
+        status="open"
+        if under_ruleset
+        else f"settled by profile {ruleset.profile}: "
+        + ", ".join(f"{p}={chosen.get(p)}" for p in sorted(first_combo)),
+    )
+
+
+def run_proofs(spec: Spec, ruleset: Ruleset, level: str) -> tuple[list[Result], int]:
+    """Every property, over every reading combination (only the ruleset's own at level quick)."""
+    timeout = {"quick": 3000, "ci": 10000, "deep": 60000}[level]
+    limit = {"quick": 1, "ci": 8, "deep": 32}[level]
+    s = setup(spec, ruleset, timeout, all_readings=level != "quick")
+    results: list[Result] = []
+    queries = 0
+    for prop in PROPERTIES:
+        result, asked = prove(s, prop, limit)
+        results.append(result)
+        queries += asked
+    for kind in (SET, RUN):
+        got, asked = prove_reachable(s, kind, limit, all_readings=level != "quick")
+        results.extend(got)
+        queries += asked
+    return results, queries
+
+
+def check_proofs(ctx: CheckContext) -> CheckResult:
+    start = time.perf_counter()
+    key = ("proofs", spec_digest(ctx.spec), ctx.ruleset, ctx.level)
+    results, queries = memo(key, lambda: run_proofs(ctx.spec, ctx.ruleset, ctx.level))
+    held = [r for r in results if not r.failing]
+    findings = [to_finding(ctx.spec, ctx.ruleset, r) for r in results if r.failing]
+    scope = "the checked ruleset's readings" if ctx.level == "quick" else "every reading combination"
+    return CheckResult(
+        name=NAME,
+        title=TITLE,
+        seconds=time.perf_counter() - start,
+        proofs=queries,
+        findings=tuple(findings),
+        notes=(
+            f"{len(held)} of {len(results)} properties hold under {scope}: "
+            + ", ".join(r.property for r in held),
+        ),
+    )

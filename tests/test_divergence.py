@@ -1,0 +1,84 @@
+"""Divergence witnesses: every variation point gets the smallest situation its readings play
+differently, complete enough to draw, and each witness really separates the readings."""
+
+from __future__ import annotations
+
+from five35.checks.conformance import model_answer, ruleset_with
+from five35.checks.divergence import DIRECT, check_divergence
+from five35.checks.findings import CheckContext, Finding
+from five35.checks.situations import Situation, pile_key
+from five35.checks.z3model import Model
+from five35.engine import Move, Pile
+from five35.spec import dumps, load_spec
+
+SPEC = load_spec()
+CTX = CheckContext(SPEC, SPEC.ruleset(), level="ci")
+
+
+def findings() -> dict[str, Finding]:
+    return {f.id: f for f in check_divergence(CTX).findings}
+
+
+def test_every_variation_point_has_a_witness() -> None:
+    got = findings()
+    assert set(got) == {f"vp.{p}" for p in SPEC.variation_points}
+    for point, vp in SPEC.variation_points.items():
+        f = got[f"vp.{point}"]
+        assert f.kind == "ambiguity" and f.variation_point == point
+        assert f.witness is not None, point
+        assert set(f.witness.outcomes) == set(vp.readings), point
+        assert f.clauses == vp.cites
+        assert f.proposed_wording
+        assert f.status == f"settled by profile published: {CTX.ruleset.reading(point)}"
+    dumps([f.to_json() for f in got.values()])
+
+
+def test_the_smallest_witnesses_are_the_expected_ones() -> None:
+    got = findings()
+    expected = {
+        "run_gaps": ("lead 5,7", 2),
+        "run_wrap": ("lead 1,15", 2),
+        "add_to_single": ("add 1", 2),
+        "eight_on_add": ("add 8", 2),
+        "eight_exemption": ("add 8", 2),
+        "five_player_set_close": ("add 1,1,1", 4),  # onto a single 1: fewest cards on the table first
+    }
+    for point, (move, cards) in expected.items():
+        w = got[f"vp.{point}"].witness
+        assert w is not None
+        assert str(Move.from_json(w.situation["move"])) == move, (point, w.summary)
+        assert w.cards == cards, (point, w.summary)
+    assert got["vp.five_player_set_close"].witness.situation["players"] == 5  # type: ignore[union-attr]
+
+
+def test_each_witness_separates_its_readings_in_the_model() -> None:
+    for point, f in findings().items():
+        w = f.witness
+        assert w is not None
+        if f.variation_point in DIRECT:
+            continue  # the points outside the texts: deal, first leader, ...
+        s = w.situation
+        pile = Pile.from_json(s["pile"]) if s["pile"] else None
+        sit = Situation(
+            s["players"], pile, s["opening_has_eight"], tuple(s["hand"]), s["to_move"], s["last_player"]
+        )
+        move = Move.from_json(s["move"])
+        extra = list(s.get("needs_readings", {}).items())
+        answers = []
+        for reading in SPEC.variation_points[f.variation_point or ""].readings:
+            rs = ruleset_with(CTX, [*extra, (f.variation_point or "", reading)])
+            model = Model.concrete(rs)
+            answers.append(dumps(model_answer(model, rs, sit, pile_key(model, pile), move)))
+        assert len(set(answers)) > 1, point
+
+
+def test_a_point_that_needs_other_readings_says_so() -> None:
+    w = findings()["vp.add_past_closing"].witness
+    assert w is not None
+    assert w.situation["needs_readings"], w.summary
+    assert "only with" in w.summary
+
+
+def test_quick_does_not_search() -> None:
+    result = check_divergence(CheckContext(SPEC, SPEC.ruleset(), level="quick"))
+    assert not result.findings and result.notes

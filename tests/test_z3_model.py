@@ -1,0 +1,167 @@
+"""The Z3 model: its two interpretations agree, it says what the rule texts say, and the proofs
+built on it hold (or fail) where they should."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+import z3  # type: ignore[import-untyped]
+from five35.checks.findings import CheckContext
+from five35.checks.proofs import check_proofs
+from five35.checks.situations import NONE_PILE, central_piles, shaped_plays
+from five35.checks.z3model import (
+    ACTION_CODES,
+    ADD,
+    LEAD,
+    OVERWRITE,
+    RUN,
+    SET,
+    SINGLE,
+    Model,
+    Params,
+    Readings,
+    SymSituation,
+    Z3Alg,
+    as_bool,
+    loop_bounds,
+)
+from five35.spec import Spec, load_spec
+
+SPEC = load_spec()
+
+
+def concrete(**readings: str) -> Model:
+    return Model.concrete(SPEC.ruleset(None, readings))
+
+
+def idx(m: Model, *ranks: int) -> list[int]:
+    out = [m.values.index(r) for r in ranks]
+    return out + [out[-1]] * (m.maxk - len(out))
+
+
+def test_runs_follow_the_run_gaps_and_run_wrap_readings() -> None:
+    assert not concrete().lead(2, idx(concrete(), 5, 7), 4)[0]
+    assert concrete(run_gaps="gaps_skipped").lead(2, idx(concrete(), 5, 7), 4)[0]
+    assert not concrete().lead(2, idx(concrete(), 1, 15), 4)[0]
+    wrapped = concrete(run_wrap="wrap")
+    legal, kind, low, size = wrapped.lead(2, idx(wrapped, 1, 15), 4)
+    assert (legal, kind, wrapped.pile_cards(kind, low, size)) == (True, RUN, (15, 1))
+
+
+def test_the_run_example_holds_only_under_lower_beats() -> None:
+    pile = (RUN, concrete().values.index(11), 3)
+    assert concrete().overwrite(pile, 3, idx(concrete(), 1, 2, 3), 4)[0]
+    assert not concrete(run_order="higher_beats").overwrite(pile, 3, idx(concrete(), 1, 2, 3), 4)[0]
+
+
+def test_set_closing_depends_on_the_player_count_and_the_reading() -> None:
+    m = concrete()
+    three_sevens = (SET, m.values.index(7), 3)
+    out4 = m.decide(ADD, three_sevens, 1, idx(m, 7), 4, False)
+    out5 = m.decide(ADD, three_sevens, 1, idx(m, 7), 5, False)
+    assert out4.set_closed and not out5.set_closed
+    small = concrete(five_player_set_close="five_is_small")
+    assert small.decide(ADD, three_sevens, 1, idx(m, 7), 5, False).set_closed
+
+
+def test_rule_of_8_readings() -> None:
+    m = concrete()
+    seven = (SINGLE, m.values.index(7), 1)
+    nine = (SINGLE, m.values.index(9), 1)
+    assert m.decide(ADD, seven, 1, idx(m, 8), 4, False).rule_of_8
+    assert not concrete(eight_on_add="plays_only").decide(ADD, seven, 1, idx(m, 8), 4, False).rule_of_8
+    assert m.decide(ADD, nine, 1, idx(m, 8), 4, False).rule_of_8  # the run 8,9
+    assert not concrete(eight_forms="listed_forms").decide(ADD, nine, 1, idx(m, 8), 4, False).rule_of_8
+    assert not m.decide(ADD, nine, 1, idx(m, 8), 4, True).rule_of_8  # the opening pile held an 8
+    assert concrete(eight_exemption="opening_play").decide(ADD, nine, 1, idx(m, 8), 4, True).rule_of_8
+    assert not m.decide(LEAD, NONE_PILE, 1, idx(m, 8), 4, False).rule_of_8  # the opening play
+
+
+def test_a_reading_the_model_does_not_know_never_holds() -> None:
+    r = Readings({"run_gaps": "sideways"}, {})
+    assert r.is_("run_gaps", "gaps_break") is False
+    assert r.is_("no_such_point", "x") is False
+
+
+def _random_readings(rng: random.Random, spec: Spec) -> dict[str, str]:
+    return {p: rng.choice(list(vp.readings)) for p, vp in spec.variation_points.items()}
+
+
+def test_python_and_z3_interpretations_agree_on_random_situations() -> None:
+    """The same formulas, evaluated concretely and by Z3 with every reading symbolic."""
+    rng = random.Random(20260)
+    ruleset = SPEC.ruleset()
+    maxk, maxn = loop_bounds(ruleset)
+    readings = Readings.symbolic(SPEC, "t.")
+    m = Model(Z3Alg(), Params.of(ruleset), readings, maxk, maxn)
+    sit = SymSituation.fresh("t.", maxk)
+    out = m.decide(sit.action, sit.pile, sit.k, sit.p, sit.players, sit.opening8)
+    solver = m.solver()
+    solver.add(*readings.domain())
+    plays = shaped_plays(ruleset.ranks, maxk)
+    compared = 0
+    for _ in range(120):
+        chosen = _random_readings(rng, SPEC)
+        players = rng.randint(2, 6)
+        flag = rng.random() < 0.3
+        c = Model.concrete(SPEC.ruleset(None, chosen))
+        piles = [NONE_PILE, *central_piles(c, players, flag)]
+        pile = rng.choice(piles)
+        action = LEAD if pile == NONE_PILE else rng.choice([OVERWRITE, ADD])
+        cards = rng.choice(plays)
+        p = idx(c, *cards)
+        want = c.decide(action, pile, len(cards), p, players, flag)
+        pins = [readings.choice[k] == readings.names[k].index(v) for k, v in chosen.items()]
+        pins += [sit.players == players, sit.kind == pile[0], sit.low == pile[1], sit.n == pile[2]]
+        pins += [sit.opening8 == flag, sit.action == action, sit.k == len(cards)]
+        pins += [sit.p[t] == p[t] for t in range(maxk)]
+        assert solver.check(*pins) == z3.sat
+        got = solver.model()
+
+        def ev(x: object, got: z3.ModelRef = got) -> object:
+            v = got.eval(as_bool(x) if isinstance(x, bool) else x, model_completion=True)
+            return bool(z3.is_true(v)) if z3.is_bool(v) else v.as_long()
+
+        assert ev(out.legal) == bool(want.legal), (chosen, players, pile, cards, action)
+        if want.legal:
+            assert (ev(out.kind), ev(out.low), ev(out.size)) == (want.kind, want.low, want.size)
+            for name in ("set_closed", "run_closed", "rule_of_8"):
+                assert ev(getattr(out, name)) == bool(getattr(want, name)), (name, chosen, pile, cards)
+        compared += 1
+    assert compared == 120
+    assert ACTION_CODES["add"] == ADD
+
+
+def test_proofs_hold_on_the_embedded_spec_except_the_mixed_five_player_reading() -> None:
+    result = check_proofs(CheckContext(SPEC, SPEC.ruleset(), level="ci"))
+    assert result.proofs > 20
+    assert not result.failures
+    ids = [f.id for f in result.findings]
+    assert ids == ["proof.reach.set_close.players-5"]
+    finding = result.findings[0]
+    assert finding.kind == "contradiction"
+    assert "five_player_copies=five_is_small" in finding.detail
+    assert "five_player_set_close=five_is_large" in finding.detail
+    assert finding.status.startswith("settled by profile published")
+
+
+def test_a_proof_fails_on_a_spec_whose_runs_close_beyond_the_longest_run(tmp_path: Path) -> None:
+    text = (Path(__file__).resolve().parent.parent / "spec" / "535.yaml").read_text(encoding="utf-8")
+    edited = text.replace("run_closing_size:\n    value: 5", "run_closing_size:\n    value: 6")
+    assert edited != text
+    path = tmp_path / "long-runs.yaml"
+    path.write_text(edited, encoding="utf-8")
+    spec = load_spec(path)
+    result = check_proofs(CheckContext(spec, spec.ruleset(), level="ci"))
+    failing = {f.id: f for f in result.findings}
+    assert "proof.reach.run_close.players-2" in failing
+    assert "run_gaps=gaps_break" in failing["proof.reach.run_close.players-2"].detail
+
+
+@pytest.mark.parametrize("level", ["quick"])
+def test_proofs_at_quick_use_the_ruleset_only(level: str) -> None:
+    result = check_proofs(CheckContext(SPEC, SPEC.ruleset(), level=level))  # type: ignore[arg-type]
+    assert not result.findings
+    assert "the checked ruleset" in result.notes[0]
