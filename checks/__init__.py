@@ -12,6 +12,7 @@ from .findings import (
     Impact,
     Witness,
 )
+from .runner import CheckRun, load_baseline, run_checks, save_baseline
 
 __all__ = [
     "FINDING_KINDS",
@@ -19,9 +20,13 @@ __all__ = [
     "Check",
     "CheckContext",
     "CheckResult",
+    "CheckRun",
     "EngineFactory",
     "Failure",
     "Finding",
     "Impact",
     "Witness",
+    "load_baseline",
+    "run_checks",
+    "save_baseline",
 ]

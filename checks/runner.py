@@ -1,0 +1,265 @@
+"""Run every check against an engine: the library behind `535-check check`.
+
+`run_checks(spec, ruleset, level=..., seed=...)` runs the checks of the modules in CHECK_MODULES in
+order and returns a `CheckRun`: every CheckResult, the totals, the findings deduplicated by id, the
+failures. A baseline file records known finding ids so that CI can fail on new findings only.
+
+A check that raises is itself a failure of that check (named, with the exception), never a crash
+of the run: the engine under check may be broken in any way.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+from five35.engine import Game
+from five35.spec import Ruleset, Spec
+
+from .findings import LEVELS, CheckContext, CheckResult, EngineFactory, Failure, Finding, Level
+
+# The modules whose CHECKS lists make up `535-check check`, in the order they run.
+CHECK_MODULES: tuple[str, ...] = (
+    "five35.checks.z3checks",
+    "five35.checks.invariants",
+    "five35.checks.graphs",
+    "five35.checks.text_audit",
+)
+
+DEFAULT_SEED = 535
+BASELINE_FORMAT = "five35-baseline/1"
+RUN_FORMAT = "five35-check/1"
+
+CheckFn = Callable[[CheckContext], CheckResult]
+
+
+class BaselineError(ValueError):
+    """A baseline file that cannot be read; str() is one line naming the file."""
+
+
+def all_checks() -> list[tuple[str, CheckFn]]:
+    """(name, check) for every check, named module.function without "check_" (graphs.beats)."""
+    out: list[tuple[str, CheckFn]] = []
+    for module_name in CHECK_MODULES:
+        module = import_module(module_name)
+        short = module_name.rsplit(".", 1)[-1]
+        for check in module.CHECKS:
+            out.append((f"{short}.{check.__name__.removeprefix('check_')}", check))
+    return out
+
+
+def _matches(wanted: str, name: str) -> bool:
+    module, _, function = name.partition(".")
+    return wanted in (name, module, function)
+
+
+def select_checks(only: Iterable[str] | None) -> list[tuple[str, CheckFn]]:
+    """The checks whose name, or whose module's name, is in `only` (all when None).
+
+    Raises ValueError naming an entry that matches nothing.
+    """
+    checks = all_checks()
+    if only is None:
+        return checks
+    wanted = list(only)
+    chosen = [(name, check) for name, check in checks if any(_matches(w, name) for w in wanted)]
+    for w in wanted:
+        if not any(_matches(w, n) for n, _ in checks):
+            known = ", ".join(n for n, _ in checks)
+            raise ValueError(f"no check called {w!r} (checks: {known})")
+    return chosen
+
+
+@dataclass(frozen=True)
+class CheckRun:
+    """The outcome of one `run_checks`: everything a summary, a CI gate or a report needs."""
+
+    spec_path: str
+    ruleset: Ruleset
+    level: Level
+    seed: int
+    engine: str
+    results: tuple[CheckResult, ...]
+    seconds: float = field(default=0.0, compare=False)
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        """Every finding once (the first check to make an id wins), sorted by id."""
+        seen: dict[str, Finding] = {}
+        for result in self.results:
+            for f in result.findings:
+                seen.setdefault(f.id, f)
+        return tuple(seen[i] for i in sorted(seen))
+
+    @property
+    def failures(self) -> tuple[Failure, ...]:
+        return tuple(f for r in self.results for f in r.failures)
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+    def totals(self) -> dict[str, int]:
+        return {
+            "checks": len(self.results),
+            "exhaustive": sum(r.exhaustive for r in self.results),
+            "generated": sum(r.generated for r in self.results),
+            "proofs": sum(r.proofs for r in self.results),
+            "findings": len(self.findings),
+            "failures": len(self.failures),
+        }
+
+    def new_findings(self, baseline: frozenset[str] | None) -> tuple[Finding, ...]:
+        """Findings whose id the baseline does not hold (all of them without a baseline)."""
+        if baseline is None:
+            return self.findings
+        return tuple(f for f in self.findings if f.id not in baseline)
+
+    def passed(self, *, strict: bool = False, baseline: frozenset[str] | None = None) -> bool:
+        """The CI verdict: no failure, and under `strict` no new finding."""
+        return self.ok and not (strict and self.new_findings(baseline))
+
+    def to_json(self, baseline: frozenset[str] | None = None, *, strict: bool = False) -> dict[str, Any]:
+        """Everything but timings, so the same seed gives byte-identical JSON."""
+        new = {f.id for f in self.new_findings(baseline)}
+        return {
+            "format": RUN_FORMAT,
+            "spec": self.spec_path,
+            "ruleset": self.ruleset.to_json(),
+            "ruleset_label": self.ruleset.label(),
+            "level": self.level,
+            "seed": self.seed,
+            "engine": self.engine,
+            "ok": self.passed(strict=strict, baseline=baseline),
+            "strict": strict,
+            "baseline": sorted(baseline) if baseline is not None else None,
+            "totals": {**self.totals(), "new_findings": len(new)},
+            "checks": [r.to_json() for r in self.results],
+            "findings": [{**f.to_json(), "new": f.id in new} for f in self.findings],
+            "failures": [f.to_json() for f in self.failures],
+        }
+
+
+def engine_name(engine: EngineFactory) -> str:
+    module = getattr(engine, "__module__", "?")
+    name = getattr(engine, "__qualname__", getattr(engine, "__name__", repr(engine)))
+    return f"{module}.{name}"
+
+
+def run_checks(
+    spec: Spec,
+    ruleset: Ruleset,
+    *,
+    level: Level = "ci",
+    seed: int = DEFAULT_SEED,
+    engine: EngineFactory = Game,
+    only: Iterable[str] | None = None,
+    progress: Callable[[str, CheckResult], None] | None = None,
+) -> CheckRun:
+    """Run the checks (all, or those named in `only`) of the engine against the spec's rules.
+
+    Every check gets the same seed; each derives its own random choices from it.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
+    started = time.perf_counter()
+    ctx = CheckContext(spec=spec, ruleset=ruleset, level=level, seed=seed, engine=engine)
+    results: list[CheckResult] = []
+    for name, check in select_checks(only):
+        result = _run_one(name, check, ctx)
+        results.append(result)
+        if progress is not None:
+            progress(name, result)
+    return CheckRun(
+        spec_path=str(spec.path),
+        ruleset=ruleset,
+        level=level,
+        seed=seed,
+        engine=engine_name(engine),
+        results=tuple(results),
+        seconds=time.perf_counter() - started,
+    )
+
+
+def _run_one(name: str, check: CheckFn, ctx: CheckContext) -> CheckResult:
+    started = time.perf_counter()
+    try:
+        return check(ctx)
+    except Exception as exc:
+        # The engine under check (or a spec) can make any check fall over; that is a failure to
+        # report with its cause, not a reason to lose the other checks' results.
+        message = f"the check stopped: {type(exc).__name__}: {exc}"
+        return CheckResult(
+            name=name,
+            title=check.__doc__.strip().splitlines()[0] if check.__doc__ else name,
+            seconds=time.perf_counter() - started,
+            failures=(Failure(check=name, message=message),),
+        )
+
+
+# ---- baselines ----------------------------------------------------------------------------------
+
+
+def baseline_data(run: CheckRun) -> dict[str, Any]:
+    return {
+        "format": BASELINE_FORMAT,
+        "spec": run.spec_path,
+        "findings": [{"id": f.id, "kind": f.kind, "title": f.title} for f in run.findings],
+    }
+
+
+def load_baseline(path: str | Path) -> frozenset[str]:
+    """The finding ids a baseline file records; BaselineError (one line) when it cannot be used."""
+    where = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise BaselineError(f"{where}: cannot read baseline ({exc.strerror})") from None
+    except UnicodeDecodeError:
+        raise BaselineError(f"{where}: baseline is not UTF-8 text") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BaselineError(f"{where}:{exc.lineno}: not valid JSON: {exc.msg}") from None
+    if not isinstance(data, Mapping) or data.get("format") != BASELINE_FORMAT:
+        raise BaselineError(
+            f'{where}: not a five35 baseline (expected "format": "{BASELINE_FORMAT}"; '
+            "write one with --write-baseline)"
+        )
+    entries = data.get("findings")
+    if not isinstance(entries, list):
+        raise BaselineError(f'{where}: "findings" must be a list')
+    ids: set[str] = set()
+    for i, entry in enumerate(entries):
+        ident = entry.get("id") if isinstance(entry, Mapping) else entry
+        if not isinstance(ident, str) or not ident:
+            raise BaselineError(f"{where}: findings[{i}] has no id")
+        ids.add(ident)
+    return frozenset(ids)
+
+
+def write_text_atomic(path: str | Path, text: str) -> None:
+    """Write beside the target, then rename: a reader never sees half a file."""
+    target = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=target.parent if str(target.parent) else ".", prefix=f".{target.name}.")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def save_baseline(run: CheckRun, path: str | Path) -> None:
+    from five35.spec import dumps
+
+    write_text_atomic(path, dumps(baseline_data(run)) + "\n")

@@ -1,0 +1,142 @@
+"""`535-check check` end to end: exit codes, formats, determinism, files, baselines, --engine."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from five35.cli import main
+from five35.spec import load_spec
+
+ROOT = Path(__file__).resolve().parent.parent
+QUICK = ["check", "--level", "quick", "--only", "graphs.succession", "--only", "graphs.beats"]
+
+
+def invoke(args: list[str], cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("CI", "GITHUB_ACTIONS")}
+    return _run(args, cwd, env)
+
+
+def _run(args: list[str], cwd: Path | None, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    code = "import sys; from five35.cli import main; sys.exit(main())"
+    env = {**env, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], cwd=cwd, env=env, capture_output=True, text=True, check=False
+    )
+
+
+@pytest.fixture(scope="module")
+def dead_clause_spec(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A house-rules spec in which runs close at 9 cards: the run ending can never happen."""
+    text = (
+        load_spec()
+        .path.read_text(encoding="utf-8")
+        .replace("run_closing_size:\n    value: 5", "run_closing_size:\n    value: 9")
+    )
+    path = tmp_path_factory.mktemp("spec") / "535.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_quick_run_passes_prints_the_seed_and_writes_nothing(tmp_path: Path) -> None:
+    result = invoke(["check", "--level", "quick"], cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "seed 535" in result.stderr and "seed 535" in result.stdout
+    assert "situations exhaustively" in result.stdout and "PASSED" in result.stdout
+    assert list(tmp_path.iterdir()) == []  # no .hypothesis, no temp files
+
+
+def test_json_is_clean_and_byte_identical_with_or_without_ci(tmp_path: Path) -> None:
+    args = ["check", "--level", "quick", "--only", "invariants", "--format", "json", "--seed", "9"]
+    plain = invoke(args, cwd=tmp_path)
+    env = {**os.environ, "CI": "true", "GITHUB_ACTIONS": "true"}
+    in_ci = _run(args, tmp_path, env)
+    assert plain.returncode == 0 and in_ci.returncode == 0, plain.stderr + in_ci.stderr
+    data = json.loads(plain.stdout)
+    assert data["seed"] == 9 and data["ok"] is True and data["totals"]["generated"] > 0
+    assert plain.stdout == in_ci.stdout
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_junit_is_valid_xml_with_a_testcase_per_check() -> None:
+    result = CliRunner().invoke(main, [*QUICK, "--format", "junit"])
+    assert result.exit_code == 0, result.output
+    root = ET.fromstring(result.stdout)
+    assert root.tag == "testsuites"
+    suite = root.find("testsuite")
+    assert suite is not None and suite.get("tests") == "2" and suite.get("failures") == "0"
+    cases = suite.findall("testcase")
+    assert [c.get("name") for c in cases] == ["graphs.succession", "graphs.beats"]
+    assert all(c.get("classname") and c.get("time") for c in cases)
+    assert suite.find("properties") is not None
+
+
+def test_failures_go_to_junit_sarif_and_github() -> None:
+    engine = ["--engine", "python:tests.planted:RunOrderReversed"]
+    junit = CliRunner().invoke(main, [*QUICK, *engine, "--format", "junit"])
+    assert junit.exit_code == 1
+    suite = ET.fromstring(junit.stdout).find("testsuite")
+    assert suite is not None and suite.get("failures") == "1"
+    failed = [c for c in suite.findall("testcase") if c.find("failure") is not None]
+    assert [c.get("name") for c in failed] == ["graphs.beats"]
+    sarif = json.loads(CliRunner().invoke(main, [*QUICK, *engine, "--format", "sarif"]).stdout)
+    assert sarif["version"] == "2.1.0"
+    results = sarif["runs"][0]["results"]
+    assert results and all(r["level"] == "error" for r in results)
+    assert results[0]["locations"][0]["physicalLocation"]["region"]["startLine"] > 1
+    github = CliRunner().invoke(main, [*QUICK, *engine, "--format", "github"]).stdout.splitlines()
+    assert github[0].startswith("::error file=") and "::" in github[0][2:]
+    assert "FAILED" in github[-1]
+
+
+def test_output_file_is_written_and_stdout_gets_the_summary(tmp_path: Path) -> None:
+    out = tmp_path / "report.json"
+    result = CliRunner().invoke(main, [*QUICK, "--format", "json", "--output-file", str(out)])
+    assert result.exit_code == 0
+    assert json.loads(out.read_text())["totals"]["exhaustive"] > 0
+    assert "PASSED" in result.stdout
+    assert [p.name for p in tmp_path.iterdir()] == ["report.json"]
+
+
+def test_findings_fail_only_under_strict_and_only_when_new(tmp_path: Path, dead_clause_spec: Path) -> None:
+    args = ["check", "--spec", str(dead_clause_spec), "--level", "quick", "--only", "endgames"]
+    assert CliRunner().invoke(main, args).exit_code == 0
+    assert CliRunner().invoke(main, [*args, "--strict"]).exit_code == 1
+    baseline = tmp_path / "baseline.json"
+    wrote = CliRunner().invoke(main, [*args, "--write-baseline", str(baseline)])
+    assert wrote.exit_code == 0 and baseline.exists()
+    known = CliRunner().invoke(main, [*args, "--strict", "--baseline", str(baseline), "--format", "json"])
+    assert known.exit_code == 0, known.output
+    data = json.loads(known.stdout)
+    assert data["totals"]["findings"] > 0 and data["totals"]["new_findings"] == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--engine", "python:no_such_module_x:make"], "cannot import"),
+        (["--engine", "java:x"], "expected python:MODULE:FACTORY"),
+        (["--engine", "python:tests.planted:Nope"], "has no 'Nope'"),
+        (["--only", "nope"], "no check called 'nope'"),
+        (["--baseline", "/nonexistent/b.json"], "cannot read baseline"),
+        (["--reading", "run_gaps=sideways"], "run_gaps has no reading"),
+        (["--output-file", "/nonexistent/dir/x.json"], "does not exist"),
+        (["--write-baseline", "/nonexistent/dir/b.json"], "does not exist"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:
+    result = CliRunner().invoke(main, [*QUICK, *args])
+    assert result.exit_code == 2, result.output
+    assert message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.output
+
+
+def test_bad_level_is_a_usage_error() -> None:
+    assert CliRunner().invoke(main, ["check", "--level", "slow"]).exit_code == 2
