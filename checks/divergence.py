@@ -22,7 +22,7 @@ from five35.engine import Move
 from five35.spec import Ruleset, Spec, VariationPoint
 
 from .conformance import model_answer, ruleset_with
-from .findings import CheckContext, CheckResult, Finding, Witness
+from .findings import CheckContext, CheckResult, Finding, Witness, point_status
 from .situations import Situation, seat_before, to_pile
 from .z3model import (
     ACTION_NAMES,
@@ -377,7 +377,6 @@ def check_divergence(ctx: CheckContext) -> CheckResult:
     notes: list[str] = []
     for point, witness in found:
         vp = ctx.spec.variation_points[point]
-        chosen = ctx.ruleset.reading(point)
         if witness is None:
             notes.append(f"{point}: no situation within the bounds where its readings differ")
         findings.append(
@@ -399,7 +398,7 @@ def check_divergence(ctx: CheckContext) -> CheckResult:
                 witness=witness,
                 evidence=vp.evidence,
                 proposed_wording=PROPOSED_WORDING.get(point, f"{vp.question} {vp.readings[vp.default]}"),
-                status=f"settled by profile {ctx.ruleset.profile}: {chosen}",
+                status=point_status(ctx.spec, ctx.ruleset, point),
             )
         )
     return CheckResult(

@@ -145,6 +145,21 @@ class Failure:
         }
 
 
+def point_status(spec: Spec, ruleset: Ruleset, point: str | None) -> str:
+    """Settled when the chosen profile picks the point's reading on the strength of a text or
+    outside evidence; a choice the profile made without a source leaves the question open."""
+    if point is None or point not in spec.variation_points:
+        return "open"
+    reading = ruleset.reading(point)
+    profile = spec.profiles.get(ruleset.profile)
+    choice = profile.readings.get(point) if profile else None
+    if point in ruleset.overridden or choice is None:
+        return "open"
+    if choice.basis in ("text", "evidence"):
+        return f"settled by profile {ruleset.profile}: {reading}"
+    return "open"
+
+
 EngineFactory = Callable[[Ruleset, int], Game]
 
 

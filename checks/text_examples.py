@@ -22,7 +22,7 @@ from typing import Any
 import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
 from five35.spec import Ruleset, Spec
 
-from .findings import CheckContext, CheckResult, Finding
+from .findings import CheckContext, CheckResult, Finding, point_status
 from .z3model import (
     ADD,
     EIGHT,
@@ -526,6 +526,26 @@ TEXT_PAIRS: tuple[tuple[str, str], ...] = (
     ("deck.copies@de", "deck.copies@es"),
 )
 
+# A proven German/Spanish conflict is a mismatch between the two texts; these say which variation
+# point carries it and the sentence that would settle it.
+# The id is the text audit's for the same mismatch (checks/text_audit.py), so that a run that makes
+# both keeps one section: the runner keeps the first finding of an id, and this proof (with its
+# unsat core) runs first.
+PAIR_IDS: dict[str, str] = {
+    "trick.end.set": "mismatch.trick.end.set.five_players",
+    "deck.copies": "mismatch.deck.copies.five_players",
+}
+PAIR_SETTLEMENT: dict[str, tuple[str, str]] = {
+    "trick.end.set": (
+        "five_player_set_close",
+        "A trick ends when a player places the fourth card of a set (the fifth card with 5 or 6 players).",
+    ),
+    "deck.copies": (
+        "five_player_copies",
+        "The deck holds 4 copies of each card with 2 to 4 players and 5 copies with 5 or 6 players.",
+    ),
+}
+
 
 def clauses_of(spec: Spec, labels: Iterable[str]) -> tuple[str, ...]:
     """The clause ids a core's labels stand for."""
@@ -583,8 +603,10 @@ def to_finding(spec: Spec, ruleset: Ruleset, conflict: Conflict) -> Finding:
             f"{', '.join(conflict.core)})."
         )
         suffix = "-".join(e.id.split("@")[-1] for e in examples)
-        fid = f"text.{examples[0].clause}.{suffix}"
+        fid = PAIR_IDS.get(examples[0].clause, f"text.{examples[0].clause}.{suffix}")
+        point, wording = PAIR_SETTLEMENT.get(examples[0].clause, (None, None))
     else:
+        point, wording = None, None
         title = f"{examples[0].id} conflicts with " + (
             f"the reading {readings_text}" if conflict.combo else "the spec's parameters"
         )
@@ -604,17 +626,20 @@ def to_finding(spec: Spec, ruleset: Ruleset, conflict: Conflict) -> Finding:
     )
     return Finding(
         id=fid,
-        kind="contradiction",
+        kind="mismatch" if len(examples) == 2 else "contradiction",
         title=title,
         clauses=clauses_of(spec, conflict.core),
         detail=detail,
         check=NAME,
         severity="high" if (under_ruleset and conflict.combo) or not conflict.combo else "medium",
-        variation_point=points[0] if len(points) == 1 else None,
+        variation_point=point or (points[0] if len(points) == 1 else None),
+        proposed_wording=wording,
         readings={p: spec.variation_points[p].readings[r] for p, r in conflict.combo},
         status=(
-            "open"
-            if under_ruleset or len(examples) == 2
+            point_status(spec, ruleset, point)
+            if len(examples) == 2
+            else "open"
+            if under_ruleset
             else f"settled by profile {ruleset.profile}: "
             + ", ".join(f"{p}={chosen.get(p)}" for p, _ in conflict.combo)
         ),

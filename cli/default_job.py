@@ -1,17 +1,13 @@
-"""What `535-check` does with no command: load and validate the embedded spec and summarise it."""
+"""What `535-check` does with no command: check the embedded spec at level ci and write the report
+into ./535-report/, then say where it went. The exit code is the one `check` would give."""
 
 from __future__ import annotations
 
-import click
 from five35.spec import load_spec
 
-from .main import EXIT_OK
+from .report_cmd import DEFAULT_GAMES, DEFAULT_OUT, DEFAULT_SEED, run_report
 
 
 def default_job() -> int:
     spec = load_spec()
-    click.echo(
-        f"{spec.path}: {len(spec.clauses)} clauses, {len(spec.variation_points)} variation points, "
-        f"{len(spec.profiles)} profiles (default {spec.default_profile})"
-    )
-    return EXIT_OK
+    return run_report(spec, spec.ruleset(), DEFAULT_OUT, DEFAULT_GAMES, DEFAULT_SEED, "ci")

@@ -2,7 +2,7 @@
 
 Exit codes (documented in the README):
   0  success (and, for `check`, the checks hold)
-  1  a check failed / a divergence or engine fault was found
+  1  a check failed / a divergence was found (engine faults are 3)
   2  bad input or usage: a bad option, a spec file that does not load, an unknown profile or reading
   3  an engine under test misbehaved (crash, timeout, malformed output) -- `fuzz`, `replay`, `perft`
  130 interrupted
@@ -97,10 +97,6 @@ class Five35Group(click.Group):
         except BrokenPipeError:
             sys.exit(EXIT_OK)
 
-    def main(self, *args: Any, **kwargs: Any) -> Any:
-        # Click's own usage errors exit 2 already; keep its one-line form by not using standalone help.
-        return super().main(*args, **kwargs)
-
 
 @click.group(cls=Five35Group, invoke_without_command=True)
 @click.version_option(package_name="five35", prog_name="535-check")
@@ -118,16 +114,10 @@ def main(ctx: click.Context) -> None:
 
 
 def _register() -> None:
-    # Each command lives in its own module so that the commands stay independent of each other.
-    from importlib import import_module
+    # Each command lives in its own module, so the commands stay independent of each other.
+    from . import check_cmd, protocol_cmds, report_cmd, rules_cmd, simulate_cmd
 
-    for name in ("rules_cmd", "simulate_cmd", "check_cmd", "report_cmd", "protocol_cmds"):
-        try:
-            module = import_module(f"five35.cli.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"five35.cli.{name}":
-                raise
-            continue
+    for module in (rules_cmd, simulate_cmd, check_cmd, report_cmd, protocol_cmds):
         for command in module.COMMANDS:
             main.add_command(command)
 

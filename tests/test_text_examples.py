@@ -49,10 +49,10 @@ def test_the_rule_of_8_sentence_against_its_readings() -> None:
 
 def test_the_german_and_spanish_texts_contradict_each_other_at_five_players() -> None:
     got = run()
-    pair = got["text.trick.end.set.de-es"]
+    pair = got["mismatch.trick.end.set.five_players"]
     assert pair.unsat_core == ("trick.end.set@de", "trick.end.set@es")
     assert pair.clauses == ("trick.end.set",)
-    assert "text.deck.copies.de-es" in got
+    assert "mismatch.deck.copies.five_players" in got
     # The published profile follows the German text, so the Spanish one conflicts with it.
     assert got["text.trick.end.set@es.five_player_set_close=five_is_large"].status == "open"
 
@@ -60,7 +60,7 @@ def test_the_german_and_spanish_texts_contradict_each_other_at_five_players() ->
 def test_quick_checks_the_ruleset_only() -> None:
     got = run(level="quick")
     assert "text.pile.run.run_order=higher_beats" not in got
-    assert "text.trick.end.set.de-es" in got
+    assert "mismatch.trick.end.set.five_players" in got
 
 
 def test_a_set_closing_size_above_the_copies_is_a_contradiction(tmp_path: Path) -> None:

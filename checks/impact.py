@@ -1,0 +1,503 @@
+"""Impact: how often the choice of a reading changes anything in simulated play.
+
+For a variation point and two readings A (played) and B (compared), seeded games are played by the
+bots under A. At every step the same state is also put to an engine under B: does B allow another
+set of legal moves, end the trick differently or give it to another player, end the round with
+another result, deal differently or pass the turn to someone else? A game is *affected* when any
+step differs. The share of affected games, with a 95% Wilson interval, is measured per player count.
+
+Everything here is a pure function of its arguments: `measure` covers one player count and one
+range of game numbers, and the counts of disjoint ranges add up (`ImpactCounts.merge`), so a long
+estimate can be split across processes. Game i is dealt and played exactly as game i of
+`five35.engine.simulate` with the same base seed, so impact and variant statistics describe the
+same games.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from five35.engine import Game, Move, Pile, RoundEnd, State, TrickEnd
+from five35.engine.bots import Bot, get_bot
+from five35.engine.simulate import bot_rngs, game_seed
+from five35.spec import Ruleset, Spec, SpecError
+
+from .findings import Impact, Witness
+
+EngineFactory = Callable[[Ruleset, int], Game]
+
+# A mixed table: the greedy and cautious bots play like people who want to go out, the random one
+# reaches the corners of the rules that sensible play avoids.
+DEFAULT_BOTS: tuple[str, ...] = ("greedy", "cautious", "random")
+
+# What changed first in an affected game, in the order a step is compared.
+CHANGES: tuple[str, ...] = ("deal", "legal_moves", "trick_end", "round_result", "next_turn")
+
+Z95 = 1.959963984540054
+
+
+def wilson(affected: int, games: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a share: sound at 0 and at 1, unlike the normal approximation."""
+    if games == 0:
+        return (0.0, 1.0)
+    p = affected / games
+    denom = 1 + z * z / games
+    centre = (p + z * z / (2 * games)) / denom
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
+    return (max(0.0, round(centre - half, 4)), min(1.0, round(centre + half, 4)))
+
+
+@dataclass(frozen=True)
+class ImpactCounts:
+    """Counts for one comparison at one player count over some games; counts of disjoint game
+    ranges merge exactly."""
+
+    games: int = 0
+    affected: int = 0
+    first_change: Mapping[str, int] = field(default_factory=dict)  # what changed first -> games
+    witness: Witness | None = None  # the smallest divergence seen (fewest cards), earliest on ties
+    witness_game: int = -1
+
+    def merge(self, other: ImpactCounts) -> ImpactCounts:
+        first = dict(self.first_change)
+        for key, n in other.first_change.items():
+            first[key] = first.get(key, 0) + n
+        mine = (self.witness.cards, self.witness_game) if self.witness else None
+        theirs = (other.witness.cards, other.witness_game) if other.witness else None
+        take_other = theirs is not None and (mine is None or theirs < mine)
+        return ImpactCounts(
+            games=self.games + other.games,
+            affected=self.affected + other.affected,
+            first_change=first,
+            witness=other.witness if take_other else self.witness,
+            witness_game=other.witness_game if take_other else self.witness_game,
+        )
+
+
+def _moves_text(moves: Sequence[Move]) -> list[str]:
+    return [str(m) for m in sorted(moves, key=lambda m: (m.action, m.cards))]
+
+
+def _pile_json(pile: Pile | None) -> dict[str, Any] | None:
+    return pile.to_json() if pile else None
+
+
+def _situation(game: Game, state: State) -> dict[str, Any]:
+    cards = game.codec.cards
+    return {
+        "players": state.players,
+        "to_move": state.to_move,
+        "leading": state.leading,
+        "hand": cards(state.hands[state.to_move]),
+        "hands": [cards(h) for h in state.hands],
+        "pile": _pile_json(state.pile),
+        "opening_has_eight": state.opening_has_eight,
+        "trick": [{"player": p.player, **p.move.to_json()} for p in state.trick],
+        "passed": [p for p in range(state.players) if state.has_passed(p)],
+        "round": state.round,
+        "scores": list(state.scores),
+    }
+
+
+def _state_cards(game: Game, state: State) -> int:
+    pile = state.pile.size if state.pile else 0
+    return sum(game.codec.size(h) for h in state.hands) + pile
+
+
+def _result(events: Sequence[object], state: State) -> dict[str, Any]:
+    """What a move led to, in the terms a player notices: who won the trick, how the round ended,
+    who moves next."""
+    out: dict[str, Any] = {"trick_ends": False, "next_to_move": state.to_move, "pile": _pile_json(state.pile)}
+    for event in events:
+        if isinstance(event, TrickEnd):
+            out["trick_ends"] = True
+            out["trick_winner"] = event.winner
+            out["trick_end_reasons"] = list(event.reasons)
+        elif isinstance(event, RoundEnd):
+            out["round_ends"] = True
+            out["went_out"] = event.went_out
+            out["penalties"] = list(event.penalties)
+    return out
+
+
+def _outcome_key(events: Sequence[object]) -> tuple[Any, ...]:
+    """The parts of a move's events a player notices: a trick ending and its winner, and the round's
+    result. Which rule ended a trick is not compared when the ending and winner agree."""
+    key: list[Any] = []
+    for event in events:
+        if isinstance(event, TrickEnd):
+            key.append(("trick", event.winner))
+        elif isinstance(event, RoundEnd):
+            key.append(("round", event.went_out, event.penalties, event.scores))
+    return tuple(key)
+
+
+def _deal_outcome(game: Game, state: State) -> dict[str, Any]:
+    return {
+        "deck": game.codec.size(game.full_deck),
+        "hand_size": game.codec.size(state.hands[0]),
+        "leader": state.to_move,
+        "copies": game.copies,
+    }
+
+
+def _deal_witness(a: Game, b: Game, sa: State, sb: State, names: tuple[str, str], first: bool) -> Witness:
+    oa, ob = _deal_outcome(a, sa), _deal_outcome(b, sb)
+    what = "the first deal" if first else f"the deal of round {sa.round}"
+    diffs = [k for k in ("deck", "hand_size", "leader") if oa[k] != ob[k]]
+    detail = ", ".join(f"{k.replace('_', ' ')} {oa[k]} against {ob[k]}" for k in diffs) or "the cards dealt"
+    situation = {
+        "players": sa.players,
+        "round": sa.round,
+        "to_move": sa.to_move,
+        "leading": True,
+        "pile": None,
+        "scores": list(sa.scores),
+    }
+    return Witness(
+        summary=f"{sa.players} players, {what}: {names[0]} and {names[1]} differ in {detail}.",
+        situation=situation,
+        outcomes={names[0]: oa, names[1]: ob},
+        cards=min(oa["deck"], ob["deck"]),
+    )
+
+
+def _undealable_witness(a: Game, state: State, names: tuple[str, str], error: str) -> Witness:
+    oa = _deal_outcome(a, state)
+    return Witness(
+        summary=f"{state.players} players: {names[1]} cannot deal this table ({error}).",
+        situation={
+            "players": state.players,
+            "round": state.round,
+            "to_move": state.to_move,
+            "leading": True,
+            "pile": None,
+            "scores": list(state.scores),
+        },
+        outcomes={names[0]: oa, names[1]: {"error": error}},
+        cards=oa["deck"],
+    )
+
+
+def _shrunk_witness(
+    a: Game, b: Game, state: State, legal: tuple[set[Move], set[Move]], names: tuple[str, str]
+) -> Witness | None:
+    """The same table with the mover holding only the cards of one move the readings disagree on,
+    when the readings still disagree there: the pile and those few cards are the whole witness."""
+    la, lb = legal
+    differing = sorted(la ^ lb, key=lambda m: (len(m.cards), m.action, m.cards))
+    for move in differing:
+        if not move.cards:
+            continue
+        hand = a.codec.pack(move.cards)
+        small = replace(
+            state, hands=tuple(hand if i == state.to_move else h for i, h in enumerate(state.hands))
+        )
+        sa, sb = set(a.legal_moves(small)), set(b.legal_moves(small))
+        if sa == sb:
+            continue
+        situation = _situation(a, small)
+        situation.pop("hands")  # the other hands play no part in what the mover may do
+        only_a, only_b = (
+            _moves_text([m for m in sa if m not in sb]),
+            _moves_text([m for m in sb if m not in sa]),
+        )
+        parts = [f"only {n} allows {'; '.join(o)}" for n, o in ((names[0], only_a), (names[1], only_b)) if o]
+        where = f"on the {state.pile}" if state.pile else "leading"
+        return Witness(
+            summary=f"{state.players} players, player {state.to_move} to move {where} holding "
+            f"{','.join(map(str, move.cards))}: {' and '.join(parts)}.",
+            situation=situation,
+            outcomes={
+                names[0]: {"legal_moves": _moves_text(list(sa)), "only_here": only_a},
+                names[1]: {"legal_moves": _moves_text(list(sb)), "only_here": only_b},
+            },
+            cards=len(move.cards) + (state.pile.size if state.pile else 0),
+        )
+    return None
+
+
+def _step_witness(
+    a: Game,
+    b: Game,
+    state: State,
+    move: Move,
+    legal: tuple[set[Move], set[Move]],
+    after: tuple[tuple[State, Sequence[object]], tuple[State, Sequence[object]] | None],
+    names: tuple[str, str],
+    change: str,
+) -> Witness:
+    la, lb = legal
+    (sa, ea), b_after = after
+    out_a: dict[str, Any] = {
+        "legal_moves": len(la),
+        "only_here": _moves_text([m for m in la if m not in lb]),
+        "played": str(move),
+        **_result(ea, sa),
+    }
+    out_b: dict[str, Any] = {"legal_moves": len(lb), "only_here": _moves_text([m for m in lb if m not in la])}
+    if b_after is None:
+        out_b["played"] = None
+        out_b["note"] = f"'{move}' is not legal under {names[1]}"
+    else:
+        sb, eb = b_after
+        out_b["played"] = str(move)
+        out_b.update(_result(eb, sb))
+    pile = f"on the {state.pile}" if state.pile else "leading"
+    if change == "legal_moves":
+        extra_a, extra_b = out_a["only_here"], out_b["only_here"]
+        parts = []
+        if extra_a:
+            parts.append(f"only {names[0]} allows {'; '.join(extra_a[:3])}")
+        if extra_b:
+            parts.append(f"only {names[1]} allows {'; '.join(extra_b[:3])}")
+        what = " and ".join(parts)
+    elif change == "trick_end":
+        what = (
+            f"after '{move}' the trick ending differs ({names[0]}: {_trick_text(out_a)}; "
+            f"{names[1]}: {_trick_text(out_b)})"
+        )
+    elif change == "round_result":
+        what = f"after '{move}' the round's result differs"
+    else:
+        what = (
+            f"after '{move}' player {out_a['next_to_move']} moves next under {names[0]}, "
+            f"player {out_b.get('next_to_move')} under {names[1]}"
+        )
+    return Witness(
+        summary=f"{state.players} players, player {state.to_move} to move {pile}: {what}.",
+        situation=_situation(a, state),
+        outcomes={names[0]: out_a, names[1]: out_b},
+        cards=_state_cards(a, state),
+    )
+
+
+def _trick_text(out: Mapping[str, Any]) -> str:
+    if not out.get("trick_ends"):
+        return "the trick goes on"
+    return f"player {out['trick_winner']} wins it ({', '.join(out['trick_end_reasons'])})"
+
+
+@dataclass
+class _Tracker:
+    """One compared engine while a game is played."""
+
+    name: str
+    game: Game
+    names: tuple[str, str]
+    games: int = 0
+    affected: int = 0
+    first_change: dict[str, int] = field(default_factory=dict)
+    witness: Witness | None = None
+    witness_game: int = -1
+    diverged: bool = False
+
+    def record(self, change: str, witness: Witness, index: int) -> None:
+        self.diverged = True
+        self.affected += 1
+        self.first_change[change] = self.first_change.get(change, 0) + 1
+        if self.witness is None or witness.cards < self.witness.cards:
+            self.witness, self.witness_game = witness, index
+
+    def counts(self) -> ImpactCounts:
+        return ImpactCounts(
+            self.games, self.affected, dict(self.first_change), self.witness, self.witness_game
+        )
+
+
+def _seat_bots(bots: Sequence[str], players: int) -> tuple[Bot, ...]:
+    return tuple(get_bot(bots[seat % len(bots)]) for seat in range(players))
+
+
+def measure(
+    played: Ruleset,
+    compared: Mapping[str, tuple[Ruleset, tuple[str, str]]],
+    players: int,
+    games: range,
+    *,
+    base_seed: int = 0,
+    bots: Sequence[str] = DEFAULT_BOTS,
+    engine: EngineFactory = Game,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, ImpactCounts]:
+    """Play game i for every i in `games` under `played` and compare every step with each ruleset
+    in `compared` (name -> (ruleset, (played reading, compared reading))).
+
+    Bots sit round the table in the order given (seat s plays bots[s % len(bots)]). Returns the
+    counts per compared name. A comparison stops for a game at its first difference.
+    """
+    base = engine(played, players)
+    played.hand_size(players)  # a played ruleset that cannot deal is the caller's error
+    trackers: list[_Tracker] = []
+    unplayable: list[tuple[_Tracker, str]] = []
+    for name, (rs, labels) in compared.items():
+        try:
+            rs.hand_size(players)
+            trackers.append(_Tracker(name, engine(rs, players), labels))
+        except SpecError as exc:
+            # The compared reading cannot even deal this table: every game differs at the deal.
+            unplayable.append((_Tracker(name, base, labels), str(exc)))
+    seated = _seat_bots(bots, players)
+    for index in games:
+        seed = game_seed(base_seed, index)
+        rngs = bot_rngs(seed, players)
+        for t in trackers:
+            t.games += 1
+            t.diverged = False
+        state = base.new_match(seed)
+        for t, error in unplayable:
+            t.games += 1
+            t.record("deal", _undealable_witness(base, state, t.names, error), index)
+        for t in trackers:
+            other = t.game.new_match(seed)
+            if other != state:
+                t.record("deal", _deal_witness(base, t.game, state, other, t.names, True), index)
+        while True:
+            while state.phase == "play":
+                legal = base.legal_moves(state)
+                move = seated[state.to_move].choose(base, state, legal, rngs[state.to_move])
+                new, events = base.apply(state, move)
+                _compare_step(base, trackers, state, legal, move, (new, events), index)
+                state = new
+            if state.phase == "match_over" or all(t.diverged for t in trackers):
+                break
+            nxt = base.next_round(state)
+            for t in trackers:
+                if not t.diverged:
+                    other = t.game.next_round(state)
+                    if other != nxt:
+                        t.record("deal", _deal_witness(base, t.game, nxt, other, t.names, False), index)
+            state = nxt
+        if progress is not None:
+            progress(1)
+    counted = {t.name: t.counts() for t in trackers}
+    counted.update({t.name: t.counts() for t, _ in unplayable})
+    return {name: counted[name] for name in compared}
+
+
+def _compare_step(
+    base: Game,
+    trackers: Sequence[_Tracker],
+    state: State,
+    legal: tuple[Move, ...],
+    move: Move,
+    after: tuple[State, tuple[object, ...]],
+    index: int,
+) -> None:
+    legal_a: set[Move] | None = None
+    new, events = after
+    for t in trackers:
+        if t.diverged:
+            continue
+        other_legal = t.game.legal_moves(state)
+        if other_legal != legal:
+            legal_a = legal_a if legal_a is not None else set(legal)
+            if set(other_legal) != legal_a:
+                lb = set(other_legal)
+                b_after = t.game.apply(state, move) if move in lb else None
+                w = _shrunk_witness(base, t.game, state, (legal_a, lb), t.names) or _step_witness(
+                    base, t.game, state, move, (legal_a, lb), (after, b_after), t.names, "legal_moves"
+                )
+                t.record("legal_moves", w, index)
+                continue
+        other_new, other_events = t.game.apply(state, move)
+        change = None
+        if _outcome_key(other_events) != _outcome_key(events):
+            trick_a = [e for e in events if isinstance(e, TrickEnd)]
+            trick_b = [e for e in other_events if isinstance(e, TrickEnd)]
+            change = (
+                "trick_end" if [e.winner for e in trick_a] != [e.winner for e in trick_b] else "round_result"
+            )
+        elif other_new != new:
+            change = "next_turn"
+        if change is not None:
+            legal_set = set(legal)
+            w = _step_witness(
+                base,
+                t.game,
+                state,
+                move,
+                (legal_set, legal_set),
+                (after, (other_new, other_events)),
+                t.names,
+                change,
+            )
+            t.record(change, w, index)
+
+
+def player_counts(ruleset: Ruleset) -> tuple[int, ...]:
+    return tuple(range(ruleset.players_min, ruleset.players_max + 1))
+
+
+def comparison(
+    spec: Spec, ruleset: Ruleset, point: str, other: str | None = None
+) -> tuple[Ruleset, str, str]:
+    """The ruleset that differs from `ruleset` only in `point` (read as `other`, or the point's
+    first reading that is not the chosen one), with the played and compared reading names."""
+    if point not in spec.variation_points:
+        raise SpecError("impact", f"unknown variation point {point!r}")
+    vp = spec.variation_points[point]
+    chosen = ruleset.reading(point)
+    if other is None:
+        others = [r for r in vp.readings if r != chosen]
+        if not others:
+            raise SpecError("impact", f"{point} has no reading other than {chosen!r}")
+        other = others[0]
+    if other not in vp.readings:
+        raise SpecError("impact", f"{point} has no reading {other!r}")
+    readings = dict(ruleset.readings)
+    readings[point] = other
+    profile = spec.profiles[ruleset.profile]
+    base = {p: c.reading for p, c in profile.readings.items()}
+    overrides = {p: r for p, r in readings.items() if base.get(p) != r}
+    return spec.ruleset(ruleset.profile, overrides), chosen, other
+
+
+def describe_method(games: int, seed: int, bots: Sequence[str], played: str, compared: str) -> str:
+    return (
+        f"{games} seeded matches per player count (base seed {seed}), bots {'/'.join(bots)} round the "
+        f"table, played under {played}; a match counts as affected when {compared} would at some step "
+        "deal differently, allow a different set of legal moves, end a trick differently or give it "
+        "to another player, end the round with another result, or pass the turn to someone else. "
+        "95% Wilson interval."
+    )
+
+
+def to_impact(per_players: Mapping[int, ImpactCounts], games: int, seed: int, method: str) -> Impact:
+    table: dict[int, tuple[int, float, float, float]] = {}
+    for players, c in sorted(per_players.items()):
+        lo, hi = wilson(c.affected, c.games)
+        share = round(c.affected / c.games, 4) if c.games else 0.0
+        table[players] = (c.affected, share, lo, hi)
+    return Impact(games=games, seed=seed, per_players=table, method=method)
+
+
+def estimate_impact(
+    spec: Spec,
+    ruleset: Ruleset,
+    point: str,
+    other: str | None = None,
+    *,
+    games: int = 100,
+    seed: int = 0,
+    bots: Sequence[str] = DEFAULT_BOTS,
+    engine: EngineFactory = Game,
+) -> Impact:
+    """The impact of reading `point` as `other` instead of the ruleset's choice, per player count."""
+    compared, chosen, alt = comparison(spec, ruleset, point, other)
+    per: dict[int, ImpactCounts] = {}
+    for players in player_counts(ruleset):
+        counts = measure(
+            ruleset,
+            {point: (compared, (chosen, alt))},
+            players,
+            range(games),
+            base_seed=seed,
+            bots=bots,
+            engine=engine,
+        )
+        per[players] = counts[point]
+    return to_impact(per, games, seed, describe_method(games, seed, bots, chosen, alt))

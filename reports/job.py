@@ -1,0 +1,282 @@
+"""One report run: the checks, the impact of every variation point, the variant comparison, then
+the three files. Used by `535-check report` and by `535-check` with no command.
+
+The work is split into units (one player count of the impact estimate, one player count of one
+variant) so that a progress bar can follow it; every unit is a pure function of the spec, the
+ruleset, the seed and the number of games.
+"""
+
+from __future__ import annotations
+
+import importlib
+import multiprocessing
+import signal
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from five35.checks.findings import CheckContext, CheckResult, Level
+from five35.checks.impact import (
+    DEFAULT_BOTS,
+    ImpactCounts,
+    comparison,
+    describe_method,
+    measure,
+    player_counts,
+    to_impact,
+)
+from five35.checks.text_audit import check_text_audit
+from five35.engine.simulate import Stats, merge_all, simulate
+from five35.spec import Ruleset, Spec, SpecError
+
+from .build import PointImpact, ReportInputs, Variant, report_data
+from .render import write_report
+
+Progress = Callable[[int], None]
+
+
+@dataclass(frozen=True)
+class ReportRun:
+    data: dict[str, Any]
+    paths: list[Path]
+    failures: int
+
+
+def run_all_checks(
+    spec: Spec, ruleset: Ruleset, level: Level, seed: int, only: Sequence[str] | None = None
+) -> tuple[list[CheckResult], list[str]]:
+    """The checks runner's results (all its checks, or those named in `only`) when it is installed,
+    else the text audit alone, with a note saying so. The text audit is included either way, once."""
+    notes: list[str] = []
+    results: list[CheckResult] = []
+    try:
+        runner = importlib.import_module("five35.checks.runner")
+    except ModuleNotFoundError as exc:
+        if exc.name != "five35.checks.runner":
+            raise
+        runner = None
+    if runner is not None:
+        run = runner.run_checks(spec, ruleset, level=level, seed=seed, only=only)
+        results.extend(run.results)
+    else:
+        notes.append("The checks runner (five35.checks.runner) is not installed: only the text audit ran.")
+    if not any(r.name == "text_audit" for r in results):
+        results.append(check_text_audit(CheckContext(spec=spec, ruleset=ruleset, level=level, seed=seed)))
+    return results, notes
+
+
+def impact_units(
+    spec: Spec, ruleset: Ruleset
+) -> tuple[dict[str, tuple[Ruleset, tuple[str, str]]], tuple[int, ...]]:
+    compared = {}
+    for point, vp in spec.variation_points.items():
+        if len(vp.readings) < 2:
+            continue
+        rs, chosen, other = comparison(spec, ruleset, point)
+        compared[point] = (rs, (chosen, other))
+    return compared, player_counts(ruleset)
+
+
+def _chunks(games: int, size: int) -> list[range]:
+    return [range(lo, min(games, lo + size)) for lo in range(0, games, size)]
+
+
+def _impact_unit(
+    ruleset: Ruleset,
+    compared: Mapping[str, tuple[Ruleset, tuple[str, str]]],
+    players: int,
+    games: range,
+    seed: int,
+    bots: Sequence[str],
+) -> dict[str, ImpactCounts]:
+    return measure(ruleset, compared, players, games, base_seed=seed, bots=bots)
+
+
+def _variant_unit(ruleset: Ruleset, players: int, games: range, seed: int, bots: Sequence[str]) -> Stats:
+    seated = [bots[s % len(bots)] for s in range(players)]
+    return simulate(ruleset, players, games, seated, "match", base_seed=seed)
+
+
+def _ignore_interrupts() -> None:
+    # Workers leave Ctrl-C to the main process, which stops them all at once (Pool.terminate).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _run_units(
+    units: Sequence[tuple[Callable[..., Any], tuple[Any, ...], int]], jobs: int, progress: Progress | None
+) -> list[Any]:
+    """Run (function, args, games) units, in worker processes when jobs > 1; the results come back
+    in the units' order, so the report does not depend on `jobs`. An error or an interrupt stops
+    every worker before it is raised."""
+    results: list[Any] = [None] * len(units)
+    if jobs <= 1 or len(units) <= 1:
+        for i, (fn, args, games) in enumerate(units):
+            results[i] = fn(*args)
+            if progress is not None:
+                progress(games)
+        return results
+    pool = multiprocessing.get_context().Pool(min(jobs, len(units)), initializer=_ignore_interrupts)
+    try:
+        pending = [pool.apply_async(fn, args) for fn, args, _ in units]
+        for i, (handle, (_, _, games)) in enumerate(zip(pending, units, strict=True)):
+            results[i] = handle.get()
+            if progress is not None:
+                progress(games)
+    except BaseException:
+        pool.terminate()
+        pool.join()
+        raise
+    pool.close()
+    pool.join()
+    return results
+
+
+CHUNK = 50  # games per unit: small enough for a lively progress bar, large enough to amortise a process hop
+
+
+def estimate_all(
+    spec: Spec,
+    ruleset: Ruleset,
+    games: int,
+    seed: int,
+    bots: Sequence[str] = DEFAULT_BOTS,
+    progress: Progress | None = None,
+    jobs: int = 1,
+) -> dict[str, PointImpact]:
+    """The impact of every variation point (its played reading against its first other reading),
+    every point measured on the same games."""
+    compared, _ = impact_units(spec, ruleset)
+    playable = dealable_counts(ruleset)  # a table the played rules cannot deal has nothing to compare
+    units = [
+        (_impact_unit, (ruleset, compared, players, chunk, seed, tuple(bots)), len(chunk))
+        for players in playable
+        for chunk in _chunks(games, CHUNK)
+    ]
+    done = _run_units(units, jobs, progress)
+    per: dict[str, dict[int, ImpactCounts]] = {p: {} for p in compared}
+    for (_, args, _), result in zip(units, done, strict=True):
+        players = args[2]
+        for point, c in result.items():
+            per[point][players] = per[point][players].merge(c) if players in per[point] else c
+    out = {}
+    for point, (_, (played, other)) in compared.items():
+        method = describe_method(games, seed, bots, played, other)
+        out[point] = PointImpact(point, played, other, to_impact(per[point], games, seed, method), per[point])
+    return out
+
+
+def variant_rulesets(spec: Spec, ruleset: Ruleset) -> list[tuple[str, str, Ruleset]]:
+    """Every named profile, plus the chosen ruleset when --reading changed it."""
+    out = []
+    for name, profile in spec.profiles.items():
+        out.append((name, profile.title, spec.ruleset(name)))
+    if ruleset.overridden:
+        changed = ", ".join(f"{p}={ruleset.reading(p)}" for p in ruleset.overridden)
+        out.append((ruleset.label(), f"profile {ruleset.profile} with {changed}", ruleset))
+    return out
+
+
+def simulate_variants(
+    spec: Spec,
+    ruleset: Ruleset,
+    games: int,
+    seed: int,
+    bots: Sequence[str] = DEFAULT_BOTS,
+    progress: Progress | None = None,
+    jobs: int = 1,
+) -> list[Variant]:
+    units = []
+    owners: list[tuple[int, int]] = []  # (variant index, players) of each unit
+    unplayable: dict[tuple[int, int], str] = {}
+    rulesets = variant_rulesets(spec, ruleset)
+    for vi, (_, _, rs) in enumerate(rulesets):
+        for players in player_counts(rs):
+            try:
+                rs.hand_size(players)
+            except SpecError as exc:
+                unplayable[(vi, players)] = str(exc)
+                if progress is not None:
+                    progress(games)
+                continue
+            for chunk in _chunks(games, CHUNK):
+                units.append((_variant_unit, (rs, players, chunk, seed, tuple(bots)), len(chunk)))
+                owners.append((vi, players))
+    done = _run_units(units, jobs, progress)
+    parts: dict[tuple[int, int], list[Stats]] = {}
+    for owner, stats in zip(owners, done, strict=True):
+        parts.setdefault(owner, []).append(stats)
+    variants = []
+    for vi, (label, title, rs) in enumerate(rulesets):
+        per = {p: merge_all(parts[(vi, p)]) for p in player_counts(rs) if (vi, p) in parts}
+        bad = {p: why for (owner, p), why in unplayable.items() if owner == vi}
+        variants.append(Variant(label, title, rs.readings, per, bad))
+    return variants
+
+
+def work_units(spec: Spec, ruleset: Ruleset, games: int) -> int:
+    """Games the impact estimate and the variant comparison will play, for a progress bar."""
+    variants = variant_rulesets(spec, ruleset)
+    return games * len(dealable_counts(ruleset)) + games * sum(
+        len(player_counts(rs)) for _, _, rs in variants
+    )
+
+
+def dealable_counts(ruleset: Ruleset) -> list[int]:
+    """The player counts the ruleset can deal."""
+    out = []
+    for players in player_counts(ruleset):
+        try:
+            ruleset.hand_size(players)
+        except SpecError:
+            continue
+        out.append(players)
+    return out
+
+
+def make_report(
+    spec: Spec,
+    ruleset: Ruleset,
+    out_dir: Path,
+    *,
+    games: int,
+    seed: int,
+    level: Level = "ci",
+    bots: Sequence[str] = DEFAULT_BOTS,
+    progress: Progress | None = None,
+    jobs: int = 1,
+    results: Sequence[CheckResult] | None = None,
+    notes: Sequence[str] = (),
+) -> ReportRun:
+    """Run everything (the checks too, unless their `results` are given, with any `notes` on
+    them) and write report.md, report.html and report.json into `out_dir`."""
+    if results is None:
+        checked, check_notes = run_all_checks(spec, ruleset, level, seed)
+        notes = (*notes, *check_notes)
+    else:
+        checked = list(results)
+    for players in player_counts(ruleset):
+        try:
+            ruleset.hand_size(players)
+        except SpecError as exc:
+            notes = (
+                *notes,
+                f"The rules played cannot be dealt to {players} players ({exc}): no impact at that count.",
+            )
+    impacts = estimate_all(spec, ruleset, games, seed, bots, progress, jobs)
+    variants = simulate_variants(spec, ruleset, games, seed, bots, progress, jobs)
+    inputs = ReportInputs(
+        spec=spec,
+        ruleset=ruleset,
+        results=checked,
+        impacts=impacts,
+        variants=variants,
+        games=games,
+        seed=seed,
+        level=level,
+        bots=tuple(bots),
+        notes=tuple(notes),
+    )
+    data = report_data(inputs)
+    paths = write_report(out_dir, data)
+    return ReportRun(data, paths, len(data["failures"]))

@@ -1,0 +1,515 @@
+"""The rule-clarification report: its data, the three files, the schema, determinism, atomic
+writes, and the `report` command (plus `535-check` with no command)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Mapping
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+from five35.checks.findings import CheckContext, CheckResult, Failure, Finding, Witness
+from five35.checks.text_audit import check_text_audit
+from five35.cli import main
+from five35.reports import FILES, ReportInputs, render_all, report_data, write_report
+from five35.reports import job as report_job
+from five35.reports.job import estimate_all, simulate_variants
+from five35.reports.svg import nice_ceiling
+from five35.spec import Spec, load_spec
+
+SEED = 5
+GAMES = 3
+
+
+def fixture_results(spec: Spec) -> list[CheckResult]:
+    """Findings as the checks make them: a variation point with a minimal witness, a contradiction,
+    a dead clause, a gap that borrows its point's witness; plus the real text audit."""
+    witness = Witness(
+        summary="Player 1 holds 1,2,3 against the run 3,4,5.",
+        situation={
+            "players": 3,
+            "to_move": 1,
+            "leading": False,
+            "hand": [1, 2, 3, 9],
+            "hands": [[5, 11], [1, 2, 3, 9], [14, 14]],
+            "pile": {"kind": "run", "cards": [3, 4, 5]},
+            "opening_has_eight": False,
+            "trick": [{"player": 0, "action": "lead", "cards": [3, 4, 5]}],
+        },
+        outcomes={
+            "lower_beats": {"legal_moves": ["overwrite 1,2,3", "pass"]},
+            "higher_beats": {"legal_moves": ["pass"]},
+        },
+        cards=10,
+    )
+    checks = CheckResult(
+        name="fixture",
+        title="Findings made by hand for the report tests",
+        seconds=0.0,
+        proofs=2,
+        findings=(
+            Finding(
+                id="vp.run_order",
+                kind="ambiguity",
+                title="Which run beats which?",
+                clauses=("pile.run", "action.overwrite"),
+                detail="The example says 1,2,3 beats 11,12,13; 'higher-ranked' says the opposite.",
+                check="fixture",
+                severity="high",
+                variation_point="run_order",
+                readings={"lower_beats": "1,2,3 beats 11,12,13", "higher_beats": "11,12,13 beats 1,2,3"},
+                witness=witness,
+                evidence=("E3", "E4"),
+                proposed_wording="A run is beaten by a run of the same length starting lower.",
+                status="settled by profile published: lower_beats",
+            ),
+            Finding(
+                id="contradiction.eight_forms",
+                kind="contradiction",
+                title="The list after 'd. h.' omits 8,9",
+                clauses=("eight.trigger",),
+                detail="The rule says any 8; its list of examples leaves out the run 8,9.",
+                check="fixture",
+                severity="medium",
+                variation_point="eight_forms",
+                # keyed by the point, with the reading's own words, as the text-example check does
+                readings={"eight_forms": spec.variation_points["eight_forms"].readings["listed_forms"]},
+                unsat_core=("eight.trigger", "rules.trick.end.eight"),
+            ),
+            Finding(
+                id="dead.add_past_closing",
+                kind="dead_clause",
+                title="add_past_closing never applies",
+                clauses=("action.add",),
+                detail="No set or run can grow past its closing card.",
+                check="fixture",
+                severity="low",
+                readings={"add_past_closing=overflow": "Yes: the trick still ends, with the longer pile."},
+                evidence=("Checked exhaustively over all piles (fixture).",),
+            ),
+            Finding(
+                id="gap.run_order.example",
+                kind="gap",
+                title="The single and set examples are lost in Spanish",
+                clauses=("pile.single",),
+                detail="Only 'rango superior' tells the direction.",
+                check="fixture",
+                variation_point="run_order",
+            ),
+        ),
+    )
+    audit = check_text_audit(CheckContext(spec=spec, ruleset=spec.ruleset()))
+    return [checks, audit]
+
+
+@cache
+def fixture_inputs() -> ReportInputs:
+    spec = load_spec()
+    rs = spec.ruleset()
+    return ReportInputs(
+        spec=spec,
+        ruleset=rs,
+        results=fixture_results(spec),
+        impacts=estimate_all(spec, rs, GAMES, SEED),
+        variants=simulate_variants(spec, rs, GAMES, SEED),
+        games=GAMES,
+        seed=SEED,
+        level="quick",
+        bots=("greedy", "cautious", "random"),
+    )
+
+
+@cache
+def fixture_data() -> dict[str, Any]:
+    return report_data(fixture_inputs())
+
+
+@cache
+def schema() -> dict[str, Any]:
+    text = resources.files("five35.reports").joinpath("report.schema.json").read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def _validate(data: Mapping[str, Any]) -> None:
+    jsonschema.Draft202012Validator(schema()).validate(data)
+
+
+def _sections(data: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    return {s["id"]: s for s in data["findings"]}
+
+
+# ---- the data ----------------------------------------------------------------------------------
+
+
+def test_schema_is_valid_and_documented() -> None:
+    jsonschema.Draft202012Validator.check_schema(schema())
+    undocumented: list[str] = []
+
+    def walk(node: Any, path: str) -> None:
+        if isinstance(node, dict):
+            for name, sub in node.get("properties", {}).items():
+                if isinstance(sub, dict) and "description" not in sub:
+                    undocumented.append(f"{path}.{name}")
+            for key, value in node.items():
+                walk(value, f"{path}.{key}")
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                walk(value, f"{path}[{i}]")
+
+    walk(schema(), "$")
+    assert not undocumented
+
+
+def test_report_json_validates() -> None:
+    data = json.loads(render_all(fixture_data())["report.json"])
+    _validate(data)
+
+
+def test_schema_rejects_a_broken_report() -> None:
+    data = json.loads(render_all(fixture_data())["report.json"])
+    del data["findings"][0]["proposed_wording"]
+    with pytest.raises(jsonschema.ValidationError):
+        _validate(data)
+    data = json.loads(render_all(fixture_data())["report.json"])
+    data["findings"][0]["kind"] = "opinion"
+    with pytest.raises(jsonschema.ValidationError):
+        _validate(data)
+
+
+def test_a_section_for_every_variation_point_and_every_finding() -> None:
+    data = fixture_data()
+    spec = fixture_inputs().spec
+    sections = _sections(data)
+    for point in spec.variation_points:
+        assert f"vp.{point}" in sections
+    for result in fixture_inputs().results:
+        for finding in result.findings:
+            assert finding.id in sections
+    assert data["summary"]["total"] == len(sections) == len(data["findings"])
+
+
+def test_every_section_has_every_part() -> None:
+    spec = fixture_inputs().spec
+    for s in fixture_data()["findings"]:
+        assert s["clauses"] or s["kind"] != "ambiguity", s["id"]
+        for c in s["clauses"]:
+            assert c["id"] in spec.clauses
+        assert s["witness"] or s["witness_note"]
+        assert s["impact"] or s["impact_note"]
+        assert s["proposed_wording"], s["id"]
+        assert s["status"] == "open" or s["status"].startswith("settled by profile ")
+        if s["id"].startswith("vp."):
+            point = s["variation_point"]
+            assert [r["name"] for r in s["readings"]] == list(spec.variation_points[point].readings)
+            assert sum(r["chosen"] for r in s["readings"]) == 1
+            assert s["impact"] is not None
+            assert sorted(s["impact"]["per_players"]) == ["2", "3", "4", "5", "6"]
+            assert s["profile_choice"]["reading"] == spec.ruleset().reading(point)
+        for e in s["evidence"]:
+            assert e["fact"]
+
+
+def test_readings_are_named_however_a_check_keys_them() -> None:
+    sections = _sections(fixture_data())
+    contradiction = [(r["name"], r["chosen"]) for r in sections["contradiction.eight_forms"]["readings"]]
+    assert contradiction == [("listed_forms", False), ("any_eight", True)]
+    dead = sections["dead.add_past_closing"]["readings"]
+    named = [(r["name"], r["chosen"], r["profiles"]) for r in dead]
+    assert named == [("add_past_closing=overflow", False, [])]
+
+
+def test_clauses_are_quoted_in_both_languages() -> None:
+    section = _sections(fixture_data())["vp.five_player_copies"]
+    (clause,) = section["clauses"]
+    assert clause["id"] == "deck.copies"
+    assert "5+ Spielern" in clause["de"]
+    assert "más de 5 jugadores" in clause["es"]
+
+
+def test_witness_comes_from_the_check_then_the_point_then_play() -> None:
+    sections = _sections(fixture_data())
+    assert sections["vp.run_order"]["witness_source"] == "check"
+    assert sections["vp.run_order"]["witness"]["cards"] == 10
+    # a finding about a point borrows the point's witness
+    assert sections["gap.run_order.example"]["witness_source"] == "vp.run_order"
+    # a point no check drew gets the smallest difference seen in the simulated games
+    assert sections["vp.run_wrap"]["witness_source"] in ("simulation", None)
+    # a finding about the text alone has none, and says so
+    defect = sections["defect.pile.single"]
+    assert defect["witness"] is None and "text itself" in defect["witness_note"]
+
+
+def test_evidence_is_quoted_with_its_source() -> None:
+    section = _sections(fixture_data())["vp.run_order"]
+    by_id = {e["id"]: e for e in section["evidence"]}
+    assert "2-3-4 beats 3-4-5" in by_id["E3"]["fact"]
+    assert "Hiew" in by_id["E3"]["source"]
+    # a check's own sentence is kept as written, without an id
+    dead = _sections(fixture_data())["dead.add_past_closing"]
+    assert dead["evidence"] == [
+        {"id": None, "fact": "Checked exhaustively over all piles (fixture).", "source": None}
+    ]
+    # "same page" in the evidence file names the page it refers to
+    e6 = _sections(fixture_data())["vp.add_to_single"]["evidence"][0]
+    assert e6["id"] == "E6" and "boardgamearena.com" in e6["source"]
+    assert {e["id"] for e in fixture_data()["evidence"]} >= {"E3", "E4", "E5", "E6", "E9"}
+
+
+def test_summary_counts_by_kind_and_severity() -> None:
+    data = fixture_data()
+    summary = data["summary"]
+    for kind, row in summary["by_kind"].items():
+        assert row["total"] == sum(1 for s in data["findings"] if s["kind"] == kind)
+        assert row["total"] == row["high"] + row["medium"] + row["low"]
+    assert summary["by_kind"]["contradiction"]["total"] == 1
+    assert summary["by_kind"]["dead_clause"]["total"] == 1
+    assert summary["open"] + summary["settled"] == summary["total"]
+    assert data["verdict"] and all(line.endswith(".") for line in data["verdict"])
+    # under the published rules no game can take a run or set past its closing card
+    assert any("add_past_closing" in line and "dead rule" in line for line in data["verdict"])
+
+
+def test_chart_axes_end_on_round_numbers() -> None:
+    assert [nice_ceiling(v) for v in (68.7, 15.5, 2.0, 0.3, 7.33, 0.0)] == [100.0, 20.0, 2.0, 0.5, 10.0, 1.0]
+
+
+def test_variant_comparison_has_every_profile() -> None:
+    data = fixture_data()
+    labels = [v["label"] for v in data["variants"]]
+    assert labels == ["published", "german-literal", "spanish-literal"]
+    for v in data["variants"]:
+        assert sorted(v["per_players"]) == ["2", "3", "4", "5", "6"]
+        for stats in v["per_players"].values():
+            assert stats["games"] == GAMES
+
+
+# ---- the files -----------------------------------------------------------------------------------
+
+
+def test_markdown_and_html_show_every_section() -> None:
+    texts = render_all(fixture_data())
+    md, html = texts["report.md"], texts["report.html"]
+    for s in fixture_data()["findings"]:
+        assert f"`{s['id']}`" in md
+        assert f'data-finding="{s["id"]}"' in html
+    assert "[1] [2] [3] [9]" in md  # the witness's hand, drawn as cards
+    assert '<span class="card rain">1</span>' in html
+    assert md.count("### ") >= len(fixture_data()["findings"])
+
+
+def test_html_is_self_contained() -> None:
+    html = render_all(fixture_data())["report.html"]
+    assert "<script" not in html
+    assert "<link" not in html
+    assert not re.search(r"\ssrc=", html)
+    urls = set(re.findall(r"https?://[^\s\"'<>]+", html))
+    assert urls <= {"http://www.w3.org/2000/svg"}
+    assert "@media print" in html
+    # one impact chart per measured section, plus the variant charts
+    measured = sum(1 for s in fixture_data()["findings"] if s["impact"])
+    assert html.count('<svg xmlns="http://www.w3.org/2000/svg" class="chart"') == measured + 8
+
+
+def test_same_inputs_give_byte_identical_files(tmp_path: Path) -> None:
+    spec = load_spec()
+    rs = spec.ruleset()
+    first = write_report(tmp_path / "a", fixture_data())
+    again = report_data(
+        ReportInputs(
+            spec=spec,
+            ruleset=rs,
+            results=fixture_results(spec),
+            impacts=estimate_all(spec, rs, GAMES, SEED),
+            variants=simulate_variants(spec, rs, GAMES, SEED),
+            games=GAMES,
+            seed=SEED,
+            level="quick",
+            bots=("greedy", "cautious", "random"),
+        )
+    )
+    second = write_report(tmp_path / "b", again)
+    for a, b in zip(first, second, strict=True):
+        assert a.read_bytes() == b.read_bytes(), a.name
+    assert str(tmp_path) not in first[0].read_text(encoding="utf-8")
+
+
+def test_worker_processes_do_not_change_the_results() -> None:
+    spec = load_spec()
+    rs = spec.ruleset()
+    assert estimate_all(spec, rs, 4, 9, jobs=2) == estimate_all(spec, rs, 4, 9, jobs=1)
+    assert simulate_variants(spec, rs, 3, 9, jobs=2) == simulate_variants(spec, rs, 3, 9, jobs=1)
+
+
+def _listing(path: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(path.iterdir())}
+
+
+def test_an_error_mid_render_leaves_the_old_report(tmp_path: Path) -> None:
+    write_report(tmp_path, fixture_data())
+    before = _listing(tmp_path)
+
+    def half(data: Mapping[str, Any]) -> dict[str, str]:
+        render_all(data)
+        raise RuntimeError("injected failure while rendering")
+
+    with pytest.raises(RuntimeError):
+        write_report(tmp_path, {**fixture_data(), "game": "changed"}, half)
+    assert _listing(tmp_path) == before
+
+
+def test_an_interrupt_while_writing_leaves_no_partial_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_report(tmp_path, fixture_data())
+    before = _listing(tmp_path)
+    calls = {"n": 0}
+    real_fsync = os.fsync
+
+    def interrupted(fd: int) -> None:
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise KeyboardInterrupt
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        write_report(tmp_path, {**fixture_data(), "game": "changed"})
+    monkeypatch.undo()
+    assert _listing(tmp_path) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(FILES)
+
+
+def test_a_fresh_directory_gets_no_report_when_rendering_fails(tmp_path: Path) -> None:
+    out = tmp_path / "new"
+
+    def broken(data: Mapping[str, Any]) -> dict[str, str]:
+        raise ValueError("injected")
+
+    with pytest.raises(ValueError):
+        write_report(out, fixture_data(), broken)
+    assert list(out.iterdir()) == []
+
+
+# ---- the commands ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def text_audit_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keep the command tests fast: the checks are the text audit plus the fixture findings."""
+
+    def run(spec: Spec, ruleset: Any, level: Any, seed: int) -> tuple[list[CheckResult], list[str]]:
+        return fixture_results(spec), []
+
+    monkeypatch.setattr(report_job, "run_all_checks", run)
+
+
+@pytest.mark.usefixtures("text_audit_only")
+def test_report_command_writes_three_identical_files_per_seed(tmp_path: Path) -> None:
+    runner = CliRunner()
+    outs = []
+    for name, jobs in (("one", "1"), ("two", "2")):
+        out = tmp_path / name
+        result = runner.invoke(
+            main, ["report", "--out", str(out), "--games", "2", "--seed", "7", "--jobs", jobs]
+        )
+        assert result.exit_code == 0, result.output
+        assert f"report written to {out}/" in result.stdout
+        outs.append(out)
+    for name in FILES:
+        assert (outs[0] / name).read_bytes() == (outs[1] / name).read_bytes()
+    data = json.loads((outs[0] / "report.json").read_text(encoding="utf-8"))
+    _validate(data)
+    assert data["run"]["seed"] == 7 and data["run"]["games"] == 2
+    assert data["run"]["level"] == "ci"
+
+
+@pytest.mark.usefixtures("text_audit_only")
+def test_report_command_takes_readings_into_the_comparison(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        main,
+        ["report", "--out", str(tmp_path), "--games", "1", "--reading", "run_order=higher_beats"],
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    labels = [v["label"] for v in data["variants"]]
+    assert labels[-1] == "published+run_order=higher_beats"
+    assert data["ruleset"]["label"] == "published+run_order=higher_beats"
+    assert _sections(data)["vp.run_order"]["profile_choice"]["basis"] == "--reading"
+
+
+@pytest.mark.parametrize(
+    ("args", "where"),
+    [
+        (["--games", "many"], "--games"),
+        (["--games", "0"], "--games"),
+        (["--seed", "-1"], "--seed"),
+        (["--jobs", "0"], "--jobs"),
+        (["--profile", "nope"], "--profile"),
+        (["--reading", "run_order=sideways"], "--reading"),
+    ],
+)
+def test_report_command_bad_input_is_one_line(args: list[str], where: str, tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["report", "--out", str(tmp_path / "r"), *args])
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and where in lines[0] and "Traceback" not in result.output
+    assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.usefixtures("text_audit_only")
+def test_report_command_out_must_be_a_directory(tmp_path: Path) -> None:
+    target = tmp_path / "file"
+    target.write_text("x", encoding="utf-8")
+    result = CliRunner().invoke(main, ["report", "--out", str(target), "--games", "1"])
+    assert result.exit_code == 2
+    assert "--out" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_report_command_exits_1_when_a_check_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def failing(spec: Spec, ruleset: Any, level: Any, seed: int) -> tuple[list[CheckResult], list[str]]:
+        broken = CheckResult(
+            name="planted",
+            title="A check that finds the engine wrong",
+            seconds=0.0,
+            failures=(Failure(check="planted", message="the engine let a player pass while leading"),),
+        )
+        return [broken], []
+
+    monkeypatch.setattr(report_job, "run_all_checks", failing)
+    result = CliRunner().invoke(main, ["report", "--out", str(tmp_path), "--games", "1"])
+    assert result.exit_code == 1, result.output
+    data = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    assert data["failures"][0]["message"].startswith("the engine let")
+    assert "the engine let a player pass" in (tmp_path / "report.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.usefixtures("text_audit_only")
+def test_no_command_writes_the_report_into_535_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from five35.cli import default_job
+
+    monkeypatch.setattr(default_job, "DEFAULT_GAMES", 1)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, [])
+    assert result.exit_code == 0, result.output
+    assert "report written to 535-report/" in result.stdout
+    assert sorted(p.name for p in (tmp_path / "535-report").iterdir()) == sorted(FILES)
+    _validate(json.loads((tmp_path / "535-report" / "report.json").read_text(encoding="utf-8")))
+
+
+def test_the_real_checks_feed_the_report() -> None:
+    """Without stand-ins: whatever checks are installed run, and the text audit is among them once."""
+    spec = load_spec()
+    results, notes = report_job.run_all_checks(spec, spec.ruleset(), "quick", 0, only=["graphs.succession"])
+    names = [r.name for r in results]
+    assert names.count("text_audit") == 1
+    assert len(names) == 2 and not notes  # the runner's one check, then the text audit
