@@ -31,6 +31,7 @@ from hypothesis import seed as hseed
 from hypothesis import strategies as st
 
 from .findings import CheckContext, CheckResult, Failure, Witness
+from .hypothesis_env import private_hypothesis_home
 from .situations import (
     NONE_PILE,
     PileKey,
@@ -484,7 +485,11 @@ def generated(ctx: CheckContext, tally: Tally, examples: int) -> list[Disagreeme
             found.append(min(diffs, key=Disagreement.key))
             raise AssertionError("disagreement")
 
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(AssertionError):
+    with (
+        private_hypothesis_home(),
+        contextlib.redirect_stdout(io.StringIO()),
+        contextlib.suppress(AssertionError),
+    ):
         run()
     return _smallest_per_kind(found)
 

@@ -35,11 +35,9 @@ from __future__ import annotations
 import copy
 import json
 import random
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, cast
 
@@ -49,7 +47,6 @@ from five35.spec import Ruleset, Spec
 from hypothesis import HealthCheck, Phase, Verbosity, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
-from hypothesis.configuration import set_hypothesis_home_dir, storage_directory
 from hypothesis.reporting import with_reporter
 from hypothesis.stateful import (
     RuleBasedStateMachine,
@@ -61,6 +58,7 @@ from hypothesis.stateful import (
 from hypothesis.strategies import SearchStrategy
 
 from .findings import CheckContext, CheckResult, EngineFactory, Failure, Level, Witness
+from .hypothesis_env import private_hypothesis_home
 from .strategies import Setup, parse_move, setups
 
 EIGHT = 8
@@ -837,38 +835,6 @@ def hypothesis_settings(examples: int, steps: int) -> settings:
         phases=(Phase.explicit, Phase.generate, Phase.shrink),
         suppress_health_check=list(HealthCheck),
     )
-
-
-@contextmanager
-def private_hypothesis_home() -> Iterator[None]:
-    """Keep Hypothesis out of the user's directory and independent of what else is imported.
-
-    Even with database=None, Hypothesis collects constants from the source of every "local" module
-    that is loaded, mixes them into generation, and caches them under `.hypothesis/` in the current
-    directory. So what it generates would depend on the modules loaded and on where five35 is
-    installed, and it would write into the user's directory. For the duration, storage goes to a
-    temporary directory and the local constants are switched off.
-    """
-    from hypothesis.internal.conjecture import providers
-
-    previous = storage_directory(intent_to_write=False).home_directory
-    original = getattr(providers, "_get_local_constants", None)
-    cache = getattr(getattr(providers, "CONSTANTS_CACHE", None), "cache", None)
-    with tempfile.TemporaryDirectory(prefix="five35-hypothesis-") as home:
-        set_hypothesis_home_dir(home)
-        if original is not None:
-            empty = providers.Constants()  # type: ignore[attr-defined]
-            providers._get_local_constants = lambda: empty
-        if isinstance(cache, dict):
-            cache.clear()  # constants chosen before, with local ones mixed in
-        try:
-            yield
-        finally:
-            set_hypothesis_home_dir(previous)
-            if original is not None:
-                providers._get_local_constants = original
-            if isinstance(cache, dict):
-                cache.clear()
 
 
 def run_machine(

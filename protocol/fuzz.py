@@ -12,17 +12,16 @@ by giving each a different --seed.
 
 from __future__ import annotations
 
-import contextlib
-import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from five35.checks.hypothesis_env import private_hypothesis_home
 from five35.engine import PASS, Game, IllegalMove, Move, State
 from five35.spec import Ruleset
-from hypothesis import HealthCheck, Verbosity, configuration, given, settings
+from hypothesis import HealthCheck, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
@@ -204,19 +203,6 @@ def drawn_moves(data: st.DataObject) -> Callable[[Game, State, tuple[Move, ...]]
 # ---- the run -----------------------------------------------------------------------------------
 
 
-@contextlib.contextmanager
-def _private_hypothesis_home() -> Iterator[None]:
-    """Hypothesis caches files under ./.hypothesis even without a database; the fuzzer must not
-    write into the user's directory, so its home is a temporary directory for the run."""
-    previous = getattr(configuration, "__hypothesis_home_directory", None)
-    with tempfile.TemporaryDirectory(prefix="five35-hypothesis-") as home:
-        configuration.set_hypothesis_home_dir(home)
-        try:
-            yield
-        finally:
-            configuration.set_hypothesis_home_dir(previous)
-
-
 class Games:
     """One reference Game per player count (building one precomputes its move tables)."""
 
@@ -305,7 +291,7 @@ def fuzz(
     fault: EngineFault | None = None
     budget_exhausted = False
     try:
-        with _private_hypothesis_home():
+        with private_hypothesis_home():
             run()
     except _Diverged as diverged:
         remember(diverged.result)
