@@ -8,18 +8,22 @@
   still in the spec's clauses, so a corrected house-rules copy of the spec no longer shows it. A
   clause that exists in one language only is a mismatch too.
 
-Every finding carries a proposed rulebook sentence and the evidence ids the spec cites for it.
+Every finding carries a proposed rulebook sentence and the evidence ids the spec cites for it. A
+finding that is not one variation point carries its own two alternatives as readings and, where it
+concerns play, the table situation it is about, played by the engine under both (checks/impact.py).
 """
 
 from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from five35.engine import Game
 from five35.spec import Ruleset, Spec
 
-from .findings import CheckContext, CheckResult, Finding, Severity, point_status
+from .findings import CheckContext, CheckResult, EngineFactory, Finding, Severity, point_status
+from .impact import alternative_witness, finding_alternative
 
 CHECK_NAME = "text_audit"
 
@@ -340,15 +344,31 @@ def mismatch_findings(spec: Spec, ruleset: Ruleset) -> list[Finding]:
     return out
 
 
-def text_audit(spec: Spec, ruleset: Ruleset) -> tuple[Finding, ...]:
+def with_alternatives(
+    spec: Spec, ruleset: Ruleset, finding: Finding, engine: EngineFactory = Game
+) -> Finding:
+    """A finding that puts two alternatives of its own (two wordings, two point tables, a text as
+    printed and as repaired) gets them as its readings, and the table situation it is about,
+    played by `engine` and by the other alternative's engine, as its witness."""
+    if finding.variation_point is not None:
+        return finding  # its readings, witness and impact are its variation point's
+    alt = finding_alternative(spec, ruleset, finding)
+    if alt is None:
+        return finding
+    witness = finding.witness or alternative_witness(alt, engine)
+    return replace(finding, readings=finding.readings or dict(alt.readings), witness=witness)
+
+
+def text_audit(spec: Spec, ruleset: Ruleset, engine: EngineFactory = Game) -> tuple[Finding, ...]:
     """Every text finding, in a stable order: defects, gaps, mismatches."""
-    return (*defect_findings(spec), *gap_findings(spec, ruleset), *mismatch_findings(spec, ruleset))
+    found = (*defect_findings(spec), *gap_findings(spec, ruleset), *mismatch_findings(spec, ruleset))
+    return tuple(with_alternatives(spec, ruleset, f, engine) for f in found)
 
 
 def check_text_audit(ctx: CheckContext) -> CheckResult:
     """The text audit as a check for the runner."""
     start = time.perf_counter()
-    findings = text_audit(ctx.spec, ctx.ruleset)
+    findings = text_audit(ctx.spec, ctx.ruleset, ctx.engine)
     return CheckResult(
         name=CHECK_NAME,
         title="Text audit: source defects, undefined terms and German/Spanish mismatches",

@@ -26,7 +26,13 @@ from five35.checks.findings import (
     Witness,
     point_status,
 )
-from five35.checks.impact import ImpactCounts
+from five35.checks.impact import (
+    Alternative,
+    ImpactCounts,
+    alternative_witness,
+    estimate_alternatives,
+    finding_alternative,
+)
 from five35.checks.text_audit import proposal_for_point
 from five35.engine.simulate import Stats
 from five35.spec import Ruleset, Spec
@@ -90,6 +96,9 @@ class ReportInputs:
     bots: Sequence[str]
     mode: str = "match"
     notes: Sequence[str] = ()
+    # The impact of findings that are not one variation point, by finding id; measured here over
+    # the same games when not given.
+    finding_impacts: Mapping[str, PointImpact] | None = None
 
 
 def spec_label(spec: Spec) -> str:
@@ -282,55 +291,160 @@ def _generic_proposal(finding: Finding) -> str:
     return f"Reword {named} so that it settles: {finding.title.rstrip('.?')}."
 
 
+def finding_alternatives(
+    spec: Spec, ruleset: Ruleset, findings: Sequence[Finding], impacts: Mapping[str, PointImpact]
+) -> dict[str, Alternative]:
+    """The alternatives of every finding whose impact neither its check nor its variation point
+    gives: these are measured on their own, over the same seeded games."""
+    out: dict[str, Alternative] = {}
+    for finding in findings:
+        point = _point_of(spec, finding)
+        if finding.impact is not None or (point is not None and point in impacts):
+            continue
+        alt = finding_alternative(spec, ruleset, finding)
+        if alt is not None:
+            out[finding.id] = alt
+    return out
+
+
+def measure_finding_impacts(
+    alts: Mapping[str, Alternative],
+    ruleset: Ruleset,
+    games: int,
+    seed: int,
+    bots: Sequence[str],
+    jobs: int = 1,
+) -> dict[str, PointImpact]:
+    measured = estimate_alternatives(list(alts.values()), ruleset, games, seed, bots, jobs)
+    return {
+        fid: PointImpact(fid, alts[fid].labels[0], alts[fid].labels[1], impact, per)
+        for fid, (impact, per) in measured.items()
+    }
+
+
+def _point_of(spec: Spec, finding: Finding) -> str | None:
+    point = finding.variation_point
+    if point is None and finding.id.startswith("vp.") and finding.id[3:] in spec.variation_points:
+        point = finding.id[3:]
+    return point
+
+
+def _with_alternative_readings(finding: Finding, alt: Alternative | None) -> Finding:
+    """A finding without readings of its own shows its alternatives' as its readings; a dead clause
+    shows them beside the readings it hinges on, since its witness and impact are labelled by them."""
+    if alt is None or (finding.readings and finding.kind != "dead_clause"):
+        return finding
+    merged = dict(finding.readings)
+    for name, words in alt.readings.items():
+        merged.setdefault(name, words)
+    return replace(finding, readings=merged)
+
+
 def _section(
     spec: Spec,
     ruleset: Ruleset,
     finding: Finding,
     by_id: Mapping[str, Finding],
     impacts: Mapping[str, PointImpact],
+    alts: Mapping[str, Alternative] | None = None,
+    finding_impacts: Mapping[str, PointImpact] | None = None,
 ) -> dict[str, Any]:
-    point = finding.variation_point
-    if point is None and finding.id.startswith("vp.") and finding.id[3:] in spec.variation_points:
-        point = finding.id[3:]
+    point = _point_of(spec, finding)
+    alt = (alts or {}).get(finding.id)
+    if alt is None and (finding.witness is None or finding.witness.cards == 0):
+        # Not measured on its own (its point's impact covers it), but its alternatives still give
+        # the table situation it is about.
+        alt = finding_alternative(spec, ruleset, finding)
     pi = impacts.get(point) if point else None
-    impact = finding.impact or (pi.impact if pi else None)
+    own = (finding_impacts or {}).get(finding.id)
+    impact_pi = pi or own
+    impact = finding.impact or (impact_pi.impact if impact_pi else None)
+    if finding.impact is not None:
+        impact_source: str | None = "check"
+    elif pi is not None:
+        impact_source = f"vp.{point}"
+    elif own is not None:
+        impact_source = "alternatives"
+    else:
+        impact_source = None
 
     witness, witness_source = finding.witness, "check" if finding.witness else None
+    check_note = ""
+    if witness is not None and witness.cards == 0 and alt is not None:
+        # The check proved that no situation exists (a dead clause, a failed property); the
+        # closest table situation shows it in cards, played under both alternatives.
+        scene = alternative_witness(alt)
+        if scene is not None:
+            check_note = f" The check {finding.check} found: {witness.summary}."
+            witness, witness_source = scene, "scene"
     if witness is None and point:
         vp_finding = by_id.get(f"vp.{point}")
         if vp_finding is not None and vp_finding is not finding and vp_finding.witness is not None:
             witness, witness_source = vp_finding.witness, f"vp.{point}"
-    if witness is None and pi is not None:
-        witness = _smallest_witness(pi)
+    if witness is None and alt is not None:
+        witness = alternative_witness(alt)
+        witness_source = "scene" if witness else None
+    if witness is None and impact_pi is not None:
+        witness = _smallest_witness(impact_pi)
         witness_source = "simulation" if witness else None
 
+    if (
+        witness_source == "check"
+        and witness is not None
+        and alt is not None
+        and list(witness.outcomes) == list(alt.labels)
+    ):
+        check_note = (
+            f"The situation the finding is about, set up by the check {finding.check} and played by "
+            "the engine under both alternatives."
+        )
     if witness is not None:
         witness_note = {
-            "check": f"The minimal situation found by the check {finding.check}.",
+            "check": check_note.strip() or f"The minimal situation found by the check {finding.check}.",
+            "scene": (
+                "The situation the finding is about, played by the engine under both alternatives."
+                + check_note
+            ),
             "simulation": (
                 "No check supplied a minimal situation; this is the smallest situation in which the "
-                "readings differed during the simulated games."
+                "alternatives differed during the simulated games."
             ),
         }.get(witness_source or "", f"The situation from the section {witness_source}.")
-    elif pi is not None:
+    elif impact_pi is not None:
         witness_note = (
             "In the simulated games the readings never differed, and no check supplied a situation."
         )
     else:
         witness_note = "This finding is about the text itself; there is no table situation to draw."
 
-    if impact is not None:
-        impact_note = None
-    elif point:
-        impact_note = "Not measured in this run."
+    if impact is None:
+        impact_note: str | None = (
+            "Not measured in this run."
+            if point or alt
+            else "Not measurable: the finding has no alternative reading to play against."
+        )
+    elif impact_source == f"vp.{point}" and finding.id != f"vp.{point}":
+        impact_note = (
+            f"This finding turns on the variation point {point}: the impact shown is that point's, "
+            f"{impact_pi.played if impact_pi else ''} against {impact_pi.compared if impact_pi else ''}, "
+            "measured over the same games."
+        )
+    elif impact_source == "alternatives":
+        impact_note = "Measured for this finding: its two alternatives played over the same seeded games."
     else:
-        impact_note = "Not measurable: the finding has no alternative reading to play against."
+        impact_note = None
 
     proposal = (
         finding.proposed_wording
         or (proposal_for_point(spec, point) if point else None)
         or _generic_proposal(finding)
     )
+    shown = _with_alternative_readings(replace(finding, variation_point=point), alt)
+    impact_json = None
+    if impact is not None:
+        reused = impact_pi is not None and impact is impact_pi.impact
+        impact_json = _impact_json(impact_pi) if impact_pi and reused else impact.to_json()
+        impact_json["source"] = impact_source
     return {
         "id": finding.id,
         "kind": finding.kind,
@@ -341,11 +455,11 @@ def _section(
         "status": finding.status,
         "variation_point": point,
         "clauses": _clauses(spec, finding.clauses),
-        "readings": _readings(spec, ruleset, replace(finding, variation_point=point)),
+        "readings": _readings(spec, ruleset, shown),
         "witness": witness.to_json() if witness else None,
         "witness_source": witness_source,
         "witness_note": witness_note,
-        "impact": (_impact_json(pi) if pi and impact is pi.impact else impact.to_json()) if impact else None,
+        "impact": impact_json,
         "impact_note": impact_note,
         "evidence": _evidence(finding.evidence),
         "proposed_wording": proposal,
@@ -446,7 +560,10 @@ def report_data(inputs: ReportInputs) -> dict[str, Any]:
     spec, ruleset = inputs.spec, inputs.ruleset
     findings = collect_findings(spec, ruleset, inputs.results, inputs.impacts)
     by_id = {f.id: f for f in findings}
-    sections = [_section(spec, ruleset, f, by_id, inputs.impacts) for f in findings]
+    alts = finding_alternatives(spec, ruleset, findings, inputs.impacts)
+    # Rendering measures nothing: the report job measures these beforehand (see reports/job.py).
+    finding_impacts = inputs.finding_impacts or {}
+    sections = [_section(spec, ruleset, f, by_id, inputs.impacts, alts, finding_impacts) for f in findings]
     failures = [f for r in inputs.results for f in r.failures]
     summary = _summary(sections)
     used_evidence = sorted({e["id"] for s in sections for e in s["evidence"] if e["id"]}, key=_evidence_key)

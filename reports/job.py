@@ -30,7 +30,15 @@ from five35.checks.text_audit import check_text_audit
 from five35.engine.simulate import Stats, merge_all, simulate
 from five35.spec import Ruleset, Spec, SpecError
 
-from .build import PointImpact, ReportInputs, Variant, report_data
+from .build import (
+    PointImpact,
+    ReportInputs,
+    Variant,
+    collect_findings,
+    finding_alternatives,
+    measure_finding_impacts,
+    report_data,
+)
 from .render import write_report
 
 Progress = Callable[[int], None]
@@ -234,6 +242,23 @@ def dealable_counts(ruleset: Ruleset) -> list[int]:
     return out
 
 
+def estimate_finding_impacts(
+    spec: Spec,
+    ruleset: Ruleset,
+    results: Sequence[CheckResult],
+    impacts: Mapping[str, PointImpact],
+    games: int,
+    seed: int,
+    bots: Sequence[str] = DEFAULT_BOTS,
+    jobs: int = 1,
+) -> dict[str, PointImpact]:
+    """Impact of the findings that neither carry one nor hang on a variation point, over the same
+    seeded games as the points' impacts; measured before rendering, so that rendering only renders."""
+    findings = collect_findings(spec, ruleset, results, impacts)
+    alternatives = finding_alternatives(spec, ruleset, findings, impacts)
+    return measure_finding_impacts(alternatives, ruleset, games, seed, tuple(bots), jobs)
+
+
 def make_report(
     spec: Spec,
     ruleset: Ruleset,
@@ -265,11 +290,18 @@ def make_report(
             )
     impacts = estimate_all(spec, ruleset, games, seed, bots, progress, jobs)
     variants = simulate_variants(spec, ruleset, games, seed, bots, progress, jobs)
+    # Findings that neither carry an impact nor hang on a variation point are measured here, over
+    # the same games, so that rendering only renders.
+    alternatives = finding_alternatives(
+        spec, ruleset, collect_findings(spec, ruleset, checked, impacts), impacts
+    )
+    finding_impacts = measure_finding_impacts(alternatives, ruleset, games, seed, tuple(bots), jobs)
     inputs = ReportInputs(
         spec=spec,
         ruleset=ruleset,
         results=checked,
         impacts=impacts,
+        finding_impacts=finding_impacts,
         variants=variants,
         games=games,
         seed=seed,

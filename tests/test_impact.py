@@ -7,14 +7,24 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from five35.checks.findings import Finding, FindingKind
 from five35.checks.impact import (
+    AddClosesOnly,
+    Alternative,
+    ExampleOrder,
     ImpactCounts,
+    RunsUncapped,
+    SetsNeverClose,
+    alternative_unit,
+    alternative_witness,
     comparison,
+    estimate_alternatives,
     estimate_impact,
+    finding_alternative,
     measure,
     wilson,
 )
-from five35.engine import Game, Pile, State
+from five35.engine import Game, Move, Pile, State
 from five35.spec import Ruleset, Spec, load_spec
 
 
@@ -162,3 +172,132 @@ def test_a_point_settled_by_the_deck_never_matters(spec: Spec) -> None:
     rs: Ruleset = spec.ruleset()
     impact = estimate_impact(spec, rs, "add_past_closing", games=8, seed=2)
     assert all(row[0] == 0 for row in impact.per_players.values())
+
+
+# ---- the alternatives of findings that are not one variation point --------------------------------
+
+
+def _finding(fid: str, kind: FindingKind = "mismatch") -> Finding:
+    return Finding(id=fid, kind=kind, title="t", clauses=("deck.points",), detail="d", check="test")
+
+
+def _alt(spec: Spec, fid: str, kind: FindingKind = "mismatch", rs: Ruleset | None = None) -> Alternative:
+    alt = finding_alternative(spec, rs or spec.ruleset(), _finding(fid, kind))
+    assert alt is not None, fid
+    return alt
+
+
+def _after(game: Game, hands: list[list[int]], plays: list[Move]) -> tuple[State, tuple[object, ...]]:
+    state = game.start_round(hands, 0)
+    events: tuple[object, ...] = ()
+    for move in plays:
+        state, events = game.apply(state, move)
+    return state, events
+
+
+def test_the_verb_alternative_parts_from_the_engine_once_four_cards_a_turn_are_allowed(spec: Spec) -> None:
+    # With at most 3 cards a turn the two wordings cannot differ; with 4 the Spanish 'añade'
+    # keeps a led set of four open where the German 'legt' closes it, so the measured 0 is not a
+    # comparison of an engine with itself.
+    four = replace(spec.ruleset(), max_cards_per_turn=4)
+    hands = [[3, 3, 3, 3, 1], [2, 5]]
+    _, german = _after(Game(four, 2), hands, [Move("lead", (3, 3, 3, 3))])
+    _, spanish = _after(AddClosesOnly(four, 2), hands, [Move("lead", (3, 3, 3, 3))])
+    assert [type(e).__name__ for e in german] == ["TrickEnd"]
+    assert spanish == ()
+
+
+def test_the_repaired_example_parts_from_an_eight_that_beats_everything(spec: Spec) -> None:
+    strongest = spec.ruleset(readings={"eight_rank": "strongest"})
+    state = Game(strongest, 2).start_round([[8, 1], [14, 2]], 0)
+    state, _ = Game(strongest, 2).apply(state, Move("lead", (8,)))
+    assert Move("overwrite", (14,)) not in Game(strongest, 2).legal_moves(state)
+    assert Move("overwrite", (14,)) in ExampleOrder(strongest, 2).legal_moves(state)
+
+
+def test_deleted_clauses_change_play_where_they_are_alive(spec: Spec) -> None:
+    rs = spec.ruleset()
+    hands = [[3, 3, 3, 1], [3, 2]]
+    _, kept = _after(Game(rs, 2), hands, [Move("lead", (3, 3, 3)), Move("add", (3,))])
+    _, deleted = _after(SetsNeverClose(rs, 2), hands, [Move("lead", (3, 3, 3)), Move("add", (3,))])
+    assert kept and not deleted
+    # with gaps skipped a run can outgrow its closing size: the cap then decides an add
+    skipped = spec.ruleset(readings={"run_gaps": "gaps_skipped"})
+    hands = [[1, 2, 3, 11], [4, 5, 7, 12]]
+    state, _ = _after(Game(skipped, 2), hands, [Move("lead", (1, 2, 3))])
+    capped = set(Game(skipped, 2).legal_moves(state))
+    uncapped = set(RunsUncapped(skipped, 2).legal_moves(state))
+    assert Move("add", (4, 5, 7)) in uncapped - capped
+
+
+def test_points_table_changes_every_game_and_the_verb_none(spec: Spec) -> None:
+    rs = spec.ruleset()
+    alts = [_alt(spec, "gap.parameter.points", "gap"), _alt(spec, "mismatch.trick.end.set.verb")]
+    out = estimate_alternatives(alts, rs, 4, 7)
+    points, _ = out["gap.parameter.points"]
+    verb, _ = out["mismatch.trick.end.set.verb"]
+    assert sorted(points.per_players) == [2, 3, 4, 5, 6]
+    assert all(row[0] == 4 for row in points.per_players.values())  # every round end scores differently
+    assert all(row[0] == 0 for row in verb.per_players.values())
+    assert "one point per card" in points.method
+
+
+def test_alternatives_split_over_games_and_processes_give_the_same_counts(spec: Spec) -> None:
+    rs = spec.ruleset()
+    alts = [_alt(spec, "gap.parameter.points", "gap"), _alt(spec, "mismatch.eight.trigger.cleared")]
+    whole = alternative_unit(tuple(alts), 3, range(0, 6), 11, ("greedy", "random"))
+    first = alternative_unit(tuple(alts), 3, range(0, 2), 11, ("greedy", "random"))
+    rest = alternative_unit(tuple(alts), 3, range(2, 6), 11, ("greedy", "random"))
+    for fid in whole:
+        merged = first[fid].merge(rest[fid])
+        assert (merged.games, merged.affected, dict(merged.first_change)) == (
+            whole[fid].games,
+            whole[fid].affected,
+            dict(whole[fid].first_change),
+        )
+    one = estimate_alternatives(alts, rs, 3, 11, jobs=1)
+    two = estimate_alternatives(alts, rs, 3, 11, jobs=2)
+    assert {k: v[0] for k, v in one.items()} == {k: v[0] for k, v in two.items()}
+
+
+def test_a_dead_clause_is_measured_where_its_readings_can_be_dealt(spec: Spec) -> None:
+    fid = "dead.trick.end.set.players-5.five_player_copies=five_is_small.five_player_set_close=five_is_large"
+    alt = _alt(spec, fid, "dead_clause")
+    assert alt.players == (5,)
+    assert alt.played.reading("deal") == "deal_all"  # the hand-size table cannot deal 4 copies to 5
+    impact, per = estimate_alternatives([alt], spec.ruleset(), 3, 2)[fid]
+    assert list(impact.per_players) == [5] and impact.per_players[5][0] == 0
+    assert per[5].games == 3
+
+
+def test_scene_witness_is_played_by_both_engines(spec: Spec) -> None:
+    witness = alternative_witness(_alt(spec, "gap.parameter.points", "gap"))
+    assert witness is not None
+    table, flat = witness.outcomes.values()
+    # player 1 is left holding 1, 8 and 15: the spec's table scores them, one point per card gives 3
+    assert table["after lead 3"]["penalties"] == [0, sum(spec.ruleset().points[r] for r in (1, 8, 15))]
+    assert flat["after lead 3"]["penalties"] == [0, 3]
+    assert "differ" in witness.summary
+    single = alternative_witness(_alt(spec, "defect.pile.single", "defect"))
+    assert single is not None
+    assert single.situation["pile"] == {"kind": "single", "cards": [7]}
+    assert single.situation["hand"] == [1, 14]
+    for out in single.outcomes.values():
+        assert "overwrite 14" in out["legal_moves"] and out["after overwrite 1"] == "not allowed"
+
+
+def test_a_planted_engine_shows_in_the_scene(spec: Spec) -> None:
+    class NoScore(Game):
+        def penalty(self, hand: int) -> int:
+            return 0
+
+    witness = alternative_witness(_alt(spec, "mismatch.round.scoring.printed"), NoScore)
+    assert witness is not None
+    played, printed = witness.outcomes.values()
+    assert played["after lead 3"]["penalties"] == [0, 0]
+    assert printed["after lead 3"]["penalties"] != [0, 0]
+    assert "differ" in witness.summary
+
+
+def test_a_variation_point_finding_has_no_alternative_of_its_own(spec: Spec) -> None:
+    assert finding_alternative(spec, spec.ruleset(), _finding("vp.run_wrap", "ambiguity")) is None

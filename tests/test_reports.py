@@ -113,11 +113,14 @@ def fixture_results(spec: Spec) -> list[CheckResult]:
 def fixture_inputs() -> ReportInputs:
     spec = load_spec()
     rs = spec.ruleset()
+    results = fixture_results(spec)
+    impacts = estimate_all(spec, rs, GAMES, SEED)
     return ReportInputs(
         spec=spec,
         ruleset=rs,
-        results=fixture_results(spec),
-        impacts=estimate_all(spec, rs, GAMES, SEED),
+        results=results,
+        impacts=impacts,
+        finding_impacts=report_job.estimate_finding_impacts(spec, rs, results, impacts, GAMES, SEED),
         variants=simulate_variants(spec, rs, GAMES, SEED),
         games=GAMES,
         seed=SEED,
@@ -242,9 +245,14 @@ def test_witness_comes_from_the_check_then_the_point_then_play() -> None:
     assert sections["gap.run_order.example"]["witness_source"] == "vp.run_order"
     # a point no check drew gets the smallest difference seen in the simulated games
     assert sections["vp.run_wrap"]["witness_source"] in ("simulation", None)
-    # a finding about the text alone has none, and says so
+    # a damaged example is drawn as the situation it decides, played under both alternatives
     defect = sections["defect.pile.single"]
-    assert defect["witness"] is None and "text itself" in defect["witness_note"]
+    assert defect["witness_source"] == "check"
+    assert defect["witness"]["situation"]["pile"] == {"kind": "single", "cards": [7]}
+    assert list(defect["witness"]["outcomes"]) == [r["name"] for r in defect["readings"]]
+    # a finding with neither a situation nor alternatives of its own has none, and says so
+    dead = sections["dead.add_past_closing"]
+    assert dead["witness"] is None and "text itself" in dead["witness_note"]
 
 
 def test_evidence_is_quoted_with_its_source() -> None:
@@ -322,12 +330,15 @@ def test_same_inputs_give_byte_identical_files(tmp_path: Path) -> None:
     spec = load_spec()
     rs = spec.ruleset()
     first = write_report(tmp_path / "a", fixture_data())
+    results = fixture_results(spec)
+    impacts = estimate_all(spec, rs, GAMES, SEED)
     again = report_data(
         ReportInputs(
             spec=spec,
             ruleset=rs,
-            results=fixture_results(spec),
-            impacts=estimate_all(spec, rs, GAMES, SEED),
+            results=results,
+            impacts=impacts,
+            finding_impacts=report_job.estimate_finding_impacts(spec, rs, results, impacts, GAMES, SEED),
             variants=simulate_variants(spec, rs, GAMES, SEED),
             games=GAMES,
             seed=SEED,
@@ -513,3 +524,90 @@ def test_the_real_checks_feed_the_report() -> None:
     names = [r.name for r in results]
     assert names.count("text_audit") == 1
     assert len(names) == 2 and not notes  # the runner's one check, then the text audit
+
+
+# ---- the acceptance test of issue 4 ----------------------------------------------------------------
+
+
+@cache
+def full_report() -> tuple[dict[str, Any], list[CheckResult]]:
+    """The embedded spec's report with the real checks at level ci, over a few games."""
+    spec = load_spec()
+    rs = spec.ruleset()
+    results, notes = report_job.run_all_checks(spec, rs, "ci", SEED)
+    impacts = estimate_all(spec, rs, GAMES, SEED)
+    inputs = ReportInputs(
+        spec=spec,
+        ruleset=rs,
+        results=results,
+        impacts=impacts,
+        finding_impacts=report_job.estimate_finding_impacts(spec, rs, results, impacts, GAMES, SEED),
+        variants=[],
+        games=GAMES,
+        seed=SEED,
+        level="ci",
+        bots=("greedy", "cautious", "random"),
+        notes=tuple(notes),
+    )
+    return report_data(inputs), results
+
+
+def test_every_finding_of_a_full_report_has_all_seven_parts() -> None:
+    data, results = full_report()
+    spec = load_spec()
+    sections = _sections(data)
+    for point in spec.variation_points:
+        assert f"vp.{point}" in sections
+    for result in results:
+        for finding in result.findings:
+            assert finding.id in sections
+    assert len(sections) > len(spec.variation_points)
+    for s in data["findings"]:
+        where = s["id"]
+        # (a) the clauses, quoted from the spec with their ids
+        assert s["clauses"], where
+        for c in s["clauses"]:
+            assert c["id"] in spec.clauses and (c["de"] or c["es"]), where
+        # (b) at least two readings, each in plain words
+        assert len(s["readings"]) >= 2 and all(r["explain"] for r in s["readings"]), where
+        # (c) a table situation with what each alternative lets happen next
+        w = s["witness"]
+        assert w and w["summary"] and w["outcomes"], where
+        assert w["situation"].get("players"), where
+        # (d) impact per player count with an interval
+        impact = s["impact"]
+        assert impact and impact["games"] == GAMES and impact["per_players"], where
+        for row in impact["per_players"].values():
+            assert row["ci_low"] <= row["share"] <= row["ci_high"], where
+        # (e) the outside evidence the spec lists
+        cited = next((f.evidence for r in results for f in r.findings if f.id == where), ())
+        assert len(s["evidence"]) >= len(cited), where
+        # (f) a proposed sentence, (g) a status
+        assert s["proposed_wording"], where
+        assert s["status"] == "open" or s["status"].startswith("settled by profile "), where
+    _validate(data)
+
+
+def test_findings_that_cannot_change_play_measure_zero_and_the_rest_do_not() -> None:
+    sections = _sections(full_report()[0])
+
+    def affected(fid: str) -> int:
+        return sum(row["affected"] for row in sections[fid]["impact"]["per_players"].values())
+
+    for fid in (
+        "mismatch.trick.end.set.verb",
+        "mismatch.trick.end.run.verb",
+        "mismatch.eight.trigger.cleared",
+        "defect.pile.single",
+        "dead.overwrite.size-4",
+    ):
+        assert sections[fid]["impact"]["source"] == "alternatives", fid
+        assert affected(fid) == 0, fid
+    points = sections["gap.parameter.points"]
+    assert points["impact"]["source"] == "alternatives"
+    assert affected("gap.parameter.points") > 0
+    assert points["witness"]["outcomes"]["one point per card"]["after lead 3"]["penalties"] == [0, 3]
+    # a finding about one variation point shows that point's impact and says so
+    mismatch = sections["mismatch.deck.copies.five_players"]
+    assert mismatch["impact"]["source"] == "vp.five_player_copies"
+    assert "five_player_copies" in mismatch["impact_note"]

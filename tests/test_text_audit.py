@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from five35.checks.findings import CheckContext, Finding
 from five35.checks.text_audit import KNOWN_MISMATCHES, check_text_audit, proposal_for_point, text_audit
+from five35.engine import Game
 from five35.spec import Spec, load_spec
 from five35.spec.loader import embedded_spec_path
 
@@ -135,3 +136,48 @@ def test_every_variation_point_has_a_proposed_sentence(spec: Spec) -> None:
     for point in spec.variation_points:
         sentence = proposal_for_point(spec, point)
         assert sentence and sentence.endswith("."), point
+
+
+def test_text_findings_carry_their_alternatives_and_situation(spec: Spec) -> None:
+    found = _ids(spec)
+    for fid in (
+        "mismatch.trick.end.set.verb",
+        "mismatch.trick.end.run.verb",
+        "mismatch.eight.trigger.cleared",
+        "mismatch.round.scoring.printed",
+        "mismatch.only_one_text.title",
+        "gap.parameter.points",
+        "defect.pile.single",
+        "defect.pile.set",
+        "defect.source.es.1",
+    ):
+        f = found[fid]
+        assert len(f.readings) == 2 and all(f.readings.values()), fid
+        assert f.witness is not None and f.witness.cards > 0, fid
+        # the witness's columns are the two alternatives the readings name
+        assert list(f.witness.outcomes) == list(f.readings), fid
+    verb = found["mismatch.trick.end.set.verb"].witness
+    assert verb is not None
+    assert verb.situation["pile"] == {"kind": "set", "cards": [3, 3, 3]}
+    for out in verb.outcomes.values():
+        assert out["after add 3"]["trick_ends"] is True
+    damaged = found["defect.pile.set"].witness
+    assert damaged is not None and damaged.situation["hand"] == [3, 14, 14, 14]
+    # a finding about a variation point keeps that point's readings
+    assert set(found["mismatch.deck.copies.five_players"].readings) == set(
+        spec.variation_points["five_player_copies"].readings
+    )
+
+
+def test_the_engine_under_check_plays_the_witness(spec: Spec) -> None:
+    class EightsScoreNothing(Game):
+        def penalty(self, hand: int) -> int:
+            return sum(self.points[r] for r in self.codec.cards(hand) if r != 8)
+
+    result = check_text_audit(CheckContext(spec=spec, ruleset=spec.ruleset(), engine=EightsScoreNothing))
+    by_id = {f.id: f for f in result.findings}
+    witness = by_id["mismatch.round.scoring.printed"].witness
+    assert witness is not None
+    german, spanish = witness.outcomes.values()
+    assert german["after lead 3"]["penalties"] != spanish["after lead 3"]["penalties"]
+    assert "differ" in witness.summary
