@@ -767,8 +767,7 @@ def finding_alternative(spec: Spec, ruleset: Ruleset, finding: Finding) -> Alter
                     "rules around it, which the reference engine plays."
                 ),
                 "as repaired from the German": (
-                    "The example restored: a higher number beats a lower one (1 < 7 < 14, "
-                    "1,1,1 < 14,14,14)."
+                    "The example restored: a higher number beats a lower one (1 < 7 < 14, 1,1,1 < 14,14,14)."
                 ),
             },
             ruleset,

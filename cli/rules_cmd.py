@@ -55,7 +55,7 @@ def _clause_lines(spec: Spec, cid: str, indent: int) -> list[str]:
 def render_text(spec: Spec, ruleset: Ruleset) -> str:
     in_use = ruleset.readings
     out = [
-        f"{spec.game}: {spec.path}",
+        f"{spec.game}: {spec.label}",
         f"{len(spec.clauses)} clauses, {len(spec.parameters)} parameters, "
         f"{len(spec.variation_points)} variation points, {len(spec.rules)} rules, "
         f"{len(spec.profiles)} profiles (default: {spec.default_profile})",
@@ -136,8 +136,14 @@ def render_text(spec: Spec, ruleset: Ruleset) -> str:
     help="List the spec: clauses (German and Spanish), parameters, variation points with their "
     "readings, rules and profiles, and which reading the ruleset chosen by --profile/--reading uses.",
 )
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
-              help="json prints the spec and the resolved ruleset as JSON on stdout.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="json prints the spec and the resolved ruleset as JSON on stdout.",
+)
 @rules_options
 def rules_cmd(fmt: str, spec_path: Path | None, profile: str | None, readings: tuple[str, ...]) -> None:
     choice = resolve(spec_path, profile, readings)

@@ -124,21 +124,62 @@ def render_text(data: Mapping[str, Any]) -> str:
     "Game i of N is dealt from a seed derived from (--seed, i), so the same arguments always give "
     "the same output.\n\nBots: " + BOT_HELP + ".",
 )
-@click.option("--players", "players_text", default="4", show_default=True, metavar="P",
-              help="Number of players: 2-6, or what the --spec file's players bounds allow.")
-@click.option("--games", "games_text", default="200", show_default=True, metavar="N",
-              help="Number of games (matches or rounds, see --mode) to play.")
-@click.option("--seed", "seed_text", default="0", show_default=True, metavar="S",
-              help="Base seed; every deal and every bot's choice derives from it.")
-@click.option("--mode", type=click.Choice(MODES), default="match", show_default=True,
-              help="A game is a whole match (rounds until someone reaches the match-end score; the "
-              "default) or a single round.")
-@click.option("--bots", "bots_text", default="random", show_default=True, metavar="B[,B...]",
-              help=f"Bots: one name for every seat, or one per seat ({', '.join(BOTS)}).")
-@click.option("--jobs", "jobs_text", default="1", show_default=True, metavar="J",
-              help="Processes to split the games across; the output is the same for every J.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
-              help="json prints only JSON on stdout.")
+@click.option(
+    "--players",
+    "players_text",
+    default="4",
+    show_default=True,
+    metavar="P",
+    help="Number of players: 2-6, or what the --spec file's players bounds allow.",
+)
+@click.option(
+    "--games",
+    "games_text",
+    default="200",
+    show_default=True,
+    metavar="N",
+    help="Number of games (matches or rounds, see --mode) to play.",
+)
+@click.option(
+    "--seed",
+    "seed_text",
+    default="0",
+    show_default=True,
+    metavar="S",
+    help="Base seed; every deal and every bot's choice derives from it.",
+)
+@click.option(
+    "--mode",
+    type=click.Choice(MODES),
+    default="match",
+    show_default=True,
+    help="A game is a whole match (rounds until someone reaches the match-end score; the "
+    "default) or a single round.",
+)
+@click.option(
+    "--bots",
+    "bots_text",
+    default="random",
+    show_default=True,
+    metavar="B[,B...]",
+    help=f"Bots: one name for every seat, or one per seat ({', '.join(BOTS)}).",
+)
+@click.option(
+    "--jobs",
+    "jobs_text",
+    default="1",
+    show_default=True,
+    metavar="J",
+    help="Processes to split the games across; the output is the same for every J.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="json prints only JSON on stdout.",
+)
 @rules_options
 def simulate_cmd(
     players_text: str,

@@ -234,8 +234,9 @@ def merge(a: Stats, b: Stats) -> Stats:
     """The stats of the games of `a` and the games of `b` together."""
     for name in ("players", "mode", "ruleset", "bots"):
         if getattr(a, name) != getattr(b, name):
-            raise ValueError(f"cannot merge stats with different {name}: {getattr(a, name)!r} and "
-                             f"{getattr(b, name)!r}")
+            raise ValueError(
+                f"cannot merge stats with different {name}: {getattr(a, name)!r} and {getattr(b, name)!r}"
+            )
     return Stats(
         players=a.players,
         mode=a.mode,
@@ -428,8 +429,9 @@ def simulate_parallel(
     level, bot names). `progress` is called with the number of games of each part as it finishes.
     """
     if jobs <= 1:
-        return simulate(ruleset, players, seeds, bots, mode, base_seed=base_seed, engine=engine,
-                        progress=progress)
+        return simulate(
+            ruleset, players, seeds, bots, mode, base_seed=base_seed, engine=engine, progress=progress
+        )
     engine(ruleset, players)  # bad player counts and deals fail here, once, not in every worker
     ruleset.hand_size(players)
     seat_bots(bots, players)
@@ -439,8 +441,9 @@ def simulate_parallel(
         return simulate(ruleset, players, seeds, bots, mode, base_seed=base_seed, engine=engine)
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         futures = {
-            pool.submit(simulate, ruleset, players, part, list(bots), mode, base_seed=base_seed,
-                        engine=engine): len(part)
+            pool.submit(
+                simulate, ruleset, players, part, list(bots), mode, base_seed=base_seed, engine=engine
+            ): len(part)
             for part in parts
         }
         if progress is not None:

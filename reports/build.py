@@ -36,7 +36,6 @@ from five35.checks.impact import (
 from five35.checks.text_audit import proposal_for_point
 from five35.engine.simulate import Stats
 from five35.spec import Ruleset, Spec
-from five35.spec.loader import embedded_spec_path
 
 REPORT_FORMAT = "five35-report/1"
 SEVERITIES: tuple[str, ...] = ("high", "medium", "low")
@@ -99,15 +98,6 @@ class ReportInputs:
     # The impact of findings that are not one variation point, by finding id; measured here over
     # the same games when not given.
     finding_impacts: Mapping[str, PointImpact] | None = None
-
-
-def spec_label(spec: Spec) -> str:
-    # Only the file name: an absolute (or temporary) path would make two identical runs differ.
-    try:
-        embedded = spec.path.resolve() == embedded_spec_path().resolve()
-    except OSError:
-        embedded = False
-    return f"{spec.path.name} (embedded)" if embedded else spec.path.name
 
 
 def _clauses(spec: Spec, ids: Sequence[str]) -> list[dict[str, Any]]:
@@ -571,7 +561,7 @@ def report_data(inputs: ReportInputs) -> dict[str, Any]:
     return {
         "format": REPORT_FORMAT,
         "game": spec.game,
-        "spec": spec_label(spec),
+        "spec": spec.label,
         "ruleset": {"label": ruleset.label(), "profile": ruleset.profile, "readings": dict(ruleset.readings)},
         "run": {
             "level": inputs.level,

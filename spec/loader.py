@@ -256,7 +256,15 @@ def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Spec:
         profiles=profiles,
         default_profile=data["default_profile"],
         lines=lines,
+        embedded=_is_embedded(path),
     )
+
+
+def _is_embedded(path: Path) -> bool:
+    try:
+        return path.resolve() == embedded_spec_path().resolve()
+    except OSError:
+        return False
 
 
 def _source_file(spec_path: Path, name: str) -> Path:

@@ -225,6 +225,13 @@ class Spec:
     profiles: Mapping[str, Profile]
     default_profile: str
     lines: Mapping[tuple[str | int, ...], int] = field(repr=False, compare=False)
+    embedded: bool = False  # the spec shipped with five35, not a user's file
+
+    @property
+    def label(self) -> str:
+        """The file's name, marked when it is the embedded spec: unlike the absolute path, the same
+        on every machine and install, so outputs that show it stay byte-identical."""
+        return f"{self.path.name} (embedded)" if self.embedded else self.path.name
 
     def where(self, *key: str | int) -> str:
         """`file:line` of a key path, for messages that point into the spec file."""

@@ -267,9 +267,7 @@ def deck_counter(rules: Ruleset, copies: int) -> Counter[int]:
     return Counter({r: copies for r in rules.ranks})
 
 
-def respond(
-    game: Game, lead: str, hand: list[int], *, responder_moves: tuple[str, ...] = ()
-) -> State:
+def respond(game: Game, lead: str, hand: list[int], *, responder_moves: tuple[str, ...] = ()) -> State:
     """Seat 0 leads `lead` (keeping one spare card); seat 1 holds `hand` and is to move. The other
     seats hold one spare card each. Spares are ranks nobody else uses, so no rank runs out."""
     led = list(mv(lead).cards)

@@ -44,8 +44,18 @@ def test_json_is_byte_identical_for_the_same_arguments() -> None:
 
 
 def test_json_reports_the_counts() -> None:
-    result = run("--players", "3", "--games", "10", "--mode", "round", "--bots", "greedy,random,cautious",
-                 "--format", "json")
+    result = run(
+        "--players",
+        "3",
+        "--games",
+        "10",
+        "--mode",
+        "round",
+        "--bots",
+        "greedy,random,cautious",
+        "--format",
+        "json",
+    )
     assert result.exit_code == 0, result.output
     stats = json.loads(result.stdout)["stats"]
     assert stats["mode"] == "round" and stats["rounds"] == 10
@@ -67,8 +77,17 @@ def test_text_summary_prints_the_seed() -> None:
     result = run("--players", "5", "--games", "10", "--seed", "3")
     assert result.exit_code == 0, result.output
     assert "seed 3" in result.stdout
-    for word in ("lead", "overwrite", "add", "pass", "all_passed", "rule_of_8", "moves per round",
-                 "rounds per match", "first leader won"):
+    for word in (
+        "lead",
+        "overwrite",
+        "add",
+        "pass",
+        "all_passed",
+        "rule_of_8",
+        "moves per round",
+        "rounds per match",
+        "first leader won",
+    ):
         assert word in result.stdout
     assert result.stdout == run("--players", "5", "--games", "10", "--seed", "3").stdout
 
@@ -120,8 +139,9 @@ def test_misspelt_spec_key_is_one_line_usage_error(tmp_path: Path) -> None:
 
 
 def test_a_deal_the_deck_cannot_supply_is_one_line_usage_error(tmp_path: Path) -> None:
-    big = _spec_copy(tmp_path, "value: {2: 12, 3: 13, 4: 12, 5: 12, 6: 10}",
-                     "value: {2: 12, 3: 13, 4: 12, 5: 12, 6: 13}")
+    big = _spec_copy(
+        tmp_path, "value: {2: 12, 3: 13, 4: 12, 5: 12, 6: 10}", "value: {2: 12, 3: 13, 4: 12, 5: 12, 6: 13}"
+    )
     assert_one_line_usage_error(run("--spec", str(big), "--players", "6"), "hand_size", "6 hands of 13")
     # The same spec plays where the deck suffices.
     assert run("--spec", str(big), "--players", "4", "--games", "2").exit_code == 0

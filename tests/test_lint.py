@@ -46,7 +46,8 @@ def test_mypy_is_clean(tmp_path: Path) -> None:
             str(tmp_path / "cache"),
             "--config-file",
             str(ROOT / "pyproject.toml"),
-            "-p",
+            # A path, not `-p five35`: with -p mypy would check an installed copy in site-packages
+            # when there is one, instead of this source tree.
             "five35",
         ],
         tmp_path,

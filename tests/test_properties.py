@@ -123,9 +123,7 @@ def _play_match(game: Game, seed: int, *, oracle_check: bool, rounds: int | None
         if round_ends:
             end = round_ends[0]
             assert end.went_out == state.to_move and after.hands[end.went_out] == 0
-            assert end.penalties == tuple(
-                sum(points[c] for c in game.codec.cards(h)) for h in after.hands
-            )
+            assert end.penalties == tuple(sum(points[c] for c in game.codec.cards(h)) for h in after.hands)
             assert all(p >= 1 for i, p in enumerate(end.penalties) if i != end.went_out)
             assert all(new >= old for new, old in zip(end.scores, state.scores, strict=True))
             assert sum(end.scores) > sum(state.scores), "scores must grow every round"

@@ -55,9 +55,9 @@ def page_and_messages() -> Iterator[tuple[Any, list[str], dict[str, Any]]]:
                 messages: list[str] = []
                 page.on(
                     "console",
-                    lambda m: messages.append(f"{m.type}: {m.text}")
-                    if m.type in ("error", "warning")
-                    else None,
+                    lambda m: (
+                        messages.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None
+                    ),
                 )
                 page.on("pageerror", lambda e: messages.append(f"pageerror: {e}"))
                 page.on("requestfailed", lambda r: messages.append(f"requestfailed: {r.url}"))

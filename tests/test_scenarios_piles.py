@@ -77,9 +77,7 @@ def test_run_wrap() -> None:
 def test_overwrite_single_by_a_higher_single() -> None:
     """Pile 7: 9 and 14 overwrite, 5 and 7 do not; 7 may be added (set 7,7); 9 cannot extend 7."""
     game = make_game(add_to_single="allowed")
-    assert legal(game, respond(game, "lead 7", [5, 7, 9, 14])) == moves(
-        "over 9", "over 14", "add 7", "pass"
-    )
+    assert legal(game, respond(game, "lead 7", [5, 7, 9, 14])) == moves("over 9", "over 14", "add 7", "pass")
 
 
 @cites("action.overwrite", "pile.single", "action.add", add_to_single="not_allowed")

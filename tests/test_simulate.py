@@ -182,11 +182,20 @@ def test_split_covers_the_range_in_order() -> None:
 
 
 def test_parallel_equals_serial(ruleset: Ruleset) -> None:
-    serial = simulate(ruleset, 4, range(2, 14), ["greedy", "random", "random", "cautious"], "match",
-                      base_seed=4)
+    serial = simulate(
+        ruleset, 4, range(2, 14), ["greedy", "random", "random", "cautious"], "match", base_seed=4
+    )
     done: list[int] = []
-    parallel = simulate_parallel(ruleset, 4, range(2, 14), ["greedy", "random", "random", "cautious"],
-                                 "match", base_seed=4, jobs=2, progress=done.append)
+    parallel = simulate_parallel(
+        ruleset,
+        4,
+        range(2, 14),
+        ["greedy", "random", "random", "cautious"],
+        "match",
+        base_seed=4,
+        jobs=2,
+        progress=done.append,
+    )
     assert parallel == serial
     assert sum(done) == 12
     with pytest.raises(SpecError, match="--bots"):
