@@ -986,6 +986,18 @@ _SET = Scene(
 )
 
 # The situation each finding is about, by id prefix (first match wins).
+# Whether a set can close at its fifth card with 5 players: shown by a contradiction and a proof alike.
+FIFTH_THREE = Scene(
+    5,
+    ((1, 3, 3, 3), (2, 3), (4,), (5,), (7,)),
+    0,
+    (_m("lead", 3, 3, 3),),
+    (_m("add", 3),),
+    "5 players: player 1 faces the set 3,3,3 holding a fourth 3; whether a fifth 3 exists to "
+    "close the set depends on the deck.",
+    show_deck=True,
+)
+
 SCENES: tuple[tuple[str, Scene], ...] = (
     (
         "mismatch.trick.end.set.verb",
@@ -1136,29 +1148,11 @@ SCENES: tuple[tuple[str, Scene], ...] = (
     ),
     (
         "text.trick.end.set.reachable",
-        Scene(
-            5,
-            ((1, 3, 3, 3), (2, 3), (4,), (5,), (7,)),
-            0,
-            (_m("lead", 3, 3, 3),),
-            (_m("add", 3),),
-            "5 players: player 1 faces the set 3,3,3 holding a fourth 3; whether a fifth 3 exists to "
-            "close the set depends on the deck.",
-            show_deck=True,
-        ),
+        FIFTH_THREE,
     ),
     (
         "proof.reach.set_close",
-        Scene(
-            5,
-            ((1, 3, 3, 3), (2, 3), (4,), (5,), (7,)),
-            0,
-            (_m("lead", 3, 3, 3),),
-            (_m("add", 3),),
-            "5 players: player 1 faces the set 3,3,3 holding a fourth 3; whether a fifth 3 exists to "
-            "close the set depends on the deck.",
-            show_deck=True,
-        ),
+        FIFTH_THREE,
     ),
     (
         "dead.trick.end.set",

@@ -6,25 +6,14 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_tools import assert_one_line_usage_error
 from click.testing import CliRunner, Result
-from five35.cli.main import EXIT_USAGE, main
+from five35.cli.main import main
 from five35.spec import embedded_spec_path, load_spec
 
 
 def run(*args: str) -> Result:
     return CliRunner().invoke(main, ["rules", *args])
-
-
-def assert_one_line_usage_error(result: Result, *needles: str) -> None:
-    assert result.exit_code == EXIT_USAGE, result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    assert "Traceback" not in result.output
-    assert result.stdout == ""
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("535-check: error: ")
-    for needle in needles:
-        assert needle in lines[0], lines[0]
 
 
 def test_json_lists_variation_points_readings_and_bilingual_clauses() -> None:

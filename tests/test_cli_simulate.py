@@ -6,26 +6,15 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_tools import assert_one_line_usage_error
 from click.testing import CliRunner, Result
-from five35.cli.main import EXIT_USAGE, main
+from five35.cli.main import main
 from five35.engine.simulate import game_seed
 from five35.spec import embedded_spec_path
 
 
 def run(*args: str) -> Result:
     return CliRunner().invoke(main, ["simulate", *args])
-
-
-def assert_one_line_usage_error(result: Result, *needles: str) -> None:
-    assert result.exit_code == EXIT_USAGE, result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    assert "Traceback" not in result.output
-    assert result.stdout == ""
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("535-check: error: ")
-    for needle in needles:
-        assert needle in lines[0], lines[0]
 
 
 def test_json_is_byte_identical_for_the_same_arguments() -> None:
