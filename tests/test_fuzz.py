@@ -72,6 +72,8 @@ def test_fuzz_finds_each_planted_bug(bug: str, tmp_path: Path) -> None:
     request, words = BUGS[bug]
     replay = tmp_path / "replay.json"
     started = time.monotonic()
+    # The default shrink budget (40 s): a shrunk replay is the same on every run only when shrinking
+    # finishes within it, and set-close needs about 19 s on the 2-core machine.
     result = CliRunner().invoke(
         main,
         [
@@ -82,8 +84,6 @@ def test_fuzz_finds_each_planted_bug(bug: str, tmp_path: Path) -> None:
             "500",
             "--seed",
             "0",
-            "--shrink-budget",
-            "20",
             "--replay-out",
             str(replay),
         ],
