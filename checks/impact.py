@@ -543,21 +543,9 @@ class TrickTakenAway(Game):
     def _end_trick(
         self, state: State, trick: tuple[Any, ...], winner: int, reasons: tuple[str, ...]
     ) -> tuple[State, tuple[Any, ...]]:
-        if "rule_of_8" not in reasons:
-            return super()._end_trick(state, trick, winner, reasons)
-        taker = trick[-1].player
-        taken = sum(self.codec.pack(p.move.cards) for p in trick)
-        new = replace(
-            state,
-            pile=None,
-            trick=(),
-            passed=0,
-            last_player=-1,
-            opening_has_eight=False,
-            to_move=taker,
-            cleared=state.cleared + taken,
-        )
-        return new, (TrickEnd(taker, reasons),)
+        if "rule_of_8" in reasons:
+            winner = trick[-1].player
+        return super()._end_trick(state, trick, winner, reasons)
 
 
 class PrintedPoints(Game):
