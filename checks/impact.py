@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from five35.engine import Game, Move, Pile, RoundEnd, State, TrickEnd
+from five35.engine import Game, Move, Pile, RoundEnd, State, TrickEnd, TrickEndReason
 from five35.engine.bots import Bot, get_bot
 from five35.engine.simulate import bot_rngs, game_seed
 from five35.spec import Ruleset, Spec, SpecError
@@ -541,7 +541,7 @@ class TrickTakenAway(Game):
     of the trick's last play (the 8) leads next."""
 
     def _end_trick(
-        self, state: State, trick: tuple[Any, ...], winner: int, reasons: tuple[str, ...]
+        self, state: State, trick: tuple[Any, ...], winner: int, reasons: tuple[TrickEndReason, ...]
     ) -> tuple[State, tuple[Any, ...]]:
         if "rule_of_8" in reasons:
             winner = trick[-1].player

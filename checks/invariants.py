@@ -435,7 +435,7 @@ def step_violations(
                 )
             )
     went_out = move.action != "pass" and not hand_after
-    got = sorted(r for e in trick_ends for r in e.reasons)
+    got = sorted(str(r) for e in trick_ends for r in e.reasons)
     if sorted(expected) != got:
         out.append(
             Violation("trick.end", _ending_message(move, before, expected, got), sorted(expected), got)

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from five35.spec import Ruleset, SpecError
+from five35.spec.vocabulary import Vocabulary
 
 from .cards import MAX_COPIES, CardCodec
 from .state import (
@@ -22,9 +23,11 @@ from .state import (
     Move,
     Pile,
     Play,
+    Position,
     RoundEnd,
     State,
     TrickEnd,
+    TrickEndReason,
 )
 
 
@@ -55,7 +58,45 @@ LISTED_EIGHT_RUNS = ((7, 8), (7, 8, 9))
 class Game:
     """535 under `ruleset` with `players` players: deal, legal moves, apply."""
 
+    #: Every variation point this engine plays, with its readings: the one place that says which
+    #: readings exist. The loader refuses a spec that names any other; a subclass that implements a
+    #: house rule declares `VOCABULARY = Game.VOCABULARY.extended({...})`.
+    VOCABULARY: ClassVar[Vocabulary] = Vocabulary(
+        points={
+            "run_gaps": ("gaps_break", "gaps_skipped"),
+            "run_wrap": ("no_wrap", "wrap"),
+            "run_order": ("lower_beats", "higher_beats"),
+            "five_player_copies": ("five_is_large", "five_is_small"),
+            "five_player_set_close": ("five_is_large", "five_is_small"),
+            "add_to_single": ("allowed", "not_allowed"),
+            "add_run_ends": ("either_end", "top_end"),
+            "add_past_closing": ("capped", "overflow"),
+            "eight_forms": ("any_eight", "listed_forms"),
+            "eight_on_add": ("adds_trigger", "plays_only"),
+            "eight_exemption": ("whole_trick", "opening_play"),
+            "eight_rank": ("by_number", "strongest"),
+            "deal": ("table", "deal_all"),
+            "first_leader": ("drawn", "seat_0"),
+            "round_leader": ("went_out", "next_seat"),
+            "turn_order": ("ascending_seats", "descending_seats"),
+        },
+        parameters=(
+            "players",
+            "ranks",
+            "copies",
+            "max_cards_per_turn",
+            "min_set_size",
+            "min_run_size",
+            "set_closing_size",
+            "run_closing_size",
+            "match_end_score",
+            "points",
+            "hand_size",
+        ),
+    )
+
     def __init__(self, ruleset: Ruleset, players: int) -> None:
+        self.VOCABULARY.require(type(self).__name__, ruleset.readings)
         ruleset.check_players(players)
         self.ruleset = ruleset
         self.players = players
@@ -278,7 +319,7 @@ class Game:
         trick = (*state.trick, Play(state.to_move, PASS))
         if (self.players - passed.bit_count()) == 1:
             # Only the last player to place cards is left (everyone after them passed).
-            return self._end_trick(state, trick, state.last_player, ("all_passed",))
+            return self._end_trick(state, trick, state.last_player, (TrickEndReason.ALL_PASSED,))
         return replace(
             state, passed=passed, trick=trick, to_move=self._next_active(state.to_move, passed)
         ), ()
@@ -287,12 +328,14 @@ class Game:
         player = state.to_move
         hands = (*state.hands[:player], hand, *state.hands[player + 1 :])
         trick = (*state.trick, Play(player, option.move))
-        reasons: list[str] = []
+        reasons: list[TrickEndReason] = []
         if self.rule_of_8(option, state):
-            reasons.append("rule_of_8")
+            reasons.append(TrickEndReason.RULE_OF_8)
         close = self.closing_size(option.pile.kind)
         if close is not None and option.pile.size >= close:
-            reasons.append("set_closed" if option.pile.kind == "set" else "run_closed")
+            reasons.append(
+                TrickEndReason.SET_CLOSED if option.pile.kind == "set" else TrickEndReason.RUN_CLOSED
+            )
         opening_has_eight = option.has_eight if state.pile is None else state.opening_has_eight
         moved = replace(
             state,
@@ -319,7 +362,7 @@ class Game:
         return sum(self.codec.pack(p.move.cards) for p in trick)
 
     def _end_trick(
-        self, state: State, trick: tuple[Play, ...], winner: int, reasons: tuple[str, ...]
+        self, state: State, trick: tuple[Play, ...], winner: int, reasons: tuple[TrickEndReason, ...]
     ) -> tuple[State, tuple[Event, ...]]:
         cleared = state.cleared + self._trick_cards(trick)
         new = replace(
@@ -421,6 +464,22 @@ class Game:
             phase="play",
             seed=seed,
         )
+
+    def play_from(self, position: Position) -> State:
+        """The state after setting up `position`: its round dealt as given, then its moves applied.
+        Raises ValueError for hands the deck cannot hold, IllegalMove for a move that is not legal."""
+        if position.players != self.players:
+            raise ValueError(f"{position.players} hands for {self.players} players")
+        state = self.start_round(
+            [list(h) for h in position.hands],
+            position.leader,
+            position.scores,
+            round_no=position.round,
+            seed=position.seed,
+        )
+        for move in position.moves:
+            state, _ = self.apply(state, move)
+        return state
 
     # ---- serialisation -------------------------------------------------------------------------
 

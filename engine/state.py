@@ -8,6 +8,7 @@ one integer operation. `five35.engine.cards` converts between packed hands and c
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Literal
 
 Action = Literal["lead", "overwrite", "add", "pass"]
@@ -65,12 +66,26 @@ class Pile:
         return Pile(data["kind"], tuple(int(c) for c in data["cards"]))
 
 
+class TrickEndReason(StrEnum):
+    """Why a trick ended (several can hold at once). A StrEnum, so each compares equal to, and
+    serialises as, its string: the protocol and the JSON outputs carry the plain names."""
+
+    ALL_PASSED = "all_passed"
+    SET_CLOSED = "set_closed"
+    RUN_CLOSED = "run_closed"
+    RULE_OF_8 = "rule_of_8"
+
+
+#: The one list of trick-end reasons, in the order the texts give the four ways a trick ends.
+TRICK_END_REASONS: tuple[TrickEndReason, ...] = tuple(TrickEndReason)
+
+
 @dataclass(frozen=True, slots=True)
 class TrickEnd:
-    """A trick ended. Reasons: all_passed, set_closed, run_closed, rule_of_8 (several can hold)."""
+    """A trick ended, for the `TrickEndReason`s given."""
 
     winner: int
-    reasons: tuple[str, ...]
+    reasons: tuple[TrickEndReason, ...]
 
     def to_json(self) -> dict[str, Any]:
         return {"event": "trick_end", "winner": self.winner, "reasons": list(self.reasons)}
@@ -109,6 +124,53 @@ class Play:
 
     player: int
     move: Move
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A position to play from, as a person would set up a table: the hands at the start of a
+    round, who leads it, the scores before it, and the moves made since (for example the trick so
+    far). `Game.play_from(position)` gives the State; every witness, scene, replay deal and
+    generated start in five35 is one of these."""
+
+    hands: tuple[tuple[int, ...], ...]
+    leader: int = 0
+    scores: tuple[int, ...] | None = None  # None: everyone at 0
+    moves: tuple[Move, ...] = ()
+    round: int = 1
+    seed: int = 0
+
+    @property
+    def players(self) -> int:
+        return len(self.hands)
+
+    @property
+    def cards(self) -> int:
+        """How many cards the position deals: the size of a witness."""
+        return sum(len(h) for h in self.hands)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "hands": [list(h) for h in self.hands],
+            "leader": self.leader,
+            "scores": list(self.scores) if self.scores is not None else [0] * self.players,
+            "moves": [m.to_json() for m in self.moves],
+            "round": self.round,
+            "seed": self.seed,
+        }
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> Position:
+        """Build from already-validated JSON (the protocol and replay readers validate first)."""
+        return Position(
+            hands=tuple(tuple(sorted(int(c) for c in h)) for h in data["hands"]),
+            leader=int(data.get("leader", 0)),
+            scores=tuple(int(s) for s in data["scores"]) if data.get("scores") is not None else None,
+            moves=tuple(Move.from_json(m) for m in data.get("moves", ())),
+            round=int(data.get("round", 1)),
+            seed=int(data.get("seed", 0)),
+        )
 
 
 @dataclass(frozen=True, slots=True)

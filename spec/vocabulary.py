@@ -1,0 +1,54 @@
+"""What an engine implements: its variation points, their readings, its parameters.
+
+The reference engine declares its vocabulary once (`five35.engine.Game.VOCABULARY`, a class
+attribute as python-chess declares a variant's rules); the loader checks a spec against it, and the
+checks take their list of points and readings from it. A reading that no code implements is then an
+error where it is written, not a silent fallback to some other reading's behaviour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+
+class UnimplementedReading(ValueError):
+    """A component was asked to play or model a reading it does not implement.
+
+    `str()` is one line naming the point, the reading and the component.
+    """
+
+    def __init__(self, component: str, point: str, reading: str) -> None:
+        super().__init__(f"{component} does not implement reading {point}={reading}")
+        self.component = component
+        self.point = point
+        self.reading = reading
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """Every variation point with its readings (in a fixed order), and every parameter."""
+
+    points: Mapping[str, tuple[str, ...]]
+    parameters: tuple[str, ...]
+
+    def implements(self, point: str, reading: str) -> bool:
+        return reading in self.points.get(point, ())
+
+    def require(self, component: str, readings: Mapping[str, str]) -> None:
+        """Raise UnimplementedReading for the first chosen reading outside this vocabulary."""
+        for point, reading in readings.items():
+            if not self.implements(point, reading):
+                raise UnimplementedReading(component, point, reading)
+
+    def extended(
+        self,
+        points: Mapping[str, tuple[str, ...]] | None = None,
+        parameters: tuple[str, ...] = (),
+    ) -> Vocabulary:
+        """This vocabulary plus more readings (added to existing points or as new points): what a
+        Game subclass that implements a house rule declares."""
+        merged = {p: tuple(r) for p, r in self.points.items()}
+        for point, readings in (points or {}).items():
+            merged[point] = (*merged.get(point, ()), *(r for r in readings if r not in merged.get(point, ())))
+        return Vocabulary(merged, (*self.parameters, *(p for p in parameters if p not in self.parameters)))
