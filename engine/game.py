@@ -9,13 +9,15 @@ computed once per Game and cached, so a step costs a few integer operations.
 from __future__ import annotations
 
 import random
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, ClassVar, NamedTuple
 
 from five35.spec import Ruleset, SpecError
 from five35.spec.vocabulary import Vocabulary
 
-from .cards import MAX_COPIES, CardCodec
+from .cards import MAX_COPIES, CardCodec, DealError, ranks_text
 from .state import (
     PASS,
     Event,
@@ -424,31 +426,53 @@ class Game:
 
     def start_round(
         self,
-        hands: list[list[int]],
+        hands: Sequence[Sequence[int]],
         leader: int,
-        scores: tuple[int, ...] | list[int] | None = None,
+        scores: Sequence[int] | None = None,
         *,
         round_no: int = 1,
         seed: int = 0,
     ) -> State:
-        """A round from given hands (for scenarios and the engine protocol); the rest is set aside."""
-        if len(hands) != self.players:
-            raise ValueError(f"{len(hands)} hands for {self.players} players")
-        if not 0 <= leader < self.players:
-            raise ValueError(f"leader {leader} is not a seat of {self.players} players")
+        """A round from given hands (for scenarios and the engine protocol); the rest is set aside.
+
+        The engine's input boundary: a deal this engine cannot play, or its packed counts could not
+        hold, raises DealError (a ValueError) naming the part at fault in the protocol's terms."""
+        players = self.players
+        if len(hands) != players:
+            raise DealError("hands", f"{len(hands)} hands for {players} players")
+        if type(leader) is not int or not 0 <= leader < players:
+            raise DealError("leader", f"seat {leader!r} is not at the table (seats 0-{players - 1})")
+        if scores is not None:
+            if len(scores) != players:
+                raise DealError("scores", f"{len(scores)} scores for {players} players")
+            for seat, score in enumerate(scores):
+                if type(score) is not int or score < 0:
+                    raise DealError(f"scores[{seat}]", f"expected a natural number, got {score!r}")
+        copies = self.copies
+        ranks = self.codec.index
+        total: Counter[int] = Counter()
         packed = []
         for seat, hand in enumerate(hands):
-            unknown = sorted(set(hand) - set(self.ruleset.ranks))
-            if unknown:
-                raise ValueError(f"hand {seat} holds ranks not in the deck: {unknown}")
             if not hand:
-                raise ValueError(f"hand {seat} is empty")
+                raise DealError(f"hands[{seat}]", "the hand is empty (every player holds a card)")
+            for card in hand:
+                if type(card) is not int or card not in ranks:
+                    raise DealError(
+                        f"hands[{seat}]",
+                        f"{card!r} is not a rank of the deck ({ranks_text(self.ruleset.ranks)})",
+                    )
+            held = Counter(hand)
+            for rank, count in sorted(held.items()):
+                if count > copies:
+                    raise DealError(f"hands[{seat}]", f"{count} cards of rank {rank}, the deck has {copies}")
+            total.update(held)
             packed.append(self.codec.pack(hand))
-        total = sum(packed)
-        if not self.codec.holds(self.full_deck, total):
-            raise ValueError(f"the hands hold more copies of a rank than the deck's {self.copies}")
+        for rank, count in sorted(total.items()):
+            if count > copies:
+                raise DealError("hands", f"{count} cards of rank {rank} in all, the deck has {copies}")
+        dealt = sum(packed)
         return State(
-            players=self.players,
+            players=players,
             hands=tuple(packed),
             to_move=leader,
             pile=None,
@@ -457,8 +481,8 @@ class Game:
             opening_has_eight=False,
             trick=(),
             cleared=0,
-            aside=self.full_deck - total,
-            scores=tuple(scores) if scores is not None else (0,) * self.players,
+            aside=self.full_deck - dealt,
+            scores=tuple(scores) if scores is not None else (0,) * players,
             round=round_no,
             round_leader=leader,
             phase="play",
@@ -467,11 +491,12 @@ class Game:
 
     def play_from(self, position: Position) -> State:
         """The state after setting up `position`: its round dealt as given, then its moves applied.
-        Raises ValueError for hands the deck cannot hold, IllegalMove for a move that is not legal."""
+        Raises DealError (a ValueError) for a deal the engine cannot play, IllegalMove for a move
+        that is not legal."""
         if position.players != self.players:
-            raise ValueError(f"{position.players} hands for {self.players} players")
+            raise DealError("hands", f"{position.players} hands for {self.players} players")
         state = self.start_round(
-            [list(h) for h in position.hands],
+            position.hands,
             position.leader,
             position.scores,
             round_no=position.round,
@@ -507,24 +532,73 @@ class Game:
         }
 
     def from_json(self, data: dict[str, Any]) -> State:
-        pack = self.codec.pack
+        """The State that `to_json` wrote. ValueError naming the key for anything this engine
+        cannot hold: a missing key, a card outside the deck or over a field's capacity, a seat
+        outside the table."""
+        keys = (
+            "players",
+            "hands",
+            "to_move",
+            "pile",
+            "last_player",
+            "passed",
+            "opening_has_eight",
+            "trick",
+            "cleared",
+            "aside",
+            "scores",
+            "round",
+            "round_leader",
+            "phase",
+            "seed",
+        )
+        missing = [key for key in keys if key not in data]
+        if missing:
+            raise ValueError(f"state: missing key(s) {', '.join(missing)}")
+        players = data["players"]
+        if players != self.players or type(players) is not int:
+            raise ValueError(f"players: {players!r}, but this game has {self.players} players")
+
+        def pack(key: str, cards: Any) -> int:
+            try:
+                return self.codec.pack(cards)
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"{key}: {exc}") from None
+
+        def seat(key: str, value: Any, low: int = 0) -> int:
+            if type(value) is not int or not low <= value < players:
+                raise ValueError(f"{key}: {value!r} is not a seat of {players} players")
+            return value
+
+        if len(data["hands"]) != players or len(data["scores"]) != players:
+            raise ValueError(f"hands, scores: expected one entry per player ({players})")
         passed = 0
-        for p in data["passed"]:
-            passed |= 1 << p
+        for i, p in enumerate(data["passed"]):
+            passed |= 1 << seat(f"passed[{i}]", p)
+        if data["phase"] not in ("play", "round_over", "match_over"):
+            raise ValueError(f"phase: unknown phase {data['phase']!r}")
+        try:
+            pile = Pile.from_json(data["pile"]) if data["pile"] else None
+            trick = tuple(
+                Play(seat(f"trick[{i}].player", t["player"]), Move.from_json(t))
+                for i, t in enumerate(data["trick"])
+            )
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"pile, trick: malformed ({exc!r})") from None
         return State(
-            players=data["players"],
-            hands=tuple(pack(h) for h in data["hands"]),
-            to_move=data["to_move"],
-            pile=Pile.from_json(data["pile"]) if data["pile"] else None,
-            last_player=data["last_player"],
+            players=players,
+            hands=tuple(pack(f"hands[{i}]", h) for i, h in enumerate(data["hands"])),
+            to_move=seat("to_move", data["to_move"]),
+            pile=pile,
+            last_player=seat("last_player", data["last_player"], low=-1),
             passed=passed,
-            opening_has_eight=data["opening_has_eight"],
-            trick=tuple(Play(t["player"], Move.from_json(t)) for t in data["trick"]),
-            cleared=pack(data["cleared"]),
-            aside=pack(data["aside"]),
+            opening_has_eight=bool(data["opening_has_eight"]),
+            trick=trick,
+            cleared=pack("cleared", data["cleared"]),
+            aside=pack("aside", data["aside"]),
             scores=tuple(data["scores"]),
             round=data["round"],
-            round_leader=data["round_leader"],
+            round_leader=seat("round_leader", data["round_leader"]),
             phase=data["phase"],
             seed=data["seed"],
         )
