@@ -23,12 +23,25 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from five35.engine import Game, Move, Pile, RoundEnd, State, TrickEnd, TrickEndReason
+from five35.engine import Game, Move, Pile, RoundEnd, State, TrickEnd
 from five35.engine.bots import Bot, get_bot
 from five35.engine.simulate import bot_rngs, game_seed
 from five35.spec import Ruleset, Spec, SpecError
 
 from .findings import Finding, Impact, Witness
+from .variants import (
+    AddClosesOnly,
+    ExampleOrder,
+    NoEightByAdd,
+    NoExemptionAfterOpening,
+    NoOverwriteOfFour,
+    OnlyListedEights,
+    PrintedPoints,
+    RunsUncapped,
+    SetsNeverClose,
+    SetsUncapped,
+    TrickTakenAway,
+)
 
 EngineFactory = Callable[[Ruleset, int], Game]
 
@@ -516,113 +529,6 @@ def estimate_impact(
 # alternative. Playing both over the same seeded games measures the finding's impact with the same
 # machinery as a variation point; when a finding cannot change play the measurement comes out 0,
 # it is never written down as 0.
-
-
-class AddClosesOnly(Game):
-    """The Spanish 'añade la cuarta/quinta carta': only an add closes a set or run, not a lead or
-    an overwrite that happens to reach the closing size."""
-
-    _placing = "add"
-
-    def _apply_play(self, state: State, option: Any, hand: int) -> tuple[State, tuple[Any, ...]]:
-        self._placing = option.move.action
-        try:
-            return super()._apply_play(state, option, hand)
-        finally:
-            self._placing = "add"
-
-    def closing_size(self, kind: str) -> int | None:
-        return super().closing_size(kind) if self._placing == "add" else None
-
-
-class TrickTakenAway(Game):
-    """The Spanish 'la baza se retira ... el jugador que jugó la Regla de los 8 se lleva la baza y sale
-    en la siguiente', written out on its own: the cards of the trick leave the table, and the player
-    of the trick's last play (the 8) leads next."""
-
-    def _end_trick(
-        self, state: State, trick: tuple[Any, ...], winner: int, reasons: tuple[TrickEndReason, ...]
-    ) -> tuple[State, tuple[Any, ...]]:
-        if "rule_of_8" in reasons:
-            winner = trick[-1].player
-        return super()._end_trick(state, trick, winner, reasons)
-
-
-class PrintedPoints(Game):
-    """The Spanish 'los puntos indicados en las cartas': a hand is scored card by card, each card
-    for the points it shows."""
-
-    def penalty(self, hand: int) -> int:
-        return sum(self.points[rank] for rank in self.codec.cards(hand))
-
-
-class ExampleOrder(Game):
-    """The repaired examples '1 < 7 < 14' and '1,1,1 < 14,14,14': among singles and among sets of
-    one size the higher number wins."""
-
-    def beats(self, new: Pile, old: Pile) -> bool:
-        if new.kind == old.kind and new.size == old.size and new.kind in ("single", "set"):
-            return new.cards[0] > old.cards[0]
-        return super().beats(new, old)
-
-
-class SetsNeverClose(Game):
-    """Clause trick.end.set deleted: no set ever ends a trick by its size."""
-
-    def closing_size(self, kind: str) -> int | None:
-        return None if kind == "set" else super().closing_size(kind)
-
-
-class NoOverwriteOfFour(Game):
-    """The overwrite of a 4-card pile deleted from the rules."""
-
-    def beats(self, new: Pile, old: Pile) -> bool:
-        return old.size != 4 and super().beats(new, old)
-
-
-class NoEightByAdd(Game):
-    """Clause eight.trigger.added deleted: an added 8 never applies the Rule of 8."""
-
-    def rule_of_8(self, option: Any, state: State) -> bool:
-        return option.move.action != "add" and super().rule_of_8(option, state)
-
-
-class OnlyListedEights(Game):
-    """Clause eight.trigger.unlisted_run deleted: only the listed forms apply the Rule of 8."""
-
-    def rule_of_8(self, option: Any, state: State) -> bool:
-        return bool(option.listed_eight) and super().rule_of_8(option, state)
-
-
-class NoExemptionAfterOpening(Game):
-    """Clause eight.exemption.later_plays deleted: an 8 in the opening pile exempts nothing later."""
-
-    def rule_of_8(self, option: Any, state: State) -> bool:
-        return super().rule_of_8(option, replace(state, opening_has_eight=False))
-
-
-class _Uncapped(Game):
-    """add_past_closing=overflow for one kind of pile only (a single's adds stay as the rules say)."""
-
-    uncapped_kind = ""
-
-    def add_options(self, pile: Pile) -> list[tuple[tuple[int, ...], Pile]]:
-        if pile.kind != self.uncapped_kind:
-            return super().add_options(pile)
-        capped = self.capped
-        self.capped = False
-        try:
-            return super().add_options(pile)
-        finally:
-            self.capped = capped
-
-
-class SetsUncapped(_Uncapped):
-    uncapped_kind = "set"
-
-
-class RunsUncapped(_Uncapped):
-    uncapped_kind = "run"
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,27 @@
 """The reference engine: 535 played under one Ruleset and one player count.
 
-Readings are hooks on `Game` (python-chess style): `follows`, `beats`, `add_options`,
-`rule_of_8`, `next_seat`, ... each reads the ruleset's choice. Everything that depends only on the
-ruleset (the rank succession, every pile a turn can place, every answer to a given central pile) is
-computed once per Game and cached, so a step costs a few integer operations.
+Readings are hooks on `Game` (python-chess style): each reads the ruleset's choice. Everything that
+depends only on the ruleset (the rank succession, every pile a turn can place, every answer to a
+given central pile) is computed once per Game and cached, so a step costs a few integer operations.
+
+A variant (a house rule, or the other side of a finding the checks measure) is a subclass of `Game`
+that overrides some of these public hooks and nothing else:
+
+- `follows(a, b)`: whether rank b comes straight after rank a in a run;
+- `strength(rank)`: how strong a single or set of that rank is;
+- `beats(new, old)`: whether pile `new` overwrites pile `old`;
+- `closing_size(kind)`: the size at which a set or run ends the trick;
+- `closes(pile, action)`: whether placing `pile` by `action` ends the trick by its size, and why;
+- `add_limit(pile, kind)`: the largest `kind` pile an add onto `pile` may make;
+- `add_options(pile)`: every add onto `pile` and the pile it makes;
+- `rule_of_8(option, state)`: whether a placing move is the Rule of 8;
+- `trick_winner(trick, reasons)`: who wins a trick that ends for `reasons`;
+- `next_seat(seat)`: whose turn follows a seat's;
+- `penalty(hand)`: the points a hand left at the end of a round scores.
+
+A hook is a pure function of its arguments and of what `__init__` set: a variant never overrides a
+`_private` method and never changes an attribute after `__init__`, so the cached answers stay true
+and a variant class can be sent to a worker process by name.
 """
 
 from __future__ import annotations
@@ -166,11 +184,32 @@ class Game:
         return tuple(run)
 
     def closing_size(self, kind: str) -> int | None:
+        """The size at which a pile of `kind` ends the trick (None: never by its size)."""
         if kind == "set":
             return self.set_closing_size
         if kind == "run":
             return self.run_closing_size
         return None
+
+    def closes(self, pile: Pile, action: str) -> TrickEndReason | None:
+        """Why placing `pile` (by `action`: lead, overwrite or add) ends the trick by its size, or
+        None when it does not."""
+        close = self.closing_size(pile.kind)
+        if close is None or pile.size < close:
+            return None
+        return TrickEndReason.SET_CLOSED if pile.kind == "set" else TrickEndReason.RUN_CLOSED
+
+    def add_limit(self, pile: Pile, kind: str) -> int | None:
+        """The largest pile of `kind` an add onto `pile` may make (add_past_closing), or None when
+        only the deck limits it."""
+        return self.closing_size(kind) if self.capped else None
+
+    def trick_winner(self, trick: tuple[Play, ...], reasons: tuple[TrickEndReason, ...]) -> int:
+        """Who wins a trick that ends for `reasons`: the last player to place cards in it."""
+        for play in reversed(trick):
+            if play.move.action != "pass":
+                return play.player
+        raise ValueError("a trick without a placing move has no winner")
 
     def rule_of_8(self, option: Option, state: State) -> bool:
         """Whether placing `option` is the Rule of 8 (eight_forms, eight_on_add, eight_exemption)."""
@@ -232,18 +271,20 @@ class Game:
             return out
         rank = pile.cards[0]
         if pile.kind in ("single", "set"):
+            limit = self.add_limit(pile, "set")
             for k in range(1, self.max_cards + 1):
                 size = pile.size + k
-                if size > self.copies or (self.capped and size > self.set_closing_size):
+                if size > self.copies or (limit is not None and size > limit):
                     break
                 if size >= self.ruleset.min_set_size:
                     out.append(((rank,) * k, Pile("set", (rank,) * size)))
         if pile.kind in ("single", "run"):
+            limit = self.add_limit(pile, "run")
             for k in range(1, self.max_cards + 1):
                 size = pile.size + k
                 if size < self.ruleset.min_run_size:
                     continue
-                if self.capped and size > self.run_closing_size:
+                if limit is not None and size > limit:
                     break
                 below_choices = range(k + 1) if self.add_either_end else range(1)
                 for below in below_choices:
@@ -321,7 +362,8 @@ class Game:
         trick = (*state.trick, Play(state.to_move, PASS))
         if (self.players - passed.bit_count()) == 1:
             # Only the last player to place cards is left (everyone after them passed).
-            return self._end_trick(state, trick, state.last_player, (TrickEndReason.ALL_PASSED,))
+            reasons = (TrickEndReason.ALL_PASSED,)
+            return self._end_trick(state, trick, self.trick_winner(trick, reasons), reasons)
         return replace(
             state, passed=passed, trick=trick, to_move=self._next_active(state.to_move, passed)
         ), ()
@@ -333,11 +375,9 @@ class Game:
         reasons: list[TrickEndReason] = []
         if self.rule_of_8(option, state):
             reasons.append(TrickEndReason.RULE_OF_8)
-        close = self.closing_size(option.pile.kind)
-        if close is not None and option.pile.size >= close:
-            reasons.append(
-                TrickEndReason.SET_CLOSED if option.pile.kind == "set" else TrickEndReason.RUN_CLOSED
-            )
+        closed = self.closes(option.pile, option.move.action)
+        if closed is not None:
+            reasons.append(closed)
         opening_has_eight = option.has_eight if state.pile is None else state.opening_has_eight
         moved = replace(
             state,
@@ -351,7 +391,8 @@ class Game:
             events: tuple[Event, ...] = (TrickEnd(player, tuple(reasons)),) if reasons else ()
             return self._end_round(moved, player, events)
         if reasons:
-            return self._end_trick(moved, trick, player, tuple(reasons))
+            ended = tuple(reasons)
+            return self._end_trick(moved, trick, self.trick_winner(trick, ended), ended)
         return replace(moved, to_move=self._next_active(player, state.passed)), ()
 
     def _next_active(self, seat: int, passed: int) -> int:
@@ -380,6 +421,7 @@ class Game:
         return new, (TrickEnd(winner, reasons),)
 
     def penalty(self, hand: int) -> int:
+        """The points a hand left at the end of a round scores (a hook: variants may score otherwise)."""
         return sum(
             self.points[r] * n for r, n in zip(self.ruleset.ranks, self.codec.counts(hand), strict=True)
         )
