@@ -15,7 +15,6 @@ same games.
 
 from __future__ import annotations
 
-import math
 import multiprocessing
 import re
 import signal
@@ -25,7 +24,7 @@ from typing import Any
 
 from five35.engine import Game, Move, Pile, RoundEnd, State, TrickEnd
 from five35.engine.bots import Bot, get_bot
-from five35.engine.simulate import bot_rngs, game_seed
+from five35.engine.simulate import bot_rngs, game_seed, wilson_interval
 from five35.spec import Ruleset, Spec, SpecError
 
 from .findings import Finding, Impact, Witness
@@ -51,20 +50,6 @@ DEFAULT_BOTS: tuple[str, ...] = ("greedy", "cautious", "random")
 
 # What changed first in an affected game, in the order a step is compared.
 CHANGES: tuple[str, ...] = ("deal", "legal_moves", "trick_end", "round_result", "next_turn")
-
-Z95 = 1.959963984540054
-
-
-def wilson(affected: int, games: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a share: sound at 0 and at 1, unlike the normal approximation."""
-    if games == 0:
-        return (0.0, 1.0)
-    p = affected / games
-    denom = 1 + z * z / games
-    centre = (p + z * z / (2 * games)) / denom
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
-    return (max(0.0, round(centre - half, 4)), min(1.0, round(centre + half, 4)))
-
 
 @dataclass(frozen=True)
 class ImpactCounts:
@@ -487,7 +472,8 @@ def describe_method(games: int, seed: int, bots: Sequence[str], played: str, com
 def to_impact(per_players: Mapping[int, ImpactCounts], games: int, seed: int, method: str) -> Impact:
     table: dict[int, tuple[int, float, float, float]] = {}
     for players, c in sorted(per_players.items()):
-        lo, hi = wilson(c.affected, c.games)
+        # With no games at all nothing is known about the share: the whole range.
+        lo, hi = wilson_interval(c.affected, c.games) or (0.0, 1.0)
         share = round(c.affected / c.games, 4) if c.games else 0.0
         table[players] = (c.affected, share, lo, hi)
     return Impact(games=games, seed=seed, per_players=table, method=method)

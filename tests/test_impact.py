@@ -22,9 +22,10 @@ from five35.checks.impact import (
     estimate_impact,
     finding_alternative,
     measure,
-    wilson,
+    to_impact,
 )
 from five35.engine import Game, Move, Pile, State
+from five35.engine.simulate import wilson_interval
 from five35.spec import Ruleset, Spec, load_spec
 
 
@@ -39,13 +40,16 @@ def _measure(spec: Spec, point: str, players: int, games: range, seed: int = 3) 
     return measure(rs, {point: (other, (played, alt))}, players, games, base_seed=seed)[point]
 
 
-def test_wilson_interval_known_values() -> None:
-    assert wilson(0, 20) == (0.0, 0.1611)
-    assert wilson(20, 20) == (0.8389, 1.0)
-    lo, hi = wilson(5, 10)
+def test_impact_uses_the_engines_wilson_interval() -> None:
+    assert wilson_interval(0, 20) == (0.0, 0.1611)
+    assert wilson_interval(20, 20) == (0.8389, 1.0)
+    lo, hi = wilson_interval(5, 10) or (0.0, 0.0)
     assert lo == pytest.approx(1 - hi, abs=1e-4)
     assert lo < 0.5 < hi
-    assert wilson(0, 0) == (0.0, 1.0)
+    impact = to_impact({2: ImpactCounts(games=20, affected=0), 3: ImpactCounts()}, 20, 1, "m")
+    assert impact.per_players[2] == (0, 0.0, 0.0, 0.1611)
+    # no game played at a count: nothing is known, the interval is the whole range
+    assert impact.per_players[3] == (0, 0.0, 0.0, 1.0)
 
 
 def test_comparison_changes_only_the_point(spec: Spec) -> None:
