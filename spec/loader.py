@@ -1,25 +1,29 @@
 """Load and validate a spec file, reporting every problem as `file:line: key: message`.
 
-Validation runs in two passes: the JSON Schema (spec.schema.json) checks the shape (unknown keys,
-wrong types, missing entries); the semantic pass checks what a schema cannot (a cited clause that
-does not exist, a reading a point does not have, bounds that contradict each other, a clause that
-is not in its source text).
+The file is read within the input limits (yaml_input: size, depth, aliases, tags). Validation then
+runs in passes: the names of variation points and parameters against the engine's vocabulary (what
+some code implements); the JSON Schema (spec.schema.json) for the shape (unknown keys, wrong types,
+missing entries, numbers out of range); the semantic pass for what a schema cannot check (a cited
+clause that does not exist, a reading a point does not have or no engine implements, bounds that
+contradict each other, a clause that is not in its source text, a match that cannot be proved to
+end).
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import jsonschema
-import yaml
 
+from .limits import MAX_DEPTH, MAX_FILE_BYTES
 from .model import (
+    MATCH_ROUND_LIMIT,
     Clause,
     Parameter,
     Profile,
@@ -29,7 +33,10 @@ from .model import (
     Spec,
     SpecError,
     VariationPoint,
+    match_round_bound,
 )
+from .vocabulary import Vocabulary
+from .yaml_input import read_text, read_yaml
 
 Key = tuple[str | int, ...]
 
@@ -47,90 +54,16 @@ def _schema() -> dict[str, Any]:
     return schema
 
 
-def _to_data(node: yaml.Node, key: Key, lines: dict[Key, int], where: str) -> Any:
-    """Turn a composed YAML node into plain data, remembering the line of every key path."""
-    lines[key] = node.start_mark.line + 1
-    if isinstance(node, yaml.MappingNode):
-        out: dict[str, Any] = {}
-        for knode, vnode in node.value:
-            name = str(_scalar(knode))
-            if name in out:
-                dotted = ".".join(str(k) for k in (*key, name))
-                first = lines.get((*key, name))
-                raise SpecError(
-                    f"{where}:{knode.start_mark.line + 1}",
-                    f"{dotted}: duplicate key {name!r} (first given on line {first})",
-                )
-            out[name] = _to_data(vnode, (*key, name), lines, where)
-            # A key's own line is more useful than its value's when the value spans lines.
-            lines[(*key, name)] = knode.start_mark.line + 1
-        return out
-    if isinstance(node, yaml.SequenceNode):
-        return [_to_data(item, (*key, i), lines, where) for i, item in enumerate(node.value)]
-    return _scalar(node)
-
-
-def _scalar(node: yaml.Node) -> Any:
-    """A node's value as safe_load would give it. Constructed directly: re-serialising a node and
-    loading the text fails on an empty value (`key:` with nothing after it), which is valid YAML."""
-    if not isinstance(node, yaml.ScalarNode):
-        # A complex key (`? [a, b]`) is unusual but legal; its text is name enough.
-        return yaml.serialize(node).strip()
-    return yaml.SafeLoader("").construct_object(node, deep=True)
-
-
-def _read_yaml(path: Path) -> tuple[Any, dict[Key, int]]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SpecError(str(path), f"cannot read spec file ({exc.strerror})") from None
-    except UnicodeDecodeError:
-        raise SpecError(str(path), "spec file is not UTF-8 text") from None
-    try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        # An unclosed bracket or quote is only noticed lines later; the line that opened it is the
-        # one to fix.
-        context = exc.context or ""
-        if exc.context_mark is not None and ("flow" in context or "quoted" in context):
-            mark = exc.context_mark
-        line = mark.line + 1 if mark else 0
-        near = _key_near_line(text, line)
-        prefix = f"{near}: " if near else ""
-        problem = " ".join(str(exc.problem or exc.context or "").split())
-        raise SpecError(f"{path}:{line}", f"{prefix}not valid YAML: {problem}") from None
-    except yaml.YAMLError as exc:
-        raise SpecError(str(path), f"not valid YAML: {' '.join(str(exc).split())}") from None
-    if node is None:
-        raise SpecError(str(path), "spec file is empty")
-    lines: dict[Key, int] = {}
-    try:
-        return _to_data(node, (), lines, str(path)), lines
-    except yaml.MarkedYAMLError as exc:
-        # A value the safe loader will not build, such as an unknown tag (`!python/object`).
-        line = exc.problem_mark.line + 1 if exc.problem_mark else 0
-        near = _key_near_line(text, line)
-        problem = " ".join(str(exc.problem or exc.context or "").split())
-        raise SpecError(f"{path}:{line}", f"{near + ': ' if near else ''}not valid YAML: {problem}") from None
-
-
-_KEY_LINE = re.compile(r"^(\s*)(- )?([^\s#:\[\]{}\"'-][^:#]*?):(\s|$)")
-
-
-def _key_near_line(text: str, line: int) -> str:
-    """The dotted key path in force at `line` (1-based), from indentation alone: a file that does
-    not parse has no tree to ask, and the key still tells the user where to look."""
-    stack: list[tuple[int, str]] = []
-    for raw in text.splitlines()[:line]:
-        match = _KEY_LINE.match(raw)
-        if not match:
-            continue
-        indent = len(match.group(1)) + (2 if match.group(2) else 0)
-        while stack and stack[-1][0] >= indent:
-            stack.pop()
-        stack.append((indent, match.group(3).strip()))
-    return ".".join(name for _, name in stack)
+def _read_yaml(
+    path: Path,
+    *,
+    what: str = "spec file",
+    max_bytes: int = MAX_FILE_BYTES,
+    max_depth: int = MAX_DEPTH,
+) -> tuple[Any, dict[Key, int]]:
+    """A YAML file as plain data plus the line of every key path, within the input limits (see
+    yaml_input); any problem is a one-line SpecError. Other data files beside the spec use it too."""
+    return read_yaml(path, what=what, max_bytes=max_bytes, max_depth=max_depth)
 
 
 def _nearest_line(lines: dict[Key, int], key: Key) -> int:
@@ -139,8 +72,20 @@ def _nearest_line(lines: dict[Key, int], key: Key) -> int:
     return lines.get(key, 1)
 
 
+def _strict_integer(checker: Any, instance: Any) -> bool:
+    # JSON Schema counts 4.0 as an integer; the engine would then deal 4.0 copies. Booleans are not
+    # integers either (the default checker agrees; kept explicit).
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+_Validator = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _strict_integer),
+)
+
+
 def _schema_error(path: Path, lines: dict[Key, int], data: Any) -> SpecError | None:
-    validator = jsonschema.Draft202012Validator(_schema())
+    validator = _Validator(_schema())
     # A misspelt key also makes the right key "missing"; naming the misspelling is the useful message.
     errors = sorted(
         validator.iter_errors(data),
@@ -170,26 +115,65 @@ def _describe(err: jsonschema.ValidationError) -> str:
         return f"expected {err.validator_value}, got {json.dumps(err.instance, default=str)[:40]}"
     if err.validator == "enum":
         return f"expected one of {err.validator_value}, got {json.dumps(err.instance, default=str)}"
+    if err.validator in ("minimum", "maximum"):
+        bound = "at least" if err.validator == "minimum" else "at most"
+        return f"expected {bound} {err.validator_value}, got {_short(err.instance)}"
+    if err.validator in ("minItems", "maxItems", "minProperties", "maxProperties"):
+        return err.message if len(err.message) <= 100 else f"{err.validator} is {err.validator_value}"
     return err.message
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, default=str)
+    return text if len(text) <= 40 else f"{text[:20]}...({len(text)} characters)"
 
 
 def _norm(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-def load_spec(path: str | Path | None = None) -> Spec:
-    """Load and validate a spec file (the embedded one when `path` is None)."""
+def load_spec(path: str | Path | None = None, *, vocabulary: Vocabulary | None = None) -> Spec:
+    """Load and validate a spec file (the embedded one when `path` is None) against `vocabulary`,
+    the variation points, readings and parameters some engine implements (the reference engine's,
+    `Game.VOCABULARY`, when None)."""
+    if vocabulary is None:
+        from five35.engine import Game  # late: the engine imports this package
+
+        vocabulary = Game.VOCABULARY
     spec_path = Path(path) if path is not None else embedded_spec_path()
     data, lines = _read_yaml(spec_path)
+    _raise_first(spec_path, lines, _unknown_names(data, vocabulary))
     error = _schema_error(spec_path, lines, data)
     if error:
         raise error
     spec = _build(spec_path, data, lines)
-    problems = list(_semantic_problems(spec, data))
-    if problems:
-        key, message = problems[0]
-        raise SpecError(f"{spec_path}:{_nearest_line(lines, key)}", f"{'.'.join(map(str, key))}: {message}")
+    _raise_first(spec_path, lines, _semantic_problems(spec, data, vocabulary))
     return spec
+
+
+def _raise_first(path: Path, lines: dict[Key, int], problems: Iterable[tuple[Key, str]]) -> None:
+    for key, message in problems:
+        raise SpecError(f"{path}:{_nearest_line(lines, key)}", f"{'.'.join(map(str, key))}: {message}")
+
+
+def _unknown_names(data: Any, vocabulary: Vocabulary) -> Iterator[tuple[Key, str]]:
+    """Variation points and parameters no engine implements. Checked before the schema, which would
+    otherwise report a misspelt parameter as the right one missing."""
+    if not isinstance(data, dict):
+        return
+    points = data.get("variation_points")
+    if isinstance(points, dict):
+        for name in points:
+            if name not in vocabulary.points:
+                known = ", ".join(vocabulary.points)
+                message = f"no engine implements variation point {name!r} (implemented: {known})"
+                yield ("variation_points", name), message
+    params = data.get("parameters")
+    if isinstance(params, dict):
+        for name in params:
+            if name not in vocabulary.parameters:
+                known = ", ".join(vocabulary.parameters)
+                yield ("parameters", name), f"no engine implements parameter {name!r} (implemented: {known})"
 
 
 def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Spec:
@@ -223,12 +207,15 @@ def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Spec:
             name=name,
             question=v["question"],
             cites=tuple(v["cites"]),
-            readings=dict(v["readings"]),
+            readings={r: e["explain"] if isinstance(e, dict) else e for r, e in v["readings"].items()},
             default=v["default"],
             rationale=v["rationale"],
             in_text=v.get("in_text", True),
             evidence=tuple(v.get("evidence", ())),
             line=lines[("variation_points", name)],
+            unimplemented=frozenset(
+                r for r, e in v["readings"].items() if isinstance(e, dict) and e.get("unimplemented", False)
+            ),
         )
         for name, v in data["variation_points"].items()
     }
@@ -289,7 +276,7 @@ def _profile(name: str, raw: dict[str, Any], points: dict[str, VariationPoint]) 
     for link in reversed(chain):
         entry = raw[link]
         for point, choice in entry.get("readings", {}).items():
-            readings[point] = ReadingChoice(choice["reading"], choice["basis"], choice.get("note"))
+            readings[point] = ReadingChoice(choice["reading"], choice["basis"], choice.get("note"), link)
         parameters.update(entry.get("parameters", {}))
     p = raw[name]
     return Profile(
@@ -303,7 +290,7 @@ def _profile(name: str, raw: dict[str, Any], points: dict[str, VariationPoint]) 
     )
 
 
-def _semantic_problems(spec: Spec, data: dict[str, Any]) -> Iterator[tuple[Key, str]]:
+def _semantic_problems(spec: Spec, data: dict[str, Any], vocabulary: Vocabulary) -> Iterator[tuple[Key, str]]:
     clause_ids = set(spec.clauses)
 
     def cited(key: Key, ids: tuple[str, ...] | list[str]) -> Iterator[tuple[Key, str]]:
@@ -316,7 +303,12 @@ def _semantic_problems(spec: Spec, data: dict[str, Any]) -> Iterator[tuple[Key, 
         if not source.file.is_file():
             yield ("sources", code, "file"), f"source file {source.file} does not exist"
             continue
-        body = _norm(source.file.read_text(encoding="utf-8"))
+        try:
+            body = _norm(read_text(source.file, what=f"source file {source.file.name}"))
+        except SpecError as exc:
+            # Named by the spec key that points at it: the source file itself is not the user's.
+            yield ("sources", code, "file"), f"{exc.where}: {exc.message}"
+            continue
         for clause in spec.clauses.values():
             quote = clause.text(code)
             if quote is not None and _norm(quote) not in body:
@@ -338,6 +330,12 @@ def _semantic_problems(spec: Spec, data: dict[str, Any]) -> Iterator[tuple[Key, 
                 ("variation_points", name, "default"),
                 (f"default {vp.default!r} is not one of its readings ({', '.join(vp.readings)})"),
             )
+        elif vp.default in vp.unimplemented:
+            yield (
+                ("variation_points", name, "default"),
+                f"default {vp.default!r} is marked unimplemented: a default must be a reading engines play",
+            )
+    yield from _vocabulary_problems(spec, vocabulary)
 
     known_uses = set(spec.parameters) | set(spec.variation_points)
     seen_rules: set[str] = set()
@@ -389,6 +387,44 @@ def _semantic_problems(spec: Spec, data: dict[str, Any]) -> Iterator[tuple[Key, 
         yield from _bounds_problems(("profiles", name, "parameters"), merged)
 
 
+def _vocabulary_problems(spec: Spec, vocabulary: Vocabulary) -> Iterator[tuple[Key, str]]:
+    """Readings no engine implements (unless marked so), and points or parameters the engine
+    implements that the spec leaves out. Unknown point and parameter names were checked earlier."""
+    for name, vp in spec.variation_points.items():
+        implemented = vocabulary.points.get(name, ())
+        for reading in vp.readings:
+            key: Key = ("variation_points", name, "readings", reading)
+            if reading in vp.unimplemented:
+                if reading in implemented:
+                    yield (
+                        key,
+                        (
+                            f"reading {reading!r} of {name} is marked unimplemented, but the engine "
+                            "implements it: remove `unimplemented: true`"
+                        ),
+                    )
+            elif reading not in implemented:
+                yield (
+                    key,
+                    (
+                        f"no engine implements reading {reading!r} of {name} (implemented: "
+                        f"{', '.join(implemented)}); mark it `unimplemented: true` to keep it as a proposal"
+                    ),
+                )
+    for name, readings in vocabulary.points.items():
+        if name not in spec.variation_points:
+            yield (
+                ("variation_points",),
+                (
+                    f"variation point {name!r} is missing: the engine plays it and needs a reading "
+                    f"for it (readings: {', '.join(readings)})"
+                ),
+            )
+    for name in vocabulary.parameters:
+        if name not in spec.parameters:
+            yield ("parameters",), f"parameter {name!r} is missing: the engine needs its value"
+
+
 def _bounds_problems(key: Key, params: dict[str, Any]) -> Iterator[tuple[Key, str]]:
     ranks = params["ranks"]
     players = params["players"]
@@ -412,8 +448,41 @@ def _bounds_problems(key: Key, params: dict[str, Any]) -> Iterator[tuple[Key, st
             (*key, "run_closing_size"),
             (f"{params['run_closing_size']} is below min_run_size {params['min_run_size']}"),
         )
-    uncovered = [
-        n for n in range(players["min"], players["max"] + 1) if str(n) not in map(str, params["hand_size"])
-    ]
+    uncovered = [n for n in range(players["min"], players["max"] + 1) if str(n) not in params["hand_size"]]
     if uncovered:
         yield (*key, "hand_size"), f"gives no hand size for {uncovered} players"
+    yield from _termination_problems(key, params)
+
+
+def _termination_problems(key: Key, params: dict[str, Any]) -> Iterator[tuple[Key, str]]:
+    """The premises of match_round_bound (model.py), and its bound within MATCH_ROUND_LIMIT: every
+    round and every match of the spec must end."""
+    if params["max_cards_per_turn"] < 1:
+        yield (*key, "max_cards_per_turn"), "must be at least 1: a leader who places no card ends no trick"
+    players = range(params["players"]["min"], params["players"]["max"] + 1)
+    copies = params["copies"]
+    for n in players:
+        # Five players may be a small or a large game (five_player_copies): either must deal.
+        fewest = copies["large_game"] if n >= 6 else copies["small_game"]
+        if n == 5:
+            fewest = min(copies["small_game"], copies["large_game"])
+        deck = fewest * len(params["ranks"])
+        if deck < n:
+            yield (*key, "copies"), f"a deck of {deck} cards cannot deal a card to each of {n} players"
+            break
+    points = list(params["points"].values())
+    if points and max(points) == 0:
+        yield (*key, "points"), "no card scores a point, so no match can end"
+        return
+    bounds = {n: match_round_bound(points, params["match_end_score"], n) for n in players}
+    worst = max(bounds, key=lambda n: bounds[n] or 0, default=None)
+    bound = bounds.get(worst) if worst is not None else None
+    if bound is not None and bound > MATCH_ROUND_LIMIT:
+        yield (
+            (*key, "match_end_score"),
+            (
+                f"{params['match_end_score']} points can take up to {bound} rounds to reach ({worst} "
+                f"players, the cheapest card worth {min(points)}), over the limit of {MATCH_ROUND_LIMIT} "
+                "rounds a match may be proved to last"
+            ),
+        )

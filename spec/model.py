@@ -8,10 +8,38 @@ parameter. The engine plays under a `Ruleset`; it never sees the spec file itsel
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+#: The number of rounds after which `simulate`, `report` and the checks stop a match whose end they
+#: cannot prove (some cards score 0 points, so `Ruleset.round_bound` is None), and say so. A spec
+#: whose proved bound is higher than this is refused when it loads: a match that long is a mistake
+#: (such as match_end_score 10**100), not a game to simulate.
+MATCH_ROUND_LIMIT = 1000
+
+
+def match_round_bound(points: Iterable[int], match_end_score: int, players: int) -> int | None:
+    """The most rounds a match of `players` can last, or None when no bound follows from the rules.
+
+    Why every round ends: each trick places at least one card, because its leader must place 1 to
+    max_cards_per_turn cards (max_cards_per_turn >= 1, and a single of any rank in the hand is always
+    a lead), while a follower may always pass and the trick ends once all players but one have
+    passed, so no trick goes on forever. Cards never go back to a hand, and every hand is dealt at
+    least one card, so a round ends within (cards dealt) tricks: once a hand is empty.
+
+    Why a match ends: when one player goes out, every other player still holds at least one card
+    and adds at least p_min (the lowest point value) to their score. A match that is not over after
+    r rounds has every score below match_end_score M, so r * (players - 1) * p_min <= sum of scores
+    <= players * (M - 1), and the match ends by round floor(players * (M - 1) / ((players - 1) *
+    p_min)) + 1. (Not M / p_min: with two players taking turns to go out, each gains only every
+    other round.) With p_min = 0 nothing forces any score up, so there is no bound.
+    """
+    lowest = min(points, default=0)
+    if lowest <= 0 or players < 2:
+        return None
+    return players * (match_end_score - 1) // ((players - 1) * lowest) + 1
 
 
 class SpecError(Exception):
@@ -69,6 +97,13 @@ class VariationPoint:
     in_text: bool
     evidence: tuple[str, ...]
     line: int
+    #: Readings the spec keeps as proposals (`unimplemented: true`): listed, never played.
+    unimplemented: frozenset[str] = frozenset()
+
+    @property
+    def playable(self) -> tuple[str, ...]:
+        """The readings an engine plays, in the spec's order (all but the unimplemented ones)."""
+        return tuple(r for r in self.readings if r not in self.unimplemented)
 
 
 @dataclass(frozen=True)
@@ -87,6 +122,8 @@ class ReadingChoice:
     reading: str
     basis: str
     note: str | None
+    #: The profile whose entry in the file made this choice: the profile itself, or one it extends.
+    profile: str | None = None
 
 
 @dataclass(frozen=True)
@@ -163,6 +200,10 @@ class Ruleset:
         self.check_players(players)
         deck = self.deck_size(players)
         if self.reading("deal") == "deal_all":
+            if deck < players:
+                # An empty hand would end the round before it starts (and breaks the round bound).
+                message = f"a deck of {deck} cards cannot deal a card to each of {players} players"
+                raise SpecError("parameters.copies", message)
             return deck // players
         table = dict(self.hand_size_items)
         if players not in table:
@@ -175,6 +216,21 @@ class Ruleset:
                 f"(five_player_copies={self.reading('five_player_copies')})",
             )
         return size
+
+    @property
+    def round_bound(self) -> int | None:
+        """The proved maximum number of rounds in a match at any player count this ruleset allows,
+        or None when some card scores 0 points and no bound can be proved (see match_round_bound;
+        the fewest players give the longest matches)."""
+        bounds = [
+            match_round_bound(self.points.values(), self.match_end_score, n)
+            for n in range(self.players_min, self.players_max + 1)
+        ]
+        return None if None in bounds else max(b for b in bounds if b is not None)
+
+    def trick_bound(self, players: int) -> int:
+        """The most tricks a round of `players` can take: every trick places a card from a hand."""
+        return self.hand_size(players) * players
 
     def check_players(self, players: int) -> None:
         if not self.players_min <= players <= self.players_max:
@@ -240,12 +296,17 @@ class Spec:
         return f"{self.path}:{line}: {dotted}" if line else f"{self.path}: {dotted}"
 
     def ruleset(self, profile: str | None = None, readings: Mapping[str, str] | None = None) -> Ruleset:
-        """Resolve a profile plus reading overrides (`--reading POINT=VALUE`) into a Ruleset."""
+        """Resolve a profile plus reading overrides (`--reading POINT=VALUE`) into a Ruleset.
+
+        A reading marked unimplemented is refused wherever the choice came from: the profile entry
+        that chose it (`file:line: profiles.NAME.readings.POINT`), or `--reading`.
+        """
         name = profile or self.default_profile
         if name not in self.profiles:
             known = ", ".join(sorted(self.profiles))
             raise SpecError("--profile", f"unknown profile {name!r} (known: {known})")
-        chosen = {point: choice.reading for point, choice in self.profiles[name].readings.items()}
+        choices = self.profiles[name].readings
+        chosen = {point: choice.reading for point, choice in choices.items()}
         overridden = []
         for point, value in (readings or {}).items():
             if point not in self.variation_points:
@@ -258,6 +319,13 @@ class Spec:
             if chosen.get(point) != value:
                 overridden.append(point)
             chosen[point] = value
+        for point, value in chosen.items():
+            if value in self.variation_points[point].unimplemented:
+                if readings and point in readings:
+                    where = "--reading"
+                else:
+                    where = self.where("profiles", choices[point].profile or name, "readings", point)
+                raise SpecError(where, f"reading {point}={value} is marked unimplemented: no engine plays it")
         params = {n: p.value for n, p in self.parameters.items()}
         params.update(self.profiles[name].parameters)
         return Ruleset(
@@ -280,10 +348,23 @@ class Spec:
             overridden=tuple(sorted(overridden)),
         )
 
+    def with_readings(self, ruleset: Ruleset, readings: Mapping[str, str]) -> Ruleset:
+        """`ruleset` with some readings changed: the same profile, and `overridden` naming every point
+        whose reading now differs from that profile's choice, so a label like
+        `published+run_wrap=wrap` says exactly what changed. The one "change some readings"
+        function: the checks and reports build their variants with it."""
+        merged = {**ruleset.readings, **readings}
+        if ruleset.profile not in self.profiles:
+            known = ", ".join(sorted(self.profiles))
+            raise SpecError("--profile", f"unknown profile {ruleset.profile!r} (known: {known})")
+        base = {p: c.reading for p, c in self.profiles[ruleset.profile].readings.items()}
+        return self.ruleset(ruleset.profile, {p: r for p, r in merged.items() if base.get(p) != r})
+
     def all_reading_combinations(self) -> int:
+        """How many complete choices of playable readings there are."""
         total = 1
         for vp in self.variation_points.values():
-            total *= len(vp.readings)
+            total *= len(vp.playable)
         return total
 
     def to_json(self) -> dict[str, Any]:
@@ -320,7 +401,10 @@ class Spec:
                     "name": vp.name,
                     "question": vp.question,
                     "in_text": vp.in_text,
-                    "readings": [{"name": r, "explain": e} for r, e in vp.readings.items()],
+                    "readings": [
+                        {"name": r, "explain": e, "unimplemented": r in vp.unimplemented}
+                        for r, e in vp.readings.items()
+                    ],
                     "default": vp.default,
                     "rationale": vp.rationale,
                     "evidence": list(vp.evidence),

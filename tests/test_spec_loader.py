@@ -214,7 +214,7 @@ BAD_SPECS = {
         "  run_closing_size:\n    value: !!python/object:os.system 5",
         "value: !!python/object",
         "parameters.run_closing_size.value",
-        "not valid YAML",
+        "tag '!!python/object:os.system' is not allowed",
     ),
     "duplicate key": BadSpec(
         "  run_wrap:\n    question:", "  run_gaps:\n    question:", "  run_gaps:\n    question:", "run_gaps"
