@@ -11,7 +11,10 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .words import Words
 
 #: The number of rounds after which `simulate`, `report` and the checks stop a match whose end they
 #: cannot prove (some cards score 0 points, so `Ruleset.round_bound` is None), and say so. A spec
@@ -282,6 +285,8 @@ class Spec:
     default_profile: str
     lines: Mapping[tuple[str | int, ...], int] = field(repr=False, compare=False)
     embedded: bool = False  # the spec shipped with five35, not a user's file
+    #: The rulebook's words (spec/words.py): set by load_spec; `words_of(spec)` never gives None.
+    words: Words | None = field(default=None, repr=False, compare=False)
 
     @property
     def label(self) -> str:

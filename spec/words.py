@@ -1,0 +1,442 @@
+"""The rulebook's words as data: proposed wordings, known German/Spanish mismatches, severities,
+table scenes and outside evidence (spec/535.words.yaml, schema words.schema.json).
+
+A spec file `X.yaml` takes its words from `X.words.yaml` beside it when there is one, else from the
+embedded words file. `load_spec` loads and checks them with the spec: the shape against the schema,
+then what a schema cannot say (a scene or alternative that is named but not given, a template blank
+five35 does not fill, an evidence id the spec cites that the evidence table does not have, a wording
+for a subject the spec does not have). Every problem is a SpecError `file:line: key: message`.
+
+This module only reads and checks the words; the checks decide what to do with them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import string
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, replace
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from .loader import _describe, _nearest_line, _read_yaml, embedded_spec_path
+from .model import Spec, SpecError
+
+Key = tuple[str | int, ...]
+
+WORDS_SUFFIX = ".words.yaml"
+
+#: The blanks each template may use; five35 fills exactly these.
+TEMPLATE_BLANKS: Mapping[str, frozenset[str]] = {
+    "defect_source": frozenset({"language"}),
+    "defect_clause": frozenset({"intact"}),
+    "only_one_text": frozenset({"missing", "passage"}),
+    "parameter": frozenset({"name", "value"}),
+    "dead_clause": frozenset({"clauses", "title"}),
+    "contradiction": frozenset({"clauses", "title"}),
+    "other": frozenset({"clauses", "title"}),
+}
+#: The blanks an alternative's labels, words and method may use.
+ALTERNATIVE_BLANKS = frozenset({"points", "clause", "where", "under", "label", "combo", "plain"})
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One fact about the published game and where it comes from (the page named in full, even
+    where the file says "same page")."""
+
+    id: str
+    fact: str
+    source: str
+
+
+@dataclass(frozen=True)
+class Side:
+    label: str
+    words: str
+
+
+@dataclass(frozen=True)
+class AlternativeWords:
+    """The two sides of a finding in words; `variant` names the engine of the compared side."""
+
+    name: str
+    variant: str | None
+    played: Side
+    compared: Side
+    method: str
+
+    def filled(self, **blanks: str) -> AlternativeWords:
+        """The words with their blanks filled in (a blank not given stays empty)."""
+
+        def fill(text: str) -> str:
+            return text.format_map(_Blanks(blanks))
+
+        return replace(
+            self,
+            played=Side(fill(self.played.label), fill(self.played.words)),
+            compared=Side(fill(self.compared.label), fill(self.compared.words)),
+            method=fill(self.method),
+        )
+
+
+class _Blanks(dict[str, str]):
+    def __missing__(self, key: str) -> str:
+        return ""
+
+
+Play = tuple[str, tuple[int, ...]]  # an action and its cards, sorted
+
+
+@dataclass(frozen=True)
+class SceneWords:
+    """A small table set up by hand: hands (seat 0 first), the leader, the plays so far, and the
+    moves whose outcome a finding's two sides are asked about."""
+
+    name: str
+    describe: str
+    hands: tuple[tuple[int, ...], ...]
+    leader: int
+    plays: tuple[Play, ...]
+    then: tuple[Play, ...]
+    show_deck: bool
+
+
+@dataclass(frozen=True)
+class MismatchWords:
+    """A known difference between the German and the Spanish wording of one clause: reported while
+    both patterns still match the spec's clause texts."""
+
+    key: str
+    clause: str
+    de_pattern: str
+    es_pattern: str
+    de_quote: str
+    es_quote: str
+    title: str
+    detail: str
+    wording: str
+    severity: str
+    variation_point: str | None
+    pair: str | None  # the clause whose German and Spanish texts the text-example check proves apart
+    alternative: AlternativeWords | None
+    scene: SceneWords | None
+
+
+@dataclass(frozen=True)
+class Use:
+    """How a subject of the text audit is graded and shown: its severity, its alternative, its scene."""
+
+    severity: str
+    alternative: AlternativeWords | None = None
+    scene: SceneWords | None = None
+
+
+@dataclass(frozen=True)
+class ImpactGrades:
+    high_share: float
+    low_share: float
+    conventions: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Words:
+    path: Path
+    evidence: Mapping[str, Evidence]
+    wordings: Mapping[str, str]
+    templates: Mapping[str, str]
+    by_impact: ImpactGrades
+    mismatches: tuple[MismatchWords, ...]
+    gaps: Mapping[str, Use]
+    defects: Use  # the severity of every defect
+    defect_clauses: Mapping[str, Use]
+    defect_sources: Mapping[str, Use]
+    only_one_text: Use
+    alternatives: Mapping[str, AlternativeWords]
+    scenes: Mapping[str, SceneWords]
+    scene_of: Mapping[str, Mapping[str, SceneWords]]
+    lines: Mapping[Key, int]
+
+    def where(self, *key: str | int) -> str:
+        """`file:line: key` of an entry, for errors that point into the words file."""
+        dotted = ".".join(str(k) for k in key)
+        return f"{self.path}:{_nearest_line(dict(self.lines), tuple(key))}: {dotted}"
+
+    def template(self, which: str, /, **blanks: str) -> str:
+        """Template `which` with its blanks filled in."""
+        return self.templates[which].format_map(_Blanks(blanks))
+
+    def wording(self, subject: str) -> str | None:
+        return self.wordings.get(subject)
+
+    def scene_for(self, check: str, subject: str) -> SceneWords | None:
+        """The scene that shows `check`'s finding about `subject` (its own key for it)."""
+        return self.scene_of.get(check, {}).get(subject)
+
+    def alternative(self, name: str) -> AlternativeWords:
+        return self.alternatives[name]
+
+
+def words_path(spec_path: Path) -> Path:
+    """The words file of a spec file: `X.words.yaml` beside `X.yaml`, else the embedded one."""
+    own = spec_path.with_name(spec_path.stem + WORDS_SUFFIX)
+    if own.is_file():
+        return own
+    embedded = embedded_spec_path()
+    return embedded.with_name(embedded.stem + WORDS_SUFFIX)
+
+
+@cache
+def _schema() -> dict[str, Any]:
+    text = resources.files("five35.spec").joinpath("words.schema.json").read_text(encoding="utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+def load_words(path: Path) -> Words:
+    """Read and check a words file on its own (against the spec: `attach_words`)."""
+    data, lines = _read_yaml(path, what="words file")
+    _check_shape(path, data, lines)
+    problems = list(_own_problems(data))
+    if problems:
+        key, message = problems[0]
+        raise SpecError(f"{path}:{_nearest_line(lines, key)}", f"{'.'.join(map(str, key))}: {message}")
+    return _build(path, data, lines)
+
+
+def attach_words(spec: Spec) -> Spec:
+    """The spec with its words, after checking the two against each other."""
+    words = load_words(words_path(spec.path))
+    problems = list(_spec_problems(spec, words))
+    if problems:
+        where, message = problems[0]
+        raise SpecError(where, message)
+    return replace(spec, words=words)
+
+
+def words_of(spec: Spec) -> Words:
+    """The words a spec was loaded with (a Spec built by hand gets the embedded ones)."""
+    if spec.words is not None:
+        words: Words = spec.words
+        return words
+    return attach_words(spec).words  # type: ignore[return-value]  # attach_words always sets them
+
+
+# ---- checking --------------------------------------------------------------------------------
+
+
+def _check_shape(path: Path, data: Any, lines: dict[Key, int]) -> None:
+    validator = jsonschema.Draft202012Validator(_schema())
+    errors = sorted(
+        validator.iter_errors(data),
+        key=lambda e: (e.validator != "additionalProperties", _nearest_line(lines, tuple(e.path)), e.message),
+    )
+    if not errors:
+        return
+    err = errors[0]
+    key: Key = tuple(err.path)
+    message = _describe(err)
+    if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+        allowed = sorted(err.schema.get("properties", {}))
+        extra = sorted(set(err.instance) - set(allowed))
+        if extra and (allowed or err.schema.get("patternProperties")):
+            key = (*key, extra[0])
+            hint = f" (expected one of: {', '.join(allowed)})" if allowed else ""
+            message = f"unknown key {extra[0]!r}{hint}"
+    dotted = ".".join(str(k) for k in key) or "(top level)"
+    raise SpecError(f"{path}:{_nearest_line(lines, key)}", f"{dotted}: {message}")
+
+
+def _blanks(text: str) -> list[str]:
+    return [name for _, name, _, _ in string.Formatter().parse(text) if name is not None]
+
+
+def _blank_problems(key: Key, text: str, allowed: frozenset[str]) -> Iterator[tuple[Key, str]]:
+    try:
+        names = _blanks(text)
+    except ValueError as exc:
+        yield key, f"has a broken blank ({exc}); write a literal brace as {{{{ or }}}}"
+        return
+    for name in names:
+        if name not in allowed:
+            known = ", ".join("{" + b + "}" for b in sorted(allowed)) or "none"
+            yield key, f"has the blank {{{name}}}, which five35 does not fill (blanks: {known})"
+
+
+def _own_problems(data: dict[str, Any]) -> Iterator[tuple[Key, str]]:
+    evidence = data["evidence"]
+    for eid, row in evidence.items():
+        same = row.get("same_source_as")
+        if same is not None and same not in evidence:
+            yield ("evidence", eid, "same_source_as"), f"names evidence {same!r}, which does not exist"
+    for name, text in data["templates"].items():
+        yield from _blank_problems(("templates", name), text, TEMPLATE_BLANKS[name])
+    for name, alt in data["alternatives"].items():
+        for side in ("played", "compared"):
+            for part in ("label", "words"):
+                yield from _blank_problems(
+                    ("alternatives", name, side, part), alt[side][part], ALTERNATIVE_BLANKS
+                )
+        yield from _blank_problems(("alternatives", name, "method"), alt["method"], ALTERNATIVE_BLANKS)
+
+    def named(key: Key, table: str, value: str | None) -> Iterator[tuple[Key, str]]:
+        if value is not None and value not in data[table]:
+            known = ", ".join(sorted(data[table]))
+            yield key, f"names {table[:-1]} {value!r}, which does not exist ({table}: {known})"
+
+    keys: set[str] = set()
+    for i, row in enumerate(data["mismatches"]):
+        if row["key"] in keys:
+            yield ("mismatches", i, "key"), f"mismatch key {row['key']!r} appears twice"
+        keys.add(row["key"])
+        for side in ("de_pattern", "es_pattern"):
+            try:
+                re.compile(row[side])
+            except re.error as exc:
+                yield ("mismatches", i, side), f"is not a regular expression ({exc})"
+        yield from named(("mismatches", i, "alternative"), "alternatives", row.get("alternative"))
+        yield from named(("mismatches", i, "scene"), "scenes", row.get("scene"))
+    uses: list[tuple[Key, dict[str, Any]]] = [(("gaps", k), v) for k, v in data["gaps"].items()]
+    for table in ("clauses", "sources"):
+        uses += [(("defects", table, k), v) for k, v in data["defects"].get(table, {}).items()]
+    uses.append((("only_one_text",), data["only_one_text"]))
+    for key, row in uses:
+        yield from named((*key, "alternative"), "alternatives", row.get("alternative"))
+        yield from named((*key, "scene"), "scenes", row.get("scene"))
+    for check, subjects in data["scene_of"].items():
+        for subject, scene in subjects.items():
+            yield from named(("scene_of", check, subject), "scenes", scene)
+    for name, scene in data["scenes"].items():
+        leader = scene.get("leader", 0)
+        if leader >= len(scene["hands"]):
+            yield ("scenes", name, "leader"), f"seat {leader} is not one of the {len(scene['hands'])} hands"
+
+
+def _spec_problems(spec: Spec, words: Words) -> Iterator[tuple[str, str]]:
+    known = ", ".join(sorted(words.evidence, key=_evidence_order))
+    cited: list[tuple[tuple[str | int, ...], str]] = []
+    for name, param in spec.parameters.items():
+        cited += [(("parameters", name, "evidence", i), e) for i, e in enumerate(param.evidence)]
+    for name, vp in spec.variation_points.items():
+        cited += [(("variation_points", name, "evidence", i), e) for i, e in enumerate(vp.evidence)]
+    for key, eid in cited:
+        if eid not in words.evidence:
+            where = spec.where(*key)
+            yield where, f"cites evidence {eid!r}, which {words.path.name} does not have (evidence: {known})"
+    subjects = set(spec.variation_points) | set(spec.parameters)
+    for subject in words.wordings:
+        if subject not in subjects:
+            yield (
+                words.where("wordings", subject),
+                f"is a wording for {subject!r}, which is neither a variation point nor a parameter of "
+                f"{spec.path.name}",
+            )
+    ranks = set(spec.parameters["ranks"].value) if "ranks" in spec.parameters else set()
+    for name, scene in words.scenes.items():
+        cards = [c for hand in scene.hands for c in hand] + [
+            c for _, held in (*scene.plays, *scene.then) for c in held
+        ]
+        stray = sorted(set(cards) - ranks)
+        if ranks and stray:
+            yield words.where("scenes", name), f"uses ranks {stray}, which the deck of {spec.path.name} lacks"
+
+
+def _evidence_order(eid: str) -> tuple[int, str]:
+    digits = "".join(ch for ch in eid if ch.isdigit())
+    return (int(digits) if digits else 0, eid)
+
+
+# ---- building --------------------------------------------------------------------------------
+
+
+def _play(text: str) -> Play:
+    action, _, cards = text.partition(" ")
+    return action, tuple(sorted(int(c) for c in cards.split(",") if c))
+
+
+def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Words:
+    evidence_rows = data["evidence"]
+    evidence = {}
+    for eid, row in evidence_rows.items():
+        source = str(row["source"])
+        same = row.get("same_source_as")
+        if same:
+            # "same page" names the page of another row; a fact quoted alone must still name it.
+            source = f"{source} ({same}: {evidence_rows[same]['source']})"
+        evidence[eid] = Evidence(eid, str(row["fact"]), source)
+    alternatives = {
+        name: AlternativeWords(
+            name,
+            alt.get("variant"),
+            Side(alt["played"]["label"], alt["played"]["words"]),
+            Side(alt["compared"]["label"], alt["compared"]["words"]),
+            alt["method"],
+        )
+        for name, alt in data["alternatives"].items()
+    }
+    scenes = {
+        name: SceneWords(
+            name=name,
+            describe=s["describe"],
+            hands=tuple(tuple(sorted(h)) for h in s["hands"]),
+            leader=s.get("leader", 0),
+            plays=tuple(_play(p) for p in s["plays"]),
+            then=tuple(_play(p) for p in s["then"]),
+            show_deck=s.get("show_deck", False),
+        )
+        for name, s in data["scenes"].items()
+    }
+
+    def use(row: Mapping[str, Any], severity: str | None = None) -> Use:
+        alt, scene = row.get("alternative"), row.get("scene")
+        return Use(
+            severity=row.get("severity", severity or "medium"),
+            alternative=alternatives[alt] if alt else None,
+            scene=scenes[scene] if scene else None,
+        )
+
+    mismatches = tuple(
+        MismatchWords(
+            key=m["key"],
+            clause=m["clause"],
+            de_pattern=m["de_pattern"],
+            es_pattern=m["es_pattern"],
+            de_quote=m["de_quote"],
+            es_quote=m["es_quote"],
+            title=m["title"],
+            detail=m["detail"],
+            wording=m["wording"],
+            severity=m["severity"],
+            variation_point=m.get("variation_point"),
+            pair=m.get("pair"),
+            alternative=alternatives[m["alternative"]] if m.get("alternative") else None,
+            scene=scenes[m["scene"]] if m.get("scene") else None,
+        )
+        for m in data["mismatches"]
+    )
+    grades = data["severities"]["by_impact"]
+    defects = data["defects"]
+    return Words(
+        path=path,
+        evidence=evidence,
+        wordings=dict(data["wordings"]),
+        templates=dict(data["templates"]),
+        by_impact=ImpactGrades(
+            float(grades["high_share"]), float(grades["low_share"]), tuple(grades["conventions"])
+        ),
+        mismatches=mismatches,
+        gaps={k: use(v) for k, v in data["gaps"].items()},
+        defects=Use(defects["severity"]),
+        defect_clauses={k: use(v, defects["severity"]) for k, v in defects.get("clauses", {}).items()},
+        defect_sources={k: use(v, defects["severity"]) for k, v in defects.get("sources", {}).items()},
+        only_one_text=use(data["only_one_text"]),
+        alternatives=alternatives,
+        scenes=scenes,
+        scene_of={c: {s: scenes[n] for s, n in subjects.items()} for c, subjects in data["scene_of"].items()},
+        lines=lines,
+    )
