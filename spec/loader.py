@@ -148,7 +148,9 @@ def load_spec(path: str | Path | None = None, *, vocabulary: Vocabulary | None =
         raise error
     spec = _build(spec_path, data, lines)
     _raise_first(spec_path, lines, _semantic_problems(spec, data, vocabulary))
-    return spec
+    from .words import attach_words  # late: the words module reads files with this module's helpers
+
+    return attach_words(spec)
 
 
 def _raise_first(path: Path, lines: dict[Key, int], problems: Iterable[tuple[Key, str]]) -> None:
