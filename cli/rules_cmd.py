@@ -61,6 +61,8 @@ def render_text(spec: Spec, ruleset: Ruleset) -> str:
         f"{len(spec.profiles)} profiles (default: {spec.default_profile})",
         f"ruleset in use: {ruleset.label()}  ('>' marks the reading it uses)",
     ]
+    if any(vp.unimplemented for vp in spec.variation_points.values()):
+        out.append("'x' marks a reading no engine implements: listed as a proposal, never played")
 
     out += _heading("Sources")
     for code, source in spec.sources.items():
@@ -88,8 +90,17 @@ def render_text(spec: Spec, ruleset: Ruleset) -> str:
         out.extend(_wrap(vp.question + origin, 2, f"{vp.name}: "))
         out.append("    readings:")
         for name, explain in vp.readings.items():
-            mark = ">" if in_use.get(vp.name) == name else " "
-            tags = [t for t, on in (("default", name == vp.default), ("in use", mark == ">")) if on]
+            unimplemented = name in vp.unimplemented
+            mark = ">" if in_use.get(vp.name) == name else "x" if unimplemented else " "
+            tags = [
+                t
+                for t, on in (
+                    ("default", name == vp.default),
+                    ("in use", mark == ">"),
+                    ("unimplemented", unimplemented),
+                )
+                if on
+            ]
             label = f"{mark} {name}" + (f" ({', '.join(tags)})" if tags else "") + ": "
             out.extend(_wrap(explain, 4, label))
         out.extend(_wrap(vp.rationale, 4, f"why {vp.default} is the default: "))
@@ -116,6 +127,8 @@ def render_text(spec: Spec, ruleset: Ruleset) -> str:
         width = max(len(p) for p in profile.readings)
         for point, choice in profile.readings.items():
             note = f" -- {choice.note}" if choice.note else ""
+            if choice.reading in spec.variation_points[point].unimplemented:
+                note = f" [unimplemented: cannot be played]{note}"
             out.extend(_wrap(f"{choice.reading} (basis: {choice.basis}){note}", 4, f"{point:<{width}} = "))
         for name, value in profile.parameters.items():
             out.extend(_wrap(_value(value), 4, f"parameter {name} = "))

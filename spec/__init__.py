@@ -2,6 +2,7 @@
 
 from .loader import embedded_spec_path, load_spec
 from .model import (
+    MATCH_ROUND_LIMIT,
     Clause,
     Parameter,
     Profile,
@@ -13,9 +14,11 @@ from .model import (
     SpecError,
     VariationPoint,
     dumps,
+    match_round_bound,
 )
 
 __all__ = [
+    "MATCH_ROUND_LIMIT",
     "Clause",
     "Parameter",
     "Profile",
@@ -29,4 +32,5 @@ __all__ = [
     "dumps",
     "embedded_spec_path",
     "load_spec",
+    "match_round_bound",
 ]

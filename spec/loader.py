@@ -87,9 +87,15 @@ _Validator = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
 def _schema_error(path: Path, lines: dict[Key, int], data: Any) -> SpecError | None:
     validator = _Validator(_schema())
     # A misspelt key also makes the right key "missing"; naming the misspelling is the useful message.
+    # A value of the wrong type also breaks its range; the type is what to fix.
     errors = sorted(
         validator.iter_errors(data),
-        key=lambda e: (e.validator != "additionalProperties", _nearest_line(lines, tuple(e.path)), e.message),
+        key=lambda e: (
+            e.validator != "additionalProperties",
+            _nearest_line(lines, tuple(e.path)),
+            e.validator != "type",
+            e.message,
+        ),
     )
     if not errors:
         return None
@@ -306,10 +312,10 @@ def _semantic_problems(spec: Spec, data: dict[str, Any], vocabulary: Vocabulary)
             yield ("sources", code, "file"), f"source file {source.file} does not exist"
             continue
         try:
-            body = _norm(read_text(source.file, what=f"source file {source.file.name}"))
+            body = _norm(read_text(source.file, what=f"source file {source.file}"))
         except SpecError as exc:
-            # Named by the spec key that points at it: the source file itself is not the user's.
-            yield ("sources", code, "file"), f"{exc.where}: {exc.message}"
+            # Named at the spec key that points at it: that is the line a user can change.
+            yield ("sources", code, "file"), exc.message
             continue
         for clause in spec.clauses.values():
             quote = clause.text(code)

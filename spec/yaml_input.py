@@ -110,8 +110,7 @@ def _checked_events(text: str, path: Path, max_depth: int) -> list[yaml.Event]:
     aliases = alias_nodes = 0
 
     def fail(line: int, message: str) -> SpecError:
-        near = key_near_line(text, line)
-        return SpecError(f"{path}:{line}", f"{near + ': ' if near else ''}{message}")
+        return _located(path, text, line, message)
 
     def finished(size: int, levels: int) -> None:
         if stack:
@@ -160,7 +159,8 @@ def _checked_events(text: str, path: Path, max_depth: int) -> list[yaml.Event]:
         raise _yaml_error(exc, text, path) from None
     except yaml.reader.ReaderError as exc:
         line = text.count("\n", 0, exc.position) + 1
-        raise fail(line, f"not valid YAML: character {exc.character!r} is not allowed") from None
+        character = exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1] or " ")
+        raise fail(line, f"not valid YAML: character U+{character:04X} is not allowed") from None
     except yaml.YAMLError as exc:
         raise SpecError(str(path), f"not valid YAML: {' '.join(str(exc).split())}") from None
     return events
@@ -256,7 +256,8 @@ class _Converter:
         except (ValueError, OverflowError) as exc:
             # A date like 2020-13-45, or an integer of thousands of digits.
             shown = node.value if len(node.value) <= 40 else node.value[:37] + "..."
-            raise self.error(key, node.start_mark.line + 1, f"cannot read value {shown!r} ({exc})") from None
+            why = str(exc).split(";")[0]
+            raise self.error(key, node.start_mark.line + 1, f"cannot read value {shown!r} ({why})") from None
 
     def error(self, key: Key, line: int, message: str) -> SpecError:
         dotted = ".".join(str(k) for k in key) or key_near_line(self.text, line)
@@ -269,14 +270,22 @@ class _Converter:
 def _yaml_error(exc: yaml.MarkedYAMLError, text: str, path: Path) -> SpecError:
     mark = exc.problem_mark or exc.context_mark
     line = mark.line + 1 if mark else 0
-    problem = " ".join(str(exc.problem or exc.context or "").split())
-    context = exc.context or ""
-    if exc.context_mark is not None and ("flow" in context or "quoted" in context):
+    problem = " ".join(str(exc.problem or "").split())
+    context = " ".join(str(exc.context or "").split())
+    context_line = exc.context_mark.line + 1 if exc.context_mark is not None else None
+    if context_line is not None and ("flow" in context or "quoted" in context):
         # An unclosed bracket, or a quote still open at the end of the file, is only noticed lines
         # later; the line that opened it is the one to fix.
-        line = exc.context_mark.line + 1
         problem = f"{problem} ({context} that starts on this line)"
+        line = context_line
     else:
+        at = f" on line {context_line}" if context_line else ""
+        if context.startswith("while"):
+            problem = f"{problem} ({context}{at})"
+        elif context:
+            # PyYAML splits one sentence here: "found duplicate anchor; first occurrence" ...
+            # "second occurrence".
+            problem = f"{context}{at}, {problem}"
         opened = _runaway_quote(text, exc.problem_mark)
         if opened is not None:
             problem = (
@@ -285,9 +294,17 @@ def _yaml_error(exc: yaml.MarkedYAMLError, text: str, path: Path) -> SpecError:
             )
             line = opened
     if "'\\t'" in problem:
-        problem += " (YAML indents with spaces, not tabs)"
-    near = key_near_line(text, line)
-    return SpecError(f"{path}:{line}", f"{near + ': ' if near else ''}not valid YAML: {problem}")
+        problem = "found a tab, which cannot start any token (YAML indents with spaces, not tabs)"
+    return _located(path, text, line, f"not valid YAML: {problem}")
+
+
+def _located(path: Path, text: str, line: int, message: str) -> SpecError:
+    """`file:line: key: message`, the key read off the indentation (shortened when very deep)."""
+    parts = key_near_line(text, line).split(".") if line else []
+    if len(parts) > 8:
+        parts = [*parts[:3], f"...({len(parts) - 6} more)", *parts[-3:]]
+    near = ".".join(p for p in parts if p)
+    return SpecError(f"{path}:{line}", f"{near + ': ' if near else ''}{message}")
 
 
 def _runaway_quote(text: str, problem: yaml.Mark | None) -> int | None:
