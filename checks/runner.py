@@ -10,7 +10,6 @@ of the run: the engine under check may be broken in any way.
 
 from __future__ import annotations
 
-import json
 import os
 import tempfile
 import time
@@ -21,7 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from five35.engine import Game
+from five35.engine.simulate import DEFAULT_SEED
 from five35.spec import Ruleset, Spec
+from five35.spec.limits import MAX_FILE_BYTES, InputLimitError, load_json
 
 from .findings import LEVELS, CheckContext, CheckResult, EngineFactory, Failure, Finding, Level
 
@@ -33,7 +34,6 @@ CHECK_MODULES: tuple[str, ...] = (
     "five35.checks.text_audit",
 )
 
-DEFAULT_SEED = 535
 BASELINE_FORMAT = "five35-baseline/1"
 RUN_FORMAT = "five35-check/1"
 
@@ -216,31 +216,33 @@ def baseline_data(run: CheckRun) -> dict[str, Any]:
 
 
 def load_baseline(path: str | Path) -> frozenset[str]:
-    """The finding ids a baseline file records; BaselineError (one line) when it cannot be used."""
+    """The finding ids a baseline file records; BaselineError (one line, naming the file) when it
+    cannot be used. Read through the input limits: at most MAX_FILE_BYTES, nested at most
+    MAX_DEPTH levels."""
     where = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as handle:
+            # One byte over the limit is enough to refuse it; a huge or endless file is never read whole.
+            raw = handle.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
-        raise BaselineError(f"{where}: cannot read baseline ({exc.strerror})") from None
-    except UnicodeDecodeError:
-        raise BaselineError(f"{where}: baseline is not UTF-8 text") from None
+        raise BaselineError(f"{where}: cannot read baseline ({exc.strerror or exc})") from None
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise BaselineError(f"{where}:{exc.lineno}: not valid JSON: {exc.msg}") from None
+        data = load_json(raw, where)
+    except InputLimitError as exc:
+        raise BaselineError(str(exc)) from None
     if not isinstance(data, Mapping) or data.get("format") != BASELINE_FORMAT:
         raise BaselineError(
-            f'{where}: not a five35 baseline (expected "format": "{BASELINE_FORMAT}"; '
+            f'{where}: format: not a five35 baseline (expected "format": "{BASELINE_FORMAT}"; '
             "write one with --write-baseline)"
         )
     entries = data.get("findings")
     if not isinstance(entries, list):
-        raise BaselineError(f'{where}: "findings" must be a list')
+        raise BaselineError(f'{where}: findings: expected a list of {{"id": ...}} entries')
     ids: set[str] = set()
     for i, entry in enumerate(entries):
         ident = entry.get("id") if isinstance(entry, Mapping) else entry
         if not isinstance(ident, str) or not ident:
-            raise BaselineError(f"{where}: findings[{i}] has no id")
+            raise BaselineError(f"{where}: findings[{i}]: expected an entry with a non-empty string id")
         ids.add(ident)
     return frozenset(ids)
 
@@ -259,7 +261,12 @@ def write_text_atomic(path: str | Path, text: str) -> None:
         raise
 
 
-def save_baseline(run: CheckRun, path: str | Path) -> None:
+def baseline_text(run: CheckRun) -> str:
+    """The baseline file of a run, as text (what `save_baseline` writes)."""
     from five35.spec import dumps
 
-    write_text_atomic(path, dumps(baseline_data(run)) + "\n")
+    return dumps(baseline_data(run)) + "\n"
+
+
+def save_baseline(run: CheckRun, path: str | Path) -> None:
+    write_text_atomic(path, baseline_text(run))

@@ -5,7 +5,10 @@ game number i in `seeds` and returns `Stats`. Game i is dealt from `game_seed(ba
 bots draw from RNGs seeded from that same number, so the result depends only on the arguments.
 `Stats` are integer counts, and `merge(a, b)` gives exactly the stats of the union of two disjoint
 seed ranges: a long simulation can be split across processes and merged (`simulate_parallel`
-does exactly that and returns the same Stats as `simulate`).
+does exactly that, through an `Executor`, and returns the same Stats as `simulate`).
+
+A match the loader could not prove to end (`Ruleset.round_bound` is None, e.g. some ranks score
+no points) stops after MATCH_ROUND_LIMIT rounds; `Stats.round_limited` counts those matches.
 
 `play_game(game, seed, bots, mode)` yields every step of one game as `Step(state, move, events)`,
 for anything that needs the game itself rather than its counts (reports, traces, replays).
@@ -13,27 +16,35 @@ for anything that needs the game itself rather than its counts (reports, traces,
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import math
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any, Literal, NamedTuple
 
 from five35.spec import Ruleset
+from five35.spec.model import MATCH_ROUND_LIMIT
 
 from .bots import Bot, seat_bots
+from .executor import Executor, LocalExecutor
 from .game import Game
-from .state import ACTIONS, Event, MatchEnd, Move, RoundEnd, State, TrickEnd
+from .state import ACTIONS, TRICK_END_REASONS, Event, MatchEnd, Move, RoundEnd, State, TrickEnd
 
 Mode = Literal["round", "match"]
 MODES: tuple[Mode, ...] = ("round", "match")
 
-# "went_out" is not an engine reason: it marks the trick that stopped because its player went out.
-TRICK_END_REASONS = ("all_passed", "set_closed", "run_closed", "rule_of_8", "went_out")
+#: The seed every command uses when none is given (`check`, `report`, `simulate`, the default job),
+#: so that their outputs are about the same games.
+DEFAULT_SEED = 535
+
+# "went_out" is not an engine reason: it counts the trick cut short because its player went out.
+WENT_OUT = "went_out"
+TRICK_END_TALLIES: tuple[str, ...] = (*TRICK_END_REASONS, WENT_OUT)
+
 
 EngineFactory = Callable[[Ruleset, int], Game]
 
@@ -62,17 +73,33 @@ def bot_rngs(seed: int, players: int) -> list[random.Random]:
     return [random.Random(f"five35-bot:{seed}:{seat}") for seat in range(players)]
 
 
-def play_game(game: Game, seed: int, bots: Sequence[Bot | str], mode: Mode = "match") -> Iterator[Step]:
+def round_limit(ruleset: Ruleset) -> int:
+    """Rounds after which a simulated match is stopped: MATCH_ROUND_LIMIT. The loader refuses a spec
+    whose proved bound is higher, so the limit only ever stops a match that the rules do not force
+    to end; the max() keeps that true for a Ruleset built by hand, too."""
+    bound = ruleset.round_bound
+    return MATCH_ROUND_LIMIT if bound is None else max(bound, MATCH_ROUND_LIMIT)
+
+
+def play_game(
+    game: Game, seed: int, bots: Sequence[Bot | str], mode: Mode = "match", max_rounds: int | None = None
+) -> Iterator[Step]:
     """Play one round (`mode="round"`) or one match dealt from `seed`, yielding every step.
 
     `bots` names one bot for every seat or one per seat. The state in a step is the state before
-    the move; the last step's events hold the RoundEnd (and MatchEnd) that finished the game.
+    the move; the last step's events hold the RoundEnd (and MatchEnd) that finished the game. A
+    match stops after `max_rounds` rounds (default `round_limit(game.ruleset)`): its last step then
+    holds a RoundEnd and no MatchEnd.
     """
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+    limit = round_limit(game.ruleset) if max_rounds is None else max_rounds
+    if limit < 1:
+        raise ValueError(f"max_rounds must be at least 1, not {limit}")
     chosen = seat_bots(bots, game.players)
     rngs = bot_rngs(seed, game.players)
     state = game.new_match(seed)
+    rounds = 0
     while True:
         while state.phase == "play":
             seat = state.to_move
@@ -80,7 +107,8 @@ def play_game(game: Game, seed: int, bots: Sequence[Bot | str], mode: Mode = "ma
             new, events = game.apply(state, move)
             yield Step(state, move, events)
             state = new
-        if mode == "round" or state.phase == "match_over":
+        rounds += 1
+        if mode == "round" or state.phase == "match_over" or rounds >= limit:
             return
         state = game.next_round(state)
 
@@ -142,6 +170,7 @@ class Stats:
     first_leads: tuple[int, ...] = ()  # per seat: games in which the seat led the first trick
     first_leader_wins: int = 0  # games won (alone or tied) by the player who led the first trick
     ties: int = 0  # games with more than one winner
+    round_limited: int = 0  # matches stopped by the round limit (scored as they stood)
 
     @staticmethod
     def empty(players: int, mode: Mode, ruleset: str, bots: Sequence[str]) -> Stats:
@@ -152,7 +181,7 @@ class Stats:
             ruleset=ruleset,
             bots=tuple(bots),
             moves=dict.fromkeys(ACTIONS, 0),
-            trick_ends=dict.fromkeys(TRICK_END_REASONS, 0),
+            trick_ends=dict.fromkeys(TRICK_END_TALLIES, 0),
             penalties=zeros,
             scores=zeros,
             went_out=zeros,
@@ -184,9 +213,9 @@ class Stats:
             },
             "tricks": {
                 "total": self.tricks,
-                "ends_by_reason": {r: self.trick_ends.get(r, 0) for r in TRICK_END_REASONS},
+                "ends_by_reason": {r: self.trick_ends.get(r, 0) for r in TRICK_END_TALLIES},
                 "share_by_reason": {
-                    r: _share(self.trick_ends.get(r, 0), self.tricks) for r in TRICK_END_REASONS
+                    r: _share(self.trick_ends.get(r, 0), self.tricks) for r in TRICK_END_TALLIES
                 },
                 "rule_of_8_firings": self.rule_of_8,
             },
@@ -216,6 +245,7 @@ class Stats:
                 "fair_share": round(1 / self.players, 4),
             },
             "ties": self.ties,
+            "stopped_by_round_limit": self.round_limited,
         }
 
 
@@ -257,6 +287,7 @@ def merge(a: Stats, b: Stats) -> Stats:
         first_leads=_add_tuples(a.first_leads, b.first_leads),
         first_leader_wins=a.first_leader_wins + b.first_leader_wins,
         ties=a.ties + b.ties,
+        round_limited=a.round_limited + b.round_limited,
     )
 
 
@@ -281,7 +312,7 @@ class _Tally:
         self.rounds = 0
         self.moves: Counter[str] = Counter(dict.fromkeys(ACTIONS, 0))
         self.tricks = 0
-        self.trick_ends: Counter[str] = Counter(dict.fromkeys(TRICK_END_REASONS, 0))
+        self.trick_ends: Counter[str] = Counter(dict.fromkeys(TRICK_END_TALLIES, 0))
         self.moves_per_round: Counter[int] = Counter()
         self.tricks_per_round: Counter[int] = Counter()
         self.rounds_per_game: Counter[int] = Counter()
@@ -292,11 +323,13 @@ class _Tally:
         self.first_leads = [0] * players
         self.first_leader_wins = 0
         self.ties = 0
+        self.round_limited = 0
 
-    def add_game(self, steps: Iterable[Step]) -> None:
+    def add_game(self, steps: Iterable[Step], mode: Mode) -> None:
         first_leader = -1
         round_moves = round_tricks = rounds = 0
         final: tuple[int, ...] = (0,) * self.players
+        match_ended = False
         moves, trick_ends = self.moves, self.trick_ends
         for state, move, events in steps:
             if first_leader < 0:
@@ -311,7 +344,7 @@ class _Tally:
                         trick_ends[reason] += 1
                 elif isinstance(event, RoundEnd):
                     if not trick_over:
-                        trick_ends["went_out"] += 1
+                        trick_ends[WENT_OUT] += 1
                     trick_over = True
                     rounds += 1
                     self.went_out[event.went_out] += 1
@@ -320,6 +353,7 @@ class _Tally:
                     final = event.scores
                 elif isinstance(event, MatchEnd):
                     final = event.scores
+                    match_ended = True
             if trick_over:
                 self.tricks += 1
                 round_tricks += 1
@@ -329,6 +363,8 @@ class _Tally:
                 round_moves = round_tricks = 0
         self.games += 1
         self.rounds += rounds
+        if mode == "match" and not match_ended:
+            self.round_limited += 1
         self.rounds_per_game[rounds] += 1
         best = min(final)
         winners = [seat for seat, score in enumerate(final) if score == best]
@@ -364,6 +400,7 @@ class _Tally:
             first_leads=tuple(self.first_leads),
             first_leader_wins=self.first_leader_wins,
             ties=self.ties,
+            round_limited=self.round_limited,
         )
 
 
@@ -392,7 +429,7 @@ def simulate(
     names = tuple(b if isinstance(b, str) else b.name for b in bots)
     tally = _Tally(players)
     for index in seeds:
-        tally.add_game(play_game(game, game_seed(base_seed, index), chosen, mode))
+        tally.add_game(play_game(game, game_seed(base_seed, index), chosen, mode), mode)
         if progress is not None:
             progress(1)
     return tally.freeze(mode, ruleset.label(), names)
@@ -421,40 +458,69 @@ def simulate_parallel(
     jobs: int = 1,
     engine: EngineFactory = Game,
     progress: Callable[[int], None] | None = None,
+    executor: Executor | None = None,
 ) -> Stats:
-    """`simulate` with the seed range split across `jobs` processes and the parts merged.
+    """`simulate` with the seed range cut into parts, run by `executor` (default
+    `LocalExecutor(jobs)`: `jobs` worker processes), and the parts merged.
 
-    The result equals `simulate(...)` over the whole range whatever `jobs` is. With jobs > 1,
-    `engine` and `bots` go to other processes, so they must be picklable (a class defined at module
-    level, bot names). `progress` is called with the number of games of each part as it finishes.
+    The result equals `simulate(...)` over the whole range whatever runs it. With more than one
+    worker, `engine` and `bots` go to other processes, so they must be picklable (a class defined
+    at module level, bot names). `progress` is called with the number of games of each part, in
+    order, as the parts come back.
     """
-    if jobs <= 1:
+    runner = executor if executor is not None else LocalExecutor(jobs)
+    if runner.workers <= 1:
         return simulate(
             ruleset, players, seeds, bots, mode, base_seed=base_seed, engine=engine, progress=progress
         )
     engine(ruleset, players)  # bad player counts and deals fail here, once, not in every worker
     ruleset.hand_size(players)
     seat_bots(bots, players)
-    # Several parts per process keep the processes busy to the end and the progress moving.
-    parts = split(seeds, jobs * 4)
+    # Several parts per worker keep the workers busy to the end and the progress moving.
+    parts = split(seeds, runner.workers * 4)
     if not parts:
         return simulate(ruleset, players, seeds, bots, mode, base_seed=base_seed, engine=engine)
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = {
-            pool.submit(
-                simulate, ruleset, players, part, list(bots), mode, base_seed=base_seed, engine=engine
-            ): len(part)
-            for part in parts
-        }
-        if progress is not None:
-            for done in as_completed(futures):
-                progress(futures[done])
-        return merge_all(f.result() for f in futures)
+    n = len(parts)
+    results = runner.map(
+        _simulate_part,
+        [ruleset] * n,
+        [players] * n,
+        parts,
+        [tuple(bots)] * n,
+        [mode] * n,
+        [base_seed] * n,
+        [engine] * n,
+    )
+    stats: list[Stats] = []
+    # Closed on any way out, so that an interrupt between two results stops the workers too.
+    with contextlib.closing(results):
+        for part, result in zip(parts, results, strict=True):
+            stats.append(result)
+            if progress is not None:
+                progress(len(part))
+    return merge_all(stats)
+
+
+def _simulate_part(
+    ruleset: Ruleset,
+    players: int,
+    seeds: range,
+    bots: tuple[str, ...],
+    mode: Mode,
+    base_seed: int,
+    engine: EngineFactory,
+) -> Stats:
+    # Positional, module-level: what an executor can send to another process.
+    return simulate(ruleset, players, seeds, bots, mode, base_seed=base_seed, engine=engine)
 
 
 __all__ = [
+    "DEFAULT_SEED",
+    "MATCH_ROUND_LIMIT",
     "MODES",
     "TRICK_END_REASONS",
+    "TRICK_END_TALLIES",
+    "WENT_OUT",
     "Mode",
     "Stats",
     "Step",
@@ -463,6 +529,7 @@ __all__ = [
     "merge",
     "merge_all",
     "play_game",
+    "round_limit",
     "simulate",
     "simulate_parallel",
     "split",

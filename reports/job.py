@@ -8,9 +8,8 @@ ruleset, the seed and the number of games.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
-import multiprocessing
-import signal
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +26,7 @@ from five35.checks.impact import (
     to_impact,
 )
 from five35.checks.text_audit import check_text_audit
+from five35.engine.executor import LocalExecutor
 from five35.engine.simulate import Stats, merge_all, simulate
 from five35.spec import Ruleset, Spec, SpecError
 
@@ -106,37 +106,25 @@ def _variant_unit(ruleset: Ruleset, players: int, games: range, seed: int, bots:
     return simulate(ruleset, players, games, seated, "match", base_seed=seed)
 
 
-def _ignore_interrupts() -> None:
-    # Workers leave Ctrl-C to the main process, which stops them all at once (Pool.terminate).
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _call(fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+    # Module-level, so that an executor can send it with a unit to another process.
+    return fn(*args)
 
 
 def _run_units(
     units: Sequence[tuple[Callable[..., Any], tuple[Any, ...], int]], jobs: int, progress: Progress | None
 ) -> list[Any]:
-    """Run (function, args, games) units, in worker processes when jobs > 1; the results come back
-    in the units' order, so the report does not depend on `jobs`. An error or an interrupt stops
-    every worker before it is raised."""
-    results: list[Any] = [None] * len(units)
-    if jobs <= 1 or len(units) <= 1:
-        for i, (fn, args, games) in enumerate(units):
-            results[i] = fn(*args)
+    """Run (function, args, games) units through the one executor (worker processes when
+    jobs > 1); the results come back in the units' order, so the report does not depend on
+    `jobs`. An error or an interrupt stops every worker before it is raised."""
+    results: list[Any] = []
+    outcomes = LocalExecutor(jobs).map(_call, [fn for fn, _, _ in units], [args for _, args, _ in units])
+    # Closed on any way out, so that an interrupt between two results stops the workers too.
+    with contextlib.closing(outcomes):
+        for (_, _, games), result in zip(units, outcomes, strict=True):
+            results.append(result)
             if progress is not None:
                 progress(games)
-        return results
-    pool = multiprocessing.get_context().Pool(min(jobs, len(units)), initializer=_ignore_interrupts)
-    try:
-        pending = [pool.apply_async(fn, args) for fn, args, _ in units]
-        for i, (handle, (_, _, games)) in enumerate(zip(pending, units, strict=True)):
-            results[i] = handle.get()
-            if progress is not None:
-                progress(games)
-    except BaseException:
-        pool.terminate()
-        pool.join()
-        raise
-    pool.close()
-    pool.join()
     return results
 
 
