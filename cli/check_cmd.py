@@ -3,7 +3,8 @@
 Exit 0 when the checks hold, 1 on a failure (the engine differs from the spec, an invariant broke,
 or a new finding under --strict), 2 on bad input or usage. The seed is printed (on stderr when
 the report goes to stdout in a machine format) and is the same on every run unless --seed says
-otherwise.
+otherwise. Every input is checked, and every output file reserved, before the checks start; the
+files (--output-file, --write-baseline) appear together at the end, or neither does.
 """
 
 from __future__ import annotations
@@ -17,18 +18,20 @@ from typing import cast
 import click
 from five35.checks.findings import LEVELS, CheckResult, EngineFactory, Level
 from five35.checks.output import FORMATS, Format, render
-from five35.checks.runner import (
-    DEFAULT_SEED,
-    BaselineError,
-    load_baseline,
-    run_checks,
-    save_baseline,
-    select_checks,
-    write_text_atomic,
-)
+from five35.checks.runner import BaselineError, baseline_text, load_baseline, run_checks, select_checks
 from five35.engine import Game
 
-from .main import EXIT_FAILED, EXIT_OK, fail_usage, resolve, rules_options
+from .main import (
+    DEFAULT_SEED,
+    EXIT_FAILED,
+    EXIT_OK,
+    SEED,
+    fail_usage,
+    keep_interrupts_from_z3,
+    resolve,
+    rules_options,
+)
+from .outputs import Outputs
 
 
 def load_engine(spec: str) -> EngineFactory:
@@ -65,7 +68,7 @@ def load_engine(spec: str) -> EngineFactory:
 )
 @click.option(
     "--seed",
-    type=click.IntRange(min=0),
+    type=SEED,
     default=DEFAULT_SEED,
     show_default=True,
     help="Seed for every random choice; the same seed gives the same checks and output.",
@@ -138,34 +141,37 @@ def check(
         baseline = load_baseline(baseline_path) if baseline_path is not None else None
     except (ValueError, BaselineError) as exc:
         fail_usage(str(exc))
-        return
-    for option, target in (("--output-file", output_file), ("--write-baseline", write_baseline)):
-        if target is not None and not target.parent.is_dir():
-            fail_usage(f"{option}: directory {str(target.parent)!r} does not exist")
-    # The seed goes to stderr: the text summary repeats it, and JSON or XML on stdout must stay clean.
-    click.echo(f"535-check check: level {level}, seed {seed} ({len(selected)} checks)", err=True)
-    run = run_checks(
-        choice.spec,
-        choice.ruleset,
-        level=cast(Level, level),
-        seed=seed,
-        engine=engine,
-        only=selected,
-        progress=_progress,
-    )
-    text = render(run, cast(Format, fmt), spec=choice.spec, baseline=baseline, strict=strict)
+    with Outputs() as outputs:
+        # Reserved now: a path that cannot be written fails before the checks, not after them.
+        report_file = outputs.file(output_file, "--output-file") if output_file is not None else None
+        baseline_file = (
+            outputs.file(write_baseline, "--write-baseline") if write_baseline is not None else None
+        )
+        keep_interrupts_from_z3()
+        # The seed goes to stderr: the text summary repeats it, and JSON or XML on stdout must stay clean.
+        click.echo(f"535-check check: level {level}, seed {seed} ({len(selected)} checks)", err=True)
+        run = run_checks(
+            choice.spec,
+            choice.ruleset,
+            level=cast(Level, level),
+            seed=seed,
+            engine=engine,
+            only=selected,
+            progress=_progress,
+        )
+        text = render(run, cast(Format, fmt), spec=choice.spec, baseline=baseline, strict=strict)
+        if report_file is not None:
+            report_file.write_text(text)
+        if baseline_file is not None:
+            baseline_file.write_text(baseline_text(run))
+        outputs.commit()
     if output_file is not None:
-        _write(output_file, text, "--output-file")
         # With the report in a file, stdout is free for the person watching the run.
         click.echo(render(run, "text", spec=choice.spec, baseline=baseline, strict=strict), nl=False)
         click.echo(f"535-check check: wrote {output_file}", err=True)
     else:
         click.echo(text, nl=False)
     if write_baseline is not None:
-        try:
-            save_baseline(run, write_baseline)
-        except OSError as exc:
-            fail_usage(f"--write-baseline: cannot write {write_baseline} ({exc.strerror})")
         click.echo(
             f"535-check check: wrote baseline of {len(run.findings)} findings to {write_baseline}", err=True
         )
@@ -176,13 +182,6 @@ def _progress(name: str, result: CheckResult) -> None:
     # On stderr, so a long run shows where it is without touching a report on stdout.
     status = "ok" if result.ok else f"{len(result.failures)} failures"
     click.echo(f"  {name}: {result.seconds:.1f}s, {status}", err=True)
-
-
-def _write(path: Path, text: str, option: str) -> None:
-    try:
-        write_text_atomic(path, text)
-    except OSError as exc:
-        fail_usage(f"{option}: cannot write {path} ({exc.strerror})")
 
 
 COMMANDS = [check]

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from five35.spec import load_spec
 
-from .report_cmd import DEFAULT_GAMES, DEFAULT_OUT, DEFAULT_SEED, run_report
+from .main import DEFAULT_SEED
+from .report_cmd import DEFAULT_GAMES, DEFAULT_OUT, run_report
 
 
 def default_job() -> int:
     spec = load_spec()
-    return run_report(spec, spec.ruleset(), DEFAULT_OUT, DEFAULT_GAMES, DEFAULT_SEED, "ci")
+    # No option names the directory here, so an error about it names the path.
+    return run_report(
+        spec, spec.ruleset(), DEFAULT_OUT, DEFAULT_GAMES, DEFAULT_SEED, "ci", place=f"./{DEFAULT_OUT}"
+    )

@@ -4,8 +4,13 @@ Exit codes (documented in the README):
   0  success (and, for `check`, the checks hold)
   1  a check failed / a divergence was found (engine faults are 3)
   2  bad input or usage: a bad option, a spec file that does not load, an unknown profile or reading
-  3  an engine under test misbehaved (crash, timeout, malformed output) -- `fuzz`, `replay`, `perft`
- 130 interrupted
+  3  an engine under test misbehaved (crash, timeout, malformed output) -- `fuzz`, `replay`, `perft`;
+     also a worker process that died under a command
+ 130 interrupted (Ctrl-C, SIGINT)
+ 143 terminated (SIGTERM)
+
+Every error, click's own usage errors included, is one line on stderr: `535-check: error: PLACE:
+what was expected`, PLACE being the option, argument, command or file (and line) at fault.
 
 Every command takes the shared options --spec, --profile and --reading POINT=VALUE, resolved here
 into a Spec and a Ruleset; the commands themselves only call the library.
@@ -13,13 +18,20 @@ into a Spec and a Ruleset; the commands themselves only call the library.
 
 from __future__ import annotations
 
+import re
+import signal
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from types import FrameType
+from typing import Any, NoReturn, TypeVar
 
 import click
+from five35.engine.executor import MAX_JOBS, WorkerDied
+from five35.engine.simulate import DEFAULT_SEED
 from five35.spec import Ruleset, Spec, SpecError, load_spec
 
 EXIT_OK = 0
@@ -27,8 +39,36 @@ EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_ENGINE_FAULT = 3
 EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 128 + signal.SIGTERM  # 143, what a shell reports for a process ended by SIGTERM
+
+PROG = "535-check"
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+#: The one type of every seed option: a whole number a 64-bit engine can hold too.
+SEED = click.IntRange(0, 2**63 - 1)
+#: Worker processes.
+JOBS = click.IntRange(1, MAX_JOBS)
+
+__all__ = [
+    "DEFAULT_SEED",
+    "EXIT_ENGINE_FAULT",
+    "EXIT_FAILED",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_TERMINATED",
+    "EXIT_USAGE",
+    "JOBS",
+    "SEED",
+    "RulesChoice",
+    "Terminated",
+    "fail_usage",
+    "keep_interrupts_from_z3",
+    "main",
+    "parse_readings",
+    "resolve",
+    "rules_options",
+]
 
 
 @dataclass(frozen=True)
@@ -77,35 +117,168 @@ def resolve(spec_path: Path | None, profile: str | None, readings: tuple[str, ..
     return RulesChoice(spec, spec.ruleset(profile, parse_readings(readings)))
 
 
-def fail_usage(message: str) -> None:
+def fail_usage(message: str) -> NoReturn:
     """Print a one-line error and exit 2."""
-    click.echo(f"535-check: error: {message}", err=True)
+    click.echo(f"{PROG}: error: {_one_line(message)}", err=True)
     sys.exit(EXIT_USAGE)
+
+
+def keep_interrupts_from_z3() -> None:
+    """Let Ctrl-C reach Python during a Z3 solve.
+
+    By default Z3 takes SIGINT for itself while it solves: it cancels that one query (which then
+    answers "unknown") and the run goes on, so the user's Ctrl-C is lost. Without its handler the
+    signal waits for the query to return (each takes well under a second here) and stops the run.
+    """
+    try:
+        import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
+    except ImportError:
+        return
+    z3.set_param("ctrl_c", False)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the main thread is, so that it unwinds (outputs discarded, workers
+    stopped) exactly as a Ctrl-C does."""
+
+
+def _raise_terminated(signum: int, frame: FrameType | None) -> None:
+    raise Terminated()
+
+
+@contextmanager
+def _sigterm_unwinds() -> Iterator[None]:
+    # Only the main thread may set handlers (a test runner may call us from another thread).
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+# ---- one error style ---------------------------------------------------------------------------
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _plain(message: str) -> str:
+    """click's sentence ("'x' is not a valid integer.") as a clause after `PLACE: `."""
+    message = _one_line(message).rstrip(".")
+    return message[:1].lower() + message[1:] if message[:2] != message[:2].upper() else message
+
+
+def _param_place(param: click.Parameter | None, hint: str | Sequence[str] | None) -> str:
+    if isinstance(param, click.Option):
+        # The long name is the one the README and --help show.
+        return max(param.opts, key=len)
+    if isinstance(param, click.Argument):
+        return param.human_readable_name
+    if isinstance(hint, str):
+        return hint.strip("'\"")
+    if hint:
+        return " / ".join(h.strip("'\"") for h in hint)
+    return "argument"
+
+
+def _command_place(ctx: click.Context | None) -> str:
+    """The subcommand at fault (`simulate`), empty at the top level."""
+    if ctx is None or ctx.parent is None:
+        return ""
+    return ctx.command_path.removeprefix(ctx.find_root().info_name or "").strip()
+
+
+def usage_message(exc: click.ClickException) -> str:
+    """One line `PLACE: what was expected` for any of click's errors."""
+    if isinstance(exc, click.NoSuchOption):
+        message = f"{exc.option_name}: no such option"
+        if exc.possibilities:
+            message += f" (did you mean {', '.join(sorted(exc.possibilities))}?)"
+        return message
+    if isinstance(exc, click.BadOptionUsage):
+        # "Option '--seed' requires an argument." names the option already: keep the rest.
+        rest = re.sub(r"^Option '[^']*' ", "", _one_line(exc.message))
+        return f"{exc.option_name}: {_plain(rest)}"
+    if isinstance(exc, click.MissingParameter):
+        place = _param_place(exc.param, exc.param_hint)
+        kind = exc.param_type or (exc.param.param_type_name if exc.param is not None else "parameter")
+        return f"{place}: missing (a required {kind})"
+    if isinstance(exc, click.BadParameter):
+        return f"{_param_place(exc.param, exc.param_hint)}: {_plain(exc.message)}"
+    if isinstance(exc, click.UsageError):
+        message = _plain(exc.message)
+        if message.startswith("no such command") and exc.ctx is not None:
+            group = exc.ctx.command
+            if isinstance(group, click.Group):
+                message += f" (commands: {', '.join(group.list_commands(exc.ctx))})"
+        place = _command_place(exc.ctx)
+        return f"{place}: {message}" if place else message
+    return _plain(exc.format_message())
 
 
 class Five35Group(click.Group):
     """Turns every expected error into one line and a documented exit code, never a traceback."""
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        with _sigterm_unwinds():
+            try:
+                code = super().main(args, prog_name or PROG, complete_var, standalone_mode=False, **extra)
+            except click.exceptions.Abort as exc:
+                sys.exit(_interrupted(exc.__cause__))
+            except click.ClickException as exc:
+                click.echo(f"{PROG}: error: {usage_message(exc)}", err=True)
+                # click's own exit code: 2 for usage errors, 1 for the others (e.g. FileError).
+                sys.exit(exc.exit_code)
+        sys.exit(code if isinstance(code, int) else EXIT_OK)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except SpecError as exc:
             fail_usage(str(exc))
-        except KeyboardInterrupt:
-            click.echo("535-check: interrupted", err=True)
-            sys.exit(EXIT_INTERRUPTED)
+        except WorkerDied as exc:
+            click.echo(f"{PROG}: error: {_one_line(str(exc))}", err=True)
+            sys.exit(EXIT_ENGINE_FAULT)
+        except KeyboardInterrupt as exc:
+            sys.exit(_interrupted(exc))
         except BrokenPipeError:
             sys.exit(EXIT_OK)
 
 
-@click.group(cls=Five35Group, invoke_without_command=True)
-@click.version_option(package_name="five35", prog_name="535-check")
+def _interrupted(exc: BaseException | None) -> int:
+    if isinstance(exc, Terminated):
+        click.echo(f"{PROG}: terminated", err=True)
+        return EXIT_TERMINATED
+    click.echo(f"{PROG}: interrupted", err=True)
+    return EXIT_INTERRUPTED
+
+
+@click.group(
+    cls=Five35Group,
+    invoke_without_command=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+@click.version_option(package_name="five35", prog_name=PROG)
 @click.pass_context
 def main(ctx: click.Context) -> None:
     """Check the rules of 535 against the reference engine, write rule-clarification reports, and
     fuzz other engines against it.
 
-    Run with no command to check the embedded spec and write the report (see `default` below).
+    Run with no command to check the embedded spec at level ci and write the report into
+    ./535-report/ (as `535-check report`).
     """
     if ctx.invoked_subcommand is None:
         from .default_job import default_job

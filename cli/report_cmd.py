@@ -1,77 +1,87 @@
-"""`535-check report`: the rule-clarification report (report.md, report.html, report.json)."""
+"""`535-check report`: the rule-clarification report (report.md, report.html, report.json).
+
+The three files appear together when the run ends, or not at all: they are written into a
+temporary directory beside the target (inside it, when it exists) and moved into place last.
+"""
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from pathlib import Path
 
 import click
 from five35.checks.findings import LEVELS, Level
+from five35.engine.executor import default_jobs
 from five35.reports import job as report_job
 from five35.spec import Ruleset, Spec, SpecError
 
-from .main import EXIT_FAILED, EXIT_OK, resolve, rules_options
+from .main import (
+    DEFAULT_SEED,
+    EXIT_FAILED,
+    EXIT_OK,
+    JOBS,
+    SEED,
+    keep_interrupts_from_z3,
+    resolve,
+    rules_options,
+)
+from .outputs import Outputs
 
 # Measured on the 2-core machine: 200 matches per player count for the impact of all 16 points and
 # for the three profiles' comparison take about 30 s together, leaving the checks at level ci their
 # 60 s within the 2-minute budget.
 DEFAULT_GAMES = 200
 DEFAULT_OUT = Path("535-report")
-# The seed `535-check check` uses, so that the report's checks and exit code are those of `check`.
-DEFAULT_SEED = 535
 # The simulation splits into units of games that worker processes share; the report is the same for
 # any number of workers.
-DEFAULT_JOBS = min(2, os.cpu_count() or 1)
-
-
-def _whole(option: str, text: str, low: int) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise SpecError(option, f"expected a whole number, got {text!r}") from None
-    if value < low:
-        raise SpecError(option, f"{value} is below the minimum {low}")
-    return value
+DEFAULT_JOBS = default_jobs()
 
 
 def run_report(
-    spec: Spec, ruleset: Ruleset, out: Path, games: int, seed: int, level: Level, jobs: int = DEFAULT_JOBS
+    spec: Spec,
+    ruleset: Ruleset,
+    out: Path,
+    games: int,
+    seed: int,
+    level: Level,
+    jobs: int = DEFAULT_JOBS,
+    place: str = "--out",
 ) -> int:
     """Run the checks, the impact estimate and the variant comparison, write the report, print
-    where it went; returns the exit code (1 when a check failed, as `535-check check`)."""
-    if out.exists() and not out.is_dir():
-        raise SpecError("--out", f"{out} exists and is not a directory")
-    try:
-        # Fail before the long work, not after it, when the report cannot be written.
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise SpecError("--out", f"cannot create {out} ({exc.strerror})") from None
-    start = time.perf_counter()
-    click.echo(f"535-check report: running the checks at level {level}", err=True)
-    results, notes = report_job.run_all_checks(spec, ruleset, level, seed)
-    click.echo(
-        f"535-check report: simulating {games} matches per player count (seed {seed}, {jobs} workers)",
-        err=True,
-    )
-    total = report_job.work_units(spec, ruleset, games)
-    with click.progressbar(length=total, label="simulating", file=sys.stderr, show_pos=True) as bar:
-        try:
-            run = report_job.make_report(
-                spec,
-                ruleset,
-                out,
-                games=games,
-                seed=seed,
-                level=level,
-                progress=bar.update,
-                jobs=jobs,
-                results=results,
-                notes=notes,
-            )
-        except OSError as exc:
-            raise SpecError("--out", f"cannot write the report into {out} ({exc.strerror})") from None
+    where it went; returns the exit code (1 when a check failed, as `535-check check`). `place`
+    is what an error about `out` names (the option, or the path for the default job)."""
+    with Outputs() as outputs:
+        # Reserved before the long work, so that a report that cannot be written fails at once.
+        target = outputs.directory(out, place)
+        keep_interrupts_from_z3()
+        start = time.perf_counter()
+        click.echo(f"535-check report: running the checks at level {level}", err=True)
+        results, notes = report_job.run_all_checks(spec, ruleset, level, seed)
+        click.echo(
+            f"535-check report: simulating {games} matches per player count (seed {seed}, {jobs} workers)",
+            err=True,
+        )
+        total = report_job.work_units(spec, ruleset, games)
+        with click.progressbar(length=total, label="simulating", file=sys.stderr, show_pos=True) as bar:
+            try:
+                run = report_job.make_report(
+                    spec,
+                    ruleset,
+                    target.temp,
+                    games=games,
+                    seed=seed,
+                    level=level,
+                    progress=bar.update,
+                    jobs=jobs,
+                    results=results,
+                    notes=notes,
+                )
+            except OSError as exc:
+                raise SpecError(
+                    place, f"cannot write the report into {out} ({exc.strerror or exc})"
+                ) from None
+        outputs.commit()
     seconds = time.perf_counter() - start
     summary = run.data["summary"]
     kinds = ", ".join(f"{v['total']} {k}" for k, v in summary["by_kind"].items() if v["total"])
@@ -94,20 +104,25 @@ def run_report(
 )
 @rules_options
 @click.option(
-    "--out", "out", default=str(DEFAULT_OUT), show_default=True, help="Directory to write the report into."
+    "--out",
+    "out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=DEFAULT_OUT,
+    show_default=True,
+    help="Directory to write the report into (made if missing; other files in it are left alone).",
 )
 @click.option(
     "--games",
-    "games_text",
-    default=str(DEFAULT_GAMES),
+    type=click.IntRange(min=1),
+    default=DEFAULT_GAMES,
     show_default=True,
     metavar="N",
     help="Simulated matches per player count, for the impact estimate and for each variant (sets the cost).",
 )
 @click.option(
     "--seed",
-    "seed_text",
-    default=str(DEFAULT_SEED),
+    type=SEED,
+    default=DEFAULT_SEED,
     show_default=True,
     metavar="S",
     help="Seed of the checks and base seed of every simulated game.",
@@ -121,8 +136,8 @@ def run_report(
 )
 @click.option(
     "--jobs",
-    "jobs_text",
-    default=str(DEFAULT_JOBS),
+    type=JOBS,
+    default=DEFAULT_JOBS,
     show_default=True,
     metavar="N",
     help="Worker processes for the simulation (the report is the same for any N).",
@@ -131,17 +146,14 @@ def report(
     spec_path: Path | None,
     profile: str | None,
     readings: tuple[str, ...],
-    out: str,
-    games_text: str,
-    seed_text: str,
+    out: Path,
+    games: int,
+    seed: int,
     level: Level,
-    jobs_text: str,
+    jobs: int,
 ) -> None:
-    games = _whole("--games", games_text, 1)
-    seed = _whole("--seed", seed_text, 0)
-    jobs = _whole("--jobs", jobs_text, 1)
     rules = resolve(spec_path, profile, readings)
-    sys.exit(run_report(rules.spec, rules.ruleset, Path(out), games, seed, level, jobs))
+    sys.exit(run_report(rules.spec, rules.ruleset, out, games, seed, level, jobs))
 
 
 COMMANDS = [report]

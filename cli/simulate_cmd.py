@@ -9,25 +9,20 @@ from typing import Any
 
 import click
 from five35.engine.bots import BOTS, seat_bots
-from five35.engine.simulate import MODES, TRICK_END_REASONS, Mode, Stats, game_seed, simulate_parallel
-from five35.spec import SpecError, dumps
+from five35.engine.simulate import (
+    MODES,
+    TRICK_END_TALLIES,
+    Mode,
+    Stats,
+    game_seed,
+    round_limit,
+    simulate_parallel,
+)
+from five35.spec import dumps
 
-from .main import resolve, rules_options
+from .main import DEFAULT_SEED, JOBS, SEED, resolve, rules_options
 
 BOT_HELP = "; ".join(f"{b.name}: {b.explain}" for b in BOTS.values())
-
-
-def _int(option: str, text: str, low: int | None = None, high: int | None = None) -> int:
-    """Parse an integer option ourselves so that a bad value is one line naming the option."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise SpecError(option, f"expected a whole number, got {text!r}") from None
-    if low is not None and value < low:
-        raise SpecError(option, f"{value} is below the minimum {low}")
-    if high is not None and value > high:
-        raise SpecError(option, f"{value} is above the maximum {high}")
-    return value
 
 
 def _bar(count: int, top: int, width: int = 30) -> str:
@@ -85,7 +80,7 @@ def render_text(data: Mapping[str, Any]) -> str:
     tricks = s["tricks"]
     out.append(f"tricks {tricks['total']:>8}   per round {_num(s['round_length']['tricks']['mean'], 1)}")
     out.append("  trick ends by reason (one trick can end for two reasons at once):")
-    for reason in TRICK_END_REASONS:
+    for reason in TRICK_END_TALLIES:
         n = tricks["ends_by_reason"][reason]
         out.append(f"  {reason:<14} {n:>9}  {_pct(tricks['share_by_reason'][reason])}")
     out.append(f"  Rule of 8 fired {tricks['rule_of_8_firings']} times")
@@ -98,6 +93,12 @@ def render_text(data: Mapping[str, Any]) -> str:
     if s["mode"] == "match":
         out.append(f"rounds per match: mean {_num(rpg['mean'])}, min {rpg['min']}, max {rpg['max']}")
         out.extend(_histogram_lines(rpg["histogram"]))
+        out.append(
+            f"matches stopped by the round limit ({data['round_limit']} rounds; the rules could not "
+            f"be proved to end a match): {s['stopped_by_round_limit']}"
+            if s["stopped_by_round_limit"]
+            else f"matches stopped by the round limit ({data['round_limit']} rounds): 0"
+        )
     out.append("")
     out.append("seat  bot        penalty/round  final score  went out   wins  win share  led first")
     for seat in s["seats"]:
@@ -126,24 +127,24 @@ def render_text(data: Mapping[str, Any]) -> str:
 )
 @click.option(
     "--players",
-    "players_text",
-    default="4",
+    type=int,
+    default=4,
     show_default=True,
     metavar="P",
     help="Number of players: 2-6, or what the --spec file's players bounds allow.",
 )
 @click.option(
     "--games",
-    "games_text",
-    default="200",
+    type=click.IntRange(min=1),
+    default=200,
     show_default=True,
     metavar="N",
     help="Number of games (matches or rounds, see --mode) to play.",
 )
 @click.option(
     "--seed",
-    "seed_text",
-    default="0",
+    type=SEED,
+    default=DEFAULT_SEED,
     show_default=True,
     metavar="S",
     help="Base seed; every deal and every bot's choice derives from it.",
@@ -166,8 +167,8 @@ def render_text(data: Mapping[str, Any]) -> str:
 )
 @click.option(
     "--jobs",
-    "jobs_text",
-    default="1",
+    type=JOBS,
+    default=1,
     show_default=True,
     metavar="J",
     help="Processes to split the games across; the output is the same for every J.",
@@ -182,22 +183,18 @@ def render_text(data: Mapping[str, Any]) -> str:
 )
 @rules_options
 def simulate_cmd(
-    players_text: str,
-    games_text: str,
-    seed_text: str,
+    players: int,
+    games: int,
+    seed: int,
     mode: Mode,
     bots_text: str,
-    jobs_text: str,
+    jobs: int,
     fmt: str,
     spec_path: Path | None,
     profile: str | None,
     readings: tuple[str, ...],
 ) -> None:
-    # The bounds come from the ruleset (2-6 in the embedded spec), checked once it is loaded.
-    players = _int("--players", players_text)
-    games = _int("--games", games_text, 1)
-    seed = _int("--seed", seed_text)
-    jobs = _int("--jobs", jobs_text, 1, 64)
+    # The bounds of --players come from the ruleset (2-6 in the embedded spec), checked once it is loaded.
     bots = [name.strip() for name in bots_text.split(",")]
     ruleset = resolve(spec_path, profile, readings).ruleset
     ruleset.check_players(players)
@@ -220,6 +217,8 @@ def simulate_cmd(
         "seed": seed,
         "games": games,
         "first_game_seed": game_seed(seed, 0),
+        # Rounds after which a match is stopped (counted in stats.stopped_by_round_limit).
+        "round_limit": round_limit(ruleset) if mode == "match" else None,
         "ruleset": ruleset.to_json(),
         "stats": stats.to_json(),
     }

@@ -1,0 +1,180 @@
+"""The files a command writes appear whole, all together, at the end, or not at all.
+
+A command reserves each output before its long work starts (`Outputs.file`, `Outputs.directory`):
+the reservation checks the place and creates a temporary file or directory beside the target, so
+a path that cannot be written fails at once, in one line naming the option, not after minutes of
+work. The command writes into the temporary places and calls `commit()` at the end, which moves
+everything into place. Any other way out (an error, a later output that fails, Ctrl-C, SIGTERM)
+removes the temporary places and leaves the targets as they were.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+
+from five35.engine.executor import stop_signals_held
+from five35.spec import SpecError
+
+TEMP_PREFIX = ".535-check-"  # temporary places start with this, next to their targets
+
+
+@dataclass(frozen=True)
+class OutputFile:
+    """A reserved file: write `temp`; `commit()` moves it onto `target`."""
+
+    target: Path
+    temp: Path
+    place: str  # the option (or path) an error names
+
+    def write_text(self, text: str) -> None:
+        try:
+            with open(self.temp, "w", encoding="utf-8", newline="\n") as handle:
+                handle.write(text)
+                handle.flush()
+                os.fsync(handle.fileno())
+        except OSError as exc:
+            raise SpecError(self.place, f"cannot write {self.target} ({exc.strerror or exc})") from None
+
+
+@dataclass(frozen=True)
+class OutputDir:
+    """A reserved directory: fill `temp`; `commit()` puts its files into `target`."""
+
+    target: Path
+    temp: Path
+    place: str
+    merge: bool  # the target exists: its other files stay, ours replace theirs one by one
+
+
+def _umask() -> int:
+    # mkstemp and mkdtemp make owner-only places; an output is for reading, so give it the usual mode.
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+class Outputs:
+    """The outputs of one command; use as a context manager and call `commit()` at the end."""
+
+    def __init__(self) -> None:
+        self._files: list[OutputFile] = []
+        self._dirs: list[OutputDir] = []
+        self._committed = False
+
+    def __enter__(self) -> Outputs:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if not self._committed:
+            self.discard()
+
+    def _check_unique(self, target: Path, place: str) -> None:
+        resolved = target.resolve()
+        taken: list[OutputFile | OutputDir] = [*self._files, *self._dirs]
+        for other in taken:
+            if other.target.resolve() == resolved:
+                raise SpecError(place, f"{target} is also the output of {other.place}")
+
+    def file(self, path: Path, place: str) -> OutputFile:
+        """Reserve the file `path` (named `place` in errors): its directory must exist."""
+        target = Path(path)
+        if target.is_dir():
+            raise SpecError(place, f"{target} is a directory")
+        parent = target.parent
+        if not parent.is_dir():
+            raise SpecError(place, f"directory {str(parent)!r} does not exist")
+        self._check_unique(target, place)
+        try:
+            fd, name = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{target.name}.", suffix=".tmp", dir=parent)
+        except OSError as exc:
+            raise SpecError(place, f"cannot write into {parent} ({exc.strerror or exc})") from None
+        os.close(fd)
+        reserved = OutputFile(target, Path(name), place)
+        self._files.append(reserved)
+        return reserved
+
+    def directory(self, path: Path, place: str) -> OutputDir:
+        """Reserve the directory `path`. When it exists, the command's files replace files of the
+        same name in it and the rest stay; when it does not, it appears whole at the commit, with
+        any missing parents."""
+        target = Path(path)
+        if target.exists() and not target.is_dir():
+            raise SpecError(place, f"{target} exists and is not a directory")
+        self._check_unique(target, place)
+        merge = target.is_dir()
+        # The temporary directory goes where the rename into place stays on one file system: inside
+        # an existing target, else in its nearest existing ancestor.
+        home = target if merge else _nearest_existing(target.parent)
+        if not home.is_dir():
+            raise SpecError(place, f"{home} is not a directory")
+        try:
+            temp = Path(tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{target.name}.", dir=home))
+        except OSError as exc:
+            raise SpecError(place, f"cannot write into {home} ({exc.strerror or exc})") from None
+        reserved = OutputDir(target, temp, place, merge)
+        self._dirs.append(reserved)
+        return reserved
+
+    def commit(self) -> None:
+        """Move every output into place. Only an OS failure in the middle of the moves (a full
+        disk, another program) can leave some moved and some not; it is reported naming the
+        output."""
+        mode = 0o666 & ~_umask()
+        with stop_signals_held():
+            for out in self._files:
+                try:
+                    os.chmod(out.temp, mode)
+                    os.replace(out.temp, out.target)
+                except OSError as exc:
+                    raise SpecError(out.place, f"cannot write {out.target} ({exc.strerror or exc})") from None
+            for out_dir in self._dirs:
+                try:
+                    _commit_dir(out_dir, mode)
+                except OSError as exc:
+                    raise SpecError(
+                        out_dir.place, f"cannot write into {out_dir.target} ({exc.strerror or exc})"
+                    ) from None
+            self._committed = True
+
+    def discard(self) -> None:
+        """Remove every temporary place; the targets stay as they were."""
+        with stop_signals_held():
+            for out in self._files:
+                with contextlib.suppress(FileNotFoundError):
+                    out.temp.unlink()
+            for out_dir in self._dirs:
+                shutil.rmtree(out_dir.temp, ignore_errors=True)
+            self._files.clear()
+            self._dirs.clear()
+
+
+def _nearest_existing(path: Path) -> Path:
+    path = path if str(path) else Path(".")
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    return path
+
+
+def _commit_dir(out: OutputDir, mode: int) -> None:
+    for entry in out.temp.iterdir():
+        if entry.is_file():
+            os.chmod(entry, mode)
+    if out.merge:
+        for entry in sorted(out.temp.iterdir()):
+            os.replace(entry, out.target / entry.name)
+        out.temp.rmdir()
+    else:
+        os.chmod(out.temp, 0o777 & ~_umask())
+        out.target.parent.mkdir(parents=True, exist_ok=True)
+        os.rename(out.temp, out.target)
+
+
+__all__ = ["OutputDir", "OutputFile", "Outputs"]
