@@ -106,7 +106,8 @@ class Outputs:
         same name in it and the rest stay; when it does not, it appears whole at the commit, with
         any missing parents."""
         target = Path(path)
-        if target.exists() and not target.is_dir():
+        if os.path.lexists(target) and not target.is_dir():
+            # A broken symbolic link too: the directory could not be moved onto it at the end.
             raise SpecError(place, f"{target} exists and is not a directory")
         self._check_unique(target, place)
         merge = target.is_dir()

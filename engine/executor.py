@@ -120,7 +120,14 @@ def _processes(pool: ProcessPoolExecutor) -> list[Any]:
 
 def _exit_codes(pool: ProcessPoolExecutor) -> str:
     codes = sorted({p.exitcode for p in _processes(pool) if p.exitcode not in (None, 0)})
-    return "exit code " + ", ".join(str(c) for c in codes) if codes else "no exit code"
+    # A broken pool ends its other workers with SIGTERM; the one that died first is the news.
+    first = [c for c in codes if c != -signal.SIGTERM] or codes
+    if not first:
+        return "no exit code"
+    return ", ".join(
+        f"killed by {signal.Signals(-c).name}" if c < 0 and -c in signal.valid_signals() else f"exit code {c}"
+        for c in first
+    )
 
 
 def _kill(pool: ProcessPoolExecutor) -> None:

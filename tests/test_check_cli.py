@@ -140,3 +140,48 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None
 
 def test_bad_level_is_a_usage_error() -> None:
     assert CliRunner().invoke(main, ["check", "--level", "slow"]).exit_code == 2
+
+
+def test_both_outputs_appear_together_and_nothing_else(tmp_path: Path) -> None:
+    out, baseline = tmp_path / "check.xml", tmp_path / "findings.json"
+    result = CliRunner().invoke(
+        main,
+        [*QUICK, "--format", "junit", "--output-file", str(out), "--write-baseline", str(baseline)],
+    )
+    assert result.exit_code == 0, result.output
+    assert ET.fromstring(out.read_text()).tag == "testsuites"
+    assert json.loads(baseline.read_text())["format"] == "five35-baseline/1"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["check.xml", "findings.json"]
+    # Files the user reads get the usual mode, not the owner-only mode of a temporary file.
+    assert out.stat().st_mode & 0o044 == 0o044 & ~_umask()
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def test_a_failing_output_leaves_the_old_files_as_they_were(tmp_path: Path) -> None:
+    out = tmp_path / "check.xml"
+    out.write_text("old report", encoding="utf-8")
+    result = CliRunner().invoke(
+        main, [*QUICK, "--output-file", str(out), "--write-baseline", str(tmp_path / "no" / "b.json")]
+    )
+    assert result.exit_code == 2
+    assert out.read_text(encoding="utf-8") == "old report"
+    assert [p.name for p in tmp_path.iterdir()] == ["check.xml"]
+
+
+def test_a_baseline_written_is_read_back_and_an_edited_one_is_refused(tmp_path: Path) -> None:
+    baseline = tmp_path / "b.json"
+    assert CliRunner().invoke(main, [*QUICK, "--write-baseline", str(baseline)]).exit_code == 0
+    again = CliRunner().invoke(main, [*QUICK, "--baseline", str(baseline), "--strict"])
+    assert again.exit_code == 0, again.output
+    baseline.write_text(baseline.read_text().replace('"findings"', '"found"'), encoding="utf-8")
+    refused = CliRunner().invoke(main, [*QUICK, "--baseline", str(baseline)])
+    assert refused.exit_code == 2
+    assert (
+        refused.stderr.strip()
+        == f'535-check: error: {baseline}: findings: expected a list of {{"id": ...}} entries'
+    )

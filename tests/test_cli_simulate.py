@@ -9,7 +9,7 @@ import pytest
 from cli_tools import assert_one_line_usage_error
 from click.testing import CliRunner, Result
 from five35.cli.main import main
-from five35.engine.simulate import game_seed
+from five35.engine.simulate import DEFAULT_SEED, MATCH_ROUND_LIMIT, game_seed
 from five35.spec import embedded_spec_path
 
 
@@ -103,6 +103,7 @@ def test_every_profile_and_player_count_finishes(profile: str) -> None:
         (["--players", "four"], ["--players", "four"]),
         (["--games", "0"], ["--games"]),
         (["--seed", "x"], ["--seed"]),
+        (["--seed", "-1"], ["--seed", "-1"]),
         (["--jobs", "0"], ["--jobs"]),
         (["--bots", "random,clever"], ["--bots", "clever"]),
         (["--bots", "random,greedy", "--players", "4"], ["--bots", "2 bots for 4 players"]),
@@ -134,3 +135,36 @@ def test_a_deal_the_deck_cannot_supply_is_one_line_usage_error(tmp_path: Path) -
     assert_one_line_usage_error(run("--spec", str(big), "--players", "6"), "hand_size", "6 hands of 13")
     # The same spec plays where the deck suffices.
     assert run("--spec", str(big), "--players", "4", "--games", "2").exit_code == 0
+
+
+def test_matches_stopped_by_the_round_limit_are_counted(tmp_path: Path) -> None:
+    old = "value: {1: 1, 2: 1, 3: 1, 4: 1, 5: 1, 7: 2, 8: 5, 9: 2, 11: 3, 12: 3, 13: 3, 14: 3, 15: 3}"
+    endless = _spec_copy(
+        tmp_path,
+        old,
+        "value: {1: 0, 2: 0, 3: 0, 4: 0, 5: 0, 7: 0, 8: 1, 9: 0, 11: 0, 12: 0, 13: 0, 14: 0, 15: 0}",
+    )
+    text = endless.read_text(encoding="utf-8").replace(
+        "match_end_score:\n    value: 20", "match_end_score:\n    value: 100000"
+    )
+    endless.write_text(text, encoding="utf-8")
+    args = ("--spec", str(endless), "--players", "2", "--games", "2")
+    data = json.loads(run(*args, "--format", "json").stdout)
+    assert data["round_limit"] == MATCH_ROUND_LIMIT
+    assert data["stats"]["stopped_by_round_limit"] == 2
+    assert f"matches stopped by the round limit ({MATCH_ROUND_LIMIT} rounds" in run(*args).stdout
+    normal = json.loads(run("--games", "3", "--format", "json").stdout)
+    assert normal["stats"]["stopped_by_round_limit"] == 0
+    assert "matches stopped by the round limit (1000 rounds): 0" in run("--games", "3").stdout
+    assert (
+        json.loads(run("--games", "3", "--mode", "round", "--format", "json").stdout)["round_limit"] is None
+    )
+
+
+def test_the_default_seed_is_the_one_of_every_command() -> None:
+    data = json.loads(run("--games", "2", "--format", "json").stdout)
+    assert data["seed"] == DEFAULT_SEED == 535
+    assert (
+        run("--games", "2", "--format", "json").stdout
+        == run("--games", "2", "--format", "json", "--seed", "535").stdout
+    )

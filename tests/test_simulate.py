@@ -8,12 +8,14 @@ import pytest
 from five35.engine import Game, MatchEnd, RoundEnd, State, TrickEnd
 from five35.engine.game import Option
 from five35.engine.simulate import (
+    MATCH_ROUND_LIMIT,
     Mode,
     Stats,
     game_seed,
     merge,
     merge_all,
     play_game,
+    round_limit,
     simulate,
     simulate_parallel,
     split,
@@ -207,3 +209,61 @@ def test_wilson_interval() -> None:
     assert wilson_interval(0, 10) == (0.0, 0.2775)
     low, high = wilson_interval(50, 200) or (0.0, 0.0)
     assert low < 0.25 < high
+
+
+@pytest.fixture(scope="module")
+def endless(tmp_path_factory: pytest.TempPathFactory) -> Ruleset:
+    """Only the 8s score, one point each, and a match needs 100000: the loader can prove no bound
+    (some cards score 0), and no match ends within the round limit."""
+    text = load_spec().path.read_text(encoding="utf-8")
+    old = "value: {1: 1, 2: 1, 3: 1, 4: 1, 5: 1, 7: 2, 8: 5, 9: 2, 11: 3, 12: 3, 13: 3, 14: 3, 15: 3}"
+    assert old in text and "match_end_score:\n    value: 20" in text
+    text = text.replace(
+        old, "value: {1: 0, 2: 0, 3: 0, 4: 0, 5: 0, 7: 0, 8: 1, 9: 0, 11: 0, 12: 0, 13: 0, 14: 0, 15: 0}"
+    )
+    text = text.replace("match_end_score:\n    value: 20", "match_end_score:\n    value: 100000")
+    path = tmp_path_factory.mktemp("endless") / "endless.yaml"
+    path.write_text(text, encoding="utf-8")
+    return load_spec(path).ruleset()
+
+
+def test_a_match_that_cannot_be_proved_to_end_stops_at_the_limit(endless: Ruleset) -> None:
+    assert endless.round_bound is None
+    assert round_limit(endless) == MATCH_ROUND_LIMIT
+    stats = simulate(endless, 2, range(2), ["random"], "match", base_seed=1)
+    assert stats.games == 2 and stats.round_limited == 2
+    assert stats.rounds == 2 * MATCH_ROUND_LIMIT
+    assert stats.rounds_per_game == {MATCH_ROUND_LIMIT: 2}
+    assert stats.to_json()["stopped_by_round_limit"] == 2
+    # Stopped matches are scored as they stand: someone still wins each.
+    assert sum(stats.wins) >= 2
+
+
+def test_matches_with_a_proved_bound_are_never_stopped(ruleset: Ruleset) -> None:
+    assert ruleset.round_bound is not None and ruleset.round_bound <= MATCH_ROUND_LIMIT
+    assert round_limit(ruleset) == MATCH_ROUND_LIMIT
+    stats = simulate(ruleset, 4, range(20), ["random"], "match")
+    assert stats.round_limited == 0
+    assert simulate(ruleset, 4, range(5), ["random"], "round").round_limited == 0
+
+
+def test_play_game_stops_after_max_rounds(ruleset: Ruleset) -> None:
+    game = Game(ruleset, 4)
+    full = list(play_game(game, 3, ["random"], "match"))
+    rounds = sum(isinstance(e, RoundEnd) for s in full for e in s.events)
+    assert rounds >= 2
+    steps = list(play_game(game, 3, ["random"], "match", max_rounds=rounds - 1))
+    events = [e for s in steps for e in s.events]
+    assert sum(isinstance(e, RoundEnd) for e in events) == rounds - 1
+    assert not any(isinstance(e, MatchEnd) for e in events)
+    assert isinstance(steps[-1].events[-1], RoundEnd)
+    # The stopped game is the start of the whole one.
+    assert full[: len(steps)] == steps and len(full) > len(steps)
+    with pytest.raises(ValueError, match="max_rounds"):
+        list(play_game(game, 3, ["random"], "match", max_rounds=0))
+
+
+def test_round_limited_counts_merge(endless: Ruleset) -> None:
+    a = simulate(endless, 2, range(1), ["random"], "match")
+    b = simulate(endless, 2, range(1, 2), ["random"], "match")
+    assert merge(a, b).round_limited == 2

@@ -1,0 +1,160 @@
+"""The one executor: results in order whatever finishes first, errors and early stops end every
+worker at once, workers leave SIGINT to the parent, and any object with `workers` and `map` can
+stand in for it (as a cluster executor would)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Callable, Generator, Iterable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from five35.engine.executor import MAX_JOBS, Executor, LocalExecutor, WorkerDied
+from five35.engine.simulate import simulate, simulate_parallel
+from five35.spec import Ruleset, load_spec
+
+
+def _square_after(delay: float, x: int) -> int:
+    time.sleep(delay)
+    return x * x
+
+
+def _fail_on(bad: int, x: int) -> int:
+    if x == bad:
+        raise ValueError(f"unit {x} failed")
+    time.sleep(0.05)
+    return x
+
+
+def _die(x: int) -> int:
+    if x == 1:
+        os._exit(7)
+    time.sleep(0.2)
+    return x
+
+
+def _sigint_disposition(_: int) -> tuple[int, Any]:
+    return os.getpid(), signal.getsignal(signal.SIGINT)
+
+
+def _spin(seconds: float) -> int:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        pass
+    return os.getpid()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def _children() -> list[int]:
+    me = os.getpid()
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == me and fields[0] != "Z":
+                out.append(int(entry.name))
+    return out
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_results_come_in_the_units_order(jobs: int) -> None:
+    # The first units take longest, so with two workers later units finish first.
+    delays = [0.3, 0.2, 0.1, 0.0, 0.0, 0.05]
+    results = list(LocalExecutor(jobs).map(_square_after, delays, range(len(delays))))
+    assert results == [x * x for x in range(len(delays))]
+
+
+def test_no_units_and_one_unit() -> None:
+    assert list(LocalExecutor(2).map(_square_after, [], [])) == []
+    assert list(LocalExecutor(2).map(_square_after, [0.0], [3])) == [9]
+
+
+def test_jobs_are_bounded() -> None:
+    for jobs in (0, -1, MAX_JOBS + 1):
+        with pytest.raises(ValueError, match="jobs"):
+            LocalExecutor(jobs)
+
+
+def test_a_unit_that_raises_stops_every_worker() -> None:
+    started = time.monotonic()
+    with pytest.raises(ValueError, match="unit 2 failed"):
+        list(LocalExecutor(2).map(_fail_on, [2] * 40, range(40)))
+    # The 37 units after the failing one (about 1 s of work per worker) were not waited for.
+    assert time.monotonic() - started < 1.0
+    assert _children() == []
+
+
+def test_a_worker_that_dies_is_an_error_not_a_hang() -> None:
+    # Which exit codes are still known when the pool breaks depends on timing; the error is certain.
+    with pytest.raises(WorkerDied, match="worker process ended"):
+        list(LocalExecutor(2).map(_die, range(4)))
+    assert _children() == []
+
+
+def test_closing_early_ends_the_workers_at_once() -> None:
+    results = LocalExecutor(2).map(_spin, [0.1, 30.0, 30.0, 30.0])
+    first = next(results)
+    running = _children()
+    assert first in running and len(running) == 2
+    started = time.monotonic()
+    results.close()
+    assert time.monotonic() - started < 2.0
+    assert [pid for pid in running if _alive(pid)] == []
+
+
+def test_workers_ignore_sigint_and_the_parent_does_not() -> None:
+    before = signal.getsignal(signal.SIGINT)
+    seen = list(LocalExecutor(2).map(_sigint_disposition, range(6)))
+    assert {disposition for _, disposition in seen} == {signal.SIG_IGN}
+    assert all(pid != os.getpid() for pid, _ in seen)
+    assert signal.getsignal(signal.SIGINT) == before
+    assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == set()
+
+
+class RecordingExecutor:
+    """Stands in for a cluster executor: runs units here, in order, and records them."""
+
+    def __init__(self, workers: int) -> None:
+        self._workers = workers
+        self.units: list[tuple[Any, ...]] = []
+
+    @property
+    def workers(self) -> int:
+        return self._workers
+
+    def map(self, fn: Callable[..., Any], *iterables: Iterable[Any]) -> Generator[Any, None, None]:
+        for args in zip(*iterables, strict=True):
+            self.units.append(args)
+            yield fn(*args)
+
+
+@pytest.fixture(scope="module")
+def ruleset() -> Ruleset:
+    return load_spec().ruleset()
+
+
+def test_simulate_runs_on_any_executor(ruleset: Ruleset) -> None:
+    executor = RecordingExecutor(3)
+    checked: Executor = executor  # the protocol is all simulate_parallel needs
+    done: list[int] = []
+    stats = simulate_parallel(
+        ruleset, 4, range(24), ["random"], "match", base_seed=11, executor=checked, progress=done.append
+    )
+    assert stats == simulate(ruleset, 4, range(24), ["random"], "match", base_seed=11)
+    # Cut into a few parts per worker, in order, covering the range once.
+    parts = [args[2] for args in executor.units]
+    assert len(parts) == 12 and [i for part in parts for i in part] == list(range(24))
+    assert done == [len(part) for part in parts]
