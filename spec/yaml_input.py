@@ -270,11 +270,13 @@ class _Converter:
             line = exc.problem_mark.line + 1 if exc.problem_mark else node.start_mark.line + 1
             problem = " ".join(str(exc.problem or exc.context or "").split())
             raise self.error(key, line, f"not valid YAML: {problem}") from None
-        except (ValueError, OverflowError) as exc:
-            # A date like 2020-13-45, or an integer of thousands of digits.
+        except (ValueError, OverflowError, KeyError, TypeError) as exc:
+            # A date like 2020-13-45, an integer of thousands of digits, `!!bool maybe`.
             shown = node.value if len(node.value) <= 40 else node.value[:37] + "..."
-            why = str(exc).split(";")[0]
-            raise self.error(key, node.start_mark.line + 1, f"cannot read value {shown!r} ({why})") from None
+            kind = f"!!{node.tag.removeprefix(_CORE)}" if node.tag.startswith(_CORE) else node.tag
+            why = f" ({str(exc).split(';')[0]})" if isinstance(exc, ValueError | OverflowError) else ""
+            message = f"cannot read value {shown!r} as {kind}{why}"
+            raise self.error(key, node.start_mark.line + 1, message) from None
 
     def error(self, key: Key, line: int, message: str) -> SpecError:
         dotted = ".".join(str(k) for k in key) or key_near_line(self.text, line)

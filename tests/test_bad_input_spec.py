@@ -288,6 +288,13 @@ CASES: dict[str, Bad] = {
         "parameters.run_closing_size.value",
         "cannot read value 'five'",
     ),
+    "a bool tag on a word": Bad(
+        PLAYERS_PARAM,
+        "    in_text: !!bool maybe",
+        "!!bool maybe",
+        "parameters.players.in_text",
+        "cannot read value 'maybe' as !!bool",
+    ),
     # ---- types and ranges ------------------------------------------------------------------------
     "copies as a float": Bad(
         COPIES,
