@@ -30,7 +30,7 @@ from five35.protocol.replay import load_replay, replay_json, run_replay, side_by
 from five35.protocol.server import REFERENCE_NAME, ReferenceEngine, serve
 from five35.spec import Ruleset, Spec, SpecError, dumps
 
-from .main import EXIT_ENGINE_FAULT, EXIT_FAILED, EXIT_OK, parse_readings, resolve, rules_options
+from .main import EXIT_ENGINE_FAULT, EXIT_FAILED, EXIT_OK, SEED, parse_readings, resolve, rules_options
 
 
 def engine_options(func: Any) -> Any:
@@ -134,7 +134,7 @@ def _witness_text(witness: RoundResult) -> list[str]:
 @click.option(
     "--time-budget", type=click.FloatRange(min=0, min_open=True), default=None, help="Stop after S seconds."
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Hypothesis seed (printed).")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Hypothesis seed (printed).")
 @click.option(
     "--shrink-budget",
     type=click.FloatRange(min=0, min_open=True),
@@ -316,7 +316,7 @@ def replay_cmd(
 @click.command("perft")
 @rules_options
 @click.option("--players", type=int, required=True, help="Player count.")
-@click.option("--seed", type=int, required=True, help="Seed of the deal (game.new_match(seed)).")
+@click.option("--seed", type=SEED, required=True, help="Seed of the deal (game.new_match(seed)).")
 @click.option("--depth", type=click.IntRange(min=0, max=12), required=True, help="Plies to count.")
 @click.option(
     "--engine", "target", default=None, help="Compare with this engine; stop at the first difference."

@@ -177,6 +177,7 @@ CASES: list[tuple[str, list[str], Setup, tuple[str, ...]]] = [
     ("fuzz-examples-zero", ["fuzz", "--engine", "x", "--examples", "0"], _nothing, ("--examples", "0")),
     ("fuzz-time-budget", ["fuzz", "--engine", "x", "--time-budget", "0"], _nothing, ("--time-budget",)),
     ("fuzz-seed", ["fuzz", "--engine", "x", "--seed", "s"], _nothing, ("--seed", "s")),
+    ("fuzz-seed-negative", ["fuzz", "--engine", "x", "--seed", "-2"], _nothing, ("--seed", "-2")),
     ("fuzz-players", ["fuzz", "--engine", "x", "--players", "9"], _nothing, ("--players", "9")),
     (
         "fuzz-replay-out-no-directory",
@@ -198,6 +199,12 @@ CASES: list[tuple[str, list[str], Setup, tuple[str, ...]]] = [
         ["perft", "--players", "4", "--seed", "x", "--depth", "1"],
         _nothing,
         ("--seed", "x"),
+    ),
+    (
+        "perft-seed-negative",
+        ["perft", "--players", "4", "--seed", "-1", "--depth", "1"],
+        _nothing,
+        ("--seed", "-1"),
     ),
     # ---- the default job (no command) and the top level
     ("default-out-is-file", [], _file("535-report", "x"), ("535-report", "not a directory")),
