@@ -8,6 +8,7 @@ Timings go to stderr so that stdout is byte-identical for the same seed.
 from __future__ import annotations
 
 import contextlib
+import math
 import shlex
 import sys
 from pathlib import Path
@@ -22,31 +23,42 @@ from five35.protocol.client import (
     EngineFault,
     engine_session,
 )
-from five35.protocol.compare import RoundResult, negotiate
+from five35.protocol.compare import RoundResult, check_readings, negotiate
 from five35.protocol.fuzz import fuzz
-from five35.protocol.messages import move_json
+from five35.protocol.messages import deal_json, move_json
 from five35.protocol.perft import compare_perft, divide, root_deal
 from five35.protocol.replay import load_replay, replay_json, run_replay, side_by_side, write_replay
 from five35.protocol.server import REFERENCE_NAME, ReferenceEngine, serve
-from five35.spec import Ruleset, Spec, SpecError, dumps
+from five35.spec import Ruleset, Spec, SpecError, dumps, load_spec
 
 from .main import EXIT_ENGINE_FAULT, EXIT_FAILED, EXIT_OK, SEED, parse_readings, resolve, rules_options
+
+
+def _finite(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    # FloatRange lets nan through (every comparison with nan is false) and inf would never end.
+    if value is not None and not math.isfinite(value):
+        raise click.BadParameter(f"expected a finite number of seconds, got {value}", ctx, param)
+    return value
+
+
+SECONDS = click.FloatRange(min=0, min_open=True, max=86400)
 
 
 def engine_options(func: Any) -> Any:
     func = click.option(
         "--max-line",
-        type=click.IntRange(min=1024),
+        type=click.IntRange(min=1024, max=1 << 30),
         default=DEFAULT_MAX_LINE,
         show_default=True,
         help="Longest answer line accepted, in bytes; longer is an engine fault.",
     )(func)
     func = click.option(
         "--timeout",
-        type=click.FloatRange(min=0, min_open=True),
+        type=SECONDS,
+        callback=_finite,
         default=DEFAULT_TIMEOUT,
         show_default=True,
-        help="Seconds the engine may take per request; longer is an engine fault.",
+        help="Seconds the engine may take per request (in-process engines too); longer is an engine fault.",
     )(func)
     return func
 
@@ -58,40 +70,46 @@ def format_option(func: Any) -> Any:
 
 
 def _fault_exit(fault: EngineFault, fmt: str, extra: dict[str, Any] | None = None) -> NoReturn:
+    """Exit 3 with one line on stderr naming the request; with --format json the fault (and the
+    transcript of the last exchanges) is also the JSON result on stdout."""
     if fmt == "json":
         click.echo(dumps({**(extra or {}), "result": "engine_fault", "fault": fault.to_json()}))
-    else:
-        click.echo(f"engine fault ({fault.kind}): {fault.message}")
-        if fault.transcript:
-            click.echo("transcript (last exchanges, > sent, < received):")
-            for line in fault.transcript:
-                click.echo(f"  {line}")
+    click.echo(f"535-check: error: {fault}", err=True)
     sys.exit(EXIT_ENGINE_FAULT)
+
+
+def _notes(notes: tuple[str, ...] | list[str]) -> None:
+    # Printed once the run has an outcome, so that an error stays the only line on stderr.
+    for note in notes:
+        click.echo(f"535-check: note: {note}", err=True)
 
 
 def _agree_on_rules(
     spec: Spec, ruleset: Ruleset, engine: EngineClient, readings: tuple[str, ...]
-) -> tuple[Ruleset, str]:
-    """hello, then the reference set to the readings the engine declares; returns it and the name."""
+) -> tuple[Ruleset, str, tuple[str, ...]]:
+    """hello, then the reference set to the readings the engine declares; returns it, the engine's
+    name and the notes to show."""
     hello = engine.hello()
     agreed, notes = negotiate(spec, ruleset, hello, parse_readings(readings))
-    for note in notes:
-        click.echo(f"535-check: note: {note}", err=True)
-    return agreed, str(hello["name"])
+    return agreed, str(hello["name"]), notes
 
 
 def _player_counts(value: str, ruleset: Ruleset) -> tuple[int, ...]:
+    """`4`, `2-6`, `2,4`: bounds are checked against the ruleset before any range is expanded."""
     counts: set[int] = set()
-    try:
-        for part in value.split(","):
-            low, sep, high = part.partition("-")
-            counts.update(range(int(low), int(high if sep else low) + 1))
-    except ValueError:
-        raise SpecError("--players", f"expected counts like 4, 2-6 or 2,4, got {value!r}") from None
-    for players in sorted(counts):
-        ruleset.check_players(players)
-    if not counts:
-        raise SpecError("--players", "no player count given")
+    low_limit, high_limit = ruleset.players_min, ruleset.players_max
+    for part in value.split(","):
+        low_text, sep, high_text = part.strip().partition("-")
+        if not low_text.strip().isdigit() or (sep and not high_text.strip().isdigit()):
+            raise SpecError("--players", f"expected counts like 4, 2-6 or 2,4, got {value!r}")
+        low = int(low_text)
+        high = int(high_text) if sep else low
+        if low > high:
+            raise SpecError("--players", f"the range {part.strip()} is empty")
+        for bound in (low, high):
+            if not low_limit <= bound <= high_limit:
+                raise SpecError("--players", f"{bound} players is outside {low_limit} to {high_limit}")
+        counts.update(range(low, high + 1))
     return tuple(sorted(counts))
 
 
@@ -117,7 +135,7 @@ def _witness_text(witness: RoundResult) -> list[str]:
     d = witness.divergence
     lines = [
         f"deal: {witness.deal.players} players, leader {witness.deal.leader}, "
-        f"scores {list(witness.deal.scores)}",
+        f"scores {deal_json(witness.deal)['scores']}",
     ]
     lines += [f"  hand {seat}: {list(hand)}" for seat, hand in enumerate(witness.deal.hands)]
     lines.append(f"moves ({len(witness.moves)}): " + ("; ".join(str(m) for m in witness.moves) or "none"))
@@ -131,19 +149,21 @@ def _witness_text(witness: RoundResult) -> list[str]:
 @click.option(
     "--examples", type=click.IntRange(min=1), default=100, show_default=True, help="Rounds to generate."
 )
-@click.option(
-    "--time-budget", type=click.FloatRange(min=0, min_open=True), default=None, help="Stop after S seconds."
-)
+@click.option("--time-budget", type=SECONDS, callback=_finite, default=None, help="Stop after S seconds.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Hypothesis seed (printed).")
 @click.option(
     "--shrink-budget",
-    type=click.FloatRange(min=0, min_open=True),
+    type=SECONDS,
+    callback=_finite,
     default=40.0,
     show_default=True,
     help="Seconds to spend shrinking a divergence; the smallest witness by then is kept.",
 )
 @click.option(
-    "--players", "players", default="2-6", show_default=True, help="Player counts to deal, e.g. 4 or 2-6."
+    "--players",
+    "players",
+    default=None,
+    help="Player counts to deal, e.g. 4 or 2-6 [default: every count the engine's parameters allow].",
 )
 @click.option(
     "--replay-out",
@@ -162,7 +182,7 @@ def fuzz_cmd(
     time_budget: float | None,
     seed: int,
     shrink_budget: float,
-    players: str,
+    players: str | None,
     replay_out: Path | None,
     timeout: float,
     max_line: int,
@@ -170,16 +190,20 @@ def fuzz_cmd(
 ) -> None:
     """Differential fuzzing: play Hypothesis-generated rounds on the engine and the reference."""
     choice = resolve(spec_path, profile, readings)
-    counts = _player_counts(players, choice.ruleset)
+    if players is not None:
+        _player_counts(players, choice.ruleset)  # a bad --players fails before the engine starts
     replay_path = replay_out or Path(f"535-replay-seed{seed}.json")
     if not replay_path.resolve().parent.is_dir():
         raise SpecError("--replay-out", f"no directory {replay_path.parent} to write the replay to")
-    click.echo(f"535-check fuzz: seed {seed}", err=True)
     head: dict[str, Any] = {"engine": target, "seed": seed}
     try:
         with engine_session(target, timeout, max_line) as engine:
-            ruleset, name = _agree_on_rules(choice.spec, choice.ruleset, engine, readings)
+            ruleset, name, notes = _agree_on_rules(choice.spec, choice.ruleset, engine, readings)
             head.update({"engine_name": name, "reference": ruleset.to_json()})
+            if players is None:
+                counts = tuple(range(ruleset.players_min, ruleset.players_max + 1))
+            else:
+                counts = _player_counts(players, ruleset)  # within the engine's table too
             result = fuzz(
                 ruleset,
                 engine,
@@ -191,12 +215,13 @@ def fuzz_cmd(
             )
     except EngineFault as fault:
         _fault_exit(fault, fmt, head)
-    timing = f"{result.seconds:.2f} s, {result.requests} requests"
+    if result.fault is not None:
+        _fault_exit(result.fault, fmt, {**head, **result.to_json()})
+    _notes(notes)
+    timing = f"seed {seed}, {result.seconds:.2f} s, {result.requests} requests"
     if result.seconds_to_detect is not None:
         timing += f", divergence found after {result.seconds_to_detect:.2f} s"
     click.echo(f"535-check fuzz: {timing}", err=True)
-    if result.fault is not None:
-        _fault_exit(result.fault, fmt, {**head, **result.to_json()})
     witness = result.witness
     path = None
     if witness is not None:
@@ -258,24 +283,23 @@ def replay_cmd(
 ) -> None:
     """Re-run a replay file and show both engines' answers side by side at the diverging step."""
     replay = load_replay(file)
-    choice = resolve(spec_path, profile or replay.data["profile"], ())
-    ruleset = replay.ruleset(choice.spec)
-    if profile or readings:
-        merged = {**replay.data["readings"], **parse_readings(readings)}
-        ruleset = choice.spec.ruleset(profile or replay.data["profile"], merged)
+    spec = load_spec(spec_path)
+    ruleset = replay.ruleset(spec, profile, parse_readings(readings))
+    # The deal is checked before any engine starts: a bad replay is bad input (exit 2).
+    deal = replay.position(ruleset)
+    notes: list[str] = []
     try:
         with engine_session(target, timeout, max_line) as engine:
             hello = engine.hello()
+            check_readings(spec, hello["readings"], "engine hello")
             differs = sorted(p for p, r in hello["readings"].items() if ruleset.readings.get(p) != r)
             if differs:
                 shown = ", ".join(f"{p}={hello['readings'][p]}" for p in differs)
-                click.echo(
-                    f"535-check: note: the engine declares {shown}; the replay uses the file's readings",
-                    err=True,
-                )
+                notes.append(f"the engine declares {shown}; the replay uses the file's readings")
             result = run_replay(replay, ruleset, engine)
     except EngineFault as fault:
         _fault_exit(fault, fmt, {"replay": str(file), "engine": target})
+    _notes(notes)
     d = result.divergence
     if fmt == "json":
         click.echo(
@@ -291,10 +315,9 @@ def replay_cmd(
         )
     else:
         click.echo(
-            f"replay {file}: {replay.deal.players} players, {len(replay.moves)} moves, "
-            f"reference {ruleset.label()}"
+            f"replay {file}: {deal.players} players, {len(replay.moves)} moves, reference {ruleset.label()}"
         )
-        for seat, hand in enumerate(replay.deal.hands):
+        for seat, hand in enumerate(deal.hands):
             click.echo(f"  hand {seat}: {list(hand)}")
         for i, move in enumerate(result.moves):
             click.echo(f"  step {i}: {move}")
@@ -315,7 +338,7 @@ def replay_cmd(
 
 @click.command("perft")
 @rules_options
-@click.option("--players", type=int, required=True, help="Player count.")
+@click.option("--players", type=click.IntRange(min=2, max=12), required=True, help="Player count.")
 @click.option("--seed", type=SEED, required=True, help="Seed of the deal (game.new_match(seed)).")
 @click.option("--depth", type=click.IntRange(min=0, max=12), required=True, help="Plies to count.")
 @click.option(
@@ -343,19 +366,21 @@ def perft_cmd(
         state, deal = root_deal(game, seed)
         rows = divide(game, state, depth) if depth else []
         total = sum(n for _, n in rows) if depth else 1
-        _perft_out(fmt, choice.ruleset, players, seed, depth, deal.to_json(), rows, total, None)
+        _perft_out(fmt, choice.ruleset, players, seed, depth, deal_json(deal), rows, total, None)
         sys.exit(EXIT_OK)
     try:
         with engine_session(target, timeout, max_line) as engine:
-            ruleset, _ = _agree_on_rules(choice.spec, choice.ruleset, engine, readings)
+            ruleset, _, notes = _agree_on_rules(choice.spec, choice.ruleset, engine, readings)
+            ruleset.check_players(players)
             game = Game(ruleset, players)
             state, deal = root_deal(game, seed)
             comparison = compare_perft(game, state, deal, engine, depth)
     except EngineFault as fault:
         _fault_exit(fault, fmt, {"engine": target, "players": players, "seed": seed, "depth": depth})
+    _notes(notes)
     rows = list(comparison.agreed)
     total = sum(n for _, n in rows) if depth else 1
-    _perft_out(fmt, ruleset, players, seed, depth, deal.to_json(), rows, total, comparison.difference)
+    _perft_out(fmt, ruleset, players, seed, depth, deal_json(deal), rows, total, comparison.difference)
     sys.exit(EXIT_FAILED if comparison.difference else EXIT_OK)
 
 

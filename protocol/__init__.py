@@ -3,7 +3,8 @@
 - messages: the protocol's messages (version 1) and their validation; schemas/*.json
 - server:   the reference engine behind the protocol (`535-check serve`, in-process plug-in)
 - client:   engine sessions: a subprocess (JSON Lines, timeouts, faults) or a Python object
-- compare:  lock-step play of one round on both engines; the readings an engine declares
+- compare:  lock-step play of one round (a five35.engine.Position) on both engines; the readings
+            and parameters an engine declares
 - fuzz:     Hypothesis-driven differential fuzzing with shrinking
 - replay:   replay files of a divergence, and the side-by-side view
 - perft:    leaf counts of the legal-move tree, and comparing them with an engine
@@ -13,7 +14,7 @@ The rules (five35.spec, five35.engine) know nothing of this package. See docs/pr
 """
 
 from .client import EngineClient, EngineFault, InProcessEngine, SubprocessEngine, engine_session, open_engine
-from .compare import Deal, Divergence, RoundResult, negotiate, play_round
+from .compare import Divergence, RoundResult, negotiate, play_round
 from .fuzz import FuzzResult, fuzz
 from .messages import PROTOCOL_VERSION, ProtocolViolation
 from .replay import load_replay, run_replay
@@ -21,7 +22,6 @@ from .server import ReferenceEngine, reference_engine, serve
 
 __all__ = [
     "PROTOCOL_VERSION",
-    "Deal",
     "Divergence",
     "EngineClient",
     "EngineFault",

@@ -1,17 +1,20 @@
 """The harness side of the protocol: drive an engine subprocess, or a Python engine in-process.
 
 An engine that crashes, hangs, writes something that is not one JSON object per line, writes too
-much, or answers out of turn raises `EngineFault` with the transcript of the last exchanges; the
-subprocess (its whole process group) is always killed by `close()`.
+much or too deep, or answers out of turn raises `EngineFault` naming the request and carrying the
+transcript of the last exchanges; the subprocess (its whole process group) is always killed by
+`close()`. A Python engine runs in a worker thread under the same per-request timeout.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib
 import importlib.util
 import json
 import os
+import queue
 import select
 import shlex
 import signal
@@ -19,6 +22,7 @@ import subprocess
 import tempfile
 import threading
 import time
+import unicodedata
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
@@ -26,8 +30,16 @@ from typing import Any, Literal, Protocol
 
 from five35.engine import Move
 from five35.spec import SpecError
+from five35.spec.limits import MAX_DEPTH, InputLimitError, load_json
 
-from .messages import PROTOCOL_VERSION, ProtocolViolation, check_response, encode, move_json
+from .messages import (
+    PROTOCOL_VERSION,
+    ProtocolViolation,
+    check_response,
+    encode,
+    lone_surrogate,
+    move_json,
+)
 
 FaultKind = Literal["start", "crash", "timeout", "malformed", "oversized", "protocol"]
 DEFAULT_TIMEOUT = 5.0
@@ -37,16 +49,42 @@ SHOWN_CHARS = 400
 
 
 class EngineFault(Exception):
-    """The engine under test misbehaved (as opposed to disagreeing about the rules)."""
+    """The engine under test misbehaved (as opposed to disagreeing about the rules).
 
-    def __init__(self, kind: FaultKind, message: str, transcript: tuple[str, ...] = ()) -> None:
-        super().__init__(f"engine fault ({kind}): {message}")
+    `request` is the (number, type) of the request whose answer went wrong, when there is one;
+    `str()` is one line: `engine fault (timeout) at request 17 (apply): no answer within 2 s`."""
+
+    def __init__(
+        self,
+        kind: FaultKind,
+        message: str,
+        transcript: tuple[str, ...] = (),
+        request: tuple[int, str] | None = None,
+    ) -> None:
+        message = one_line(message)
+        at = f" at request {request[0]} ({request[1]})" if request else ""
+        super().__init__(f"engine fault ({kind}){at}: {message}")
         self.kind = kind
         self.message = message
         self.transcript = transcript
+        self.request = request
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "message": self.message, "transcript": list(self.transcript)}
+        request = {"id": self.request[0], "type": self.request[1]} if self.request else None
+        return {
+            "kind": self.kind,
+            "request": request,
+            "message": self.message,
+            "transcript": list(self.transcript),
+        }
+
+
+def one_line(text: str, limit: int = 600) -> str:
+    """`text` as one printable line: an engine's words (its error messages, its stderr) can hold
+    newlines and control characters, and a fault is reported on a single line."""
+    flat = "".join(" " if unicodedata.category(ch) in ("Cc", "Zl", "Zp", "Cs") else ch for ch in text)
+    flat = " ".join(flat.split())
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
 
 
 class InProcessEngineObject(Protocol):
@@ -55,14 +93,25 @@ class InProcessEngineObject(Protocol):
     def handle(self, request: dict[str, Any]) -> dict[str, Any]: ...
 
 
+def _request(message: Mapping[str, Any]) -> tuple[int, str]:
+    return (int(message["id"]), str(message["type"]))
+
+
 class EngineClient:
-    """One engine session: numbered requests, validated responses, a transcript."""
+    """One engine session: numbered requests, validated responses, a transcript.
+
+    Subclasses move bytes: `_send` hands a batch of requests to the engine, `_answer` returns the
+    raw answer line to one of them within the timeout. Parsing (with the size and depth limits of
+    five35.spec.limits) and validation are the same for every kind of engine."""
 
     label: str = "engine"
+    timeout: float = DEFAULT_TIMEOUT
+    max_line: int = DEFAULT_MAX_LINE
 
     def __init__(self) -> None:
         self._next_id = 1
         self.requests = 0
+        self.players: int | None = None  # the table of the last new_round sent
         self._transcript: deque[str] = deque(maxlen=TRANSCRIPT_LINES)
 
     @property
@@ -73,8 +122,8 @@ class EngineClient:
         shown = text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + f"... ({len(text)} chars)"
         self._transcript.append(f"{direction} {shown}")
 
-    def fault(self, kind: FaultKind, message: str) -> EngineFault:
-        return EngineFault(kind, message, self.transcript)
+    def fault(self, kind: FaultKind, message: str, request: Mapping[str, Any] | None = None) -> EngineFault:
+        return EngineFault(kind, message, self.transcript, _request(request) if request else None)
 
     def request(self, kind: str, **fields: Any) -> dict[str, Any]:
         """Send one request and return the validated response (ok true or false)."""
@@ -84,25 +133,53 @@ class EngineClient:
         """Send several requests at once (pipelined), then read their responses in order.
 
         The engine still answers one request at a time; pipelining only saves the round trips.
+        Each answer is parsed and validated as it arrives, so a fault names the first bad answer.
         """
         messages = []
+        tables = []
         for kind, fields in requests:
             messages.append({"id": self._next_id, "type": kind, **fields})
             self._next_id += 1
+            if kind == "new_round" and type(fields.get("players")) is int:
+                self.players = fields["players"]
+            tables.append(self.players)
         self.requests += len(messages)
-        responses = self._exchange(messages)
-        for message, response in zip(messages, responses, strict=True):
-            try:
-                check_response(message, response)
-            except ProtocolViolation as exc:
-                raise self.fault("protocol", str(exc)) from None
-        return responses
+        for message in messages:
+            self._note(">", json.dumps(message, separators=(",", ":")))
+        self._send(messages)
+        return [
+            self._receive(message, self._answer(message), players)
+            for message, players in zip(messages, tables, strict=True)
+        ]
 
-    def _exchange(self, messages: list[dict[str, Any]]) -> list[Any]:
+    def _receive(self, message: dict[str, Any], raw: bytes, players: int | None) -> dict[str, Any]:
+        self._note("<", raw.decode("utf-8", "replace"))
+        try:
+            answer = load_json(raw, "the answer", max_bytes=self.max_line, max_depth=MAX_DEPTH)
+        except InputLimitError as exc:
+            raise self.fault("malformed", f"the answer: {exc.message}", message) from None
+        bad = lone_surrogate(answer) if b"\\u" in raw else None
+        if bad is not None:
+            raise self.fault(
+                "malformed",
+                f"the answer: {bad}: a lone surrogate escape (\\ud800-\\udfff) is not Unicode text",
+                message,
+            )
+        try:
+            check_response(message, answer, players)
+        except ProtocolViolation as exc:
+            raise self.fault("protocol", str(exc), message) from None
+        return answer  # type: ignore[no-any-return]
+
+    def _send(self, messages: list[dict[str, Any]]) -> None:
+        raise NotImplementedError
+
+    def _answer(self, message: dict[str, Any]) -> bytes:
         raise NotImplementedError
 
     def close(self) -> None:
-        """Release the engine. Safe to call twice."""
+        """Release the engine. Safe to call twice. An engine that fails to close (its close()
+        raises or hangs) raises EngineFault after it has been released."""
 
     # ---- the protocol's requests ---------------------------------------------------------------
 
@@ -110,7 +187,11 @@ class EngineClient:
         response = self.request(kind, **fields)
         if not response["ok"]:
             error = response["error"]
-            raise self.fault("protocol", f"{kind} was refused: {error['code']}: {error['message']}")
+            raise self.fault(
+                "protocol",
+                f"{kind} was refused: {error['code']}: {error['message']}",
+                {"id": response["id"], "type": kind},
+            )
         return response
 
     def hello(self) -> dict[str, Any]:
@@ -158,6 +239,8 @@ class SubprocessEngine(EngineClient):
         self.timeout = timeout
         self.max_line = max_line
         self._buffer = bytearray()
+        self._waiting: list[dict[str, Any]] = []  # the batch being answered
+        self._answered = 0  # how many of its answers were read
         # Closed in close(): the file lives as long as the engine process.
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115
         try:
@@ -188,35 +271,27 @@ class SubprocessEngine(EngineClient):
             return ""
         return f"; its stderr ends: {tail.splitlines()[-1][:300]!r}" if tail else ""
 
-    def _died(self, doing: str) -> EngineFault:
+    def _died(self, doing: str, message: Mapping[str, Any] | None) -> EngineFault:
         try:
             code = self.proc.wait(timeout=1.0)
             how = f"exit code {code}" if code >= 0 else f"killed by signal {-code}"
         except subprocess.TimeoutExpired:
             how = "stdout closed"
-        return self.fault("crash", f"the engine died while {doing} ({how}){self._stderr_tail()}")
+        return self.fault("crash", f"the engine died while {doing} ({how}){self._stderr_tail()}", message)
 
-    def _exchange(self, messages: list[dict[str, Any]]) -> list[Any]:
+    def _send(self, messages: list[dict[str, Any]]) -> None:
         if self._closed:
-            raise self.fault("crash", "the engine was already closed")
-        lines = [encode(m) for m in messages]
-        for line in lines:
-            self._note(">", line.decode().rstrip("\n"))
-        self._write(b"".join(lines), time.monotonic() + self.timeout)
-        answers = []
-        for message in messages:
-            # Each answer gets the full timeout, counted from the previous answer.
-            raw = self._read_line(time.monotonic() + self.timeout, message)
-            self._note("<", raw.decode("utf-8", "replace"))
-            try:
-                answers.append(json.loads(raw))
-            except ValueError as exc:
-                raise self.fault(
-                    "malformed", f"the answer to request {message['id']} is not JSON ({exc})"
-                ) from None
-        return answers
+            raise self.fault("crash", "the engine was already closed", messages[0])
+        self._waiting, self._answered = messages, 0
+        self._write(b"".join(encode(m) for m in messages), time.monotonic() + self.timeout, messages)
 
-    def _write(self, data: bytes, deadline: float) -> None:
+    def _answer(self, message: dict[str, Any]) -> bytes:
+        # Each answer gets the full timeout, counted from the previous answer.
+        raw = self._read_line(time.monotonic() + self.timeout, self._answered)
+        self._answered += 1
+        return raw
+
+    def _write(self, data: bytes, deadline: float, messages: list[dict[str, Any]]) -> None:
         """Write a batch, reading answers meanwhile: an engine blocked on a full stdout pipe
         stops reading its stdin, so writing alone could wait for ever."""
         view = memoryview(data)
@@ -226,7 +301,7 @@ class SubprocessEngine(EngineClient):
             except BlockingIOError:
                 written = 0
             except (BrokenPipeError, ConnectionResetError):
-                raise self._died("reading its input") from None
+                raise self._died("reading its input", messages[0]) from None
             view = view[written:]
             if written:
                 deadline = time.monotonic() + self.timeout
@@ -235,37 +310,43 @@ class SubprocessEngine(EngineClient):
             remaining = deadline - time.monotonic()
             readable, writable, _ = select.select([self._out], [self._in], [], max(remaining, 0))
             if readable:
-                self._drain("a batch of requests")
+                self._drain(0)
                 deadline = time.monotonic() + self.timeout
             elif not writable:
-                raise self.fault("timeout", f"the engine stopped reading its input for {self.timeout:g} s")
+                raise self.fault(
+                    "timeout", f"the engine stopped reading its input for {self.timeout:g} s", messages[0]
+                )
 
-    def _drain(self, doing: str) -> None:
+    def _drain(self, first: int) -> None:
+        """Read what the engine wrote; `first` is the batch's first request still waiting for its
+        answer, so that an oversized line is blamed on the request it answers."""
         chunk = os.read(self._out, 1 << 16)
         if not chunk:
-            raise self._died(f"answering {doing}")
+            raise self._died("answering", self._waiting[first])
         self._buffer += chunk
         if len(self._buffer) - (self._buffer.rfind(b"\n") + 1) > self.max_line:
-            raise self.fault("oversized", f"an answer line exceeds {self.max_line} bytes")
+            blamed = self._waiting[min(first + self._buffer.count(b"\n"), len(self._waiting) - 1)]
+            raise self.fault("oversized", f"an answer line exceeds {self.max_line} bytes", blamed)
 
-    def _read_line(self, deadline: float, message: dict[str, Any]) -> bytes:
-        request = f"request {message['id']} ({message['type']})"
+    def _read_line(self, deadline: float, index: int) -> bytes:
+        """The answer line to request `index` of the batch."""
+        message = self._waiting[index]
         while True:
             end = self._buffer.find(b"\n")
             if end >= 0:
                 if end > self.max_line:
                     raise self.fault(
-                        "oversized", f"the answer to {request} has {end} bytes, over {self.max_line}"
+                        "oversized", f"the answer has {end} bytes, over {self.max_line}", message
                     )
                 raw = bytes(self._buffer[:end])
                 del self._buffer[: end + 1]
                 return raw
             if len(self._buffer) > self.max_line:
-                raise self.fault("oversized", f"the answer to {request} exceeds {self.max_line} bytes")
+                raise self.fault("oversized", f"the answer exceeds {self.max_line} bytes", message)
             remaining = deadline - time.monotonic()
             if remaining <= 0 or not select.select([self._out], [], [], remaining)[0]:
-                raise self.fault("timeout", f"no answer to {request} within {self.timeout:g} s")
-            self._drain(request)
+                raise self.fault("timeout", f"no answer within {self.timeout:g} s", message)
+            self._drain(index)
 
     def close(self) -> None:
         if self._closed:
@@ -288,37 +369,146 @@ class SubprocessEngine(EngineClient):
         self._stderr.close()
 
 
-class InProcessEngine(EngineClient):
-    """A Python engine object answering protocol dicts directly (no pipe, no timeout)."""
+# ---- Python engines in-process -----------------------------------------------------------------
 
-    def __init__(self, engine: InProcessEngineObject, label: str) -> None:
+
+class _Unserialisable(Exception):
+    """handle() returned something that is not JSON (told apart from handle() raising)."""
+
+
+class _Worker:
+    """One daemon thread that runs an in-process engine's code (import, factory, handle, close).
+
+    The harness waits for each result at most the timeout, as for a subprocess. A call that never
+    returns leaves the thread stuck; being a daemon, it cannot keep the program from exiting, and
+    the engine is not used again."""
+
+    def __init__(self, label: str) -> None:
+        self._tasks: queue.SimpleQueue[Callable[[], Any] | None] = queue.SimpleQueue()
+        self._results: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
+        self.stuck: str | None = None  # what the thread is still busy with after a timeout
+        self._thread = threading.Thread(target=self._loop, name=f"five35 engine {label}", daemon=True)
+        self._thread.start()
+
+    def _loop(self) -> None:
+        while True:
+            task = self._tasks.get()
+            if task is None:
+                return
+            try:
+                outcome: tuple[bool, Any] = (True, task())
+            except BaseException as exc:  # SystemExit too: it is the engine's, not ours
+                outcome = (False, exc)
+            self._results.put(outcome)
+
+    def submit(self, task: Callable[[], Any]) -> None:
+        self._tasks.put(task)
+
+    def result(self, timeout: float, doing: str) -> tuple[bool, Any]:
+        """(True, value) or (False, the exception); raises TimeoutError after `timeout` seconds."""
+        try:
+            return self._results.get(timeout=timeout)
+        except queue.Empty:
+            self.stuck = doing
+            raise TimeoutError(doing) from None
+
+    def stop(self) -> None:
+        if self.stuck is None:
+            self._tasks.put(None)
+
+
+def raised(exc: BaseException) -> str:
+    """What an engine's code raised, for a fault message."""
+    if isinstance(exc, SystemExit):
+        return f"SystemExit (sys.exit({exc.code!r}))"
+    if isinstance(exc, SyntaxError):
+        return f"SyntaxError: {exc.msg} ({exc.filename}, line {exc.lineno})"
+    return f"{type(exc).__name__}: {exc}"
+
+
+def _wire(response: Any) -> bytes:
+    """The answer as the bytes a subprocess would have written (ASCII escapes, so a lone
+    surrogate reaches the same check as one sent over a pipe)."""
+    try:
+        return json.dumps(response, separators=(",", ":"), allow_nan=False).encode()
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise _Unserialisable(f"{type(exc).__name__}: {exc}") from None
+
+
+def _handle_one(handle: Callable[[dict[str, Any]], Any], request: dict[str, Any]) -> bytes:
+    return _wire(handle(request))
+
+
+class InProcessEngine(EngineClient):
+    """A Python engine object answering protocol dicts, run in a worker thread with the same
+    per-request timeout and answer limits as a subprocess; its answers pass through JSON text."""
+
+    def __init__(
+        self,
+        engine: InProcessEngineObject,
+        label: str,
+        timeout: float = DEFAULT_TIMEOUT,
+        max_line: int = DEFAULT_MAX_LINE,
+        worker: _Worker | None = None,
+    ) -> None:
         super().__init__()
         self.engine = engine
         self.label = label
+        self.timeout = timeout
+        self.max_line = max_line
+        self._worker = worker or _Worker(label)
+        self._closed = False
 
-    def _exchange(self, messages: list[dict[str, Any]]) -> list[Any]:
-        answers = []
+    def _send(self, messages: list[dict[str, Any]]) -> None:
+        if self._worker.stuck is not None:
+            raise self.fault("timeout", f"the engine is still busy with {self._worker.stuck}", messages[0])
+        if self._closed:
+            raise self.fault("crash", "the engine was already closed", messages[0])
+        handle = self.engine.handle
         for message in messages:
-            self._note(">", json.dumps(message, separators=(",", ":")))
-            try:
-                response = self.engine.handle(dict(message))
-            except Exception as exc:
-                raise self.fault("crash", f"handle() raised {type(exc).__name__}: {exc}") from None
-            try:
-                self._note("<", json.dumps(response, separators=(",", ":")))
-            except (TypeError, ValueError) as exc:
-                raise self.fault("malformed", f"the answer is not JSON-serialisable ({exc})") from None
-            answers.append(response)
-        return answers
+            # A fresh copy, exactly as json.loads would give it: the engine may keep or change it.
+            self._worker.submit(functools.partial(_handle_one, handle, json.loads(encode(message))))
+
+    def _answer(self, message: dict[str, Any]) -> bytes:
+        request = f"request {message['id']} ({message['type']})"
+        try:
+            ok, value = self._worker.result(self.timeout, request)
+        except TimeoutError:
+            raise self.fault(
+                "timeout", f"handle() gave no answer within {self.timeout:g} s", message
+            ) from None
+        if ok:
+            return value  # type: ignore[no-any-return]
+        if isinstance(value, _Unserialisable):
+            raise self.fault("malformed", f"handle() returned what is not JSON ({value})", message)
+        raise self.fault("crash", f"handle() raised {raised(value)}", message)
 
     def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        if self._worker.stuck is not None:
+            return  # close() cannot run while handle() still does; the daemon thread is left behind
         closer = getattr(self.engine, "close", None)
-        if callable(closer):
-            closer()
+        if not callable(closer):
+            self._worker.stop()
+            return
+        self._worker.submit(closer)
+        try:
+            ok, value = self._worker.result(self.timeout, "close()")
+        except TimeoutError:
+            raise self.fault("timeout", f"close() did not return within {self.timeout:g} s") from None
+        self._worker.stop()
+        if not ok:
+            raise self.fault("crash", f"close() raised {raised(value)}")
 
 
 def load_factory(target: str) -> Callable[[], Any]:
-    """`module:factory` or `path/to/file.py:factory` -> the factory callable (SpecError if missing)."""
+    """`module:factory` or `path/to/file.py:factory` -> the factory callable.
+
+    SpecError (a bad --engine value) when the module, the file or the factory does not exist;
+    EngineFault (start) when the engine's own code fails: a syntax error, an exception or
+    sys.exit() while it is imported."""
     module_name, sep, attr = target.rpartition(":")
     if not sep or not module_name or not attr:
         raise SpecError("--engine", f"expected python:MODULE:FACTORY, got python:{target}")
@@ -332,12 +522,30 @@ def load_factory(target: str) -> Callable[[], Any]:
             spec.loader.exec_module(module)
         else:
             module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise SpecError("--engine", f"cannot import {module_name}: {exc}") from None
+    except SpecError:
+        raise
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and module_name.startswith(exc.name):
+            raise SpecError("--engine", f"cannot import {module_name}: {exc}") from None
+        raise EngineFault("start", f"python:{target}: importing {module_name} raised {raised(exc)}") from None
+    except BaseException as exc:  # the engine's code: SystemExit, SyntaxError, ...
+        raise EngineFault("start", f"python:{target}: importing {module_name} raised {raised(exc)}") from None
     factory = getattr(module, attr, None)
     if not callable(factory):
         raise SpecError("--engine", f"{module_name} has no callable {attr!r}")
     return factory  # type: ignore[no-any-return]
+
+
+def _start(target: str) -> Any:
+    """Import the module and call the factory (in the worker thread)."""
+    factory = load_factory(target[len("python:") :])
+    try:
+        engine = factory()
+    except BaseException as exc:  # the engine's code, SystemExit included
+        raise EngineFault("start", f"{target}: the factory raised {raised(exc)}") from None
+    if not callable(getattr(engine, "handle", None)):
+        raise EngineFault("start", f"{target}: the factory's object has no handle(request) method")
+    return engine
 
 
 def open_engine(
@@ -345,14 +553,20 @@ def open_engine(
 ) -> EngineClient:
     """`--engine` value -> a client: `python:MODULE:FACTORY` in-process, anything else a command line."""
     if target.startswith("python:"):
-        factory = load_factory(target[len("python:") :])
+        worker = _Worker(target)
+        worker.submit(lambda: _start(target))
         try:
-            engine = factory()
-        except Exception as exc:
-            raise EngineFault("start", f"{target}: the factory raised {type(exc).__name__}: {exc}") from None
-        if not callable(getattr(engine, "handle", None)):
-            raise EngineFault("start", f"{target}: the factory's object has no handle(request) method")
-        return InProcessEngine(engine, target)
+            ok, value = worker.result(timeout, "starting")
+        except TimeoutError:
+            raise EngineFault(
+                "timeout", f"{target}: importing and starting the engine took over {timeout:g} s"
+            ) from None
+        if not ok:
+            worker.stop()
+            if isinstance(value, SpecError | EngineFault):
+                raise value
+            raise EngineFault("start", f"{target}: {raised(value)}")
+        return InProcessEngine(value, target, timeout, max_line, worker)
     return SubprocessEngine(target, timeout=timeout, max_line=max_line)
 
 
@@ -360,18 +574,28 @@ def open_engine(
 def engine_session(
     target: str, timeout: float = DEFAULT_TIMEOUT, max_line: int = DEFAULT_MAX_LINE
 ) -> Iterator[EngineClient]:
-    """An engine that is closed (its process group killed) however the block ends."""
+    """An engine that is closed (its process group killed) however the block ends. A failure to
+    close is an EngineFault when the block succeeded, and hidden behind the block's own error."""
     client = open_engine(target, timeout, max_line)
     previous: Any = None
-    if threading.current_thread() is threading.main_thread():
+    if (
+        threading.current_thread() is threading.main_thread()
+        and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+    ):
         # SIGTERM would end Python without running `finally`, leaving the engine's process group
         # behind (it runs in its own session). Treat it as Ctrl-C: KeyboardInterrupt unwinds
         # through Hypothesis (which would catch SystemExit as a test failure) and close() runs.
+        # A caller's own handler (535-check's, which exits 143) is kept: it unwinds the same way.
         previous = signal.signal(signal.SIGTERM, _exit_on_sigterm)
     try:
-        yield client
-    finally:
+        try:
+            yield client
+        except BaseException:
+            with contextlib.suppress(EngineFault):
+                client.close()
+            raise
         client.close()
+    finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
 

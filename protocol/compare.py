@@ -2,61 +2,31 @@
 
 This is shared by `fuzz` (moves drawn by Hypothesis), `replay` (moves read from a file) and the
 shrinker (moves replayed on a smaller deal). The reference is called directly (no protocol), the
-engine through its client; the first disagreement is a `Divergence`.
+engine through its client; the first disagreement is a `Divergence`. The deal of a round is a
+`five35.engine.Position` without moves (what `new_round` sends), as everywhere else in five35.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import json
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from importlib import resources
 from typing import Any
 
-from five35.engine import Game, IllegalMove, Move, State
+import jsonschema
+from five35.engine import Game, IllegalMove, Move, Position, State
 from five35.spec import Ruleset, Spec, SpecError
 
 from .client import EngineClient, response_body
-from .messages import event_json, move_json, move_key
+from .messages import deal_json, event_json, move_json, move_key, shown
 from .server import legal_json, state_json
 
 MAX_MOVES = 400
-
-
-@dataclass(frozen=True)
-class Deal:
-    """The start of a round: what `new_round` sends."""
-
-    players: int
-    hands: tuple[tuple[int, ...], ...]
-    leader: int
-    scores: tuple[int, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "players": self.players,
-            "hands": [list(h) for h in self.hands],
-            "leader": self.leader,
-            "scores": list(self.scores),
-        }
-
-    @staticmethod
-    def from_json(data: Mapping[str, Any]) -> Deal:
-        return Deal(
-            players=int(data["players"]),
-            hands=tuple(tuple(sorted(int(c) for c in h)) for h in data["hands"]),
-            leader=int(data["leader"]),
-            scores=tuple(int(s) for s in data["scores"]),
-        )
-
-    @property
-    def cards(self) -> int:
-        return sum(len(h) for h in self.hands)
-
-    def start(self, game: Game) -> State:
-        return game.start_round([list(h) for h in self.hands], self.leader, self.scores)
 
 
 @dataclass(frozen=True)
@@ -89,7 +59,7 @@ class Divergence:
 class RoundResult:
     """What lock-step play of one round did: the moves sent and the divergence, if any."""
 
-    deal: Deal
+    deal: Position  # the round's start: hands, leader, scores (no moves)
     moves: tuple[Move, ...]
     divergence: Divergence | None
     requests: int
@@ -194,7 +164,7 @@ def compare_apply(
 
 
 def play_round(
-    game: Game, engine: EngineClient, deal: Deal, chooser: Chooser, max_moves: int = MAX_MOVES
+    game: Game, engine: EngineClient, deal: Position, chooser: Chooser, max_moves: int = MAX_MOVES
 ) -> RoundResult:
     """Play one round on the reference and the engine and compare every answer.
 
@@ -207,13 +177,9 @@ def play_round(
     """
     start_requests = engine.requests
     moves: list[Move] = []
-    plan = check = deal.start(game)
-    hands = [list(h) for h in deal.hands]
+    plan = check = game.play_from(deal)
     requests: list[tuple[str, dict[str, Any]]] = [
-        (
-            "new_round",
-            {"players": deal.players, "hands": hands, "leader": deal.leader, "scores": list(deal.scores)},
-        ),
+        ("new_round", deal_json(deal)),
         ("state", {}),
         ("legal", {}),
     ]
@@ -276,6 +242,23 @@ def script(moves: tuple[Move, ...]) -> Chooser:
 # ---- agreeing on the rules: the readings and parameters the engine declares --------------------
 
 
+def check_readings(spec: Spec, declared: Mapping[str, str], where: str) -> None:
+    """Every declared point and reading must be one the spec knows; SpecError `where: readings: ...`."""
+    for point, reading in sorted(declared.items()):
+        if point not in spec.variation_points:
+            known = ", ".join(sorted(spec.variation_points))
+            raise SpecError(
+                where, f"readings: unknown variation point {shown(point)} (the spec knows: {known})"
+            )
+        readings = spec.variation_points[point].readings
+        if reading not in readings:
+            raise SpecError(
+                where,
+                f"readings: {point}={shown(reading)}: the spec has no such reading "
+                f"(readings: {', '.join(readings)})",
+            )
+
+
 def negotiate(
     spec: Spec, base: Ruleset, hello: Mapping[str, Any], forced: Mapping[str, str]
 ) -> tuple[Ruleset, tuple[str, ...]]:
@@ -287,16 +270,8 @@ def negotiate(
     """
     declared: dict[str, str] = dict(hello["readings"])
     notes: list[str] = []
+    check_readings(spec, declared, "engine hello")
     for point, reading in sorted(declared.items()):
-        if point not in spec.variation_points:
-            known = ", ".join(sorted(spec.variation_points))
-            raise SpecError("engine hello", f"unknown variation point {point!r} (the spec knows: {known})")
-        readings = spec.variation_points[point].readings
-        if reading not in readings:
-            raise SpecError(
-                "engine hello",
-                f"{point}={reading}: the spec has no such reading (readings: {', '.join(readings)})",
-            )
         if point in forced and forced[point] != reading:
             raise SpecError(
                 "--reading", f"{point}={forced[point]} was asked, but the engine declares {point}={reading}"
@@ -315,58 +290,75 @@ def negotiate(
                 profile = name
                 break
     ruleset = spec.ruleset(profile, chosen)
-    ruleset, changed = with_parameters(ruleset, hello["parameters"])
+    ruleset, changed = with_parameters(ruleset, hello["parameters"], "engine hello")
     if changed:
         notes.append("parameters taken from the engine: " + ", ".join(changed))
     return ruleset, tuple(notes)
 
 
-def _pair(value: Any, where: str, keys: tuple[str, str]) -> tuple[int, int]:
-    if not isinstance(value, dict) or any(not isinstance(value.get(k), int) for k in keys):
-        raise SpecError("engine hello", f"parameters.{where}: expected {{{keys[0]}, {keys[1]}}} integers")
-    return int(value[keys[0]]), int(value[keys[1]])
+@functools.cache
+def _parameter_validator(name: str) -> jsonschema.Draft202012Validator:
+    """The spec schema's own definition of a parameter's value (`$defs/<name>_value`): a value an
+    engine or replay declares is held to the same bounds as one written in a spec file."""
+    text = resources.files("five35.spec").joinpath("spec.schema.json").read_text("utf-8")
+    defs = json.loads(text)["$defs"]
+    return jsonschema.Draft202012Validator({"$ref": f"#/$defs/{name}_value", "$defs": defs})
 
 
-def _table(value: Any, where: str) -> tuple[tuple[int, int], ...]:
-    if not isinstance(value, dict):
-        raise SpecError("engine hello", f"parameters.{where}: expected an object")
-    try:
-        return tuple(sorted((int(k), int(v)) for k, v in value.items()))
-    except (TypeError, ValueError):
-        raise SpecError("engine hello", f"parameters.{where}: expected integer keys and values") from None
+def _check_value(name: str, value: Any, where: str) -> None:
+    error = jsonschema.exceptions.best_match(_parameter_validator(name).iter_errors(value))
+    if error is None:
+        return
+    key = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
+    if error.validator in ("minimum", "maximum", "minItems", "maxItems", "minProperties"):
+        expected = f"{error.validator} {error.validator_value}"
+    elif error.validator == "type":
+        expected = f"{error.validator_value}"
+    else:
+        expected = f"{error.validator} {shown(error.validator_value)}"
+    raise SpecError(where, f"parameters.{name}{key}: expected {expected}, got {shown(error.instance)}")
 
 
-def with_parameters(ruleset: Ruleset, params: Mapping[str, Any]) -> tuple[Ruleset, list[str]]:
-    """`ruleset` with the parameters an engine declares (the shape of Ruleset.to_json()['parameters'])."""
+def with_parameters(
+    ruleset: Ruleset, params: Mapping[str, Any], where: str = "engine hello"
+) -> tuple[Ruleset, list[str]]:
+    """`ruleset` with the parameters an engine or a replay file declares (the shape of
+    Ruleset.to_json()['parameters']), each held to the spec schema's bounds and then to what the
+    engine can deal; SpecError `where: parameters.KEY: ...` otherwise."""
     current = ruleset.to_json()["parameters"]
     unknown = sorted(set(params) - set(current))
     if unknown:
-        raise SpecError("engine hello", f"unknown parameter(s) {', '.join(unknown)}")
+        raise SpecError(where, f"unknown parameter(s) {', '.join(map(shown, unknown))}")
     changed = sorted(k for k in params if params[k] != current[k])
     fields: dict[str, Any] = {}
     for name in changed:
         value = params[name]
+        _check_value(name, value, where)
         if name == "ranks":
-            if not isinstance(value, list) or not all(isinstance(r, int) and r > 0 for r in value):
-                raise SpecError("engine hello", "parameters.ranks: expected a list of positive integers")
-            fields["ranks"] = tuple(sorted(set(value)))
+            if min(value) < 1:
+                raise SpecError(where, "parameters.ranks: protocol cards are ranks of 1 or more")
+            fields["ranks"] = tuple(sorted(value))
         elif name == "players":
-            fields["players_min"], fields["players_max"] = _pair(value, name, ("min", "max"))
+            if value["min"] > value["max"]:
+                raise SpecError(where, f"parameters.players: min {value['min']} is above max {value['max']}")
+            fields["players_min"], fields["players_max"] = value["min"], value["max"]
         elif name == "copies":
-            fields["copies_small"], fields["copies_large"] = _pair(value, name, ("small_game", "large_game"))
+            fields["copies_small"], fields["copies_large"] = value["small_game"], value["large_game"]
         elif name == "set_closing_size":
-            fields["set_closing_small"], fields["set_closing_large"] = _pair(
-                value, name, ("small_game", "large_game")
+            fields["set_closing_small"], fields["set_closing_large"] = (
+                value["small_game"],
+                value["large_game"],
             )
-        elif name == "points":
-            fields["point_items"] = _table(value, name)
-        elif name == "hand_size":
-            fields["hand_size_items"] = _table(value, name)
+        elif name in ("points", "hand_size"):
+            fields[f"{name.removesuffix('s')}_items"] = tuple(sorted((int(k), v) for k, v in value.items()))
         else:
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise SpecError("engine hello", f"parameters.{name}: expected a positive integer")
             fields[name] = value
     new = dataclasses.replace(ruleset, **fields)
     if {r for r, _ in new.point_items} != set(new.ranks):
-        raise SpecError("engine hello", "parameters.points: needs exactly one value per rank")
+        raise SpecError(where, "parameters.points: needs exactly one value per rank")
+    for players in range(new.players_min, new.players_max + 1):
+        try:
+            new.hand_size(players)
+        except SpecError as exc:
+            raise SpecError(where, f"{exc.where}: {exc.message}") from None
     return new, changed

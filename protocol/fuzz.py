@@ -12,22 +12,23 @@ by giving each a different --seed.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from five35.checks.hypothesis_env import private_hypothesis_home
-from five35.engine import PASS, Game, IllegalMove, Move, State
+from five35.checks.hypothesis_env import hypothesis_settings, private_hypothesis_home
+from five35.engine import PASS, Game, IllegalMove, Move, Position, State
 from five35.spec import Ruleset
-from hypothesis import HealthCheck, Verbosity, given, settings
+from hypothesis import given
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
 from .client import EngineClient, EngineFault
-from .compare import Deal, RoundResult, play_round, script
+from .compare import RoundResult, play_round, script
 
 MAX_HAND = 10  # small hands reach going out, penalties and match end within a few dozen moves
 MAX_SHRINK_RUNS = 400
@@ -86,7 +87,7 @@ class _Stop(BaseException):
 # ---- strategies --------------------------------------------------------------------------------
 
 
-def deals(ruleset: Ruleset, player_counts: tuple[int, ...]) -> st.SearchStrategy[Deal]:
+def deals(ruleset: Ruleset, player_counts: tuple[int, ...]) -> st.SearchStrategy[Position]:
     """Deals rich in sets, runs and 7/8/9, with small hands and scores that can reach match end.
 
     A hand is a short list of group codes, each one integer (one cheap draw, which Hypothesis
@@ -106,7 +107,7 @@ def deals(ruleset: Ruleset, player_counts: tuple[int, ...]) -> st.SearchStrategy
         return list(ranks[i : i + 2 + size])
 
     @st.composite
-    def deal(draw: st.DrawFn) -> Deal:
+    def deal(draw: st.DrawFn) -> Position:
         players = draw(st.sampled_from(player_counts))
         left = dict.fromkeys(ranks, ruleset.copies(players))
         size = min(MAX_HAND, ruleset.deck_size(players) // players)
@@ -129,7 +130,7 @@ def deals(ruleset: Ruleset, player_counts: tuple[int, ...]) -> st.SearchStrategy
             scores = tuple(draw(st.integers(0, top)) for _ in range(players))
         else:
             scores = (0,) * players
-        return Deal(players, tuple(hands), leader, scores)
+        return Position(tuple(hands), leader, scores)
 
     return deal()
 
@@ -255,15 +256,8 @@ def fuzz(
 
     deal_strategy = deals(ruleset, player_counts)
 
-    @settings(
-        max_examples=examples,
-        database=None,
-        deadline=None,
-        derandomize=False,
-        verbosity=Verbosity.quiet,
-        suppress_health_check=list(HealthCheck),
-        report_multiple_bugs=False,
-    )
+    # The explain phase adds runs after shrinking; kept, as shrink_runs has always counted them.
+    @hypothesis_settings(examples, explain=True)
     @hypothesis_seed(seed)
     @given(st.data())
     def run(data: st.DataObject) -> None:
@@ -335,7 +329,7 @@ def fuzz(
 def _removable(game: Game, result: RoundResult) -> list[tuple[int, int]]:
     """(seat, rank) of each card of the deal that its holder does not need for the witness's moves."""
     played: dict[tuple[int, int], int] = {}
-    state = result.deal.start(game)
+    state = game.play_from(result.deal)
     for move in result.moves:
         if state.phase != "play":
             break
@@ -362,17 +356,17 @@ def minimize(
     improved = True
     while improved and runs < MAX_SHRINK_RUNS:
         improved = False
-        candidates: list[Deal] = []
+        candidates: list[Position] = []
         deal = witness.deal
-        if any(deal.scores):
-            candidates.append(Deal(deal.players, deal.hands, deal.leader, (0,) * deal.players))
+        if deal.scores is not None and any(deal.scores):
+            candidates.append(dataclasses.replace(deal, scores=(0,) * deal.players))
         for seat, rank in _removable(games(deal.players), witness):
             hand = list(deal.hands[seat])
             if len(hand) <= 1:
                 continue
             hand.remove(rank)
             hands = (*deal.hands[:seat], tuple(hand), *deal.hands[seat + 1 :])
-            candidates.append(Deal(deal.players, hands, deal.leader, deal.scores))
+            candidates.append(dataclasses.replace(deal, hands=hands))
         for candidate in candidates:
             if deadline is not None and time.monotonic() > deadline:
                 return witness, runs

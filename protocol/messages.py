@@ -10,11 +10,13 @@ the harness does not pay for a schema validator on every step (tests keep the tw
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
 from typing import Any
 
-from five35.engine import ACTIONS, Event, MatchEnd, Move, Pile, RoundEnd, TrickEnd
+from five35.engine import ACTIONS, Event, Game, MatchEnd, Move, Pile, Position, RoundEnd, State, TrickEnd
+from five35.engine.cards import DealError
+from five35.spec import Ruleset
 
 PROTOCOL_VERSION = 1
 REQUEST_TYPES = ("hello", "new_round", "legal", "apply", "state", "quit")
@@ -22,6 +24,17 @@ ERROR_CODES = ("illegal_move", "bad_request", "no_round")
 TRICK_REASONS = ("all_passed", "rule_of_8", "run_closed", "set_closed")
 PHASES = ("play", "round_over", "match_over")
 PILE_KINDS = ("single", "set", "run")
+DEAL_FIELDS = ("players", "hands", "leader", "scores")
+#: The fields each request type may carry (the request schema's additionalProperties: false).
+REQUEST_FIELDS: dict[str, tuple[str, ...]] = {
+    "hello": ("protocol",),
+    "new_round": DEAL_FIELDS,
+    "legal": (),
+    "apply": ("move",),
+    "state": (),
+    "quit": (),
+}
+SHOWN = 80  # characters of an offending value quoted in a message
 STATE_FIELDS = (
     "players",
     "phase",
@@ -42,7 +55,34 @@ class ProtocolViolation(ValueError):
 
 def encode(message: Mapping[str, Any]) -> bytes:
     """One JSON line, compact: the wire form of a message."""
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
+    text = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    try:
+        return text.encode() + b"\n"
+    except UnicodeEncodeError:
+        # A lone surrogate (from a "\ud800" escape) has no UTF-8 form; escaped, it stays valid JSON.
+        return json.dumps(message, separators=(",", ":")).encode() + b"\n"
+
+
+def lone_surrogate(value: Any) -> str | None:
+    """The key path (`name`, `moves[0].cards`) of the first string or object key in `value` that
+    holds a lone surrogate: JSON can escape one ("\\ud800") but it is not Unicode text, so it
+    can be neither printed nor written as UTF-8. None when there is none."""
+    stack: list[tuple[str, Any]] = [("", value)]
+    while stack:
+        path, item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return path or "(top)"
+        elif isinstance(item, dict):
+            for key, sub in item.items():
+                name = key if isinstance(key, str) and key.isidentifier() else shown(key)
+                inner = f"{path}.{name}" if path else name
+                stack.extend(((f"{inner} (the key)", key), (inner, sub)))
+        elif isinstance(item, list):
+            stack.extend((f"{path}[{i}]", sub) for i, sub in enumerate(item))
+    return None
 
 
 def schema(name: str) -> dict[str, Any]:
@@ -64,8 +104,8 @@ def move_from_json(data: Any, where: str = "move") -> Move:
     if not isinstance(data, dict):
         raise ProtocolViolation(f"{where}: expected an object, got {_kind(data)}")
     action = data.get("action")
-    if action not in ACTIONS:
-        raise ProtocolViolation(f"{where}.action: expected one of {', '.join(ACTIONS)}, got {action!r}")
+    if not isinstance(action, str) or action not in ACTIONS:
+        raise ProtocolViolation(f"{where}.action: expected one of {', '.join(ACTIONS)}, got {shown(action)}")
     cards = _cards(data.get("cards"), f"{where}.cards")
     if action == "pass" and cards:
         raise ProtocolViolation(f"{where}.cards: a pass places no cards")
@@ -105,12 +145,40 @@ def _kind(value: Any) -> str:
     return type(value).__name__ if value is not None else "null"
 
 
+def shown(value: Any) -> str:
+    """An engine-supplied value quoted in a message: repr (escapes newlines), cut to SHOWN chars."""
+    text = repr(value)
+    return text if len(text) <= SHOWN else text[: SHOWN - 3] + "..."
+
+
 def _int(value: Any, where: str, low: int | None = None) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
+    # Booleans are never integers on the wire (Python's True == 1 would make `"id": true` id 1).
+    if type(value) is not int:
         raise ProtocolViolation(f"{where}: expected an integer, got {_kind(value)}")
     if low is not None and value < low:
         raise ProtocolViolation(f"{where}: expected an integer >= {low}, got {value}")
     return value
+
+
+def _seat(value: Any, where: str, players: int | None) -> int:
+    seat = _int(value, where, 0)
+    if players is not None and seat >= players:
+        raise ProtocolViolation(f"{where}: seat {seat} is not at the table (seats 0-{players - 1})")
+    return seat
+
+
+def _seats(value: Any, where: str, players: int | None) -> list[int]:
+    seats = [_seat(v, f"{where}[{i}]", players) for i, v in enumerate(_list(value, where))]
+    if seats != sorted(set(seats)):
+        raise ProtocolViolation(f"{where}: expected sorted seats without repeats")
+    return seats
+
+
+def _per_seat(value: Any, where: str, players: int | None) -> list[Any]:
+    items = _list(value, where)
+    if players is not None and len(items) != players:
+        raise ProtocolViolation(f"{where}: {len(items)} entries for {players} players (one per seat)")
+    return items
 
 
 def _list(value: Any, where: str) -> list[Any]:
@@ -143,90 +211,103 @@ def _pile(value: Any, where: str) -> None:
         raise ProtocolViolation(f"{where}: expected an object or null, got {_kind(value)}")
     _fields(value, where, ("kind", "cards"))
     if value["kind"] not in PILE_KINDS:
-        raise ProtocolViolation(f"{where}.kind: expected single, set or run, got {value['kind']!r}")
+        raise ProtocolViolation(f"{where}.kind: expected single, set or run, got {shown(value['kind'])}")
     if not _cards(value["cards"], f"{where}.cards"):
         raise ProtocolViolation(f"{where}.cards: a pile holds at least one card")
 
 
-def check_event(data: Any, where: str) -> None:
+def check_event(data: Any, where: str, players: int | None = None) -> None:
+    """One event of an `apply` answer; with `players`, every seat must be at the table and every
+    per-seat list have one entry per seat."""
     if not isinstance(data, dict):
         raise ProtocolViolation(f"{where}: expected an object, got {_kind(data)}")
     kind = data.get("event")
     if kind == "trick_end":
         _fields(data, where, ("winner", "reasons"))
-        _int(data["winner"], f"{where}.winner", 0)
+        _seat(data["winner"], f"{where}.winner", players)
         reasons = _list(data["reasons"], f"{where}.reasons")
         for i, r in enumerate(reasons):
-            if r not in TRICK_REASONS:
-                raise ProtocolViolation(f"{where}.reasons[{i}]: unknown reason {r!r}")
+            if not isinstance(r, str) or r not in TRICK_REASONS:
+                raise ProtocolViolation(f"{where}.reasons[{i}]: unknown reason {shown(r)}")
         if reasons != sorted(set(reasons)) or not reasons:
             raise ProtocolViolation(f"{where}.reasons: expected a non-empty sorted list without repeats")
     elif kind == "round_end":
         _fields(data, where, ("went_out", "penalties", "scores"))
-        _int(data["went_out"], f"{where}.went_out", 0)
-        _naturals(data["penalties"], f"{where}.penalties")
-        _naturals(data["scores"], f"{where}.scores")
+        _seat(data["went_out"], f"{where}.went_out", players)
+        _naturals(_per_seat(data["penalties"], f"{where}.penalties", players), f"{where}.penalties")
+        _naturals(_per_seat(data["scores"], f"{where}.scores", players), f"{where}.scores")
     elif kind == "match_end":
         _fields(data, where, ("scores", "winners"))
-        _naturals(data["scores"], f"{where}.scores")
-        winners = _naturals(data["winners"], f"{where}.winners")
-        if winners != sorted(set(winners)):
-            raise ProtocolViolation(f"{where}.winners: expected sorted seats without repeats")
+        _naturals(_per_seat(data["scores"], f"{where}.scores", players), f"{where}.scores")
+        if not _seats(data["winners"], f"{where}.winners", players):
+            raise ProtocolViolation(f"{where}.winners: a match has at least one winner")
     else:
-        raise ProtocolViolation(f"{where}.event: expected trick_end, round_end or match_end, got {kind!r}")
+        raise ProtocolViolation(
+            f"{where}.event: expected trick_end, round_end or match_end, got {shown(kind)}"
+        )
 
 
-def check_state(data: Any, where: str = "state") -> None:
+def check_state(data: Any, where: str = "state", players: int | None = None) -> None:
+    """A `state` object; with `players` (the round's player count), seats and per-seat lists too."""
     if not isinstance(data, dict):
         raise ProtocolViolation(f"{where}: expected an object, got {_kind(data)}")
     _fields(data, where, STATE_FIELDS)
-    _int(data["players"], f"{where}.players", 2)
+    count = _int(data["players"], f"{where}.players", 2)
+    if players is not None and count != players:
+        raise ProtocolViolation(f"{where}.players: the round has {players} players, the answer says {count}")
     if data["phase"] not in PHASES:
         raise ProtocolViolation(f"{where}.phase: expected play, round_over or match_over")
     if data["to_move"] is not None:
-        _int(data["to_move"], f"{where}.to_move", 0)
-    for i, hand in enumerate(_list(data["hands"], f"{where}.hands")):
+        _seat(data["to_move"], f"{where}.to_move", players)
+    for i, hand in enumerate(_per_seat(data["hands"], f"{where}.hands", players)):
         _cards(hand, f"{where}.hands[{i}]")
     _pile(data["pile"], f"{where}.pile")
     for i, play in enumerate(_list(data["trick"], f"{where}.trick")):
         _fields(play if isinstance(play, dict) else {}, f"{where}.trick[{i}]", ("player", "action", "cards"))
-        _int(play["player"], f"{where}.trick[{i}].player", 0)
+        _seat(play["player"], f"{where}.trick[{i}].player", players)
         move_from_json(play, f"{where}.trick[{i}]")
-    passed = _naturals(data["passed"], f"{where}.passed")
-    if passed != sorted(set(passed)):
-        raise ProtocolViolation(f"{where}.passed: expected sorted seats without repeats")
+    _seats(data["passed"], f"{where}.passed", players)
     _cards(data["cleared"], f"{where}.cleared")
     _cards(data["aside"], f"{where}.aside")
-    _naturals(data["scores"], f"{where}.scores")
+    _naturals(_per_seat(data["scores"], f"{where}.scores", players), f"{where}.scores")
 
 
-def check_response(request: Mapping[str, Any], response: Any) -> None:
-    """Raise ProtocolViolation unless `response` is a well-formed answer to `request`."""
+def check_response(request: Mapping[str, Any], response: Any, players: int | None = None) -> None:
+    """Raise ProtocolViolation unless `response` is a well-formed answer to `request`.
+
+    `players` is the player count of the round the request belongs to (the last `new_round`
+    sent), when there is one: a seat outside the table or a per-seat list of the wrong length can
+    be no reading of the rules, so it is a protocol fault, never a divergence."""
     if not isinstance(response, dict):
         raise ProtocolViolation(f"response: expected a JSON object, got {_kind(response)}")
-    if response.get("id") != request["id"]:
-        raise ProtocolViolation(f"response.id: expected {request['id']}, got {response.get('id')!r}")
+    rid = response.get("id")
+    if type(rid) is not int or rid != request["id"]:
+        raise ProtocolViolation(f"response.id: expected {request['id']}, got {shown(rid)}")
     kind = request["type"]
     if response.get("type") != kind:
-        raise ProtocolViolation(f"response.type: expected {kind!r}, got {response.get('type')!r}")
+        raise ProtocolViolation(f"response.type: expected {kind!r}, got {shown(response.get('type'))}")
     ok = response.get("ok")
     if ok is False:
         error = response.get("error")
-        if not isinstance(error, dict) or error.get("code") not in ERROR_CODES:
+        if not isinstance(error, dict) or not isinstance(error.get("code"), str):
             raise ProtocolViolation(f"response.error.code: expected one of {', '.join(ERROR_CODES)}")
+        if error["code"] not in ERROR_CODES:
+            raise ProtocolViolation(
+                f"response.error.code: expected one of {', '.join(ERROR_CODES)}, got {shown(error['code'])}"
+            )
         if not isinstance(error.get("message"), str):
             raise ProtocolViolation("response.error.message: expected a string")
         return
     if ok is not True:
-        raise ProtocolViolation(f"response.ok: expected true or false, got {ok!r}")
+        raise ProtocolViolation(f"response.ok: expected true or false, got {shown(ok)}")
     if kind == "hello":
         _fields(response, "hello", ("name", "protocol", "readings", "parameters"))
         if not isinstance(response["name"], str):
             raise ProtocolViolation("hello.name: expected a string")
-        if response["protocol"] != PROTOCOL_VERSION:
+        if type(response["protocol"]) is not int or response["protocol"] != PROTOCOL_VERSION:
             raise ProtocolViolation(
                 f"hello.protocol: the harness speaks version {PROTOCOL_VERSION}, "
-                f"the engine {response['protocol']!r}"
+                f"the engine {shown(response['protocol'])}"
             )
         readings = response["readings"]
         if not isinstance(readings, dict) or not all(isinstance(v, str) for v in readings.values()):
@@ -236,7 +317,7 @@ def check_response(request: Mapping[str, Any], response: Any) -> None:
     elif kind == "legal":
         _fields(response, "legal", ("to_move", "moves"))
         if response["to_move"] is not None:
-            _int(response["to_move"], "legal.to_move", 0)
+            _seat(response["to_move"], "legal.to_move", players)
         seen: set[tuple[str, tuple[int, ...]]] = set()
         for i, move in enumerate(_list(response["moves"], "legal.moves")):
             parsed = move_from_json(move, f"legal.moves[{i}]")
@@ -246,34 +327,87 @@ def check_response(request: Mapping[str, Any], response: Any) -> None:
             seen.add(key)
     elif kind == "apply":
         for i, event in enumerate(_list(response.get("events"), "apply.events")):
-            check_event(event, f"apply.events[{i}]")
+            check_event(event, f"apply.events[{i}]", players)
     elif kind == "state":
-        check_state(response.get("state"))
+        check_state(response.get("state"), "state", players)
 
 
 # ---- validation of requests (what an engine receives) -----------------------------------------
 
 
 def check_request(data: Any) -> dict[str, Any]:
-    """The request if well-formed; raises ProtocolViolation otherwise (the reference server uses it)."""
+    """The request if well-formed; raises ProtocolViolation otherwise (the reference server uses it).
+
+    A `new_round`'s deal is only checked for its shape here; `read_deal` checks it against a
+    ruleset (ranks, copies, seats)."""
     if not isinstance(data, dict):
         raise ProtocolViolation(f"request: expected a JSON object, got {_kind(data)}")
     _int(data.get("id"), "request.id")
     kind = data.get("type")
-    if kind not in REQUEST_TYPES:
-        raise ProtocolViolation(f"request.type: expected one of {', '.join(REQUEST_TYPES)}, got {kind!r}")
+    if not isinstance(kind, str) or kind not in REQUEST_TYPES:
+        raise ProtocolViolation(
+            f"request.type: expected one of {', '.join(REQUEST_TYPES)}, got {shown(kind)}"
+        )
+    unknown = sorted(str(k) for k in data if k not in ("id", "type", *REQUEST_FIELDS[kind]))
+    if unknown:
+        raise ProtocolViolation(f"{kind}: unknown field(s) {', '.join(map(shown, unknown))}")
     if kind == "hello":
         _int(data.get("protocol"), "hello.protocol", 1)
     elif kind == "new_round":
-        _fields(data, "new_round", ("players", "hands", "leader", "scores"))
-        players = _int(data["players"], "new_round.players", 1)
-        hands = _list(data["hands"], "new_round.hands")
-        for i, hand in enumerate(hands):
-            _cards(hand, f"new_round.hands[{i}]")
-        _int(data["leader"], "new_round.leader", 0)
-        scores = _naturals(data["scores"], "new_round.scores")
-        if len(hands) != players or len(scores) != players:
-            raise ProtocolViolation("new_round: hands and scores need one entry per player")
+        deal_from_json(data, "new_round")
     elif kind == "apply":
         move_from_json(data.get("move"), "apply.move")
     return data
+
+
+# ---- deals: new_round's fields and a replay's `deal`, one validation for both -----------------
+
+
+def deal_from_json(data: Any, where: str) -> Position:
+    """The Position a deal's JSON describes, checked for its shape only (types, sorted hands, one
+    hand and score per player); raises ProtocolViolation naming `where` and the key."""
+    if not isinstance(data, dict):
+        raise ProtocolViolation(f"{where}: expected an object, got {_kind(data)}")
+    _fields(data, where, DEAL_FIELDS)
+    players = _int(data["players"], f"{where}.players", 1)
+    hands = _list(data["hands"], f"{where}.hands")
+    scores = _naturals(data["scores"], f"{where}.scores")
+    leader = _int(data["leader"], f"{where}.leader", 0)
+    if len(hands) != players:
+        raise ProtocolViolation(f"{where}.hands: {len(hands)} hands for {players} players")
+    if len(scores) != players:
+        raise ProtocolViolation(f"{where}.scores: {len(scores)} scores for {players} players")
+    cards = tuple(tuple(_cards(hand, f"{where}.hands[{i}]")) for i, hand in enumerate(hands))
+    return Position(hands=cards, leader=leader, scores=tuple(scores))
+
+
+def deal_json(position: Position) -> dict[str, Any]:
+    """The JSON of a deal (new_round's fields, a replay's `deal`): the Position without moves."""
+    return {
+        "players": position.players,
+        "hands": [list(h) for h in position.hands],
+        "leader": position.leader,
+        "scores": list(position.scores) if position.scores is not None else [0] * position.players,
+    }
+
+
+def read_deal(
+    data: Any, where: str, ruleset: Ruleset, game_for: Callable[[int], Game]
+) -> tuple[Game, Position, State]:
+    """A deal checked as the protocol requires: its shape, then against `ruleset` (the player
+    count) and the engine's own boundary (ranks, copies, empty hands, the leader's seat).
+
+    `535-check serve` checks every `new_round` with it, the replay loader every replay's `deal`,
+    so the two refuse exactly the same deals. Raises ProtocolViolation `where.key: message`."""
+    position = deal_from_json(data, where)
+    if not ruleset.players_min <= position.players <= ruleset.players_max:
+        raise ProtocolViolation(
+            f"{where}.players: {position.players} players is outside "
+            f"{ruleset.players_min} to {ruleset.players_max}"
+        )
+    game = game_for(position.players)
+    try:
+        state = game.play_from(position)
+    except DealError as exc:
+        raise ProtocolViolation(f"{where}.{exc.key}: {exc.message}") from None
+    return game, position, state

@@ -12,12 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from five35.engine import Game, Move, State
+from five35.engine import Game, Move, Position, State
 from five35.spec import Ruleset
 
 from .client import EngineClient, response_body
-from .compare import Deal, moves_text
-from .messages import move_json, move_key
+from .compare import moves_text
+from .messages import deal_json, move_json, move_key
 from .server import legal_json
 
 # The standard positions published in docs/perft.md: (players, seed), each under every profile.
@@ -41,11 +41,11 @@ def divide(game: Game, state: State, depth: int) -> list[tuple[Move, int]]:
     return [(m, perft(game, game.apply(state, m)[0], depth - 1)) for m in game.legal_moves(state)]
 
 
-def root_deal(game: Game, seed: int) -> tuple[State, Deal]:
+def root_deal(game: Game, seed: int) -> tuple[State, Position]:
     """The standard position for a seed: round 1 of `game.new_match(seed)`."""
     state = game.new_match(seed)
     hands = tuple(tuple(game.hand(state, p)) for p in range(game.players))
-    return state, Deal(game.players, hands, state.to_move, state.scores)
+    return state, Position(hands, state.to_move, state.scores, seed=seed)
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,7 @@ class PerftComparison:
 
 
 class _Walker:
-    def __init__(self, game: Game, engine: EngineClient, deal: Deal) -> None:
+    def __init__(self, game: Game, engine: EngineClient, deal: Position) -> None:
         self.game = game
         self.engine = engine
         self.deal = deal
@@ -85,19 +85,7 @@ class _Walker:
         at = self.at
         requests: list[tuple[str, dict[str, Any]]] = []
         if at is None or at != path[: len(at)]:
-            deal = self.deal
-            hands = [list(h) for h in deal.hands]
-            requests.append(
-                (
-                    "new_round",
-                    {
-                        "players": deal.players,
-                        "hands": hands,
-                        "leader": deal.leader,
-                        "scores": list(deal.scores),
-                    },
-                )
-            )
+            requests.append(("new_round", deal_json(self.deal)))
             at = []
         steps = path[len(at) :]
         requests.extend(("apply", {"move": move_json(m)}) for m in steps)
@@ -160,7 +148,9 @@ def _legal_summary(ref: dict[str, Any], eng: dict[str, Any]) -> str:
     return "legal moves differ: " + "; ".join(parts)
 
 
-def compare_perft(game: Game, state: State, deal: Deal, engine: EngineClient, depth: int) -> PerftComparison:
+def compare_perft(
+    game: Game, state: State, deal: Position, engine: EngineClient, depth: int
+) -> PerftComparison:
     """Divide on both engines, root move by root move, stopping at the first node that differs."""
     start = engine.requests
     walker = _Walker(game, engine, deal)

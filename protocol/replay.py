@@ -7,23 +7,28 @@ step with both answers. Its JSON Schema is schemas/replay.schema.json.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import json
+import os
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import jsonschema
-from five35.engine import Move
+from five35.engine import Move, Position
 from five35.spec import Ruleset, Spec, SpecError, dumps
+from five35.spec.limits import MAX_FILE_BYTES, InputLimitError, load_json
 
 from .client import EngineClient
-from .compare import Deal, RoundResult, play_round, script, with_parameters
+from .compare import RoundResult, check_readings, play_round, script, with_parameters
 from .fuzz import Games
-from .messages import ProtocolViolation, move_from_json, move_json, schema
+from .messages import ProtocolViolation, deal_json, move_from_json, move_json, read_deal, schema, shown
 
 REPLAY_FORMAT = "five35-replay/1"
+MESSAGE_CHARS = 200  # a schema message quotes the offending value; keep the error on one short line
 
 
 def replay_json(ruleset: Ruleset, engine_label: str, seed: int, witness: RoundResult) -> dict[str, Any]:
@@ -35,56 +40,96 @@ def replay_json(ruleset: Ruleset, engine_label: str, seed: int, witness: RoundRe
         "profile": ruleset.profile,
         "readings": ruleset.readings,
         "parameters": ruleset.to_json()["parameters"],
-        "deal": witness.deal.to_json(),
+        "deal": deal_json(witness.deal),
         "moves": [move_json(m) for m in witness.moves],
         "divergence": witness.divergence.to_json(),
     }
 
 
 def write_replay(path: Path, data: Mapping[str, Any]) -> None:
-    path.write_text(dumps(data) + "\n", encoding="utf-8")
+    """Write the replay whole or not at all: a temporary file in the same directory, then renamed."""
+    text = (dumps(data) + "\n").encode("utf-8")
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.resolve().parent)
+    try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.fchmod(fd, 0o666 & ~umask)  # as open() would create it (mkstemp makes it private)
+        with os.fdopen(fd, "wb") as stream:
+            stream.write(text)
+        os.replace(name, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(name)
+        raise
 
 
 @dataclass(frozen=True)
 class Replay:
+    """A replay file as read: its JSON, and its moves. The ruleset and the deal need the spec; they
+    are checked by `ruleset` and `position`, every error naming the file and the key."""
+
     path: Path
     data: Mapping[str, Any]
-    deal: Deal
     moves: tuple[Move, ...]
 
-    def ruleset(self, spec: Spec) -> Ruleset:
-        """The reference ruleset the replay was recorded under."""
-        ruleset = spec.ruleset(self.data["profile"], self.data["readings"])
-        ruleset, _ = with_parameters(ruleset, self.data["parameters"])
+    def ruleset(
+        self, spec: Spec, profile: str | None = None, readings: Mapping[str, str] | None = None
+    ) -> Ruleset:
+        """The reference ruleset the replay was recorded under; `profile` and `readings` (from
+        --profile and --reading) override the file's."""
+        where = str(self.path)
+        name = self.data["profile"]
+        if profile is None and name not in spec.profiles:
+            known = ", ".join(sorted(spec.profiles))
+            raise SpecError(where, f"profile: unknown profile {shown(name)} (known: {known})")
+        check_readings(spec, self.data["readings"], where)
+        ruleset = spec.ruleset(profile or name, {**self.data["readings"], **(readings or {})})
+        ruleset, _ = with_parameters(ruleset, self.data["parameters"], where)
         return ruleset
+
+    def position(self, ruleset: Ruleset) -> Position:
+        """The replay's deal, checked exactly as `535-check serve` checks a `new_round`."""
+        try:
+            _, position, _ = read_deal(self.data["deal"], "deal", ruleset, Games(ruleset))
+        except ProtocolViolation as exc:
+            raise SpecError(str(self.path), str(exc)) from None
+        return position
 
 
 def load_replay(path: Path) -> Replay:
-    """Read and validate a replay file; SpecError (one line, naming the file and field) if bad."""
+    """Read a replay file within the input limits and check it against its schema; SpecError (one
+    line, naming the file and the key) if it is bad. The deal is checked by `Replay.position`."""
     where = str(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        with path.open("rb") as stream:
+            raw = stream.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise SpecError(where, f"cannot read: {exc.strerror or exc}") from None
-    except ValueError as exc:
-        raise SpecError(where, f"not JSON: {exc}") from None
+    try:
+        data = load_json(raw, where)
+    except InputLimitError as exc:
+        raise SpecError(where, exc.message) from None
     error = jsonschema.exceptions.best_match(
         jsonschema.Draft202012Validator(schema("replay")).iter_errors(data)
     )
     if error is not None:
         field = "/".join(str(p) for p in error.absolute_path) or "(top)"
-        raise SpecError(where, f"{field}: {error.message}")
+        message = error.message
+        if len(message) > MESSAGE_CHARS:
+            message = message[: MESSAGE_CHARS - 3] + "..."
+        raise SpecError(where, f"{field}: {' '.join(message.split())}")
     try:
         moves = tuple(move_from_json(m, f"moves[{i}]") for i, m in enumerate(data["moves"]))
     except ProtocolViolation as exc:
         raise SpecError(where, str(exc)) from None
-    return Replay(path, data, Deal.from_json(data["deal"]), moves)
+    return Replay(path, data, moves)
 
 
 def run_replay(replay: Replay, ruleset: Ruleset, engine: EngineClient) -> RoundResult:
     """Play the replay's deal and moves on the reference and the engine in lock-step."""
+    deal = replay.position(ruleset)
     games = Games(ruleset)
-    return play_round(games(replay.deal.players), engine, replay.deal, script(replay.moves))
+    return play_round(games(deal.players), engine, deal, script(replay.moves))
 
 
 def _display(value: Any) -> Any:

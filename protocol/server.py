@@ -8,15 +8,17 @@ reference itself both over a pipe and in-process.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any, BinaryIO
 
 from five35.engine import Game, IllegalMove, Move, State
-from five35.spec import Ruleset, SpecError, load_spec
+from five35.spec import Ruleset, load_spec
+from five35.spec.limits import MAX_DEPTH, InputLimitError, load_json
 
 from .messages import (
+    DEAL_FIELDS,
     PROTOCOL_VERSION,
+    REQUEST_TYPES,
     ProtocolViolation,
     check_request,
     encode,
@@ -24,6 +26,7 @@ from .messages import (
     move_from_json,
     move_json,
     pile_json,
+    read_deal,
 )
 
 REFERENCE_NAME = "five35 reference engine"
@@ -107,12 +110,9 @@ class ReferenceEngine:
         return {"events": self._apply(self.game, self.state, move)}
 
     def _new_round(self, request: Mapping[str, Any]) -> dict[str, Any]:
-        try:
-            game = self.game_for(request["players"])
-            state = game.start_round(request["hands"], request["leader"], request["scores"])
-        except (SpecError, ValueError) as exc:
-            raise _Refused("bad_request", f"new_round: {exc}") from exc
-        self.game, self.state = game, state
+        # The one deal check (the replay loader uses it too); ProtocolViolation is a bad_request.
+        deal = {key: request[key] for key in DEAL_FIELDS}
+        self.game, _, self.state = read_deal(deal, "new_round", self.ruleset, self.game_for)
         return {}
 
     def _apply(self, game: Game, state: State, move: Move) -> list[dict[str, Any]]:
@@ -131,9 +131,10 @@ class _Refused(Exception):
 
 
 def _error(rid: Any, kind: Any, code: str, message: str) -> dict[str, Any]:
+    # Only an id and a type that are valid are echoed: anything else is answered with null.
     return {
-        "id": rid if isinstance(rid, int) and not isinstance(rid, bool) else None,
-        "type": kind if isinstance(kind, str) else None,
+        "id": rid if type(rid) is int else None,
+        "type": kind if isinstance(kind, str) and kind in REQUEST_TYPES else None,
         "ok": False,
         "error": {"code": code, "message": message},
     }
@@ -144,23 +145,43 @@ def reference_engine() -> ReferenceEngine:
     return ReferenceEngine(load_spec().ruleset())
 
 
-def serve(engine: ReferenceEngine, stdin: BinaryIO, stdout: BinaryIO) -> int:
-    """Answer JSON lines from `stdin` on `stdout` until end of input or `quit`; returns requests served."""
+MAX_REQUEST_BYTES = 1 << 20  # a request line; the harness's largest (a new_round) is ~1 KB
+
+
+def serve(
+    engine: ReferenceEngine, stdin: BinaryIO, stdout: BinaryIO, max_bytes: int = MAX_REQUEST_BYTES
+) -> int:
+    """Answer JSON lines from `stdin` on `stdout` until end of input or `quit`; returns requests served.
+
+    Every line is answered, an unreadable one (not JSON, not UTF-8, nested too deep, longer than
+    `max_bytes`) with `bad_request` naming its line number; the server never stops on bad input."""
     served = 0
-    for line in stdin:
-        if not line.strip():
-            continue
+    number = 0
+    while True:
+        line = stdin.readline(max_bytes + 1)
+        if not line:
+            break
+        number += 1
         request: Any = None
-        try:
-            request = json.loads(line)
-        except (ValueError, UnicodeDecodeError) as exc:
-            response = _error(None, None, "bad_request", f"request: not JSON ({exc})")
-        else:
-            response = (
-                engine.handle(request)
-                if isinstance(request, dict)
-                else _error(None, None, "bad_request", "request: expected a JSON object")
+        if len(line) > max_bytes and not line.endswith(b"\n"):
+            while line and not line.endswith(b"\n"):  # skip the rest of the line, in bounded pieces
+                line = stdin.readline(max_bytes + 1)
+            response = _error(
+                None, None, "bad_request", f"line {number}: over the limit of {max_bytes} bytes"
             )
+        elif not line.strip():
+            continue
+        else:
+            try:
+                request = load_json(line, f"line {number}", max_bytes=max_bytes, max_depth=MAX_DEPTH)
+            except InputLimitError as exc:
+                response = _error(None, None, "bad_request", str(exc))
+            else:
+                response = (
+                    engine.handle(request)
+                    if isinstance(request, dict)
+                    else _error(None, None, "bad_request", f"line {number}: expected a JSON object")
+                )
         stdout.write(encode(response))
         stdout.flush()
         served += 1

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import subprocess
 import sys
 import time
@@ -13,6 +15,7 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 from five35.cli import main
+from five35.cli.main import EXIT_TERMINATED
 from five35.engine import Move
 from five35.protocol.client import EngineFault, InProcessEngine, SubprocessEngine, open_engine
 from five35.protocol.compare import negotiate, with_parameters
@@ -322,26 +325,103 @@ def test_an_engine_that_cannot_start_is_a_fault() -> None:
 
 
 def test_cli_exit_code_3_for_a_hanging_engine() -> None:
+    command = [
+        str(Path(sys.executable).parent / "535-check"),
+        "fuzz",
+        "--engine",
+        f"{sys.executable} {EXAMPLE} --fault hang --fault-after 4",
+        "--timeout",
+        "0.5",
+        "--examples",
+        "5",
+    ]
+    started = time.monotonic()
+    result = subprocess.run(command, capture_output=True, text=True, check=False, timeout=30)
+    assert result.returncode == 3, result.stdout + result.stderr
+    assert result.stdout == ""
+    assert result.stderr.splitlines() == [
+        "535-check: error: engine fault (timeout) at request 5 (apply): no answer within 0.5 s"
+    ]
+    assert time.monotonic() - started < 15
+    # With --format json the fault and the transcript are the result on stdout.
+    result = subprocess.run(
+        [*command, "--format", "json"], capture_output=True, text=True, check=False, timeout=30
+    )
+    assert result.returncode == 3 and len(result.stderr.splitlines()) == 1
+    fault = json.loads(result.stdout)["fault"]
+    assert fault["kind"] == "timeout" and fault["request"] == {"id": 5, "type": "apply"}
+    assert fault["transcript"][-1].startswith('> {"id":7,"type":"legal"')
+
+
+def test_a_hanging_in_process_engine_does_not_keep_the_cli_alive(tmp_path: Path) -> None:
+    plugin = tmp_path / "stuck.py"
+    plugin.write_text(
+        "import threading\n"
+        "from five35.protocol.server import reference_engine\n"
+        "class Stuck:\n"
+        "    def __init__(self):\n        self.inner = reference_engine()\n"
+        "    def handle(self, request):\n"
+        "        if request['type'] == 'legal':\n            threading.Event().wait()\n"
+        "        return self.inner.handle(request)\n"
+        "def make():\n    return Stuck()\n"
+    )
     started = time.monotonic()
     result = subprocess.run(
         [
             str(Path(sys.executable).parent / "535-check"),
             "fuzz",
             "--engine",
-            f"{sys.executable} {EXAMPLE} --fault hang --fault-after 4",
+            f"python:{plugin}:make",
             "--timeout",
             "0.5",
-            "--examples",
-            "5",
         ],
         capture_output=True,
         text=True,
         check=False,
         timeout=30,
     )
-    assert result.returncode == 3, result.stdout + result.stderr
-    assert "engine fault (timeout)" in result.stdout and "transcript" in result.stdout
-    assert time.monotonic() - started < 15
+    assert result.returncode == 3, result.stderr
+    assert (
+        "engine fault (timeout) at request 4 (legal): handle() gave no answer within 0.5 s" in result.stderr
+    )
+    assert time.monotonic() - started < 10
+
+
+def test_the_process_group_is_killed_after_a_fault(tmp_path: Path) -> None:
+    # The engine starts a child that would outlive it, then hangs: both must be gone after the fault.
+    pid_file = tmp_path / "child.pid"
+    script = tmp_path / "parent.py"
+    script.write_text(
+        "import subprocess, sys, time\n"
+        f"child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)'])\n"
+        f"open({str(pid_file)!r}, 'w').write(str(child.pid))\n"
+        "sys.stdin.readline()\n"
+        "time.sleep(600)\n"
+    )
+    engine = SubprocessEngine(f"{sys.executable} {script}", timeout=0.5)
+    try:
+        with pytest.raises(EngineFault) as info:
+            engine.hello()
+    finally:
+        engine.close()
+    assert info.value.kind == "timeout" and info.value.request == (1, "hello")
+    child = int(pid_file.read_text())
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and _alive(child):
+        time.sleep(0.05)
+    assert not _alive(child)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie (killed, not yet reaped by its parent, which is gone too) counts as dead.
+    with contextlib.suppress(OSError):
+        if Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] == "Z":
+            return False
+    return True
 
 
 def test_move_round_trip_through_the_client() -> None:
@@ -377,7 +457,7 @@ def test_sigterm_kills_the_engine_too(tmp_path: Path) -> None:
         _, err = proc.communicate(timeout=10)
     finally:
         proc.kill()
-    assert proc.returncode == 130 and "interrupted" in err
+    assert proc.returncode == EXIT_TERMINATED and "terminated" in err
     time.sleep(0.2)
     assert not _engine_pids(engine_copy)
 

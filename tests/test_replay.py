@@ -108,7 +108,7 @@ def test_a_hand_written_replay_reproduces_a_bug(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("content", "words"),
     [
-        ("{not json", "not JSON"),
+        ("{not json", "not valid JSON"),
         (json.dumps(hand_written(format="other/9")), "format"),
         (json.dumps({k: v for k, v in hand_written().items() if k != "deal"}), "deal"),
         (json.dumps(hand_written(moves=[{"action": "fly", "cards": []}])), "moves/0/action"),
