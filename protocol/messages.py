@@ -357,6 +357,9 @@ def check_request(data: Any) -> dict[str, Any]:
         deal_from_json(data, "new_round")
     elif kind == "apply":
         move_from_json(data.get("move"), "apply.move")
+        extra = sorted(str(k) for k in data["move"] if k not in ("action", "cards"))
+        if extra:
+            raise ProtocolViolation(f"apply.move: unknown field(s) {', '.join(map(shown, extra))}")
     return data
 
 

@@ -395,6 +395,11 @@ SERVE_CASES = [
     ("unsorted hand", new_round(hands=[[3, 1], [2]]), "new_round.hands[0]: card lists must be sorted"),
     ("negative score", new_round(scores=[0, -4]), "new_round.scores[1]: expected an integer >= 0"),
     ("an unknown field", new_round(dealer=1), "new_round: unknown field(s) 'dealer'"),
+    (
+        "a move with an unknown field",
+        '{"id": 7, "type": "apply", "move": {"action": "pass", "cards": [], "x": 1}}',
+        "apply.move: unknown field(s) 'x'",
+    ),
     ("id true", '{"id": true, "type": "legal"}', "request.id: expected an integer, got bool"),
     ("unknown type", '{"id": 7, "type": "dance"}', "request.type: expected one of"),
     ("lone surrogate type", '{"id": 7, "type": "\\ud800"}', "request.type"),
@@ -423,7 +428,7 @@ def test_serve_answers_a_bad_request(name: str, line: str, words: str) -> None:
     refused, state, hello = answers
     assert refused["ok"] is False and refused["error"]["code"] == "bad_request", refused
     assert words in refused["error"]["message"], refused["error"]["message"]
-    assert refused["id"] in (7, None) and refused["type"] in ("new_round", "legal", "hello", None)
+    assert refused["id"] in (7, None) and refused["type"] in ("new_round", "legal", "hello", "apply", None)
     assert state["id"] == 8 and state["error"]["code"] == "no_round"
     assert hello["id"] == 9 and hello["ok"] is True
 
