@@ -329,11 +329,13 @@ def with_parameters(
     unknown = sorted(set(params) - set(current))
     if unknown:
         raise SpecError(where, f"unknown parameter(s) {', '.join(map(shown, unknown))}")
+    for name in sorted(params):
+        # Every declared value, changed or not: `true` equals 1 in Python but is no integer here.
+        _check_value(name, params[name], where)
     changed = sorted(k for k in params if params[k] != current[k])
     fields: dict[str, Any] = {}
     for name in changed:
         value = params[name]
-        _check_value(name, value, where)
         if name == "ranks":
             if min(value) < 1:
                 raise SpecError(where, "parameters.ranks: protocol cards are ranks of 1 or more")

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from five35.cli import main
+from five35.spec import load_spec
 
 from tests.cli_tools import run_bad_input
 from tests.hostile_engines import DEAL, plugin, replay_file, script
@@ -104,6 +105,7 @@ def fuzz_with(engine: Callable[[Path], str], *extra: str) -> Callable[[Path], li
 
 
 FILE = "run.replay.json"
+BASE_POINTS = load_spec().ruleset().to_json()["parameters"]["points"]
 AT_HELLO = "at request 1 (hello)"
 AT_STATE = "at request 3 (state)"
 AT_LEGAL = "at request 4 (legal)"
@@ -172,6 +174,9 @@ REPLAY_CASES = [
     Case("parameters: copies true",
          bad_replay(parameters_copies={"small_game": True, "large_game": 5}), 2,
          (f"{FILE}: parameters.copies.small_game: expected integer, got True",)),
+    Case("parameters: a point that is true",
+         bad_replay(parameters_points={**BASE_POINTS, "1": True}), 2,
+         (f"{FILE}: parameters.points.1: expected integer, got True",)),
     Case("parameters: unknown", bad_replay(parameters_jokers=2), 2,
          (f"{FILE}: unknown parameter(s) 'jokers'",)),
     Case("parameters: points for one rank", bad_replay(parameters_points={"1": 1}), 2,
