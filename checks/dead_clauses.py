@@ -16,10 +16,32 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
+from five35.engine import Game
 from five35.spec import Ruleset, Spec
+from five35.spec.words import words_of
 
-from .findings import CheckContext, CheckResult, Finding, Witness
+from .alternatives import clause_deleted
+from .findings import (
+    Alternative,
+    CheckContext,
+    CheckResult,
+    Finding,
+    FindingKind,
+    Severity,
+    Witness,
+    profile_status,
+    readings_of,
+)
 from .text_examples import Tracked, clauses_of, combos
+from .variants import (
+    NoEightByAdd,
+    NoExemptionAfterOpening,
+    NoOverwriteOfFour,
+    OnlyListedEights,
+    RunsUncapped,
+    SetsNeverClose,
+    SetsUncapped,
+)
 from .z3model import ADD, NONE, OVERWRITE, RUN, SET, Model, SymSituation, as_bool, memo, spec_digest
 
 NAME = "dead_clauses"
@@ -36,6 +58,7 @@ class Part:
     applies: Callable[[Model, SymSituation, int], Any]  # holds where this part of the rule applies
     per_players: bool = False  # check each player-count class separately
     fixed: Mapping[str, str] = field(default_factory=dict)  # readings the part only exists under
+    deleted: type[Game] | None = None  # the rules without this part (checks/variants.py), if playable
 
 
 def _play(m: Model, sit: SymSituation, players: int) -> Any:
@@ -106,6 +129,7 @@ def catalogue(ruleset: Ruleset) -> tuple[Part, ...]:
             points=(),
             reason=f"an overwrite must match the central pile's size, and a turn places at most {maxk} cards",
             applies=_overwrite_size(size),
+            deleted=NoOverwriteOfFour if size == NoOverwriteOfFour.SIZE else None,
         )
         for size in range(maxk + 1, largest + 1)
     ]
@@ -118,6 +142,7 @@ def catalogue(ruleset: Ruleset) -> tuple[Part, ...]:
             "the deck has fewer copies of a rank than the closing size, so that card does not exist",
             _set_closes,
             per_players=True,
+            deleted=SetsNeverClose,
         ),
         Part(
             "trick.end.run",
@@ -134,6 +159,7 @@ def catalogue(ruleset: Ruleset) -> tuple[Part, ...]:
             ("eight_forms", "run_gaps"),
             "only the listed forms (a single 8, a set of 8s, the runs 7,8 and 7,8,9) count",
             _eight_unlisted_run,
+            deleted=OnlyListedEights,
         ),
         Part(
             "eight.trigger.added",
@@ -142,6 +168,7 @@ def catalogue(ruleset: Ruleset) -> tuple[Part, ...]:
             ("eight_on_add", "add_to_single"),
             "an added 8 does not count as playing a pile",
             _eight_by_add,
+            deleted=NoEightByAdd,
         ),
         Part(
             "eight.exemption.later_plays",
@@ -150,6 +177,7 @@ def catalogue(ruleset: Ruleset) -> tuple[Part, ...]:
             ("eight_exemption",),
             "the exemption then only covers the opening play, which never triggers anyway",
             _exemption_after_opening,
+            deleted=NoExemptionAfterOpening,
         ),
         Part(
             "add_past_closing.set",
@@ -160,6 +188,7 @@ def catalogue(ruleset: Ruleset) -> tuple[Part, ...]:
             _overflow(SET),
             per_players=True,
             fixed={"add_past_closing": "overflow"},
+            deleted=SetsUncapped,
         ),
         Part(
             "add_past_closing.run",
@@ -169,6 +198,7 @@ def catalogue(ruleset: Ruleset) -> tuple[Part, ...]:
             "no run in the rank succession is longer than the closing size",
             _overflow(RUN),
             fixed={"add_past_closing": "overflow"},
+            deleted=RunsUncapped,
         ),
     ]
     return tuple(parts)
@@ -226,6 +256,23 @@ def find_dead(
     return list(unique.values()), queries
 
 
+def _alternative(spec: Spec, ruleset: Ruleset, d: Dead) -> Alternative | None:
+    """The rules with the dead part and without it, under the readings its core needs, on the
+    table situation closest to where it would apply."""
+    if d.part.deleted is None:
+        return None
+    words = words_of(spec)
+    scene = words.scene_for(NAME, f"{d.part.id}@{d.players}") if d.players is not None else None
+    return clause_deleted(
+        spec,
+        ruleset,
+        dict(d.combo),
+        d.part.deleted,
+        players=(d.players,) if d.players is not None else (),
+        scene=scene or words.scene_for(NAME, d.part.id),
+    )
+
+
 def to_finding(spec: Spec, ruleset: Ruleset, d: Dead) -> Finding:
     chosen = dict(ruleset.reading_items)
     under = " under " + ", ".join(f"{p}={r}" for p, r in d.combo) if d.combo else " under every reading"
@@ -233,27 +280,27 @@ def to_finding(spec: Spec, ruleset: Ruleset, d: Dead) -> Finding:
     applies_to_ruleset = all(chosen.get(p) == r for p, r in d.combo)
     fid = f"dead.{d.part.id}" + (f".players-{d.players}" if d.players is not None else "")
     fid += "".join(f".{p}={r}" for p, r in d.combo)
+    severity = Severity.LOW if not d.combo else Severity.HIGH if applies_to_ruleset else Severity.MEDIUM
     return Finding(
         id=fid,
-        kind="dead_clause",
+        kind=FindingKind.DEAD_CLAUSE,
         title=f"Never applies{players}{under}: {d.part.title}",
         clauses=tuple(sorted(set(d.part.clauses) | set(clauses_of(spec, d.core)))),
         detail=f"{d.part.title} can never happen{players}{under}: {d.part.reason} "
         f"(unsat core: {', '.join(d.core)}).",
         check=NAME,
-        severity="low" if not d.combo else ("high" if applies_to_ruleset else "medium"),
+        severity=severity,
         variation_point=d.combo[0][0] if len(d.combo) == 1 else None,
-        readings={f"{p}={r}": spec.variation_points[p].readings.get(r, "") for p, r in d.combo},
+        readings=readings_of(spec, d.combo),
+        players=d.players,
+        alternative=_alternative(spec, ruleset, d),
         witness=Witness(
             summary=f"no situation{players}{under}",
             situation={"players": d.players, "readings": dict(d.combo)},
             outcomes={"applies": False, "reason": d.part.reason},
             cards=0,
         ),
-        status="open"
-        if applies_to_ruleset
-        else f"settled by profile {ruleset.profile}: "
-        + ", ".join(f"{p}={chosen.get(p)}" for p, _ in d.combo),
+        status=profile_status(ruleset, [p for p, _ in d.combo], applies_to_ruleset),
         unsat_core=d.core,
     )
 

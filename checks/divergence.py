@@ -12,7 +12,6 @@ witnesses: the deal per player count, who leads, whose turn is next.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from typing import Any
@@ -22,8 +21,18 @@ from five35.engine import Move
 from five35.spec import Ruleset, Spec, VariationPoint
 
 from .conformance import model_answer, ruleset_with
-from .findings import CheckContext, CheckResult, Finding, Witness, point_status
+from .findings import (
+    CheckContext,
+    CheckResult,
+    Finding,
+    FindingKind,
+    Severity,
+    Witness,
+    point_readings,
+    point_status,
+)
 from .situations import Situation, seat_before, to_pile
+from .text_audit import proposal_for_point
 from .z3model import (
     ACTION_NAMES,
     MODELLED_POINTS,
@@ -41,34 +50,6 @@ from .z3model import (
 
 NAME = "divergence"
 TITLE = "Smallest situation per variation point where its readings play differently"
-
-# One sentence per point for the rulebook, settling it in favour of the spec's default reading.
-PROPOSED_WORDING: Mapping[str, str] = {
-    "run_gaps": "A run is made of cards whose numbers follow each other directly: the missing 6 and 10 "
-    "break a run, so 5,7 and 9,11 are not runs.",
-    "run_wrap": "15 is the highest number: a run never continues from 15 to 1.",
-    "run_order": "A run beats a run of the same length that starts on a higher number: 1,2,3 beats 11,12,13.",
-    "five_player_copies": "With 5 or 6 players the deck has 5 copies of each card; with 2 to 4 players, 4.",
-    "five_player_set_close": "With 5 or 6 players the fifth card of a set ends the trick; with 2 to 4 "
-    "players, the fourth.",
-    "add_to_single": "You may add to a single card: cards of the same number make it a set, the numbers next "
-    "to it make it a run.",
-    "add_run_ends": "You may add cards at either end of a run, as long as the pile stays one run.",
-    "add_past_closing": "A set or run never grows past the card that ends the trick: you may not add more "
-    "cards than that.",
-    "eight_forms": "Any play that places an 8 ends the trick, whatever pile it makes (8,9 too).",
-    "eight_on_add": "An 8 added to the central pile ends the trick just as an 8 played as a new pile does.",
-    "eight_exemption": "If the opening pile of a trick holds an 8, the Rule of 8 is off for the rest of that "
-    "trick.",
-    "eight_rank": "An 8 ranks between 7 and 9; 'most valuable' means that 8s are worth the most points.",
-    "deal": "Deal each player the number of cards the table gives for the player count and set the rest "
-    "aside.",
-    "first_leader": "Draw a player at random to lead the first trick of the match.",
-    "round_leader": "The player who went out leads the first trick of the next round.",
-    "turn_order": "Turns pass to the next seat in ascending order (seat 0, 1, 2, ...), skipping players who "
-    "passed.",
-}
-
 
 @dataclass(frozen=True)
 class Found:
@@ -191,7 +172,7 @@ def play_witness(ctx: CheckContext, point: str, found: Found) -> Witness:
         last_player=seat_before(players, 0, descending) if pile is not None else -1,
     )
     outcomes: dict[str, Any] = {}
-    for reading in ctx.spec.variation_points[point].readings:
+    for reading in ctx.spec.variation_points[point].playable:
         rs = ruleset_with(ctx, [*found.extra_readings.items(), (point, reading)])
         m = Model.concrete(rs)
         answer = model_answer(m, rs, sit, key, move)
@@ -222,7 +203,7 @@ def deal_witness(ctx: CheckContext, vp: VariationPoint) -> Witness | None:
     rs = ctx.ruleset
     for players in range(rs.players_min, rs.players_max + 1):
         sizes: dict[str, Any] = {}
-        for reading in vp.readings:
+        for reading in vp.playable:
             try:
                 sizes[reading] = ruleset_with(ctx, [("deal", reading)]).hand_size(players)
             except Exception as exc:  # a reading that cannot deal this count is itself an outcome
@@ -248,7 +229,7 @@ def first_leader_witness(ctx: CheckContext, vp: VariationPoint) -> Witness | Non
     for players in range(rs.players_min, rs.players_max + 1):
         for seed in range(ctx.seed, ctx.seed + 50):
             leaders: dict[str, int] = {}
-            for reading in vp.readings:
+            for reading in vp.playable:
                 game = ctx.engine(ruleset_with(ctx, [("first_leader", reading)]), players)
                 leaders[reading] = game.new_match(seed).to_move
             if len(set(leaders.values())) > 1:
@@ -266,7 +247,7 @@ def round_leader_witness(ctx: CheckContext, vp: VariationPoint) -> Witness | Non
     # The smallest round: two players, seat 0 leads and goes out with its only card.
     players, led, went_out = 2, 0, 0
     leaders: dict[str, int] = {}
-    for reading in vp.readings:
+    for reading in vp.playable:
         if reading == "went_out":
             leaders[reading] = went_out
         elif reading == "next_seat":
@@ -296,7 +277,7 @@ def turn_order_witness(ctx: CheckContext, vp: VariationPoint) -> Witness | None:
     if players > ctx.ruleset.players_max:
         return None
     nxt: dict[str, int] = {}
-    for reading in vp.readings:
+    for reading in vp.playable:
         if reading in ("ascending_seats", "descending_seats"):
             nxt[reading] = seat_before(players, 0, reading == "ascending_seats")
     if len(set(nxt.values())) < 2:
@@ -331,7 +312,7 @@ def point_witness(ctx: CheckContext, point: str, timeout_ms: int) -> tuple[Witne
         return None, 0
     queries = 0
     best: tuple[tuple[int, int], Found] | None = None
-    others = [r for r in vp.readings if r != vp.default]
+    others = [r for r in vp.playable if r != vp.default]
     for free in (False, True):
         for other in others:
             found, asked = smallest_divergence(
@@ -382,7 +363,7 @@ def check_divergence(ctx: CheckContext) -> CheckResult:
         findings.append(
             Finding(
                 id=f"vp.{point}",
-                kind="ambiguity",
+                kind=FindingKind.AMBIGUITY,
                 title=vp.question,
                 clauses=vp.cites,
                 detail=(
@@ -392,12 +373,12 @@ def check_divergence(ctx: CheckContext) -> CheckResult:
                 )
                 + ("" if vp.in_text else " The texts do not settle this point at all."),
                 check=NAME,
-                severity="medium" if vp.in_text else "low",
+                severity=Severity.MEDIUM if vp.in_text else Severity.LOW,
                 variation_point=point,
-                readings=dict(vp.readings),
+                readings=point_readings(ctx.spec, point),
                 witness=witness,
                 evidence=vp.evidence,
-                proposed_wording=PROPOSED_WORDING.get(point, f"{vp.question} {vp.readings[vp.default]}"),
+                proposed_wording=proposal_for_point(ctx.spec, point),
                 status=point_status(ctx.spec, ctx.ruleset, point),
             )
         )

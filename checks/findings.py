@@ -3,57 +3,133 @@
 - A `Finding` is something a rule designer should read: an ambiguity (a variation point whose
   readings lead to different play), a contradiction, a gap, a dead clause, a German/Spanish
   mismatch, a defect in a source text. Findings are not failures: the rules are what they are.
+  Everything a later stage needs is a typed field the check that makes the finding fills in: the
+  variation point, the readings, the player count, the `Alternative` its impact compares, the
+  `Status`, the trick-end reasons. No code outside that check reads anything out of a finding's id.
 - A `Failure` means five35 itself (or the engine under test) is wrong: the engine disagrees with
   the spec's model, or an invariant broke. Failures make `535-check check` exit 1.
-- A `Witness` is the smallest concrete situation that shows a finding or failure, as JSON-able data
-  a report can draw: the cards as ranks, whose turn it is, the pile, what each reading allows next.
+- A `Witness` is the smallest concrete situation that shows a finding or failure: the table as
+  JSON-able data a report can draw and, where legal play reaches it, the `Position` that sets it up.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Literal
 
-from five35.engine import Game
+from five35.engine import Game, Move, Position, TrickEndReason
 from five35.spec import Ruleset, Spec
 
-FindingKind = Literal[
-    "ambiguity",  # a variation point: the text admits readings that play differently
-    "contradiction",  # the text (or a spec) says two things that cannot both hold
-    "gap",  # the text never defines something play needs
-    "dead_clause",  # a rule that can never apply under some reading
-    "mismatch",  # the German and Spanish texts say different things
-    "defect",  # a source text is damaged (lost characters, ...)
-]
-FINDING_KINDS: tuple[FindingKind, ...] = (
-    "ambiguity",
-    "contradiction",
-    "gap",
-    "dead_clause",
-    "mismatch",
-    "defect",
-)
-Severity = Literal["high", "medium", "low"]
+
+class FindingKind(StrEnum):
+    """What kind of thing a finding is (a StrEnum: it compares equal to, and prints as, its name)."""
+
+    AMBIGUITY = "ambiguity"  # a variation point: the text admits readings that play differently
+    CONTRADICTION = "contradiction"  # the text (or a spec) says two things that cannot both hold
+    GAP = "gap"  # the text never defines something play needs
+    DEAD_CLAUSE = "dead_clause"  # a rule that can never apply under some reading
+    MISMATCH = "mismatch"  # the German and Spanish texts say different things
+    DEFECT = "defect"  # a source text is damaged (lost characters, ...)
+
+
+FINDING_KINDS: tuple[FindingKind, ...] = tuple(FindingKind)
+
+
+class Severity(StrEnum):
+    HIGH = "high"
+    MEDIUM = "medium"
+    LOW = "low"
+
+
+SEVERITIES: tuple[Severity, ...] = tuple(Severity)
+
 Level = Literal["quick", "ci", "deep"]
 LEVELS: tuple[Level, ...] = ("quick", "ci", "deep")
+
+
+def reading_key(point: str, reading: str) -> str:
+    """The one key shape of `Finding.readings`: "point=reading"."""
+    return f"{point}={reading}"
+
+
+def split_reading_key(key: str) -> tuple[str, str]:
+    """The (point, reading) of a `Finding.readings` key."""
+    point, _, reading = key.partition("=")
+    return point, reading
+
+
+def point_readings(spec: Spec, point: str) -> dict[str, str]:
+    """Every reading of a variation point, as `Finding.readings` holds them."""
+    return {reading_key(point, r): words for r, words in spec.variation_points[point].readings.items()}
+
+
+def readings_of(spec: Spec, pairs: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """Some (point, reading) pairs as `Finding.readings` holds them, each with its plain words."""
+    return {
+        reading_key(p, r): spec.variation_points[p].readings.get(r, "") if p in spec.variation_points else ""
+        for p, r in pairs
+    }
+
+
+class Settlement(StrEnum):
+    OPEN = "open"
+    SETTLED = "settled"
+
+
+@dataclass(frozen=True)
+class Status:
+    """Whether the played profile settles a finding, and by which of its readings."""
+
+    settlement: Settlement = Settlement.OPEN
+    profile: str | None = None
+    readings: tuple[tuple[str, str], ...] = ()  # (point, reading) the profile settles it with
+
+    @staticmethod
+    def settled(profile: str, readings: Iterable[tuple[str, str]]) -> Status:
+        return Status(Settlement.SETTLED, profile, tuple(readings))
+
+    @property
+    def is_open(self) -> bool:
+        return self.settlement is Settlement.OPEN
+
+    def __str__(self) -> str:
+        if self.is_open:
+            return "open"
+        chosen = ", ".join(reading_key(p, r) for p, r in self.readings)
+        return f"settled by profile {self.profile}: {chosen}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "settlement": self.settlement.value,
+            "profile": self.profile,
+            "readings": {p: r for p, r in self.readings},
+        }
+
+
+OPEN = Status()
 
 
 @dataclass(frozen=True)
 class Witness:
     """A minimal concrete situation.
 
-    `situation` holds JSON-able data with these keys where they apply: players, to_move, leading
+    `situation` is the table as drawn, with these keys where they apply: players, to_move, leading
     (bool), hand (the mover's cards), hands (all hands), pile ({kind, cards} or None),
-    opening_has_eight, trick (list of {player, action, cards}). `outcomes` maps a reading (or
-    "engine"/"model") to what happens next under it: legal moves, trick end, winner, ...
-    `cards` is the witness size: the number of cards it involves.
+    opening_has_eight, trick (list of {player, action, cards}); facts that are not a table (a deck
+    size, a seed) are keys of their own. `position` sets the table up by legal play from the start of
+    its round (`Game.play_from`), when legal play reaches it; a situation the Z3 model found that no
+    play reaches, or one that is not a table at all, has none. `outcomes` maps a reading (or a side
+    of an alternative, or "engine"/"model") to what happens next under it. `cards` is the witness
+    size: the number of cards it involves.
     """
 
     summary: str
     situation: Mapping[str, Any]
     outcomes: Mapping[str, Any]
     cards: int
+    position: Position | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -61,6 +137,73 @@ class Witness:
             "situation": dict(self.situation),
             "outcomes": dict(self.outcomes),
             "cards": self.cards,
+            "position": self.position.to_json() if self.position else None,
+        }
+
+
+@dataclass(frozen=True)
+class Scene:
+    """A small table set up by hand (the words file's `scenes`): the position, and the moves whose
+    outcome the two sides of an alternative are asked about."""
+
+    name: str
+    position: Position
+    then: tuple[Move, ...]
+    describe: str
+    show_deck: bool = False  # when the sides differ in the deck itself
+
+
+def engine_label(engine: type[Game]) -> str:
+    return f"{engine.__module__}.{engine.__qualname__}"
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of an alternative: a ruleset, the engine class that plays it (module-level, so a
+    worker process can import it), and what it is called and means."""
+
+    label: str
+    words: str
+    ruleset: Ruleset
+    engine: type[Game] = Game
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "words": self.words,
+            "ruleset": self.ruleset.label(),
+            "engine": engine_label(self.engine),
+        }
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """The two alternatives a finding puts, as two engines over the same seeded games: what its
+    impact measurement compares. The check that makes the finding fills it in.
+
+    `players` limits the player counts (empty: every count both sides can deal); `scene` is the
+    table situation the finding is about, when there is one; `shown_as_readings` says whether the
+    sides are the finding's readings to choose between (two wordings, a clause kept or deleted) or
+    only restate readings the finding already names."""
+
+    played: Side
+    compared: Side
+    method: str
+    players: tuple[int, ...] = ()
+    scene: Scene | None = None
+    shown_as_readings: bool = True
+
+    @property
+    def labels(self) -> tuple[str, str]:
+        return (self.played.label, self.compared.label)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "played": self.played.to_json(),
+            "compared": self.compared.to_json(),
+            "method": self.method,
+            "players": list(self.players),
+            "scene": self.scene.name if self.scene else None,
         }
 
 
@@ -97,32 +240,39 @@ class Finding:
     clauses: tuple[str, ...]
     detail: str
     check: str  # the check that made it
-    severity: Severity = "medium"
-    variation_point: str | None = None
-    readings: Mapping[str, str] = field(default_factory=dict)  # reading -> plain-words explanation
+    severity: Severity = Severity.MEDIUM
+    variation_point: str | None = None  # the one point the finding turns on
+    readings: Mapping[str, str] = field(default_factory=dict)  # "point=reading" -> plain words
+    players: int | None = None  # the one player count the finding is about
+    alternative: Alternative | None = None  # what its impact compares, when not its point's readings
+    trick_end_reasons: tuple[TrickEndReason, ...] = ()  # the trick endings it is about
     witness: Witness | None = None
     impact: Impact | None = None
     evidence: tuple[str, ...] = ()  # evidence ids (E1...) and/or sentences with their source
     proposed_wording: str | None = None
-    status: str = "open"  # "open", or "settled by profile <name>: <reading>"
+    status: Status = OPEN
     unsat_core: tuple[str, ...] = ()  # for contradictions: the clause ids / spec entries in conflict
 
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id,
-            "kind": self.kind,
+            "kind": self.kind.value,
             "title": self.title,
             "clauses": list(self.clauses),
             "detail": self.detail,
             "check": self.check,
-            "severity": self.severity,
+            "severity": self.severity.value,
             "variation_point": self.variation_point,
             "readings": dict(self.readings),
+            "players": self.players,
+            "alternative": self.alternative.to_json() if self.alternative else None,
+            "trick_end_reasons": [r.value for r in self.trick_end_reasons],
             "witness": self.witness.to_json() if self.witness else None,
             "impact": self.impact.to_json() if self.impact else None,
             "evidence": list(self.evidence),
             "proposed_wording": self.proposed_wording,
-            "status": self.status,
+            "status": str(self.status),
+            "settled_by": None if self.status.is_open else self.status.to_json(),
             "unsat_core": list(self.unsat_core),
         }
 
@@ -145,19 +295,27 @@ class Failure:
         }
 
 
-def point_status(spec: Spec, ruleset: Ruleset, point: str | None) -> str:
+def point_status(spec: Spec, ruleset: Ruleset, point: str | None) -> Status:
     """Settled when the chosen profile picks the point's reading on the strength of a text or
     outside evidence; a choice the profile made without a source leaves the question open."""
     if point is None or point not in spec.variation_points:
-        return "open"
-    reading = ruleset.reading(point)
+        return OPEN
     profile = spec.profiles.get(ruleset.profile)
     choice = profile.readings.get(point) if profile else None
     if point in ruleset.overridden or choice is None:
-        return "open"
+        return OPEN
     if choice.basis in ("text", "evidence"):
-        return f"settled by profile {ruleset.profile}: {reading}"
-    return "open"
+        return Status.settled(ruleset.profile, [(point, ruleset.reading(point))])
+    return OPEN
+
+
+def profile_status(ruleset: Ruleset, points: Iterable[str], applies: bool) -> Status:
+    """Open when the finding applies under the ruleset's own readings; else settled by the profile's
+    readings of `points` (the readings under which it would apply are not the profile's)."""
+    if applies:
+        return OPEN
+    chosen = ruleset.readings
+    return Status.settled(ruleset.profile, [(p, chosen.get(p, "")) for p in points])
 
 
 EngineFactory = Callable[[Ruleset, int], Game]
@@ -207,4 +365,16 @@ class CheckResult:
         }
 
 
-Check = Callable[[CheckContext], CheckResult]
+CheckFn = Callable[[CheckContext], CheckResult]
+
+
+@dataclass(frozen=True)
+class Check:
+    """A check as the runner registers it: `name` is the one name used in progress, JSON, JUnit,
+    baselines and crash reports; `uses_engine` says whether it plays the engine under check (a check
+    that only reads the spec answers the same for every engine)."""
+
+    name: str
+    title: str
+    run: CheckFn
+    uses_engine: bool = True

@@ -25,11 +25,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import networkx as nx  # type: ignore[import-untyped]
-from five35.engine import Game, Move, Pile, State
+from five35.engine import Game, Move, Pile, State, TrickEndReason
 from five35.engine.state import Event, TrickEnd
 from five35.spec import Ruleset, Spec, SpecError
 
-from .findings import CheckContext, CheckResult, Failure, Finding, Level, Witness
+from .findings import (
+    CheckContext,
+    CheckResult,
+    Failure,
+    Finding,
+    FindingKind,
+    Level,
+    Severity,
+    Witness,
+    readings_of,
+)
 from .invariants import (
     TRICK_ENDINGS,
     SpecRules,
@@ -276,12 +286,12 @@ def check_beats(ctx: CheckContext) -> CheckResult:
                 findings.append(
                     Finding(
                         id=f"graphs.beats.cycle.{kind}-{size}",
-                        kind="contradiction",
+                        kind=FindingKind.CONTRADICTION,
                         title=f"Overwriting {kind}s of {size} cards goes round in a circle",
                         clauses=("action.overwrite", f"pile.{kind}"),
                         detail=f"Under {label} the spec's order of {kind}s of {size} has a cycle: {text}.",
                         check="graphs.beats",
-                        severity="high",
+                        severity=Severity.HIGH,
                         witness=Witness(
                             summary=text,
                             situation={"cycle": [p.to_json() for p in cycle]},
@@ -627,7 +637,7 @@ def _never_finding(ctx: CheckContext, rs: Ruleset, label: str, never: list[str],
     ident = ".".join(f"{p}={r}" for p, r in changed.items()) or "base"
     return Finding(
         id=f"graphs.endgames.never.{'+'.join(never)}.{ident}",
-        kind="dead_clause",
+        kind=FindingKind.DEAD_CLAUSE,
         title=f"Trick endings never reached in small endgames: {', '.join(never)}",
         clauses=tuple(clause[e] for e in never),
         detail=(
@@ -635,8 +645,9 @@ def _never_finding(ctx: CheckContext, rs: Ruleset, label: str, never: list[str],
             f"built to reach every ending) ends a trick by {', '.join(never)}: a dead-clause candidate."
         ),
         check="graphs.endgames",
-        severity="low",
-        readings=changed,
+        severity=Severity.LOW,
+        readings=readings_of(ctx.spec, changed.items()),
+        trick_end_reasons=tuple(TrickEndReason(e) for e in never),
     )
 
 

@@ -16,8 +16,10 @@ from typing import Any
 
 import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
 from five35.spec import Ruleset, Spec
+from five35.spec.words import words_of
 
-from .findings import CheckContext, CheckResult, Finding, Witness
+from .alternatives import first_readings, readings_alternative
+from .findings import CheckContext, CheckResult, Finding, FindingKind, Severity, Witness, profile_status
 from .z3model import (
     ADD,
     KIND_NAMES,
@@ -348,15 +350,28 @@ def to_finding(spec: Spec, ruleset: Ruleset, r: Result) -> Finding:
     under_ruleset = any(all(chosen.get(p) == v for p, v in c.items()) for c in combos)
     first_combo, first_witness = r.failing[0]
     listed = "; ".join(", ".join(f"{p}={v}" for p, v in sorted(c.items())) or "every reading" for c in combos)
+    reach_players = first_witness.get("players") if r.property.startswith("reach.") else None
     return Finding(
         id=f"proof.{r.property}",
-        kind=r.kind,  # type: ignore[arg-type]
+        kind=FindingKind(r.kind),
         title=f"Fails: {r.title}",
         clauses=r.clauses,
         detail=f"The property '{r.title}' fails under: {listed}.",
         check=NAME,
-        severity="high" if under_ruleset else "medium",
+        severity=Severity.HIGH if under_ruleset else Severity.MEDIUM,
         variation_point=next(iter(first_combo), None) if len(first_combo) == 1 else None,
+        players=reach_players,
+        # The first combination's readings against the rules as played (a finding of one point
+        # shares the point's impact instead).
+        alternative=readings_alternative(
+            spec,
+            ruleset,
+            first_readings((p, v) for c in combos for p, v in sorted(c.items())),
+            players=(reach_players,) if reach_players is not None else (),
+            scene=words_of(spec).scene_for(NAME, r.property),
+        )
+        if len(first_combo) != 1 and r.kind == FindingKind.CONTRADICTION
+        else None,
         readings={
             f"{p}={v}": spec.variation_points[p].readings.get(v, "")
             for c in combos
@@ -370,10 +385,7 @@ def to_finding(spec: Spec, ruleset: Ruleset, r: Result) -> Finding:
             cards=len(first_witness.get("hand", []))
             + len((first_witness.get("pile") or {}).get("cards", [])),
         ),
-        status="open"
-        if under_ruleset
-        else f"settled by profile {ruleset.profile}: "
-        + ", ".join(f"{p}={chosen.get(p)}" for p in sorted(first_combo)),
+        status=profile_status(ruleset, sorted(first_combo), under_ruleset),
     )
 
 

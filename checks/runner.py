@@ -1,8 +1,9 @@
 """Run every check against an engine: the library behind `535-check check`.
 
-`run_checks(spec, ruleset, level=..., seed=...)` runs the checks of the modules in CHECK_MODULES in
-order and returns a `CheckRun`: every CheckResult, the totals, the findings deduplicated by id, the
-failures. A baseline file records known finding ids so that CI can fail on new findings only.
+`run_checks(spec, ruleset, level=..., seed=...)` runs the registered checks (CHECKS, each a `Check`
+with the one name it is known by everywhere) in order and returns a `CheckRun`: every CheckResult,
+the totals, the findings deduplicated by id, the failures. A baseline file records known finding
+ids so that CI can fail on new findings only.
 
 A check that raises is itself a failure of that check (named, with the exception), never a crash
 of the run: the engine under check may be broken in any way.
@@ -14,8 +15,7 @@ import os
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
-from importlib import import_module
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -24,55 +24,101 @@ from five35.engine.simulate import DEFAULT_SEED
 from five35.spec import Ruleset, Spec
 from five35.spec.limits import MAX_FILE_BYTES, InputLimitError, load_json
 
-from .findings import LEVELS, CheckContext, CheckResult, EngineFactory, Failure, Finding, Level
-
-# The modules whose CHECKS lists make up `535-check check`, in the order they run.
-CHECK_MODULES: tuple[str, ...] = (
-    "five35.checks.z3checks",
-    "five35.checks.invariants",
-    "five35.checks.graphs",
-    "five35.checks.text_audit",
-)
+from .conformance import check_conformance
+from .dead_clauses import check_dead_clauses
+from .divergence import check_divergence
+from .findings import LEVELS, Check, CheckContext, CheckResult, EngineFactory, Failure, Finding, Level
+from .graphs import check_beats, check_endgames, check_succession
+from .invariants import check_matches
+from .proofs import check_proofs
+from .text_audit import check_text_audit
+from .text_examples import check_text_examples
 
 BASELINE_FORMAT = "five35-baseline/1"
 RUN_FORMAT = "five35-check/1"
 
-CheckFn = Callable[[CheckContext], CheckResult]
+#: Every check of `535-check check`, in the order they run, each under the one name it is known by.
+CHECKS: tuple[Check, ...] = (
+    Check(
+        "conformance",
+        "Engine decisions equal the Z3 model's on a bounded domain of situations",
+        check_conformance,
+    ),
+    Check(
+        "proofs",
+        "Properties of the rules proved within the bounds for every reading combination (Z3)",
+        check_proofs,
+        uses_engine=False,
+    ),
+    Check(
+        "divergence",
+        "Smallest situation per variation point where its readings play differently",
+        check_divergence,
+    ),
+    Check(
+        "text_examples",
+        "The texts' own examples against every reading and the spec's parameters (Z3, unsat cores)",
+        check_text_examples,
+        uses_engine=False,
+    ),
+    Check(
+        "dead_clauses",
+        "Rules that can never apply under a reading (Z3, unsat cores)",
+        check_dead_clauses,
+        uses_engine=False,
+    ),
+    Check(
+        "invariants.matches",
+        "Invariants at every step of whole matches (Hypothesis state machine)",
+        check_matches,
+    ),
+    Check("graphs.succession", "Rank-succession graph per reading (runs are its paths)", check_succession),
+    Check(
+        "graphs.beats",
+        "Beats graph per pile kind, size and reading (acyclic, longest overwrite chain)",
+        check_beats,
+    ),
+    Check(
+        "graphs.endgames",
+        "Exhaustive endgame state graphs per reading (every invariant on every move)",
+        check_endgames,
+    ),
+    Check(
+        "text_audit",
+        "Text audit: source defects, undefined terms and German/Spanish mismatches",
+        check_text_audit,
+    ),
+)
 
 
 class BaselineError(ValueError):
     """A baseline file that cannot be read; str() is one line naming the file."""
 
 
-def all_checks() -> list[tuple[str, CheckFn]]:
-    """(name, check) for every check, named module.function without "check_" (graphs.beats)."""
-    out: list[tuple[str, CheckFn]] = []
-    for module_name in CHECK_MODULES:
-        module = import_module(module_name)
-        short = module_name.rsplit(".", 1)[-1]
-        for check in module.CHECKS:
-            out.append((f"{short}.{check.__name__.removeprefix('check_')}", check))
-    return out
+def all_checks() -> tuple[Check, ...]:
+    """Every registered check, in the order they run."""
+    return CHECKS
 
 
 def _matches(wanted: str, name: str) -> bool:
-    module, _, function = name.partition(".")
-    return wanted in (name, module, function)
+    group, _, short = name.partition(".")
+    return wanted in (name, group, short)
 
 
-def select_checks(only: Iterable[str] | None) -> list[tuple[str, CheckFn]]:
-    """The checks whose name, or whose module's name, is in `only` (all when None).
+def select_checks(only: Iterable[str] | None) -> list[Check]:
+    """The checks whose name, or the part of it before or after its dot ("graphs", "beats"), is in
+    `only` (all when None).
 
     Raises ValueError naming an entry that matches nothing.
     """
-    checks = all_checks()
+    checks = list(all_checks())
     if only is None:
         return checks
     wanted = list(only)
-    chosen = [(name, check) for name, check in checks if any(_matches(w, name) for w in wanted)]
+    chosen = [c for c in checks if any(_matches(w, c.name) for w in wanted)]
     for w in wanted:
-        if not any(_matches(w, n) for n, _ in checks):
-            known = ", ".join(n for n, _ in checks)
+        if not any(_matches(w, c.name) for c in checks):
+            known = ", ".join(c.name for c in checks)
             raise ValueError(f"no check called {w!r} (checks: {known})")
     return chosen
 
@@ -172,11 +218,11 @@ def run_checks(
     started = time.perf_counter()
     ctx = CheckContext(spec=spec, ruleset=ruleset, level=level, seed=seed, engine=engine)
     results: list[CheckResult] = []
-    for name, check in select_checks(only):
-        result = _run_one(name, check, ctx)
+    for check in select_checks(only):
+        result = _run_one(check, ctx)
         results.append(result)
         if progress is not None:
-            progress(name, result)
+            progress(check.name, result)
     return CheckRun(
         spec_path=str(spec.path),
         ruleset=ruleset,
@@ -188,20 +234,23 @@ def run_checks(
     )
 
 
-def _run_one(name: str, check: CheckFn, ctx: CheckContext) -> CheckResult:
+def _run_one(check: Check, ctx: CheckContext) -> CheckResult:
+    """One check's result under the check's registered name and title, whatever it calls itself;
+    a check that raises is a failure under that same name."""
     started = time.perf_counter()
     try:
-        return check(ctx)
+        result = check.run(ctx)
     except Exception as exc:
         # The engine under check (or a spec) can make any check fall over; that is a failure to
         # report with its cause, not a reason to lose the other checks' results.
         message = f"the check stopped: {type(exc).__name__}: {exc}"
         return CheckResult(
-            name=name,
-            title=check.__doc__.strip().splitlines()[0] if check.__doc__ else name,
+            name=check.name,
+            title=check.title,
             seconds=time.perf_counter() - started,
-            failures=(Failure(check=name, message=message),),
+            failures=(Failure(check=check.name, message=message),),
         )
+    return replace(result, name=check.name, title=check.title)
 
 
 # ---- baselines ----------------------------------------------------------------------------------

@@ -21,8 +21,19 @@ from typing import Any
 
 import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
 from five35.spec import Ruleset, Spec
+from five35.spec.words import words_of
 
-from .findings import CheckContext, CheckResult, Finding, point_status
+from .alternatives import readings_alternative
+from .findings import (
+    CheckContext,
+    CheckResult,
+    Finding,
+    FindingKind,
+    Severity,
+    point_status,
+    profile_status,
+    readings_of,
+)
 from .z3model import (
     ADD,
     EIGHT,
@@ -526,25 +537,11 @@ TEXT_PAIRS: tuple[tuple[str, str], ...] = (
     ("deck.copies@de", "deck.copies@es"),
 )
 
-# A proven German/Spanish conflict is a mismatch between the two texts; these say which variation
-# point carries it and the sentence that would settle it.
-# The id is the text audit's for the same mismatch (checks/text_audit.py), so that a run that makes
-# both keeps one section: the runner keeps the first finding of an id, and this proof (with its
-# unsat core) runs first.
-PAIR_IDS: dict[str, str] = {
-    "trick.end.set": "mismatch.trick.end.set.five_players",
-    "deck.copies": "mismatch.deck.copies.five_players",
-}
-PAIR_SETTLEMENT: dict[str, tuple[str, str]] = {
-    "trick.end.set": (
-        "five_player_set_close",
-        "A trick ends when a player places the fourth card of a set (the fifth card with 5 or 6 players).",
-    ),
-    "deck.copies": (
-        "five_player_copies",
-        "The deck holds 4 copies of each card with 2 to 4 players and 5 copies with 5 or 6 players.",
-    ),
-}
+# A proven German/Spanish conflict is a mismatch between the two texts: the words file's mismatch
+# whose `pair` is the clause says which variation point carries it and the sentence that would
+# settle it, and its id is the text audit's for the same mismatch (checks/text_audit.py), so that a
+# run that makes both keeps one section: the runner keeps the first finding of an id, and this proof
+# (with its unsat core) runs first.
 
 
 def clauses_of(spec: Spec, labels: Iterable[str]) -> tuple[str, ...]:
@@ -590,6 +587,7 @@ def check_pair(spec: Spec, ruleset: Ruleset, a: Example, b: Example) -> Conflict
 
 
 def to_finding(spec: Spec, ruleset: Ruleset, conflict: Conflict) -> Finding:
+    words = words_of(spec)
     by_id = {e.id: e for e in EXAMPLES}
     examples = [by_id[label] for label in conflict.labels]
     readings_text = ", ".join(f"{p}={r}" for p, r in conflict.combo)
@@ -603,8 +601,9 @@ def to_finding(spec: Spec, ruleset: Ruleset, conflict: Conflict) -> Finding:
             f"{', '.join(conflict.core)})."
         )
         suffix = "-".join(e.id.split("@")[-1] for e in examples)
-        fid = PAIR_IDS.get(examples[0].clause, f"text.{examples[0].clause}.{suffix}")
-        point, wording = PAIR_SETTLEMENT.get(examples[0].clause, (None, None))
+        pair = next((m for m in words.mismatches if m.pair == examples[0].clause), None)
+        fid = f"mismatch.{pair.key}" if pair else f"text.{examples[0].clause}.{suffix}"
+        point, wording = (pair.variation_point, pair.wording) if pair else (None, None)
     else:
         point, wording = None, None
         title = f"{examples[0].id} conflicts with " + (
@@ -624,24 +623,32 @@ def to_finding(spec: Spec, ruleset: Ruleset, conflict: Conflict) -> Finding:
             if label.startswith("reading:")
         }
     )
+    variation_point = point or (points[0] if len(points) == 1 else None)
+    kind = FindingKind.MISMATCH if len(examples) == 2 else FindingKind.CONTRADICTION
     return Finding(
         id=fid,
-        kind="mismatch" if len(examples) == 2 else "contradiction",
+        kind=kind,
         title=title,
         clauses=clauses_of(spec, conflict.core),
         detail=detail,
         check=NAME,
-        severity="high" if (under_ruleset and conflict.combo) or not conflict.combo else "medium",
-        variation_point=point or (points[0] if len(points) == 1 else None),
+        severity=Severity.HIGH
+        if (under_ruleset and conflict.combo) or not conflict.combo
+        else Severity.MEDIUM,
+        variation_point=variation_point,
         proposed_wording=wording,
-        readings={p: spec.variation_points[p].readings[r] for p, r in conflict.combo},
+        readings=readings_of(spec, conflict.combo),
+        # A contradiction of one point shares the point's impact; one of several readings is
+        # measured against the rules as played.
+        alternative=readings_alternative(
+            spec, ruleset, dict(conflict.combo), scene=words.scene_for(NAME, examples[0].id)
+        )
+        if kind is FindingKind.CONTRADICTION and variation_point is None
+        else None,
         status=(
             point_status(spec, ruleset, point)
             if len(examples) == 2
-            else "open"
-            if under_ruleset
-            else f"settled by profile {ruleset.profile}: "
-            + ", ".join(f"{p}={chosen.get(p)}" for p, _ in conflict.combo)
+            else profile_status(ruleset, [p for p, _ in conflict.combo], under_ruleset)
         ),
         unsat_core=conflict.core,
     )

@@ -14,6 +14,7 @@ engine plays the other side.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import ClassVar
 
 from five35.engine import Game, Pile, Play, State, TrickEndReason
 from five35.engine.game import Option
@@ -73,8 +74,10 @@ class SetsNeverClose(Game):
 class NoOverwriteOfFour(Game):
     """The overwrite of a 4-card pile deleted from the rules."""
 
+    SIZE: ClassVar[int] = 4
+
     def beats(self, new: Pile, old: Pile) -> bool:
-        return old.size != 4 and super().beats(new, old)
+        return old.size != self.SIZE and super().beats(new, old)
 
 
 class NoEightByAdd(Game):

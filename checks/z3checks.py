@@ -9,11 +9,11 @@ from __future__ import annotations
 from .conformance import check_conformance
 from .dead_clauses import check_dead_clauses
 from .divergence import check_divergence
-from .findings import Check
+from .findings import CheckFn
 from .proofs import check_proofs
 from .text_examples import check_text_examples
 
-CHECKS: list[Check] = [
+CHECKS: list[CheckFn] = [
     check_conformance,
     check_proofs,
     check_divergence,

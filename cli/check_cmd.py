@@ -137,7 +137,7 @@ def check(
     choice = resolve(spec_path, profile, readings)
     try:
         engine = load_engine(engine_spec) if engine_spec else Game
-        selected = [name for name, _ in select_checks(only or None)]
+        selected = [check.name for check in select_checks(only or None)]
         baseline = load_baseline(baseline_path) if baseline_path is not None else None
     except (ValueError, BaselineError) as exc:
         fail_usage(str(exc))

@@ -69,6 +69,7 @@ class Option(NamedTuple):
     pile: Pile  # the central pile after it
     has_eight: bool
     listed_eight: bool  # the pile is a single 8, a set of 8s, or exactly the run 7,8 or 7,8,9
+    closes: TrickEndReason | None = None  # why placing it ends the trick by its size (the closes hook)
 
 
 EIGHT = 8
@@ -237,6 +238,8 @@ class Game:
             pile=pile,
             has_eight=EIGHT in added,
             listed_eight=listed and EIGHT in added,
+            # A hook is a pure function of its arguments, so its answer is cached with the option.
+            closes=self.closes(pile, action),
         )
 
     def placeable_piles(self) -> list[Pile]:
@@ -375,9 +378,8 @@ class Game:
         reasons: list[TrickEndReason] = []
         if self.rule_of_8(option, state):
             reasons.append(TrickEndReason.RULE_OF_8)
-        closed = self.closes(option.pile, option.move.action)
-        if closed is not None:
-            reasons.append(closed)
+        if option.closes is not None:
+            reasons.append(option.closes)
         opening_has_eight = option.has_eight if state.pile is None else state.opening_has_eight
         moved = replace(
             state,

@@ -1,17 +1,22 @@
-"""One report run: the checks, the impact of every variation point, the variant comparison, then
-the three files. Used by `535-check report` and by `535-check` with no command.
+"""One report run: the checks, the impact of every variation point and of every finding with
+alternatives of its own, the finished findings, the variant comparison, then the three files. Used
+by `535-check report` and by `535-check` with no command.
 
-The work is split into units (one player count of the impact estimate, one player count of one
-variant) so that a progress bar can follow it; every unit is a pure function of the spec, the
-ruleset, the seed and the number of games.
+`report_result` is the one orchestrator, and the work runs one way: checks -> typed Findings ->
+impact measurement (which also grades the points no check graded) -> the findings finished
+(five35.checks.pipeline.review) -> variants -> a `ReportData`, which five35.reports.build only
+arranges and five35.reports.render only renders.
+
+The long work is split into units (one player count and one range of games of the impact estimate
+or of one variant) so that a progress bar can follow it; every unit is a pure function of the
+spec, the ruleset, the seed and the number of games.
 """
 
 from __future__ import annotations
 
 import contextlib
-import importlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -25,20 +30,21 @@ from five35.checks.impact import (
     player_counts,
     to_impact,
 )
-from five35.checks.text_audit import check_text_audit
+from five35.checks.pipeline import (
+    PointImpact,
+    ReportData,
+    Variant,
+    collect_findings,
+    measure_findings,
+    review,
+    to_measure,
+)
+from five35.checks.runner import CHECKS, run_checks
 from five35.engine.executor import LocalExecutor
 from five35.engine.simulate import Stats, merge_all, simulate
 from five35.spec import Ruleset, Spec, SpecError
 
-from .build import (
-    PointImpact,
-    ReportInputs,
-    Variant,
-    collect_findings,
-    finding_alternatives,
-    measure_finding_impacts,
-    report_data,
-)
+from .build import report_data
 from .render import write_report
 
 Progress = Callable[[int], None]
@@ -54,24 +60,15 @@ class ReportRun:
 def run_all_checks(
     spec: Spec, ruleset: Ruleset, level: Level, seed: int, only: Sequence[str] | None = None
 ) -> tuple[list[CheckResult], list[str]]:
-    """The checks runner's results (all its checks, or those named in `only`) when it is installed,
-    else the text audit alone, with a note saying so. The text audit is included either way, once."""
-    notes: list[str] = []
-    results: list[CheckResult] = []
-    try:
-        runner = importlib.import_module("five35.checks.runner")
-    except ModuleNotFoundError as exc:
-        if exc.name != "five35.checks.runner":
-            raise
-        runner = None
-    if runner is not None:
-        run = runner.run_checks(spec, ruleset, level=level, seed=seed, only=only)
-        results.extend(run.results)
-    else:
-        notes.append("The checks runner (five35.checks.runner) is not installed: only the text audit ran.")
-    if not any(r.name == "text_audit" for r in results):
-        results.append(check_text_audit(CheckContext(spec=spec, ruleset=ruleset, level=level, seed=seed)))
-    return results, notes
+    """The runner's results (all its checks, or those named in `only`), with any notes on them. The
+    text audit is included either way, once: every report quotes the texts' defects and gaps."""
+    run = run_checks(spec, ruleset, level=level, seed=seed, only=only)
+    results = list(run.results)
+    audit = next(c for c in CHECKS if c.name == "text_audit")
+    if not any(r.name == audit.name for r in results):
+        ctx = CheckContext(spec=spec, ruleset=ruleset, level=level, seed=seed)
+        results.append(replace(audit.run(ctx), name=audit.name, title=audit.title))
+    return results, []
 
 
 def impact_units(
@@ -234,17 +231,63 @@ def estimate_finding_impacts(
     spec: Spec,
     ruleset: Ruleset,
     results: Sequence[CheckResult],
-    impacts: Mapping[str, PointImpact],
+    impacts: dict[str, PointImpact],
     games: int,
     seed: int,
     bots: Sequence[str] = DEFAULT_BOTS,
     jobs: int = 1,
 ) -> dict[str, PointImpact]:
-    """Impact of the findings that neither carry one nor hang on a variation point, over the same
-    seeded games as the points' impacts; measured before rendering, so that rendering only renders."""
-    findings = collect_findings(spec, ruleset, results, impacts)
-    alternatives = finding_alternatives(spec, ruleset, findings, impacts)
-    return measure_finding_impacts(alternatives, ruleset, games, seed, tuple(bots), jobs)
+    """Impact of the findings that neither carry one nor hang on a variation point: each finding's
+    own `Alternative`, over the same seeded games as the points' impacts."""
+    alternatives = to_measure(collect_findings(spec, ruleset, results, impacts), impacts)
+    return measure_findings(alternatives, ruleset, games, seed, tuple(bots), jobs)
+
+
+def report_result(
+    spec: Spec,
+    ruleset: Ruleset,
+    *,
+    games: int,
+    seed: int,
+    level: Level = "ci",
+    bots: Sequence[str] = DEFAULT_BOTS,
+    progress: Progress | None = None,
+    jobs: int = 1,
+    results: Sequence[CheckResult] | None = None,
+    notes: Sequence[str] = (),
+    variants: bool = True,
+) -> ReportData:
+    """The whole pipeline: the checks (unless their `results` are given, with any `notes` on them),
+    the impacts, the finished findings, the variant comparison (unless `variants` is False)."""
+    if results is None:
+        checked, check_notes = run_all_checks(spec, ruleset, level, seed)
+        notes = (*notes, *check_notes)
+    else:
+        checked = list(results)
+    for players in player_counts(ruleset):
+        try:
+            ruleset.hand_size(players)
+        except SpecError as exc:
+            notes = (
+                *notes,
+                f"The rules played cannot be dealt to {players} players ({exc}): no impact at that count.",
+            )
+    impacts = estimate_all(spec, ruleset, games, seed, bots, progress, jobs)
+    finding_impacts = estimate_finding_impacts(spec, ruleset, checked, impacts, games, seed, bots, jobs)
+    findings = review(spec, ruleset, checked, impacts, finding_impacts)
+    compared = simulate_variants(spec, ruleset, games, seed, bots, progress, jobs) if variants else []
+    return ReportData(
+        spec=spec,
+        ruleset=ruleset,
+        results=tuple(checked),
+        findings=findings,
+        variants=tuple(compared),
+        games=games,
+        seed=seed,
+        level=level,
+        bots=tuple(bots),
+        notes=tuple(notes),
+    )
 
 
 def make_report(
@@ -261,42 +304,20 @@ def make_report(
     results: Sequence[CheckResult] | None = None,
     notes: Sequence[str] = (),
 ) -> ReportRun:
-    """Run everything (the checks too, unless their `results` are given, with any `notes` on
-    them) and write report.md, report.html and report.json into `out_dir`."""
-    if results is None:
-        checked, check_notes = run_all_checks(spec, ruleset, level, seed)
-        notes = (*notes, *check_notes)
-    else:
-        checked = list(results)
-    for players in player_counts(ruleset):
-        try:
-            ruleset.hand_size(players)
-        except SpecError as exc:
-            notes = (
-                *notes,
-                f"The rules played cannot be dealt to {players} players ({exc}): no impact at that count.",
-            )
-    impacts = estimate_all(spec, ruleset, games, seed, bots, progress, jobs)
-    variants = simulate_variants(spec, ruleset, games, seed, bots, progress, jobs)
-    # Findings that neither carry an impact nor hang on a variation point are measured here, over
-    # the same games, so that rendering only renders.
-    alternatives = finding_alternatives(
-        spec, ruleset, collect_findings(spec, ruleset, checked, impacts), impacts
-    )
-    finding_impacts = measure_finding_impacts(alternatives, ruleset, games, seed, tuple(bots), jobs)
-    inputs = ReportInputs(
-        spec=spec,
-        ruleset=ruleset,
-        results=checked,
-        impacts=impacts,
-        finding_impacts=finding_impacts,
-        variants=variants,
+    """Run everything (`report_result`) and write report.md, report.html and report.json into
+    `out_dir`."""
+    finished = report_result(
+        spec,
+        ruleset,
         games=games,
         seed=seed,
         level=level,
-        bots=tuple(bots),
-        notes=tuple(notes),
+        bots=bots,
+        progress=progress,
+        jobs=jobs,
+        results=results,
+        notes=notes,
     )
-    data = report_data(inputs)
+    data = report_data(finished)
     paths = write_report(out_dir, data)
     return ReportRun(data, paths, len(data["failures"]))

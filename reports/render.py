@@ -18,19 +18,23 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from five35.engine import TRICK_END_REASONS, TrickEndReason
+from five35.engine.simulate import WENT_OUT
 from five35.spec import dumps
 from markupsafe import Markup
 
 from . import svg
 
 FILES = ("report.md", "report.html", "report.json")
-TRICK_END_PARTS = ("all_passed", "set_closed", "run_closed", "rule_of_8", "went_out")
-TRICK_END_WORDS = {
-    "all_passed": "all but one passed",
-    "set_closed": "set closed",
-    "run_closed": "run closed",
-    "rule_of_8": "Rule of 8",
-    "went_out": "a player went out",
+# How tricks end: the engine's trick-end reasons, then a round that ends mid-trick because a player
+# went out (the simulation counts that apart).
+TRICK_END_PARTS: tuple[str, ...] = (*(r.value for r in TRICK_END_REASONS), WENT_OUT)
+TRICK_END_WORDS: dict[str, str] = {
+    TrickEndReason.ALL_PASSED: "all but one passed",
+    TrickEndReason.SET_CLOSED: "set closed",
+    TrickEndReason.RUN_CLOSED: "run closed",
+    TrickEndReason.RULE_OF_8: "Rule of 8",
+    WENT_OUT: "a player went out",
 }
 
 

@@ -27,7 +27,11 @@ def test_dead_clauses_of_the_embedded_spec() -> None:
         "dead.trick.end.set.players-5.five_player_copies=five_is_small.five_player_set_close=five_is_large"
     ]
     assert {"parameters.copies", "parameters.set_closing_size"} <= set(mixed.unsat_core)
-    assert mixed.status.startswith("settled by profile published")
+    assert mixed.status.profile == "published" and not mixed.status.is_open
+    # its alternative: the rules under those readings with the clause and without it, at 5 players
+    assert mixed.alternative is not None and mixed.alternative.players == (5,)
+    assert mixed.alternative.compared.engine.__name__ == "SetsNeverClose"
+    assert mixed.players == 5
     assert "dead.eight.trigger.unlisted_run.eight_forms=listed_forms" in got
     assert "dead.eight.trigger.added.eight_on_add=plays_only" in got
     run_overflow = got["dead.add_past_closing.run.run_gaps=gaps_break.run_wrap=no_wrap"]

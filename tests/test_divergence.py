@@ -26,13 +26,14 @@ def test_every_variation_point_has_a_witness() -> None:
         f = got[f"vp.{point}"]
         assert f.kind == "ambiguity" and f.variation_point == point
         assert f.witness is not None, point
-        assert set(f.witness.outcomes) == set(vp.readings), point
+        assert set(f.witness.outcomes) == set(vp.playable), point
+        assert set(f.readings) == {f"{point}={r}" for r in vp.readings}, point
         assert f.clauses == vp.cites
         assert f.proposed_wording
         # Settled only where the profile's choice rests on the text or on outside evidence.
         basis = SPEC.profiles["published"].readings[point].basis
-        settled = f"settled by profile published: {CTX.ruleset.reading(point)}"
-        assert f.status == (settled if basis in ("text", "evidence") else "open"), point
+        settled = f"settled by profile published: {point}={CTX.ruleset.reading(point)}"
+        assert str(f.status) == (settled if basis in ("text", "evidence") else "open"), point
     dumps([f.to_json() for f in got.values()])
 
 

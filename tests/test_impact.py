@@ -7,26 +7,37 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from five35.checks.findings import Finding, FindingKind
+from five35.checks.alternatives import clause_deleted, scene_witness
+from five35.checks.findings import Alternative, Finding
 from five35.checks.impact import (
-    AddClosesOnly,
-    Alternative,
-    ExampleOrder,
     ImpactCounts,
-    RunsUncapped,
-    SetsNeverClose,
     alternative_unit,
-    alternative_witness,
     comparison,
     estimate_alternatives,
     estimate_impact,
-    finding_alternative,
     measure,
     to_impact,
 )
+from five35.checks.text_audit import text_audit
+from five35.checks.variants import VARIANTS, AddClosesOnly, ExampleOrder, RunsUncapped, SetsNeverClose
 from five35.engine import Game, Move, Pile, State
+from five35.engine import game as game_module
 from five35.engine.simulate import wilson_interval
 from five35.spec import Ruleset, Spec, load_spec
+
+HOOKS = (
+    "follows",
+    "strength",
+    "beats",
+    "closing_size",
+    "closes",
+    "add_limit",
+    "add_options",
+    "rule_of_8",
+    "trick_winner",
+    "next_seat",
+    "penalty",
+)
 
 
 @pytest.fixture(scope="module")
@@ -181,12 +192,13 @@ def test_a_point_settled_by_the_deck_never_matters(spec: Spec) -> None:
 # ---- the alternatives of findings that are not one variation point --------------------------------
 
 
-def _finding(fid: str, kind: FindingKind = "mismatch") -> Finding:
-    return Finding(id=fid, kind=kind, title="t", clauses=("deck.points",), detail="d", check="test")
+def _audited(spec: Spec, fid: str, rs: Ruleset | None = None) -> Finding:
+    return {f.id: f for f in text_audit(spec, rs or spec.ruleset())}[fid]
 
 
-def _alt(spec: Spec, fid: str, kind: FindingKind = "mismatch", rs: Ruleset | None = None) -> Alternative:
-    alt = finding_alternative(spec, rs or spec.ruleset(), _finding(fid, kind))
+def _alt(spec: Spec, fid: str, rs: Ruleset | None = None) -> Alternative:
+    """The alternative the text audit fills in for one of its findings."""
+    alt = _audited(spec, fid, rs).alternative
     assert alt is not None, fid
     return alt
 
@@ -209,6 +221,7 @@ def test_the_verb_alternative_parts_from_the_engine_once_four_cards_a_turn_are_a
     _, spanish = _after(AddClosesOnly(four, 2), hands, [Move("lead", (3, 3, 3, 3))])
     assert [type(e).__name__ for e in german] == ["TrickEnd"]
     assert spanish == ()
+    assert _alt(spec, "mismatch.trick.end.set.verb").compared.engine is AddClosesOnly
 
 
 def test_the_repaired_example_parts_from_an_eight_that_beats_everything(spec: Spec) -> None:
@@ -234,9 +247,23 @@ def test_deleted_clauses_change_play_where_they_are_alive(spec: Spec) -> None:
     assert Move("add", (4, 5, 7)) in uncapped - capped
 
 
+def test_variants_override_only_public_hooks() -> None:
+    # A variant that overrode a _private method or set attributes at run time would make the
+    # engine's cached answers wrong; the variants module's contract is the documented hooks.
+    for name, engine in VARIANTS.items():
+        own = {k for k, v in vars(engine).items() if callable(v)} if engine is not Game else set()
+        assert not {k for k in own if k.startswith("_")}, name
+        assert own <= set(HOOKS), (name, own - set(HOOKS))
+        for hook in own:
+            assert hook in (Game.__doc__ or "") or hook in (game_module.__doc__ or ""), hook
+
+
 def test_points_table_changes_every_game_and_the_verb_none(spec: Spec) -> None:
     rs = spec.ruleset()
-    alts = [_alt(spec, "gap.parameter.points", "gap"), _alt(spec, "mismatch.trick.end.set.verb")]
+    alts = {
+        "gap.parameter.points": _alt(spec, "gap.parameter.points"),
+        "mismatch.trick.end.set.verb": _alt(spec, "mismatch.trick.end.set.verb"),
+    }
     out = estimate_alternatives(alts, rs, 4, 7)
     points, _ = out["gap.parameter.points"]
     verb, _ = out["mismatch.trick.end.set.verb"]
@@ -248,10 +275,11 @@ def test_points_table_changes_every_game_and_the_verb_none(spec: Spec) -> None:
 
 def test_alternatives_split_over_games_and_processes_give_the_same_counts(spec: Spec) -> None:
     rs = spec.ruleset()
-    alts = [_alt(spec, "gap.parameter.points", "gap"), _alt(spec, "mismatch.eight.trigger.cleared")]
-    whole = alternative_unit(tuple(alts), 3, range(0, 6), 11, ("greedy", "random"))
-    first = alternative_unit(tuple(alts), 3, range(0, 2), 11, ("greedy", "random"))
-    rest = alternative_unit(tuple(alts), 3, range(2, 6), 11, ("greedy", "random"))
+    alts = {fid: _alt(spec, fid) for fid in ("gap.parameter.points", "mismatch.eight.trigger.cleared")}
+    pairs = tuple(alts.items())
+    whole = alternative_unit(pairs, 3, range(0, 6), 11, ("greedy", "random"))
+    first = alternative_unit(pairs, 3, range(0, 2), 11, ("greedy", "random"))
+    rest = alternative_unit(pairs, 3, range(2, 6), 11, ("greedy", "random"))
     for fid in whole:
         merged = first[fid].merge(rest[fid])
         assert (merged.games, merged.affected, dict(merged.first_change)) == (
@@ -265,24 +293,25 @@ def test_alternatives_split_over_games_and_processes_give_the_same_counts(spec: 
 
 
 def test_a_dead_clause_is_measured_where_its_readings_can_be_dealt(spec: Spec) -> None:
-    fid = "dead.trick.end.set.players-5.five_player_copies=five_is_small.five_player_set_close=five_is_large"
-    alt = _alt(spec, fid, "dead_clause")
+    readings = {"five_player_copies": "five_is_small", "five_player_set_close": "five_is_large"}
+    alt = clause_deleted(spec, spec.ruleset(), readings, SetsNeverClose, players=(5,))
     assert alt.players == (5,)
-    assert alt.played.reading("deal") == "deal_all"  # the hand-size table cannot deal 4 copies to 5
-    impact, per = estimate_alternatives([alt], spec.ruleset(), 3, 2)[fid]
+    assert alt.played.ruleset.reading("deal") == "deal_all"  # the hand-size table cannot deal 4 copies to 5
+    impact, per = estimate_alternatives({"dead": alt}, spec.ruleset(), 3, 2)["dead"]
     assert list(impact.per_players) == [5] and impact.per_players[5][0] == 0
     assert per[5].games == 3
 
 
 def test_scene_witness_is_played_by_both_engines(spec: Spec) -> None:
-    witness = alternative_witness(_alt(spec, "gap.parameter.points", "gap"))
+    witness = scene_witness(_alt(spec, "gap.parameter.points"))
     assert witness is not None
     table, flat = witness.outcomes.values()
     # player 1 is left holding 1, 8 and 15: the spec's table scores them, one point per card gives 3
     assert table["after lead 3"]["penalties"] == [0, sum(spec.ruleset().points[r] for r in (1, 8, 15))]
     assert flat["after lead 3"]["penalties"] == [0, 3]
     assert "differ" in witness.summary
-    single = alternative_witness(_alt(spec, "defect.pile.single", "defect"))
+    assert witness.position is not None and witness.position.hands == ((3,), (1, 8, 15))
+    single = scene_witness(_alt(spec, "defect.pile.single"))
     assert single is not None
     assert single.situation["pile"] == {"kind": "single", "cards": [7]}
     assert single.situation["hand"] == [1, 14]
@@ -295,7 +324,7 @@ def test_a_planted_engine_shows_in_the_scene(spec: Spec) -> None:
         def penalty(self, hand: int) -> int:
             return 0
 
-    witness = alternative_witness(_alt(spec, "mismatch.round.scoring.printed"), NoScore)
+    witness = scene_witness(_alt(spec, "mismatch.round.scoring.printed"), NoScore)
     assert witness is not None
     played, printed = witness.outcomes.values()
     assert played["after lead 3"]["penalties"] == [0, 0]
@@ -304,4 +333,5 @@ def test_a_planted_engine_shows_in_the_scene(spec: Spec) -> None:
 
 
 def test_a_variation_point_finding_has_no_alternative_of_its_own(spec: Spec) -> None:
-    assert finding_alternative(spec, spec.ruleset(), _finding("vp.run_wrap", "ambiguity")) is None
+    assert _audited(spec, "mismatch.deck.copies.five_players").alternative is None
+    assert _audited(spec, "gap.point.turn_order").alternative is None

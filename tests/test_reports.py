@@ -15,10 +15,21 @@ from typing import Any
 import jsonschema
 import pytest
 from click.testing import CliRunner
-from five35.checks.findings import CheckContext, CheckResult, Failure, Finding, Witness
+from five35.checks.findings import (
+    CheckContext,
+    CheckResult,
+    Failure,
+    Finding,
+    FindingKind,
+    Severity,
+    Status,
+    Witness,
+    point_readings,
+)
+from five35.checks.pipeline import ReportData
 from five35.checks.text_audit import check_text_audit
 from five35.cli import main
-from five35.reports import FILES, ReportInputs, render_all, report_data, write_report
+from five35.reports import FILES, render_all, report_data, write_report
 from five35.reports import job as report_job
 from five35.reports.job import estimate_all, simulate_variants
 from five35.reports.svg import nice_ceiling
@@ -57,46 +68,53 @@ def fixture_results(spec: Spec) -> list[CheckResult]:
         findings=(
             Finding(
                 id="vp.run_order",
-                kind="ambiguity",
+                kind=FindingKind.AMBIGUITY,
                 title="Which run beats which?",
                 clauses=("pile.run", "action.overwrite"),
                 detail="The example says 1,2,3 beats 11,12,13; 'higher-ranked' says the opposite.",
                 check="fixture",
-                severity="high",
+                severity=Severity.HIGH,
                 variation_point="run_order",
-                readings={"lower_beats": "1,2,3 beats 11,12,13", "higher_beats": "11,12,13 beats 1,2,3"},
+                readings={
+                    "run_order=lower_beats": "1,2,3 beats 11,12,13",
+                    "run_order=higher_beats": "11,12,13 beats 1,2,3",
+                },
                 witness=witness,
                 evidence=("E3", "E4"),
                 proposed_wording="A run is beaten by a run of the same length starting lower.",
-                status="settled by profile published: lower_beats",
+                status=Status.settled("published", [("run_order", "lower_beats")]),
             ),
             Finding(
                 id="contradiction.eight_forms",
-                kind="contradiction",
+                kind=FindingKind.CONTRADICTION,
                 title="The list after 'd. h.' omits 8,9",
                 clauses=("eight.trigger",),
                 detail="The rule says any 8; its list of examples leaves out the run 8,9.",
                 check="fixture",
-                severity="medium",
+                severity=Severity.MEDIUM,
                 variation_point="eight_forms",
-                # keyed by the point, with the reading's own words, as the text-example check does
-                readings={"eight_forms": spec.variation_points["eight_forms"].readings["listed_forms"]},
+                # one reading of its own point: the report names it by the reading alone
+                readings={
+                    "eight_forms=listed_forms": point_readings(spec, "eight_forms")[
+                        "eight_forms=listed_forms"
+                    ]
+                },
                 unsat_core=("eight.trigger", "rules.trick.end.eight"),
             ),
             Finding(
                 id="dead.add_past_closing",
-                kind="dead_clause",
+                kind=FindingKind.DEAD_CLAUSE,
                 title="add_past_closing never applies",
                 clauses=("action.add",),
                 detail="No set or run can grow past its closing card.",
                 check="fixture",
-                severity="low",
+                severity=Severity.LOW,
                 readings={"add_past_closing=overflow": "Yes: the trick still ends, with the longer pile."},
                 evidence=("Checked exhaustively over all piles (fixture).",),
             ),
             Finding(
                 id="gap.run_order.example",
-                kind="gap",
+                kind=FindingKind.GAP,
                 title="The single and set examples are lost in Spanish",
                 clauses=("pile.single",),
                 detail="Only 'rango superior' tells the direction.",
@@ -109,23 +127,17 @@ def fixture_results(spec: Spec) -> list[CheckResult]:
     return [checks, audit]
 
 
-def build_fixture_inputs() -> ReportInputs:
-    """The fixture's inputs, computed afresh on every call."""
+def build_fixture_inputs() -> ReportData:
+    """The fixture's finished report data, computed afresh on every call."""
     spec = load_spec()
-    rs = spec.ruleset()
-    results = fixture_results(spec)
-    impacts = estimate_all(spec, rs, GAMES, SEED)
-    return ReportInputs(
-        spec=spec,
-        ruleset=rs,
-        results=results,
-        impacts=impacts,
-        finding_impacts=report_job.estimate_finding_impacts(spec, rs, results, impacts, GAMES, SEED),
-        variants=simulate_variants(spec, rs, GAMES, SEED),
+    return report_job.report_result(
+        spec,
+        spec.ruleset(),
         games=GAMES,
         seed=SEED,
         level="quick",
         bots=("greedy", "cautious", "random"),
+        results=fixture_results(spec),
     )
 
 
@@ -520,23 +532,16 @@ def test_the_real_checks_feed_the_report() -> None:
 def full_report() -> tuple[dict[str, Any], list[CheckResult]]:
     """The embedded spec's report with the real checks at level ci, over a few games."""
     spec = load_spec()
-    rs = spec.ruleset()
-    results, notes = report_job.run_all_checks(spec, rs, "ci", SEED)
-    impacts = estimate_all(spec, rs, GAMES, SEED)
-    inputs = ReportInputs(
-        spec=spec,
-        ruleset=rs,
-        results=results,
-        impacts=impacts,
-        finding_impacts=report_job.estimate_finding_impacts(spec, rs, results, impacts, GAMES, SEED),
-        variants=[],
+    data = report_job.report_result(
+        spec,
+        spec.ruleset(),
         games=GAMES,
         seed=SEED,
         level="ci",
         bots=("greedy", "cautious", "random"),
-        notes=tuple(notes),
+        variants=False,
     )
-    return report_data(inputs), results
+    return report_data(data), list(data.results)
 
 
 def test_every_finding_of_a_full_report_has_all_seven_parts() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from five35.checks import runner
-from five35.checks.findings import CheckContext, CheckResult, Finding
+from five35.checks.findings import Check, CheckContext, CheckResult, Finding, FindingKind
 from five35.checks.runner import (
     BaselineError,
     CheckRun,
@@ -25,7 +25,12 @@ BASE = SPEC.ruleset()
 
 def finding(ident: str) -> Finding:
     return Finding(
-        id=ident, kind="ambiguity", title=f"title {ident}", clauses=("pile.run",), detail="d", check="test"
+        id=ident,
+        kind=FindingKind.AMBIGUITY,
+        title=f"title {ident}",
+        clauses=("pile.run",),
+        detail="d",
+        check="test",
     )
 
 
@@ -36,10 +41,11 @@ def fake_run(*results: CheckResult) -> CheckRun:
 
 
 def test_select_checks_by_module_function_or_full_name() -> None:
-    names = [n for n, _ in select_checks(None)]
+    names = [c.name for c in select_checks(None)]
     assert "invariants.matches" in names and "graphs.endgames" in names
-    assert [n for n, _ in select_checks(["graphs"])] == [n for n in names if n.startswith("graphs.")]
-    assert [n for n, _ in select_checks(["beats"])] == ["graphs.beats"]
+    assert [c.name for c in select_checks(["graphs"])] == [n for n in names if n.startswith("graphs.")]
+    assert [c.name for c in select_checks(["beats"])] == ["graphs.beats"]
+    assert [c.name for c in select_checks(["text_audit"])] == ["text_audit"]
     with pytest.raises(ValueError, match="no check called 'nope'"):
         select_checks(["nope"])
 
@@ -76,8 +82,8 @@ def test_baseline_round_trip(tmp_path: Path) -> None:
     [
         ("{", "not valid JSON"),
         ('{"findings": []}', "not a five35 baseline"),
-        ('{"format": "five35-baseline/1", "findings": {}}', "must be a list"),
-        ('{"format": "five35-baseline/1", "findings": [{"kind": "x"}]}', "findings[0] has no id"),
+        ('{"format": "five35-baseline/1", "findings": {}}', "findings: expected a list"),
+        ('{"format": "five35-baseline/1", "findings": [{"kind": "x"}]}', "findings[0]: expected an entry"),
     ],
 )
 def test_bad_baselines_are_one_line_errors(tmp_path: Path, content: str, message: str) -> None:
@@ -95,10 +101,34 @@ def test_a_check_that_raises_becomes_a_failure(monkeypatch: pytest.MonkeyPatch) 
         """Falls over."""
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(runner, "all_checks", lambda: [("test.boom", check_boom)])
+    monkeypatch.setattr(runner, "all_checks", lambda: (Check("test.boom", "Falls over", check_boom),))
     run = run_checks(SPEC, BASE, level="quick", seed=1)
     assert not run.ok
     assert run.failures[0].check == "test.boom" and "RuntimeError: boom" in run.failures[0].message
+    assert run.results[0].name == "test.boom" and run.results[0].title == "Falls over"
+
+
+def test_a_check_is_known_by_its_registered_name_whatever_it_calls_itself(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def check_modest(ctx: CheckContext) -> CheckResult:
+        return CheckResult("something.else", "Another title", 0.0, exhaustive=1, findings=(finding("f"),))
+
+    monkeypatch.setattr(
+        runner, "all_checks", lambda: (Check("registered", "The registered title", check_modest),)
+    )
+    seen: list[str] = []
+    run = run_checks(SPEC, BASE, level="quick", seed=1, progress=lambda name, result: seen.append(name))
+    assert seen == ["registered"]
+    assert [r.name for r in run.results] == ["registered"]
+    assert run.to_json()["checks"][0]["name"] == "registered"
+    assert run.results[0].title == "The registered title"
+
+
+def test_every_check_in_the_registry_names_its_own_results() -> None:
+    names = [c.name for c in runner.CHECKS]
+    assert len(set(names)) == len(names)
+    assert {c.name for c in runner.CHECKS if not c.uses_engine} == {"proofs", "text_examples", "dead_clauses"}
 
 
 def test_same_seed_same_json_and_the_seed_matters() -> None:
@@ -116,11 +146,11 @@ def test_unknown_level_is_refused() -> None:
         run_checks(SPEC, BASE, level="fast", seed=1)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("name", [n for n, _ in runner.all_checks()])
+@pytest.mark.parametrize("name", [c.name for c in runner.all_checks()])
 def test_every_check_holds_on_the_reference_engine_at_level_quick(name: str) -> None:
     # The runner's checks, collected one by one, so the project's own test suite runs them too.
-    check = dict(runner.all_checks())[name]
-    result = check(CheckContext(SPEC, BASE, level="quick", seed=535))
+    check = {c.name: c for c in runner.all_checks()}[name]
+    result = check.run(CheckContext(SPEC, BASE, level="quick", seed=535))
     assert result.ok, [f.message for f in result.failures]
     # A check either examined something or says why it did not at this level.
     assert result.exhaustive + result.generated + result.proofs > 0 or result.notes

@@ -5,11 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from five35.checks.findings import CheckContext, Finding
-from five35.checks.text_audit import KNOWN_MISMATCHES, check_text_audit, proposal_for_point, text_audit
+from five35.checks.findings import CheckContext, Finding, Status
+from five35.checks.text_audit import check_text_audit, proposal_for_point, text_audit
 from five35.engine import Game
 from five35.spec import Spec, load_spec
 from five35.spec.loader import embedded_spec_path
+from five35.spec.words import words_of
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +45,7 @@ def test_the_required_mismatches_are_found(spec: Spec) -> None:
 
 def test_every_known_mismatch_quotes_its_clause(spec: Spec) -> None:
     # A quote that is not in the clause would tell the designer something the text does not say.
-    for m in KNOWN_MISMATCHES:
+    for m in words_of(spec).mismatches:
         clause = spec.clauses[m.clause]
         assert clause.de is not None and clause.es is not None
         assert m.de_quote in clause.de, m.key
@@ -85,17 +86,17 @@ def test_every_finding_is_complete_and_cites_real_clauses(spec: Spec) -> None:
 
 def test_status_follows_the_profile_and_its_basis(spec: Spec) -> None:
     published = _ids(spec)
-    assert published["mismatch.deck.copies.five_players"].status == (
-        "settled by profile published: five_is_large"
+    assert published["mismatch.deck.copies.five_players"].status == Status.settled(
+        "published", [("five_player_copies", "five_is_large")]
     )
     spanish = _ids(spec, "spanish-literal")
-    assert spanish["mismatch.deck.copies.five_players"].status == (
-        "settled by profile spanish-literal: five_is_small"
+    assert str(spanish["mismatch.deck.copies.five_players"].status) == (
+        "settled by profile spanish-literal: five_player_copies=five_is_small"
     )
     # A reading chosen on the command line settles nothing; a profile's choice without a source neither.
     overridden = _ids(spec, None, {"five_player_copies": "five_is_small"})
-    assert overridden["mismatch.deck.copies.five_players"].status == "open"
-    assert published["gap.point.turn_order"].status == "open"
+    assert overridden["mismatch.deck.copies.five_players"].status.is_open
+    assert published["gap.point.turn_order"].status.is_open
 
 
 def test_a_corrected_text_no_longer_shows_its_mismatch(tmp_path: Path) -> None:
@@ -152,10 +153,12 @@ def test_text_findings_carry_their_alternatives_and_situation(spec: Spec) -> Non
         "defect.source.es.1",
     ):
         f = found[fid]
-        assert len(f.readings) == 2 and all(f.readings.values()), fid
+        alt = f.alternative
+        assert alt is not None and all(side.words for side in (alt.played, alt.compared)), fid
         assert f.witness is not None and f.witness.cards > 0, fid
-        # the witness's columns are the two alternatives the readings name
-        assert list(f.witness.outcomes) == list(f.readings), fid
+        # the witness's columns are the two alternatives, and the scene sets the table up by play
+        assert list(f.witness.outcomes) == list(alt.labels), fid
+        assert f.witness.position is not None, fid
     verb = found["mismatch.trick.end.set.verb"].witness
     assert verb is not None
     assert verb.situation["pile"] == {"kind": "set", "cards": [3, 3, 3]}
@@ -163,10 +166,10 @@ def test_text_findings_carry_their_alternatives_and_situation(spec: Spec) -> Non
         assert out["after add 3"]["trick_ends"] is True
     damaged = found["defect.pile.set"].witness
     assert damaged is not None and damaged.situation["hand"] == [3, 14, 14, 14]
-    # a finding about a variation point keeps that point's readings
-    assert set(found["mismatch.deck.copies.five_players"].readings) == set(
-        spec.variation_points["five_player_copies"].readings
-    )
+    # a finding about a variation point keeps that point's readings, in the one "point=reading" shape
+    assert set(found["mismatch.deck.copies.five_players"].readings) == {
+        f"five_player_copies={r}" for r in spec.variation_points["five_player_copies"].readings
+    }
 
 
 def test_the_engine_under_check_plays_the_witness(spec: Spec) -> None:

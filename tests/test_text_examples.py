@@ -33,7 +33,7 @@ def test_the_run_example_contradicts_higher_beats_only() -> None:
     assert f.kind == "contradiction"
     assert set(f.unsat_core) == {"pile.run", "reading:run_order=higher_beats"}
     assert "pile.run" in f.clauses
-    assert f.status == "settled by profile published: run_order=lower_beats"
+    assert str(f.status) == "settled by profile published: run_order=lower_beats"
     assert not any(i.startswith("text.pile.single") or i.startswith("text.pile.set.") for i in got)
 
 
@@ -54,7 +54,7 @@ def test_the_german_and_spanish_texts_contradict_each_other_at_five_players() ->
     assert pair.clauses == ("trick.end.set",)
     assert "mismatch.deck.copies.five_players" in got
     # The published profile follows the German text, so the Spanish one conflicts with it.
-    assert got["text.trick.end.set@es.five_player_set_close=five_is_large"].status == "open"
+    assert got["text.trick.end.set@es.five_player_set_close=five_is_large"].status.is_open
 
 
 def test_quick_checks_the_ruleset_only() -> None:

@@ -144,7 +144,7 @@ def test_proofs_hold_on_the_embedded_spec_except_the_mixed_five_player_reading()
     assert finding.kind == "contradiction"
     assert "five_player_copies=five_is_small" in finding.detail
     assert "five_player_set_close=five_is_large" in finding.detail
-    assert finding.status.startswith("settled by profile published")
+    assert str(finding.status).startswith("settled by profile published")
 
 
 def test_a_proof_fails_on_a_spec_whose_runs_close_beyond_the_longest_run(tmp_path: Path) -> None:
