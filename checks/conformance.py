@@ -11,6 +11,12 @@ Reading combinations are grouped by the decisions they touch (a sweep per group,
 at the checked ruleset's readings), so that every combination of the points that matter to a
 decision is covered without the full product. `deep` adds Hypothesis-generated situations over the
 full product of readings and random hands.
+
+Which decisions each variation point touches is `TOUCHES`, keyed by the engine's vocabulary
+(`Game.VOCABULARY`); the sweeps take their points from it and their readings from the spec, so a new
+reading of a point is swept without an edit here, and this module refuses to import while a point
+of the engine is neither swept nor in `NOT_SWEPT` with its reason. The model's answer asks the Z3
+model's reading hooks only (turn order included): a reading without one is refused.
 """
 
 from __future__ import annotations
@@ -26,12 +32,13 @@ from typing import Any
 
 from five35.engine import PASS, Game, Move, Pile, RoundEnd, State, TrickEnd
 from five35.spec import Ruleset
-from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+from five35.spec.vocabulary import Vocabulary
+from hypothesis import given
 from hypothesis import seed as hseed
 from hypothesis import strategies as st
 
 from .findings import CheckContext, CheckResult, Failure, Witness
-from .hypothesis_env import private_hypothesis_home
+from .hypothesis_env import hypothesis_settings, private_hypothesis_home
 from .situations import (
     NONE_PILE,
     PileKey,
@@ -40,12 +47,11 @@ from .situations import (
     build_state,
     central_piles,
     full_hand,
-    seat_before,
-    seats_after,
     shaped_plays,
     table_cards,
     to_pile,
 )
+from .vocab import ComponentVocabulary, VocabularyMismatch, table_vocabulary
 from .z3model import ACTION_CODES, KIND_CODES, NONE, RUN, SET, SINGLE, Model
 
 NAME = "conformance"
@@ -68,41 +74,54 @@ class Sweep:
         return move.action in self.actions and (not self.eights_only or 8 in move.cards)
 
 
-SWEEPS: tuple[Sweep, ...] = (
-    Sweep(
-        "lead_overwrite",
-        ("run_gaps", "run_wrap", "run_order", "eight_rank"),
-        (4,),
-        (False,),
-        (NONE, SINGLE, SET, RUN),
-        ("lead", "overwrite", "pass"),
-    ),
-    Sweep(
-        "add_runs",
-        ("run_gaps", "run_wrap", "add_to_single", "add_run_ends", "add_past_closing"),
-        (4,),
-        (False,),
-        (SINGLE, RUN),
-        ("add",),
-    ),
-    Sweep(
-        "add_sets",
-        ("add_to_single", "add_past_closing", "five_player_copies", "five_player_set_close"),
-        (4, 5, 6),
-        (False,),
-        (SINGLE, SET),
-        ("add",),
-    ),
-    Sweep(
-        "rule_of_8",
-        ("eight_forms", "eight_on_add", "eight_exemption", "run_gaps"),
-        (4,),
-        (False, True),
-        (NONE, SINGLE, SET, RUN),
-        ("lead", "overwrite", "add"),
-        eights_only=True,
-    ),
-    Sweep("turns", ("turn_order",), (2, 3, 4, 5, 6), (False,), (SINGLE,), ("overwrite", "pass")),
+# The decisions compared, one sweep each; `points` is filled in from TOUCHES.
+_DECISIONS: tuple[Sweep, ...] = (
+    Sweep("lead_overwrite", (), (4,), (False,), (NONE, SINGLE, SET, RUN), ("lead", "overwrite", "pass")),
+    Sweep("add_runs", (), (4,), (False,), (SINGLE, RUN), ("add",)),
+    Sweep("add_sets", (), (4, 5, 6), (False,), (SINGLE, SET), ("add",)),
+    Sweep("rule_of_8", (), (4,), (False, True), (NONE, SINGLE, SET, RUN), ("lead", "overwrite", "add"), True),
+    Sweep("turns", (), (2, 3, 4, 5, 6), (False,), (SINGLE,), ("overwrite", "pass")),
+)
+
+#: The decisions each variation point changes: the sweeps it is varied in.
+TOUCHES: dict[str, tuple[str, ...]] = {
+    "run_gaps": ("lead_overwrite", "add_runs", "rule_of_8"),  # which runs exist; listed 7,8,9
+    "run_wrap": ("lead_overwrite", "add_runs"),
+    "run_order": ("lead_overwrite",),
+    "five_player_copies": ("add_sets",),
+    "five_player_set_close": ("add_sets",),
+    "add_to_single": ("add_runs", "add_sets"),
+    "add_run_ends": ("add_runs",),
+    "add_past_closing": ("add_runs", "add_sets"),
+    "eight_forms": ("rule_of_8",),
+    "eight_on_add": ("rule_of_8",),
+    "eight_exemption": ("rule_of_8",),
+    "eight_rank": ("lead_overwrite",),
+    "turn_order": ("turns",),
+}
+#: Points no sweep varies, and why: the situations compared are single decisions within a round.
+NOT_SWEPT: dict[str, str] = {
+    "deal": "decides the hands a round starts with, not a decision within the round",
+    "first_leader": "decides who leads the first round, not a decision within it",
+    "round_leader": "decides who leads the next round, not a decision within a round",
+}
+
+
+def sweeps_vocabulary(vocabulary: Vocabulary) -> ComponentVocabulary:
+    """The points the sweeps vary (every reading of each, from the spec) or leave alone, checked
+    against an engine's vocabulary: VocabularyMismatch names a point in neither."""
+    unknown = {d for ds in TOUCHES.values() for d in ds} - {d.name for d in _DECISIONS}
+    if unknown:
+        raise VocabularyMismatch(f"TOUCHES names decisions without a sweep: {', '.join(sorted(unknown))}")
+    table = {point: vocabulary.points.get(point, ()) for point in TOUCHES}
+    return table_vocabulary("the conformance sweeps", table, vocabulary, NOT_SWEPT)
+
+
+CONFORMANCE_VOCABULARY = sweeps_vocabulary(Game.VOCABULARY)
+
+SWEEPS: tuple[Sweep, ...] = tuple(
+    replace(d, points=tuple(p for p in Game.VOCABULARY.points if d.name in TOUCHES.get(p, ())))
+    for d in _DECISIONS
 )
 
 
@@ -136,22 +155,25 @@ class Tally:
 # ---- the model's answer ----------------------------------------------------------------------------
 
 
-def _descending(ruleset: Ruleset) -> bool:
-    return ruleset.reading("turn_order") == "descending_seats"
-
-
-def _next_active(players: int, seat: int, passed: Iterable[int], descending: bool) -> int:
+def _next_active(model: Model, players: int, seat: int, passed: Iterable[int]) -> int:
+    """The next seat after `seat` in turn order that has not passed (or `seat` itself)."""
     out = set(passed)
-    for other in seats_after(players, seat, descending):
+    other = model.next_seat(seat, players)
+    while other != seat:
         if other not in out:
             return other
+        other = model.next_seat(other, players)
     return seat
+
+
+def _seat_before(model: Model, players: int, seat: int) -> int:
+    """The seat whose turn comes just before `seat`'s."""
+    return next(s for s in range(players) if model.next_seat(s, players) == seat)
 
 
 def model_answer(model: Model, ruleset: Ruleset, sit: Situation, pile: PileKey, move: Move) -> dict[str, Any]:
     """What the model says `move` does in `sit`: legal, and if so the pile after it, the trick endings,
     the winner and who moves next."""
-    desc = _descending(ruleset)
     mover = sit.to_move
     if move.action == "pass":
         if sit.pile is None:
@@ -164,7 +186,7 @@ def model_answer(model: Model, ruleset: Ruleset, sit: Situation, pile: PileKey, 
             "pile": sit.pile.to_json(),
             "trick_end": [],
             "winner": None,
-            "to_move": _next_active(sit.players, mover, passed, desc),
+            "to_move": _next_active(model, sit.players, mover, passed),
         }
     index = model.values.index
     if any(c not in model.values for c in move.cards):
@@ -196,7 +218,7 @@ def model_answer(model: Model, ruleset: Ruleset, sit: Situation, pile: PileKey, 
         "pile": after.to_json() if after else None,
         "trick_end": [],
         "winner": None,
-        "to_move": _next_active(sit.players, mover, sit.passed, desc),
+        "to_move": _next_active(model, sit.players, mover, sit.passed),
     }
 
 
@@ -249,10 +271,15 @@ def _fits(cards: Sequence[int], hand: Counter[int]) -> bool:
 
 
 def situation_for(
-    ruleset: Ruleset, players: int, pile: Pile | None, flag: bool, passed: tuple[int, ...] = ()
+    ruleset: Ruleset,
+    players: int,
+    pile: Pile | None,
+    flag: bool,
+    passed: tuple[int, ...] = (),
+    model: Model | None = None,
 ) -> Situation:
-    desc = _descending(ruleset)
-    last = seat_before(players, 0, desc) if pile is not None else -1
+    """Seat 0 to move with the rest of the deck in hand, facing `pile` placed by the seat before."""
+    last = _seat_before(model or Model.concrete(ruleset), players, 0) if pile is not None else -1
     sit = Situation(players, pile, flag if pile is not None else False, (), 0, last, passed)
     return replace(sit, hand=full_hand(ruleset, players, table_cards(sit)))
 
@@ -384,9 +411,9 @@ def run_config(
             if sweep.name == "turns" and pile is not None:
                 if key[1] != 0:
                     continue  # one pile (the lowest single) is enough to see whose turn it is
-                passed_sets = _passed_sets(ruleset, players)
+                passed_sets = _passed_sets(model, players)
             for passed in passed_sets:
-                sit = situation_for(ruleset, players, pile, flag, passed)
+                sit = situation_for(ruleset, players, pile, flag, passed, model)
                 found.extend(
                     compare_situation(
                         game, model, ruleset, sit, key, sweep.name, tally, readings, covers=sweep.covers
@@ -395,9 +422,9 @@ def run_config(
     return [minimal_situation(game, model, ruleset, d) for d in _smallest_per_kind(found)]
 
 
-def _passed_sets(ruleset: Ruleset, players: int) -> list[tuple[int, ...]]:
+def _passed_sets(model: Model, players: int) -> list[tuple[int, ...]]:
     """Every set of players who already passed, besides the mover (seat 0) and the last to play."""
-    last = seat_before(players, 0, _descending(ruleset))
+    last = _seat_before(model, players, 0)
     others = [s for s in range(players) if s not in (0, last)]
     out: list[tuple[int, ...]] = []
     for r in range(len(others) + 1):
@@ -431,7 +458,14 @@ def _five_player_only(ctx: CheckContext, combo: Iterable[tuple[str, str]]) -> bo
     return any(p.startswith("five_player_") and base.get(p) != r for p, r in combo)
 
 
+def require_readings(ctx: CheckContext) -> None:
+    """Refuse (UnimplementedReading) a ruleset or spec with a reading the sweeps cannot model."""
+    CONFORMANCE_VOCABULARY.require_ruleset(ctx.ruleset)
+    CONFORMANCE_VOCABULARY.require_spec(ctx.spec)
+
+
 def exhaustive(ctx: CheckContext, tally: Tally) -> list[Disagreement]:
+    require_readings(ctx)
     found: list[Disagreement] = []
     for sweep, combos in sweeps_for(ctx):
         for combo in combos:
@@ -448,20 +482,11 @@ def exhaustive(ctx: CheckContext, tally: Tally) -> list[Disagreement]:
 
 def generated(ctx: CheckContext, tally: Tally, examples: int) -> list[Disagreement]:
     """Random full reading combinations, player counts, piles and (smaller) hands, shrunk by Hypothesis."""
+    require_readings(ctx)
     points = [p for p in ctx.spec.variation_points]
     found: list[Disagreement] = []
 
-    @settings(
-        database=None,
-        max_examples=examples,
-        deadline=None,
-        derandomize=False,
-        phases=[Phase.generate, Phase.shrink],
-        verbosity=Verbosity.quiet,
-        suppress_health_check=list(HealthCheck),
-        print_blob=False,
-        report_multiple_bugs=False,
-    )
+    @hypothesis_settings(examples)
     @hseed(ctx.seed)
     @given(st.data())
     def run(data: st.DataObject) -> None:
@@ -475,7 +500,7 @@ def generated(ctx: CheckContext, tally: Tally, examples: int) -> list[Disagreeme
         piles = [NONE_PILE, *central_piles(model, players, flag)]
         key = data.draw(st.sampled_from(piles))
         pile = to_pile(model, key)
-        sit = situation_for(ruleset, players, pile, flag)
+        sit = situation_for(ruleset, players, pile, flag, model=model)
         hand = data.draw(st.lists(st.sampled_from(list(sit.hand)), min_size=4, max_size=20))
         sit = replace(sit, hand=tuple(sorted(_clip(hand, Counter(sit.hand)))))
         game = ctx.engine(ruleset, players)

@@ -13,6 +13,10 @@
 
 Each graph is built from the engine under check and compared with the same graph built from the
 spec's readings (`SpecRules`); a difference is a failure with the smallest example.
+
+The readings flipped come from the spec, the points from the engine's vocabulary (`PLAY_POINTS`:
+every point of `Game.VOCABULARY` but those in `NOT_PLAY_POINTS`, which say why they cannot change
+play within a round). A reading the rules model cannot state is refused (`UnimplementedReading`).
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import networkx as nx  # type: ignore[import-untyped]
 from five35.engine import Game, Move, Pile, State, TrickEndReason
 from five35.engine.state import Event, TrickEnd
 from five35.spec import Ruleset, Spec, SpecError
+from five35.spec.vocabulary import Vocabulary
 
 from .findings import (
     CheckContext,
@@ -41,6 +46,7 @@ from .findings import (
     readings_of,
 )
 from .invariants import (
+    RULES_VOCABULARY,
     TRICK_ENDINGS,
     SpecRules,
     Violation,
@@ -48,26 +54,41 @@ from .invariants import (
     state_violations,
     step_violations,
 )
+from .vocab import ComponentVocabulary, VocabularyMismatch, table_vocabulary
 
-# The variation points that change play inside a round (deal, leaders and copies with fewer than
-# five players do not), flipped one at a time around the ruleset under check.
-PLAY_POINTS = (
-    "run_gaps",
-    "run_wrap",
-    "run_order",
-    "five_player_copies",
-    "five_player_set_close",
-    "add_to_single",
-    "add_run_ends",
-    "add_past_closing",
-    "eight_forms",
-    "eight_on_add",
-    "eight_exemption",
-    "eight_rank",
-    "turn_order",
-)
+#: Variation points that cannot change play inside a round, and why; the endgames start from a deal
+#: with a leader, so flipping them would explore the same graphs again.
+NOT_PLAY_POINTS: dict[str, str] = {
+    "deal": "decides the hands a round starts with; an endgame is given its hands",
+    "first_leader": "decides who leads the first round; an endgame is given its leader",
+    "round_leader": "decides who leads the next round; an endgame ends with its round",
+}
+# The points that change play inside a round, in the engine's order, flipped one at a time around
+# the ruleset under check (the five-player points only matter to deals of five).
+PLAY_POINTS: tuple[str, ...] = tuple(p for p in Game.VOCABULARY.points if p not in NOT_PLAY_POINTS)
+# The points the succession and beats graphs depend on (every reading of each, from the spec).
 PILE_ORDER_POINTS = ("run_gaps", "run_wrap", "run_order", "eight_rank")
 SUCCESSION_POINTS = ("run_gaps", "run_wrap")
+
+
+def graphs_vocabulary(vocabulary: Vocabulary) -> ComponentVocabulary:
+    """The points the graphs flip or leave alone, checked against an engine's vocabulary."""
+    stray = set(PILE_ORDER_POINTS) - set(vocabulary.points)
+    if stray:
+        raise VocabularyMismatch(f"PILE_ORDER_POINTS names unknown points: {', '.join(sorted(stray))}")
+    table = {p: vocabulary.points[p] for p in vocabulary.points if p not in NOT_PLAY_POINTS}
+    return table_vocabulary("the graph checks", table, vocabulary, NOT_PLAY_POINTS)
+
+
+GRAPHS_VOCABULARY = graphs_vocabulary(Game.VOCABULARY)
+
+
+def require_readings(ctx: CheckContext) -> None:
+    """Refuse (UnimplementedReading) a ruleset or spec with a reading the graphs cannot state: the
+    graph checks' own points, and the rules model (SpecRules) every graph is compared with."""
+    for vocabulary in (GRAPHS_VOCABULARY, RULES_VOCABULARY):
+        vocabulary.require_ruleset(ctx.ruleset)
+        vocabulary.require_spec(ctx.spec)
 
 
 def variants(spec: Spec, base: Ruleset, points: tuple[str, ...], *, all_combinations: bool) -> list[Ruleset]:
@@ -136,6 +157,7 @@ def _components(graph: nx.DiGraph) -> str:
 
 def check_succession(ctx: CheckContext) -> CheckResult:
     """(a) The rank-succession graph per reading: the engine's against the spec's."""
+    require_readings(ctx)
     started = time.perf_counter()
     failures: list[Failure] = []
     notes: list[str] = []
@@ -239,6 +261,7 @@ def beats_graph(piles: list[Pile], beats: Callable[[Pile, Pile], bool]) -> nx.Di
 
 def check_beats(ctx: CheckContext) -> CheckResult:
     """(b) The beats graph per pile kind, size and reading: acyclic, the spec's, longest chain."""
+    require_readings(ctx)
     started = time.perf_counter()
     failures: list[Failure] = []
     findings: list[Finding] = []
@@ -509,6 +532,7 @@ def _start(game: Game, deal: Deal) -> State | None:
 
 def check_endgames(ctx: CheckContext) -> CheckResult:
     """(c) Exhaustive state graphs of small endgames per reading, every invariant on every move."""
+    require_readings(ctx)
     started = time.perf_counter()
     plan = PLANS[ctx.level]
     deals = sorted(

@@ -4,6 +4,13 @@ Two layers:
 
 - `SpecRules` states the rules from the Ruleset alone (readings and parameters, never the engine's
   hooks), so an engine whose hook is wrong is measured against something independent of it.
+  What each reading means it asks the Z3 model's reading hooks (five35.checks.z3model), the one
+  place the checks state readings: a reading added there is known here too, a reading without a
+  hook is refused (`UnimplementedReading`) instead of played like another. The engine's hooks are
+  not an option (the invariants would check the engine against itself), and a second table of
+  meanings here could drift from the model's; the model is compiled from the spec's data and
+  checked against the texts (text_examples), the proofs and the engine (conformance). SpecRules
+  keeps its own statement of what piles, adds and trick endings are; only readings come from there.
 - `state_violations` / `step_violations` check one state or one move against the invariants below
   (OpenSpiel's generic game checks plus 535's own). The Hypothesis state machine (`MatchMachine`)
   and the exhaustive endgame graphs (five35.checks.graphs) both call them.
@@ -41,10 +48,10 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, cast
 
-from five35.engine import CardCodec, Game, Move, Pile, State
+from five35.engine import TRICK_END_REASONS, CardCodec, Game, Move, Pile, State
 from five35.engine.state import Event, MatchEnd, RoundEnd, TrickEnd
 from five35.spec import Ruleset, Spec
-from hypothesis import HealthCheck, Phase, Verbosity, settings
+from five35.spec.vocabulary import Vocabulary
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.reporting import with_reporter
@@ -58,38 +65,43 @@ from hypothesis.stateful import (
 from hypothesis.strategies import SearchStrategy
 
 from .findings import CheckContext, CheckResult, EngineFactory, Failure, Level, Witness
-from .hypothesis_env import private_hypothesis_home
+from .hypothesis_env import hypothesis_settings, private_hypothesis_home
 from .strategies import Setup, parse_move, setups
+from .vocab import ComponentVocabulary, table_vocabulary
+from .z3model import EIGHT, KIND_CODES, LISTED_EIGHT_RUNS, NOT_MODELLED, READING_HOOKS, Model
 
-EIGHT = 8
-LISTED_EIGHT_RUNS = ((7, 8), (7, 8, 9))
-TRICK_ENDINGS = ("all_passed", "set_closed", "run_closed", "rule_of_8")
+TRICK_ENDINGS: tuple[str, ...] = TRICK_END_REASONS
+
+
+def rules_vocabulary(vocabulary: Vocabulary) -> ComponentVocabulary:
+    """What SpecRules implements (the Z3 model's hooks, whose meanings it asks), checked against an
+    engine's vocabulary."""
+    return table_vocabulary("the invariants' rules model", READING_HOOKS, vocabulary, NOT_MODELLED)
+
+
+RULES_VOCABULARY = rules_vocabulary(Game.VOCABULARY)
 
 
 # ---- the rules as the spec states them ----------------------------------------------------------
 
 
 class SpecRules:
-    """The rules of one Ruleset and player count, read from its readings and parameters."""
+    """The rules of one Ruleset and player count: its parameters, and its readings' meanings as the
+    Z3 model's reading hooks state them. Raises UnimplementedReading for a reading without one."""
 
     def __init__(self, ruleset: Ruleset, players: int) -> None:
+        RULES_VOCABULARY.require_ruleset(ruleset)
         self.ruleset = ruleset
         self.players = players
         self.ranks = ruleset.ranks
-        r = ruleset.reading
-        self.gaps_skipped = r("run_gaps") == "gaps_skipped"
-        self.wrap = r("run_wrap") == "wrap"
-        self.lower_runs_beat = r("run_order") == "lower_beats"
-        self.add_to_single = r("add_to_single") == "allowed"
-        self.top_end_only = r("add_run_ends") == "top_end"
-        self.capped = r("add_past_closing") == "capped"
-        self.listed_eights_only = r("eight_forms") == "listed_forms"
-        self.adds_trigger = r("eight_on_add") == "adds_trigger"
-        self.exempt_whole_trick = r("eight_exemption") == "whole_trick"
-        self.eight_strongest = r("eight_rank") == "strongest"
-        self.descending = r("turn_order") == "descending_seats"
-        self.copies = ruleset.copies(players)
-        self.set_close = ruleset.set_closing_size(players)
+        self._index = {rank: i for i, rank in enumerate(ruleset.ranks)}
+        self.model = model = Model.concrete(ruleset)
+        self.add_to_single = bool(model.to_single)
+        self.top_end_only = not model.either_end
+        self.capped = bool(model.capped)
+        self.adds_trigger = bool(model.adds_trigger)
+        self.copies: int = model.copies(players)
+        self.set_close: int = model.set_close(players)
         self.run_close = ruleset.run_closing_size
         self.max_cards = ruleset.max_cards_per_turn
         self.points = ruleset.points
@@ -99,16 +111,11 @@ class SpecRules:
         self._packed_deck: int | None = None
 
     def follows(self, a: int, b: int) -> bool:
-        """Rank b continues a run after rank a."""
-        if a not in self.ranks or b not in self.ranks:
+        """Rank b continues a run after rank a (run_gaps, run_wrap)."""
+        i, j = self._index.get(a), self._index.get(b)
+        if i is None or j is None:
             return False
-        if b == a + 1:
-            return True
-        # Without 6 and 10 in the deck, "next in the deck" differs from "next number" only at a gap.
-        later = [x for x in self.ranks if x > a]
-        if self.gaps_skipped and later and b == later[0]:
-            return True
-        return self.wrap and a == max(self.ranks) and b == min(self.ranks)
+        return bool(self.model.follows(i, j))
 
     def as_pile(self, cards: tuple[int, ...] | list[int]) -> Pile | None:
         """The pile these cards make (runs put in succession order), or None."""
@@ -129,33 +136,35 @@ class SpecRules:
         return None
 
     def strength(self, rank: int) -> int:
-        if self.eight_strongest and rank == EIGHT:
-            return len(self.ranks)
-        return self.ranks.index(rank)
+        """How strong a single or set of this rank is (eight_rank)."""
+        strength: int = self.model.strength(self._index[rank])
+        return strength
 
     def beats(self, new: Pile, old: Pile) -> bool:
+        """`new` overwrites `old`: same kind and size, and stronger (run_order for runs)."""
         if new.kind != old.kind or new.size != old.size:
             return False
-        if new.kind == "run":
-            a, b = self.ranks.index(new.cards[0]), self.ranks.index(old.cards[0])
-            return a < b if self.lower_runs_beat else a > b
-        return self.strength(new.cards[0]) > self.strength(old.cards[0])
+        a, b = self._index[new.cards[0]], self._index[old.cards[0]]
+        return bool(self.model.beats(KIND_CODES[new.kind], a, b))
 
     def closing(self, kind: str) -> int | None:
         return {"set": self.set_close, "run": self.run_close}.get(kind)
 
     def rule_of_8(self, action: str, added: tuple[int, ...], new: Pile, opening_has_eight: bool) -> bool:
+        """Placing `added` to make `new` is the Rule of 8 (eight_forms, eight_on_add, eight_exemption)."""
         if action == "lead" or EIGHT not in added:
             return False
-        if self.exempt_whole_trick and opening_has_eight:
+        if self.model.says("eight_exemption", opening_has_eight):
             return False
         if action == "add" and not self.adds_trigger:
             return False
-        if self.listed_eights_only:
+
+        def listed() -> bool:
             if new.kind in ("single", "set"):
                 return new.cards[0] == EIGHT
             return new.cards in LISTED_EIGHT_RUNS
-        return True
+
+        return bool(self.model.says("eight_forms", listed))
 
     def judge(self, pile: Pile | None, move: Move) -> tuple[Pile | None, str | None]:
         """The pile `move` makes on `pile`, or why the spec does not allow it (holding aside)."""
@@ -215,10 +224,10 @@ class SpecRules:
         return sum(self.points[c] for c in cards)
 
     def next_seat(self, seat: int, passed: int) -> int:
-        step = -1 if self.descending else 1
-        nxt = (seat + step) % self.players
+        """The next seat after `seat` in turn order that has not passed (turn_order)."""
+        nxt = self.model.next_seat(seat, self.players)
         while passed >> nxt & 1:
-            nxt = (nxt + step) % self.players
+            nxt = self.model.next_seat(nxt, self.players)
         return nxt
 
 
@@ -820,23 +829,6 @@ BUDGETS: Mapping[Level, Budget] = {
 }
 
 
-def hypothesis_settings(examples: int, steps: int) -> settings:
-    """Explicit settings for every run, so CI detection, profiles and the user's directory play no part."""
-    return settings(
-        settings.get_profile("default"),
-        max_examples=examples,
-        stateful_step_count=steps,
-        derandomize=True,
-        database=None,
-        deadline=None,
-        print_blob=False,
-        report_multiple_bugs=False,
-        verbosity=Verbosity.quiet,
-        phases=(Phase.explicit, Phase.generate, Phase.shrink),
-        suppress_health_check=list(HealthCheck),
-    )
-
-
 def run_machine(
     machine: type[MatchMachine], examples: int, steps: int
 ) -> tuple[InvariantBroken | None, list[str]]:
@@ -846,14 +838,17 @@ def run_machine(
         try:
             # Typed only in newer Hypothesis releases; calling through Any keeps mypy quiet on both.
             runner: Any = run_state_machine_as_test
-            runner(machine, settings=hypothesis_settings(examples, steps))
+            runner(machine, settings=hypothesis_settings(examples, steps=steps))
         except InvariantBroken as broken:
             return broken, printed
     return None, printed
 
 
 def check_matches(ctx: CheckContext) -> CheckResult:
-    """Whole matches (Hypothesis state machine), every invariant at every step."""
+    """Whole matches (Hypothesis state machine), every invariant at every step. Raises
+    UnimplementedReading for a reading the rules model cannot state."""
+    RULES_VOCABULARY.require_ruleset(ctx.ruleset)
+    RULES_VOCABULARY.require_spec(ctx.spec)
     started = time.perf_counter()
     budget = BUDGETS[ctx.level]
     machine = machine_for(ctx.spec, ctx.ruleset, ctx.engine, run_seed=ctx.seed)

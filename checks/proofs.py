@@ -24,6 +24,7 @@ from .z3model import (
     ADD,
     KIND_NAMES,
     LEAD,
+    MODEL_VOCABULARY,
     MODELLED_POINTS,
     NONE,
     RUN,
@@ -408,6 +409,9 @@ def run_proofs(spec: Spec, ruleset: Ruleset, level: str) -> tuple[list[Result], 
 
 
 def check_proofs(ctx: CheckContext) -> CheckResult:
+    # Refused whole, at every level: a reading the model has no hook for is never proved about.
+    MODEL_VOCABULARY.require_ruleset(ctx.ruleset)
+    MODEL_VOCABULARY.require_spec(ctx.spec)
     start = time.perf_counter()
     key = ("proofs", spec_digest(ctx.spec), ctx.ruleset, ctx.level)
     results, queries = memo(key, lambda: run_proofs(ctx.spec, ctx.ruleset, ctx.level))

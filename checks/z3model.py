@@ -16,6 +16,14 @@ Representation: a rank is its index in the spec's rank list (0..R-1). A pile is 
 a single or a set is its rank; a run is its first card in rank-succession order. The succession only
 ever steps from index i to i+1 (or from the last rank to the first, when runs wrap), so the run of
 `size` cards from `low` is the indices low, low+1, ... taken modulo R.
+
+Readings: every reading the engine declares (`Game.VOCABULARY`) has one hook here (`READING_HOOKS`),
+the reading's answer to its point's question, written over the algebra. `Model.says(point, ...)`
+asks the chosen reading's hook (for a symbolic choice, every reading's, joined by the choice).
+Adding a reading to a point is one hook; the module refuses to import while a reading of the
+engine has none, and a model built for a reading without a hook raises `UnimplementedReading`.
+The invariants' rules (five35.checks.invariants) ask the same hooks, so the checks state each
+reading's meaning once, independently of the engine.
 """
 
 from __future__ import annotations
@@ -27,7 +35,11 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
+from five35.engine import Game
 from five35.spec import Ruleset, Spec
+from five35.spec.vocabulary import UnimplementedReading, Vocabulary
+
+from .vocab import ComponentVocabulary, table_vocabulary
 
 # The rank the Rule of 8 is named after ("Regel der 8", clause eight.heading) and the runs its list
 # names ("ein Lauf mit 7,8 oder 7,8,9", clause eight.trigger). text_examples checks these against the text.
@@ -41,26 +53,224 @@ LEAD, OVERWRITE, ADD, PASS = 0, 1, 2, 3
 ACTION_NAMES = {LEAD: "lead", OVERWRITE: "overwrite", ADD: "add", PASS: "pass"}
 ACTION_CODES = {name: code for code, name in ACTION_NAMES.items()}
 
-# The variation points whose readings the model interprets, and the readings it knows. A user's spec
-# may add readings; a reading the model does not know never satisfies any of these tests.
-MODELLED_POINTS = (
-    "run_gaps",
-    "run_wrap",
-    "run_order",
-    "five_player_copies",
-    "five_player_set_close",
-    "add_to_single",
-    "add_run_ends",
-    "add_past_closing",
-    "eight_forms",
-    "eight_on_add",
-    "eight_exemption",
-    "eight_rank",
-)
-
 B = Any  # a bool or a z3 BoolRef
 N = Any  # an int or a z3 ArithRef
 T = TypeVar("T")
+
+COMPONENT = "the Z3 model"
+
+# ---- one hook per reading ------------------------------------------------------------------------
+#
+# A hook is `fn(model, *args)`: the reading's answer to its point's question (the comment above
+# each point's hooks), as a bool or formula over `model.A`. Hooks that answer without looking at
+# the arguments return a plain True or False; `Model.says` keeps such answers out of the formulas.
+# Where the readings choose between facts (numbers consecutive, a before b), the model passes the
+# facts in, built already or as a `Fact` built when first asked.
+
+Hook = Callable[..., Any]
+READING_HOOKS: dict[str, dict[str, Hook]] = {}
+# Points whose hooks decide who moves next rather than what a play does (`Model.decide` never asks
+# them); every other hooked point is in MODELLED_POINTS.
+_SEAT_POINTS: set[str] = set()
+
+
+def hook(point: str, reading: str, *, seats: bool = False) -> Callable[[Hook], Hook]:
+    """Register `fn` as the meaning of `point=reading`."""
+
+    def register(fn: Hook) -> Hook:
+        READING_HOOKS.setdefault(point, {})[reading] = fn
+        if seats:
+            _SEAT_POINTS.add(point)
+        return fn
+
+    return register
+
+
+# run_gaps: does a run step from rank index i to the next index j (= i + 1) of the deck's ranks,
+# given whether their numbers are consecutive (they are not across the missing 6 and 10)?
+@hook("run_gaps", "gaps_break")
+def _gaps_break(m: Model, i: N, j: N, consecutive: B) -> B:
+    return consecutive
+
+
+@hook("run_gaps", "gaps_skipped")
+def _gaps_skipped(m: Model, i: N, j: N, consecutive: B) -> B:
+    return True
+
+
+# run_wrap: does the last rank continue a run with the first?
+@hook("run_wrap", "no_wrap")
+def _no_wrap(m: Model) -> B:
+    return False
+
+
+@hook("run_wrap", "wrap")
+def _wrap(m: Model) -> B:
+    return True
+
+
+# run_order: does a run starting at rank index a beat one of the same size starting at b, given
+# whether a comes before b in the rank order and whether after?
+@hook("run_order", "lower_beats")
+def _lower_beats(m: Model, a: N, b: N, before: Fact, after: Fact) -> B:
+    return before()
+
+
+@hook("run_order", "higher_beats")
+def _higher_beats(m: Model, a: N, b: N, before: Fact, after: Fact) -> B:
+    return after()
+
+
+# five_player_copies, five_player_set_close: is a game of exactly five players a large game
+# ("5+" in the German against "más de 5" in the Spanish)?
+@hook("five_player_copies", "five_is_large")
+@hook("five_player_set_close", "five_is_large")
+def _five_is_large(m: Model) -> B:
+    return True
+
+
+@hook("five_player_copies", "five_is_small")
+@hook("five_player_set_close", "five_is_small")
+def _five_is_small(m: Model) -> B:
+    return False
+
+
+# add_to_single: may cards be added to a single card?
+@hook("add_to_single", "allowed")
+def _add_to_single(m: Model) -> B:
+    return True
+
+
+@hook("add_to_single", "not_allowed")
+def _no_add_to_single(m: Model) -> B:
+    return False
+
+
+# add_run_ends: may cards be added below a run's first card?
+@hook("add_run_ends", "either_end")
+def _either_end(m: Model) -> B:
+    return True
+
+
+@hook("add_run_ends", "top_end")
+def _top_end(m: Model) -> B:
+    return False
+
+
+# add_past_closing: does a pile's closing size cap the adds onto it?
+@hook("add_past_closing", "capped")
+def _capped(m: Model) -> B:
+    return True
+
+
+@hook("add_past_closing", "overflow")
+def _overflow(m: Model) -> B:
+    return False
+
+
+# eight_forms: does an 8 placed in a trick count for the Rule of 8, given `listed()`: whether the
+# pile it makes is one the rule's list names?
+@hook("eight_forms", "any_eight")
+def _any_eight(m: Model, listed: Fact) -> B:
+    return True
+
+
+@hook("eight_forms", "listed_forms")
+def _listed_forms(m: Model, listed: Fact) -> B:
+    return listed()
+
+
+# eight_on_add: can an add (not only a lead or an overwrite) trigger the Rule of 8?
+@hook("eight_on_add", "adds_trigger")
+def _adds_trigger(m: Model) -> B:
+    return True
+
+
+@hook("eight_on_add", "plays_only")
+def _plays_only(m: Model) -> B:
+    return False
+
+
+# eight_exemption: is an 8 exempt from the Rule of 8, given whether the trick's opening pile held one?
+@hook("eight_exemption", "whole_trick")
+def _whole_trick(m: Model, opening8: B) -> B:
+    return opening8
+
+
+@hook("eight_exemption", "opening_play")
+def _opening_play(m: Model, opening8: B) -> B:
+    return False
+
+
+# eight_rank: does the rank at index i stand above every rank for singles and sets, given whether
+# it is the 8?
+@hook("eight_rank", "by_number")
+def _by_number(m: Model, i: N, is_eight: B) -> B:
+    return False
+
+
+@hook("eight_rank", "strongest")
+def _eight_strongest(m: Model, i: N, is_eight: B) -> B:
+    return is_eight
+
+
+# turn_order: the seat that plays after `seat` with `players` at the table.
+@hook("turn_order", "ascending_seats", seats=True)
+def _ascending(m: Model, seat: int, players: int) -> int:
+    return (seat + 1) % players
+
+
+@hook("turn_order", "descending_seats", seats=True)
+def _descending(m: Model, seat: int, players: int) -> int:
+    return (seat - 1) % players
+
+
+class Fact:
+    """A fact the readings of a point choose between (a run's first card before the other's), built
+    when a hook first asks for it: concretely only the chosen reading's fact is built."""
+
+    __slots__ = ("_build", "_value")
+
+    def __init__(self, build: Callable[[], B]) -> None:
+        self._build: Callable[[], B] | None = build
+        self._value: B = None
+
+    def __call__(self) -> B:
+        if self._build is not None:
+            self._value, self._build = self._build(), None
+        return self._value
+
+
+class _Unasked(Exception):
+    """Raised by a fact a hook asks for while Model.says only sorts the readings' answers."""
+
+
+def _unasked() -> B:
+    raise _Unasked
+
+
+_UNASKED = Fact(_unasked)
+
+
+#: Points the model leaves alone, and why that is sound.
+NOT_MODELLED: Mapping[str, str] = {
+    "deal": "how a round's cards are dealt; the model decides plays in a situation it is given",
+    "first_leader": "who leads the first round; the model is given the player to move",
+    "round_leader": "who leads the next round; the model is given the player to move",
+}
+
+
+def model_vocabulary(vocabulary: Vocabulary) -> ComponentVocabulary:
+    """The model's vocabulary, checked against an engine's (VocabularyMismatch if a reading has no hook)."""
+    return table_vocabulary(COMPONENT, READING_HOOKS, vocabulary, NOT_MODELLED)
+
+
+MODEL_VOCABULARY = model_vocabulary(Game.VOCABULARY)
+#: The points whose readings change a play decision (`Model.decide`), in the engine's order: the
+#: ones the proofs and divergence searches let Z3 range over.
+MODELLED_POINTS: tuple[str, ...] = tuple(
+    p for p in Game.VOCABULARY.points if p in READING_HOOKS and p not in _SEAT_POINTS
+)
 
 
 class Alg:
@@ -243,14 +453,13 @@ class Readings:
         self.choice = dict(choice)
         self.names = {p: tuple(n) for p, n in names.items()}
 
-    def is_(self, point: str, reading: str) -> B:
-        value = self.choice.get(point)
-        if value is None:
-            return False
-        if isinstance(value, str):
-            return value == reading
-        names = self.names.get(point, ())
-        return value == names.index(reading) if reading in names else False
+    def require(self) -> None:
+        """Raise UnimplementedReading for a chosen reading, or a reading a symbolic choice ranges
+        over, that the model has no hook for."""
+        for point, value in self.choice.items():
+            for reading in (value,) if isinstance(value, str) else self.names.get(point, ()):
+                if not MODEL_VOCABULARY.vocabulary.implements(point, reading):
+                    raise UnimplementedReading(COMPONENT, point, reading)
 
     def domain(self) -> list[B]:
         """Range constraints for the symbolic choices."""
@@ -286,6 +495,9 @@ class Readings:
                 choice[point] = z3.Int(f"{prefix}reading.{point}")
             elif point in fixed:
                 choice[point] = fixed[point]
+        # A fixed point the spec does not declare stays, so that the model refuses it.
+        for point, value in fixed.items():
+            choice.setdefault(point, value)
         names = {p: tuple(vp.readings) for p, vp in spec.variation_points.items()}
         return Readings(choice, names)
 
@@ -319,23 +531,91 @@ class Model:
         self._sizes: dict[tuple[str, int], Any] = {}
         self._idx: dict[int, Any] = {}  # z3 term id -> (term, its index modulo R); keeps the term alive
         self._value_fn = z3.Function("rank_value", z3.IntSort(), z3.IntSort())
-        r = readings.is_
-        self.gaps_skipped = r("run_gaps", "gaps_skipped")
-        self.wrap = r("run_wrap", "wrap")
-        self.lower_beats = r("run_order", "lower_beats")
-        self.higher_beats = r("run_order", "higher_beats")
-        self.to_single = r("add_to_single", "allowed")
-        self.either_end = r("add_run_ends", "either_end")
-        self.capped = r("add_past_closing", "capped")
-        self.any_eight = r("eight_forms", "any_eight")
-        self.adds_trigger = r("eight_on_add", "adds_trigger")
-        self.whole_trick = r("eight_exemption", "whole_trick")
-        self.strongest = r("eight_rank", "strongest")
+        readings.require()
+        # A concrete choice is one hook: looked up once, as the sweeps ask it millions of times.
+        self._chosen: dict[str, Hook] = {
+            point: READING_HOOKS[point][value]
+            for point, value in readings.choice.items()
+            if isinstance(value, str) and point in READING_HOOKS
+        }
+        # Answers asked once, here and in this order: Z3's search depends on the order its terms
+        # are created in (the divergence check's query counts and witnesses with it), and these
+        # create a symbolic choice's comparisons in the order the checks have always had.
+        self.crosses_gaps = self.says("run_gaps", 0, 1, False)  # a run steps over a missing number
+        self.wrap = self.says("run_wrap")
+        self.earlier_runs_beat = self.says("run_order", 0, 1, Fact(lambda: True), Fact(lambda: False))
+        self.later_runs_beat = self.says("run_order", 1, 0, Fact(lambda: False), Fact(lambda: True))
+        self.to_single = self.says("add_to_single")
+        self.either_end = self.says("add_run_ends")
+        self.capped = self.says("add_past_closing")
+        # Whether every 8 counts for the Rule of 8, listed form or not (dead_clauses asks).
+        self.any_eight = self.says("eight_forms", Fact(lambda: False))
+        self.adds_trigger = self.says("eight_on_add")
+        self.opening_eight_exempts = self.says("eight_exemption", True)
+        # Whether the 8 stands above every rank (text_examples asks).
+        self.strongest = (
+            self.says("eight_rank", self.values.index(EIGHT), True) if EIGHT in self.values else False
+        )
 
     @staticmethod
     def concrete(ruleset: Ruleset) -> Model:
         maxk, maxn = loop_bounds(ruleset)
         return Model(PyAlg(), Params.of(ruleset), Readings.of_ruleset(ruleset), maxk, maxn)
+
+    # ---- readings ----------------------------------------------------------------------------
+
+    def says(self, point: str, *args: Any) -> Any:
+        """The chosen reading's answer to `point`'s question (see READING_HOOKS). For a symbolic
+        choice, every reading's answer joined by the choice variable."""
+        chosen = self._chosen.get(point)
+        if chosen is not None:
+            if self.A.symbolic:
+                # Every fact is built, in order, whichever reading is chosen: Z3's search depends on
+                # the order its terms are created in, and so the witnesses and query counts.
+                for arg in args:
+                    if isinstance(arg, Fact):
+                        arg()
+            return chosen(self, *args)
+        var = self.rd.choice.get(point)
+        if var is None:
+            raise ValueError(f"{COMPONENT} was given no reading of {point}")
+        hooks = [READING_HOOKS[point][name] for name in self.rd.names[point]]
+        # First, which readings answer without asking a fact (plain True or False, or a formula
+        # passed in built): those need no formula of their own.
+        blind = tuple(_UNASKED if isinstance(arg, Fact) else arg for arg in args)
+        early: list[Any] = []
+        for fn in hooks:
+            try:
+                early.append(fn(self, *blind))
+            except _Unasked:
+                early.append(None)
+        A = self.A
+        if not all(a is None or isinstance(a, bool) or z3.is_bool(a) for a in early):
+            answers = [fn(self, *args) for fn in hooks]  # numbers: an If-chain over the readings
+            out = answers[-1]
+            for k in range(len(answers) - 2, -1, -1):
+                out = A.ite(var == k, answers[k], out)
+            return out
+        yes = [k for k, a in enumerate(early) if a is True]
+        if len(yes) == len(hooks):
+            return True
+        rest = [k for k, a in enumerate(early) if a is not True and a is not False]
+        if yes and len(rest) == 1:
+            # The choice ranges over the readings (Readings.domain), so when it is none of the
+            # readings that say yes it is the one left: its formula needs no guard.
+            return A.any_([*(var == k for k in yes), hooks[rest[0]](self, *args)])
+        parts: list[Any] = []
+        for k, fn in enumerate(hooks):
+            if early[k] is True:
+                parts.append(var == k)
+            elif early[k] is not False:
+                parts.append(A.and_(var == k, fn(self, *args)))
+        return A.any_(parts)
+
+    def next_seat(self, seat: int, players: int) -> int:
+        """The seat that plays after `seat` (turn_order); concrete readings only."""
+        answer: int = self.says("turn_order", seat, players)
+        return answer
 
     # ---- ranks and piles ---------------------------------------------------------------------
 
@@ -383,8 +663,8 @@ class Model:
 
     def _follows_formula(self, i: N, j: N) -> B:
         A = self.A
-        numbers_consecutive = self.value(j) == self.value(i) + 1
-        step = A.and_(j == i + 1, A.or_(self.gaps_skipped, numbers_consecutive))
+        consecutive = self.value(j) == self.value(i) + 1
+        step = A.and_(j == i + 1, self.says("run_gaps", i, j, consecutive))
         return A.or_(step, A.and_(self.wrap, i == self.R - 1, j == 0))
 
     def run_ok(self, low: N, n: N) -> B:
@@ -404,12 +684,12 @@ class Model:
 
     def strength(self, i: N) -> N:
         """Single and set strength (eight_rank): the rank order, or 8 above everything."""
-        return self.A.ite(self.A.and_(self.strongest, self.value(i) == EIGHT), self.R, i)
+        return self.A.ite(self.says("eight_rank", i, self.value(i) == EIGHT), self.R, i)
 
     def large(self, players: N, point: str) -> B:
         # deck.copies / trick.end.set: "5+" (German) against "más de 5" (Spanish) is the point.
         A = self.A
-        return A.or_(players >= 6, A.and_(players == 5, self.rd.is_(point, "five_is_large")))
+        return A.or_(players >= 6, A.and_(players == 5, self.says(point)))
 
     def copies(self, players: N) -> N:
         if isinstance(players, int) and not self.A.symbolic:
@@ -471,9 +751,8 @@ class Model:
 
     def beats(self, kind: int, a: N, b: N) -> B:
         """A pile of `kind` starting at rank index a beats one starting at b (same kind and size)."""
-        A = self.A
         if kind == RUN:
-            return A.or_(A.and_(self.lower_beats, a < b), A.and_(self.higher_beats, a > b))
+            return self.says("run_order", a, b, Fact(lambda: a < b), Fact(lambda: a > b))
         return self.strength(a) > self.strength(b)
 
     # ---- plays -------------------------------------------------------------------------------
@@ -671,16 +950,16 @@ class Model:
                 bool(legal)
                 and action != LEAD
                 and bool(self.has_eight(k, p))
-                and not (self.whole_trick and opening8)
+                and not self.says("eight_exemption", opening8)
                 and (action != ADD or bool(self.adds_trigger))
-                and (bool(self.any_eight) or bool(self.listed_eight(kind, low, n)))
+                and bool(self.says("eight_forms", Fact(lambda: self.listed_eight(kind, low, n))))
             )
         else:
             eight = A.and_(
                 action != LEAD,
                 self.has_eight(k, p),
-                A.or_(self.any_eight, self.listed_eight(kind, low, n)),
-                A.not_(A.and_(self.whole_trick, opening8)),
+                self.says("eight_forms", Fact(lambda: self.listed_eight(kind, low, n))),
+                A.not_(self.says("eight_exemption", opening8)),
                 A.implies(action == ADD, self.adds_trigger),
             )
         return Outcome(

@@ -6,12 +6,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from five35.checks.findings import CheckContext
+from five35.checks.hypothesis_env import hypothesis_settings, private_hypothesis_home
 from five35.checks.invariants import (
     SpecRules,
     check_matches,
-    hypothesis_settings,
     machine_for,
-    private_hypothesis_home,
     replay,
     run_machine,
     state_violations,
@@ -113,7 +112,7 @@ def test_the_state_machine_passes_on_the_reference_engine() -> None:
 
 
 def test_settings_do_not_depend_on_ci_detection() -> None:
-    s = hypothesis_settings(10, 5)
+    s = hypothesis_settings(10, steps=5)
     assert s.derandomize and s.database is None and s.deadline is None
     assert s.max_examples == 10 and s.stateful_step_count == 5
 
@@ -128,7 +127,7 @@ def test_check_matches_counts_what_it_generated() -> None:
 # The same machine as a plain pytest test class, so `pytest tests/` runs it with the rest.
 PytestMachine = machine_for(SPEC, BASE, Game)
 TestMatches = PytestMachine.TestCase
-TestMatches.settings = hypothesis_settings(10, 10)
+TestMatches.settings = hypothesis_settings(10, steps=10)
 
 
 def setup_module() -> None:

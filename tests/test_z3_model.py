@@ -4,6 +4,7 @@ built on it hold (or fail) where they should."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,7 @@ from five35.checks.z3model import (
     loop_bounds,
 )
 from five35.spec import Spec, load_spec
+from five35.spec.vocabulary import UnimplementedReading
 
 SPEC = load_spec()
 
@@ -79,10 +81,24 @@ def test_rule_of_8_readings() -> None:
     assert not m.decide(LEAD, NONE_PILE, 1, idx(m, 8), 4, False).rule_of_8  # the opening play
 
 
-def test_a_reading_the_model_does_not_know_never_holds() -> None:
-    r = Readings({"run_gaps": "sideways"}, {})
-    assert r.is_("run_gaps", "gaps_break") is False
-    assert r.is_("no_such_point", "x") is False
+def test_a_reading_the_model_has_no_hook_for_is_refused() -> None:
+    # It used to never hold, so the model quietly played the point's other reading.
+    ruleset = SPEC.ruleset()
+    maxk, maxn = loop_bounds(ruleset)
+    for choice, names in (
+        ({"run_gaps": "sideways"}, {}),
+        ({"no_such_point": "x"}, {}),
+        ({"run_gaps": z3.Int("r")}, {"run_gaps": ("gaps_break", "sideways")}),
+    ):
+        with pytest.raises(UnimplementedReading) as refused:
+            Model(Z3Alg(), Params.of(ruleset), Readings(choice, names), maxk, maxn)
+        assert refused.value.component == "the Z3 model"
+    with pytest.raises(UnimplementedReading, match="run_gaps=sideways"):
+        Model.concrete(
+            replace(
+                ruleset, reading_items=tuple(sorted({**ruleset.readings, "run_gaps": "sideways"}.items()))
+            )
+        )
 
 
 def _random_readings(rng: random.Random, spec: Spec) -> dict[str, str]:
