@@ -17,8 +17,8 @@ from itertools import combinations_with_replacement
 from typing import Any
 
 import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
-from five35.engine import Move
-from five35.spec import Ruleset, Spec, VariationPoint
+from five35.engine import Game, Move, Position
+from five35.spec import Ruleset, Spec, SpecError, VariationPoint
 
 from .conformance import model_answer, ruleset_with
 from .findings import (
@@ -50,6 +50,7 @@ from .z3model import (
 
 NAME = "divergence"
 TITLE = "Smallest situation per variation point where its readings play differently"
+
 
 @dataclass(frozen=True)
 class Found:
@@ -193,7 +194,32 @@ def play_witness(ctx: CheckContext, point: str, found: Found) -> Witness:
     data = sit.to_json() | {"move": move.to_json()}
     if found.extra_readings:
         data["needs_readings"] = dict(found.extra_readings)
-    return Witness(summary=summary, situation=data, outcomes=outcomes, cards=sit.cards())
+    return Witness(
+        summary=summary,
+        situation=data,
+        outcomes=outcomes,
+        cards=sit.cards(),
+        position=reached(ctx.engine(ruleset, players), sit),
+    )
+
+
+def reached(game: Game, sit: Situation) -> Position | None:
+    """The situation's position, when the engine plays it to exactly this table (the pile, whose
+    turn, the mover's hand, the 8 in the opening pile); None when play cannot reach it."""
+    position = sit.position(game.ruleset)
+    if position is None:
+        return None
+    try:
+        state = game.play_from(position)
+    except (ValueError, SpecError):  # IllegalMove is a ValueError
+        return None
+    same = (
+        state.pile == sit.pile
+        and state.to_move == sit.to_move
+        and game.hand(state, sit.to_move) == sorted(sit.hand)
+        and state.opening_has_eight == sit.opening_has_eight
+    )
+    return position if same else None
 
 
 # ---- the points outside the texts ----------------------------------------------------------------
@@ -269,6 +295,7 @@ def round_leader_witness(ctx: CheckContext, vp: VariationPoint) -> Witness | Non
         },
         outcomes={r: {"next_round_leader": v} for r, v in leaders.items()},
         cards=2,
+        position=Position(((1,), (2,)), leader=led, moves=(Move("lead", (1,)),)),
     )
 
 
@@ -282,13 +309,14 @@ def turn_order_witness(ctx: CheckContext, vp: VariationPoint) -> Witness | None:
             nxt[reading] = seat_before(players, 0, reading == "ascending_seats")
     if len(set(nxt.values())) < 2:
         return None
+    sit = Situation(players, None, False, (1, 2))
     return Witness(
         summary=f"{players} players, player 0 leads a single 1: the next turn is "
         + " or ".join(f"player {v} ({r})" for r, v in nxt.items()),
-        situation=Situation(players, None, False, (1, 2)).to_json()
-        | {"move": {"action": "lead", "cards": [1]}},
+        situation=sit.to_json() | {"move": {"action": "lead", "cards": [1]}},
         outcomes={r: {"next_to_move": v} for r, v in nxt.items()},
         cards=2,
+        position=sit.position(ctx.ruleset),
     )
 
 

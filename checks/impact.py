@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from five35.engine import Game, Move, Pile, RoundEnd, State, TrickEnd
+from five35.engine import Game, Move, Pile, Position, RoundEnd, State, TrickEnd
 from five35.engine.bots import Bot, get_bot
 from five35.engine.executor import LocalExecutor
 from five35.engine.simulate import bot_rngs, game_seed, wilson_interval
@@ -36,6 +36,7 @@ DEFAULT_BOTS: tuple[str, ...] = ("greedy", "cautious", "random")
 
 # What changed first in an affected game, in the order a step is compared.
 CHANGES: tuple[str, ...] = ("deal", "legal_moves", "trick_end", "round_result", "next_turn")
+
 
 @dataclass(frozen=True)
 class ImpactCounts:
@@ -61,6 +62,34 @@ class ImpactCounts:
             first_change=first,
             witness=other.witness if take_other else self.witness,
             witness_game=other.witness_game if take_other else self.witness_game,
+        )
+
+
+@dataclass
+class _Round:
+    """The round being played: its first state and the moves made since, so that a witness found
+    mid-round can say how to set its table up again (a `Position`)."""
+
+    start: State
+    plays: list[tuple[int, Move]] = field(default_factory=list)
+
+    def position(self, game: Game, shrunk: tuple[int, tuple[int, ...]] | None = None) -> Position:
+        """The position of the table now. With `shrunk` = (seat, cards), that seat holds only those
+        cards now (its hand at the start of the round is them plus what it has placed since, so
+        every move so far is still its own)."""
+        start = self.start
+        hands = [tuple(game.codec.cards(h)) for h in start.hands]
+        if shrunk is not None:
+            seat, cards = shrunk
+            placed = [c for player, move in self.plays if player == seat for c in move.cards]
+            hands[seat] = tuple(sorted((*placed, *cards)))
+        return Position(
+            hands=tuple(hands),
+            leader=start.round_leader,
+            scores=start.scores,
+            moves=tuple(move for _, move in self.plays),
+            round=start.round,
+            seed=start.seed,
         )
 
 
@@ -131,6 +160,17 @@ def _deal_outcome(game: Game, state: State) -> dict[str, Any]:
     }
 
 
+def _dealt(game: Game, state: State) -> Position:
+    """The position of a round as dealt."""
+    return Position(
+        hands=tuple(tuple(game.codec.cards(h)) for h in state.hands),
+        leader=state.round_leader,
+        scores=state.scores,
+        round=state.round,
+        seed=state.seed,
+    )
+
+
 def _deal_witness(a: Game, b: Game, sa: State, sb: State, names: tuple[str, str], first: bool) -> Witness:
     oa, ob = _deal_outcome(a, sa), _deal_outcome(b, sb)
     what = "the first deal" if first else f"the deal of round {sa.round}"
@@ -149,6 +189,7 @@ def _deal_witness(a: Game, b: Game, sa: State, sb: State, names: tuple[str, str]
         situation=situation,
         outcomes={names[0]: oa, names[1]: ob},
         cards=min(oa["deck"], ob["deck"]),
+        position=_dealt(a, sa),
     )
 
 
@@ -166,11 +207,17 @@ def _undealable_witness(a: Game, state: State, names: tuple[str, str], error: st
         },
         outcomes={names[0]: oa, names[1]: {"error": error}},
         cards=oa["deck"],
+        position=_dealt(a, state),
     )
 
 
 def _shrunk_witness(
-    a: Game, b: Game, state: State, legal: tuple[set[Move], set[Move]], names: tuple[str, str]
+    a: Game,
+    b: Game,
+    state: State,
+    legal: tuple[set[Move], set[Move]],
+    names: tuple[str, str],
+    history: _Round,
 ) -> Witness | None:
     """The same table with the mover holding only the cards of one move the readings disagree on,
     when the readings still disagree there: the pile and those few cards are the whole witness."""
@@ -203,6 +250,7 @@ def _shrunk_witness(
                 names[1]: {"legal_moves": moves_text(list(sb)), "only_here": only_b},
             },
             cards=len(move.cards) + (state.pile.size if state.pile else 0),
+            position=history.position(a, (state.to_move, move.cards)),
         )
     return None
 
@@ -216,6 +264,7 @@ def _step_witness(
     after: tuple[tuple[State, Sequence[object]], tuple[State, Sequence[object]] | None],
     names: tuple[str, str],
     change: str,
+    history: _Round,
 ) -> Witness:
     la, lb = legal
     (sa, ea), b_after = after
@@ -259,6 +308,7 @@ def _step_witness(
         situation=situation_of(a, state),
         outcomes={names[0]: out_a, names[1]: out_b},
         cards=state_cards(a, state),
+        position=history.position(a),
     )
 
 
@@ -337,6 +387,7 @@ def measure(
             t.games += 1
             t.diverged = False
         state = base.new_match(seed)
+        history = _Round(state)
         for t, error in unplayable:
             t.games += 1
             t.record("deal", _undealable_witness(base, state, t.names, error), index)
@@ -349,7 +400,8 @@ def measure(
                 legal = base.legal_moves(state)
                 move = seated[state.to_move].choose(base, state, legal, rngs[state.to_move])
                 new, events = base.apply(state, move)
-                _compare_step(base, trackers, state, legal, move, (new, events), index)
+                _compare_step(base, trackers, state, legal, move, (new, events), index, history)
+                history.plays.append((state.to_move, move))
                 state = new
             if state.phase == "match_over" or all(t.diverged for t in trackers):
                 break
@@ -360,6 +412,7 @@ def measure(
                     if other != nxt:
                         t.record("deal", _deal_witness(base, t.game, nxt, other, t.names, False), index)
             state = nxt
+            history = _Round(state)
         if progress is not None:
             progress(1)
     counted = {t.name: t.counts() for t in trackers}
@@ -375,6 +428,7 @@ def _compare_step(
     move: Move,
     after: tuple[State, tuple[object, ...]],
     index: int,
+    history: _Round,
 ) -> None:
     legal_a: set[Move] | None = None
     new, events = after
@@ -387,8 +441,16 @@ def _compare_step(
             if set(other_legal) != legal_a:
                 lb = set(other_legal)
                 b_after = t.game.apply(state, move) if move in lb else None
-                w = _shrunk_witness(base, t.game, state, (legal_a, lb), t.names) or _step_witness(
-                    base, t.game, state, move, (legal_a, lb), (after, b_after), t.names, "legal_moves"
+                w = _shrunk_witness(base, t.game, state, (legal_a, lb), t.names, history) or _step_witness(
+                    base,
+                    t.game,
+                    state,
+                    move,
+                    (legal_a, lb),
+                    (after, b_after),
+                    t.names,
+                    "legal_moves",
+                    history,
                 )
                 t.record("legal_moves", w, index)
                 continue
@@ -413,6 +475,7 @@ def _compare_step(
                 (after, (other_new, other_events)),
                 t.names,
                 change,
+                history,
             )
             t.record(change, w, index)
 

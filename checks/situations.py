@@ -15,7 +15,7 @@ from functools import cache
 from itertools import combinations_with_replacement
 from typing import Any
 
-from five35.engine import Game, Move, Pile, Play, State
+from five35.engine import Game, Move, Pile, Play, Position, State
 from five35.spec import Ruleset
 
 from .z3model import EIGHT, KIND_CODES, KIND_NAMES, NONE, RUN, SET, SINGLE, Model
@@ -72,6 +72,29 @@ class Situation:
     def cards(self) -> int:
         """Witness size: the cards on the table and in the mover's hand."""
         return (self.pile.size if self.pile else 0) + len(self.hand)
+
+    def position(self, ruleset: Ruleset) -> Position | None:
+        """The position that sets this situation up by play: the round's hands, and the central pile
+        led by the player who placed last. None when no such opening exists: an opening pile other
+        than the central pile (it is only the model's bounded domain that holds it), players who
+        passed, or a deck without a card for every other player."""
+        if self.passed or (self.pile is not None and opening_cards(self.pile, self.opening_has_eight)):
+            return None
+        try:
+            others = iter(other_hands(ruleset, self))
+            hands = [
+                list(self.hand) if seat == self.to_move else next(others) for seat in range(self.players)
+            ]
+        except ValueError:
+            return None
+        if self.pile is None:
+            return Position(tuple(tuple(sorted(h)) for h in hands), leader=self.to_move)
+        hands[self.last_player] = [*self.pile.cards, *hands[self.last_player]]
+        return Position(
+            tuple(tuple(sorted(h)) for h in hands),
+            leader=self.last_player,
+            moves=(Move("lead", tuple(sorted(self.pile.cards))),),
+        )
 
 
 def opening_cards(pile: Pile, opening_has_eight: bool) -> tuple[int, ...] | None:

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import partial
 
-from five35.engine import Game, Move, Pile, State
+from five35.engine import Game, Move, Pile, Position, State
 from five35.spec import Ruleset, Spec, SpecError
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
@@ -97,35 +97,44 @@ def hands(
 
 @dataclass(frozen=True)
 class Setup:
-    """How a generated match starts: a full deal from `seed`, or a round from given `hands`.
+    """How a generated match starts: a full deal from `seed`, or a round set up from a `Position`
+    (the one position type of five35: hands, leader, scores).
 
-    A round from small hands is the usual shrunk witness; `scores` then start near the match end
+    A round from small hands is the usual shrunk witness; its scores then start near the match end
     so that round and match ends are reached in a few moves.
     """
 
     ruleset: Ruleset
     players: int
     seed: int
-    hands: tuple[tuple[int, ...], ...] | None = None
-    leader: int = 0
-    scores: tuple[int, ...] | None = None
+    position: Position | None = None
+
+    @property
+    def hands(self) -> tuple[tuple[int, ...], ...] | None:
+        return self.position.hands if self.position else None
+
+    @property
+    def leader(self) -> int:
+        return self.position.leader if self.position else 0
+
+    @property
+    def scores(self) -> tuple[int, ...] | None:
+        return self.position.scores if self.position else None
 
     def start(self, game: Game) -> State:
-        if self.hands is None:
+        if self.position is None:
             return game.new_match(self.seed)
-        return game.start_round(
-            [list(h) for h in self.hands], self.leader, self.scores, round_no=1, seed=self.seed
-        )
+        return game.play_from(self.position)
 
     def to_json(self) -> dict[str, object]:
         start: dict[str, object]
-        if self.hands is None:
+        if self.position is None:
             start = {"deal_seed": self.seed}
         else:
             start = {
-                "hands": [list(h) for h in self.hands],
-                "leader": self.leader,
-                "scores": list(self.scores or ()),
+                "hands": [list(h) for h in self.position.hands],
+                "leader": self.position.leader,
+                "scores": list(self.position.scores or ()),
                 "seed": self.seed,
             }
         return {
@@ -146,7 +155,8 @@ def small_round_setups(
     end = ruleset.match_end_score
     scores = draw(st.lists(st.integers(0, end - 1), min_size=players, max_size=players))
     seed = draw(st.integers(0, 2**seed_bits - 1))
-    return Setup(ruleset, players, seed, tuple(tuple(h) for h in dealt), leader, tuple(scores))
+    position = Position(tuple(tuple(h) for h in dealt), leader, tuple(scores), seed=seed)
+    return Setup(ruleset, players, seed, position)
 
 
 @st.composite

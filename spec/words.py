@@ -338,12 +338,18 @@ def _spec_problems(spec: Spec, words: Words) -> Iterator[tuple[str, str]]:
             )
     ranks = set(spec.parameters["ranks"].value) if "ranks" in spec.parameters else set()
     for name, scene in words.scenes.items():
-        cards = [c for hand in scene.hands for c in hand] + [
-            c for _, held in (*scene.plays, *scene.then) for c in held
-        ]
-        stray = sorted(set(cards) - ranks)
-        if ranks and stray:
-            yield words.where("scenes", name), f"uses ranks {stray}, which the deck of {spec.path.name} lacks"
+        fields = {
+            "hands": [c for hand in scene.hands for c in hand],
+            "plays": [c for _, held in scene.plays for c in held],
+            "then": [c for _, held in scene.then for c in held],
+        }
+        for field_name, cards in fields.items():
+            stray = sorted(set(cards) - ranks)
+            if ranks and stray:
+                yield (
+                    words.where("scenes", name, field_name),
+                    f"uses ranks {stray}, which the deck of {spec.path.name} lacks",
+                )
 
 
 def _evidence_order(eid: str) -> tuple[int, str]:

@@ -8,7 +8,7 @@ from five35.checks.divergence import DIRECT, check_divergence
 from five35.checks.findings import CheckContext, Finding
 from five35.checks.situations import Situation, pile_key
 from five35.checks.z3model import Model
-from five35.engine import Move, Pile
+from five35.engine import Game, Move, Pile
 from five35.spec import dumps, load_spec
 
 SPEC = load_spec()
@@ -86,3 +86,23 @@ def test_a_point_that_needs_other_readings_says_so() -> None:
 def test_quick_does_not_search() -> None:
     result = check_divergence(CheckContext(SPEC, SPEC.ruleset(), level="quick"))
     assert not result.findings and result.notes
+
+
+def test_a_witness_the_engine_can_reach_carries_its_position() -> None:
+    # Every witness of the Z3 search here is a pile led by the player before the mover: play sets
+    # it up, and the position replays on the engine to exactly the table drawn.
+    for point, f in findings().items():
+        w = f.witness
+        assert w is not None
+        if f.variation_point in ("deal", "first_leader"):
+            assert w.position is None, point  # a deck size or a seed: no table to set up
+            continue
+        assert w.position is not None, point
+        s = w.situation
+        rs = ruleset_with(CTX, list(s.get("needs_readings", {}).items()))
+        game = Game(rs, w.position.players)
+        state = game.play_from(w.position)
+        if "hand" in s:
+            assert game.hand(state, s["to_move"]) == sorted(s["hand"]), point
+            assert (state.pile.to_json() if state.pile else None) == s["pile"], point
+            assert state.opening_has_eight == s["opening_has_eight"], point

@@ -16,6 +16,7 @@ from five35.checks.impact import (
     estimate_alternatives,
     estimate_impact,
     measure,
+    situation_of,
     to_impact,
 )
 from five35.checks.text_audit import text_audit
@@ -335,3 +336,18 @@ def test_a_planted_engine_shows_in_the_scene(spec: Spec) -> None:
 def test_a_variation_point_finding_has_no_alternative_of_its_own(spec: Spec) -> None:
     assert _audited(spec, "mismatch.deck.copies.five_players").alternative is None
     assert _audited(spec, "gap.point.turn_order").alternative is None
+
+
+def test_a_simulated_witness_replays_from_its_position(spec: Spec) -> None:
+    # The smallest difference seen in play is a table reached by legal moves: its position sets it
+    # up again on the engine, shrunk to the mover's few cards where the witness was shrunk.
+    rs = spec.ruleset()
+    for point, players in (("run_order", 3), ("eight_exemption", 4), ("turn_order", 3), ("deal", 4)):
+        counts = _measure(spec, point, players, range(6))
+        w = counts.witness
+        assert w is not None and w.position is not None, point
+        game = Game(rs, players)
+        shown = situation_of(game, game.play_from(w.position))
+        assert {k: v for k, v in w.situation.items() if k in shown} == {
+            k: shown[k] for k in w.situation if k in shown
+        }, point

@@ -17,7 +17,7 @@ from five35.checks.invariants import (
     step_violations,
 )
 from five35.checks.strategies import Setup
-from five35.engine import Game, Move, Pile
+from five35.engine import Game, Move, Pile, Position
 from five35.spec import load_spec
 
 SPEC = load_spec()
@@ -98,7 +98,7 @@ def test_a_wrong_winner_is_reported() -> None:
 
 def test_replay_reaches_the_same_states() -> None:
     game = Game(BASE, 2)
-    setup = Setup(BASE, 2, 0, ((2, 5), (8, 9)), 0, (0, 0))
+    setup = Setup(BASE, 2, 0, Position(((2, 5), (8, 9)), 0, (0, 0)))
     steps = list(replay(game, setup, ["lead 5", "overwrite 8", "lead 9"]))
     assert steps[-1][2].phase == "round_over"
 

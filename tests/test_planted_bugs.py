@@ -72,6 +72,7 @@ def test_the_state_machine_catches_the_bug_with_a_replayable_scenario(name: str)
     # Replaying the scenario on the buggy engine reaches the same violation; on the reference it does not.
     from five35.checks.invariants import SpecRules, replay, state_violations, step_violations
     from five35.checks.strategies import Setup
+    from five35.engine import Position
 
     rs = SPEC.ruleset(scenario["profile"], scenario["readings"])
     start = scenario["start"]
@@ -82,9 +83,12 @@ def test_the_state_machine_catches_the_bug_with_a_replayable_scenario(name: str)
             rs,
             scenario["players"],
             start["seed"],
-            tuple(tuple(h) for h in start["hands"]),
-            start["leader"],
-            tuple(start["scores"]),
+            Position(
+                tuple(tuple(h) for h in start["hands"]),
+                start["leader"],
+                tuple(start["scores"]),
+                seed=start["seed"],
+            ),
         )
     )
     found = []

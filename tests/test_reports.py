@@ -603,3 +603,19 @@ def test_findings_that_cannot_change_play_measure_zero_and_the_rest_do_not() -> 
     mismatch = sections["mismatch.deck.copies.five_players"]
     assert mismatch["impact"]["source"] == "vp.five_player_copies"
     assert "five_player_copies" in mismatch["impact_note"]
+
+
+def test_arranging_a_finished_report_plays_no_card(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The report only arranges: with the engine unable to move, the same finished data gives the
+    same report.json."""
+    from five35.engine import Game
+
+    finished = fixture_inputs()
+    before = render_all(report_data(finished))["report.json"]
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the report played the engine")
+
+    for name in ("legal_moves", "apply", "play_from", "start_round", "new_match"):
+        monkeypatch.setattr(Game, name, refuse)
+    assert render_all(report_data(finished))["report.json"] == before
