@@ -512,7 +512,7 @@ def endgame_rulesets(ctx: CheckContext) -> list[Ruleset]:
         return base
     rulesets = list(base)
     seen = {rs.reading_items for rs in rulesets}
-    extra = [ctx.spec.ruleset(name) for name in ctx.spec.profiles]
+    extra = [ctx.spec.ruleset(name) for name in ctx.spec.playable_profiles]
     if ctx.level == "deep":
         for first in base[1:]:
             extra.extend(variants(ctx.spec, first, PLAY_POINTS, all_combinations=False)[1:])

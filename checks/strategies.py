@@ -28,8 +28,10 @@ def reading_choices(spec: Spec) -> SearchStrategy[dict[str, str]]:
 
 
 def profile_rulesets(spec: Spec) -> list[Ruleset]:
-    """The ruleset of every profile, the default profile first."""
-    names = [spec.default_profile, *(p for p in spec.profiles if p != spec.default_profile)]
+    """The ruleset of every playable profile, the default profile first."""
+    playable = spec.playable_profiles
+    names = [p for p in (spec.default_profile, *playable) if p in playable]
+    names = list(dict.fromkeys(names))
     return [spec.ruleset(name) for name in names]
 
 

@@ -89,7 +89,7 @@ def render_text(spec: Spec, ruleset: Ruleset) -> str:
         out.append("")
         out.extend(_wrap(vp.question + origin, 2, f"{vp.name}: "))
         out.append("    readings:")
-        for name, explain in vp.readings.items():
+        for name, explain in vp.listed.items():
             unimplemented = name in vp.unimplemented
             mark = ">" if in_use.get(vp.name) == name else "x" if unimplemented else " "
             tags = [

@@ -162,8 +162,8 @@ def estimate_all(
 def variant_rulesets(spec: Spec, ruleset: Ruleset) -> list[tuple[str, str, Ruleset]]:
     """Every named profile, plus the chosen ruleset when --reading changed it."""
     out = []
-    for name, profile in spec.profiles.items():
-        out.append((name, profile.title, spec.ruleset(name)))
+    for name in spec.playable_profiles:
+        out.append((name, spec.profiles[name].title, spec.ruleset(name)))
     if ruleset.overridden:
         changed = ", ".join(f"{p}={ruleset.reading(p)}" for p in ruleset.overridden)
         out.append((ruleset.label(), f"profile {ruleset.profile} with {changed}", ruleset))

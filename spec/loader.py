@@ -215,7 +215,7 @@ def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Spec:
             name=name,
             question=v["question"],
             cites=tuple(v["cites"]),
-            readings={r: e["explain"] if isinstance(e, dict) else e for r, e in v["readings"].items()},
+            listed={r: e["explain"] if isinstance(e, dict) else e for r, e in v["readings"].items()},
             default=v["default"],
             rationale=v["rationale"],
             in_text=v.get("in_text", True),
@@ -333,10 +333,10 @@ def _semantic_problems(spec: Spec, data: dict[str, Any], vocabulary: Vocabulary)
         yield from cited(("variation_points", name, "cites"), vp.cites)
         if not vp.cites:
             yield ("variation_points", name, "cites"), "cites no clause"
-        if vp.default not in vp.readings:
+        if vp.default not in vp.listed:
             yield (
                 ("variation_points", name, "default"),
-                (f"default {vp.default!r} is not one of its readings ({', '.join(vp.readings)})"),
+                (f"default {vp.default!r} is not one of its readings ({', '.join(vp.listed)})"),
             )
         elif vp.default in vp.unimplemented:
             yield (
@@ -384,8 +384,8 @@ def _semantic_problems(spec: Spec, data: dict[str, Any], vocabulary: Vocabulary)
             key: Key = ("profiles", name, "readings", point)
             if point not in spec.variation_points:
                 yield key, f"unknown variation point {point!r}"
-            elif choice["reading"] not in spec.variation_points[point].readings:
-                readings = ", ".join(spec.variation_points[point].readings)
+            elif choice["reading"] not in spec.variation_points[point].listed:
+                readings = ", ".join(spec.variation_points[point].listed)
                 yield (*key, "reading"), f"unknown reading {choice['reading']!r} (readings: {readings})"
         profile = spec.profiles[name]
         missing = [p for p in spec.variation_points if p not in profile.readings]
@@ -400,7 +400,7 @@ def _vocabulary_problems(spec: Spec, vocabulary: Vocabulary) -> Iterator[tuple[K
     implements that the spec leaves out. Unknown point and parameter names were checked earlier."""
     for name, vp in spec.variation_points.items():
         implemented = vocabulary.points.get(name, ())
-        for reading in vp.readings:
+        for reading in vp.listed:
             key: Key = ("variation_points", name, "readings", reading)
             if reading in vp.unimplemented:
                 if reading in implemented:

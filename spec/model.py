@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -94,7 +95,8 @@ class VariationPoint:
     name: str
     question: str
     cites: tuple[str, ...]
-    readings: Mapping[str, str]
+    #: Every reading the file lists, in its order, with its explanation: the proposals too.
+    listed: Mapping[str, str]
     default: str
     rationale: str
     in_text: bool
@@ -103,10 +105,17 @@ class VariationPoint:
     #: Readings the spec keeps as proposals (`unimplemented: true`): listed, never played.
     unimplemented: frozenset[str] = frozenset()
 
+    @cached_property
+    def readings(self) -> Mapping[str, str]:
+        """The readings engines play, in the spec's order. Proposals are left out here, so that
+        every sweep, product or comparison over a point's readings can only pick playable ones;
+        `listed` has them all."""
+        return {r: e for r, e in self.listed.items() if r not in self.unimplemented}
+
     @property
     def playable(self) -> tuple[str, ...]:
-        """The readings an engine plays, in the spec's order (all but the unimplemented ones)."""
-        return tuple(r for r in self.readings if r not in self.unimplemented)
+        """The names of the readings engines play, in the spec's order."""
+        return tuple(self.readings)
 
 
 @dataclass(frozen=True)
@@ -300,6 +309,17 @@ class Spec:
         dotted = ".".join(str(k) for k in key)
         return f"{self.path}:{line}: {dotted}" if line else f"{self.path}: {dotted}"
 
+    @property
+    def playable_profiles(self) -> tuple[str, ...]:
+        """The profiles an engine can play, in the file's order: all but those that choose a
+        reading marked unimplemented. Sweeps over "every profile" take these, so that one proposal
+        in a house-rules file does not stop the checks of every other profile."""
+        return tuple(
+            name
+            for name, p in self.profiles.items()
+            if all(c.reading not in self.variation_points[pt].unimplemented for pt, c in p.readings.items())
+        )
+
     def ruleset(self, profile: str | None = None, readings: Mapping[str, str] | None = None) -> Ruleset:
         """Resolve a profile plus reading overrides (`--reading POINT=VALUE`) into a Ruleset.
 
@@ -318,8 +338,8 @@ class Spec:
                 known = ", ".join(sorted(self.variation_points))
                 raise SpecError("--reading", f"unknown variation point {point!r} (known: {known})")
             vp = self.variation_points[point]
-            if value not in vp.readings:
-                known = ", ".join(vp.readings)
+            if value not in vp.listed:
+                known = ", ".join(vp.listed)
                 raise SpecError("--reading", f"{point} has no reading {value!r} (readings: {known})")
             if chosen.get(point) != value:
                 overridden.append(point)
@@ -408,7 +428,7 @@ class Spec:
                     "in_text": vp.in_text,
                     "readings": [
                         {"name": r, "explain": e, "unimplemented": r in vp.unimplemented}
-                        for r, e in vp.readings.items()
+                        for r, e in vp.listed.items()
                     ],
                     "default": vp.default,
                     "rationale": vp.rationale,

@@ -66,8 +66,8 @@ def with_readings(**readings: str) -> Ruleset:
 def with_spec_reading(point: str, reading: str) -> Spec:
     """The embedded spec with one more reading of `point` (which the loader would refuse)."""
     vp = SPEC.variation_points[point]
-    readings = {**vp.readings, reading: "a house rule no code implements"}
-    return replace(SPEC, variation_points={**SPEC.variation_points, point: replace(vp, readings=readings)})
+    listed = {**vp.listed, reading: "a house rule no code implements"}
+    return replace(SPEC, variation_points={**SPEC.variation_points, point: replace(vp, listed=listed)})
 
 
 HOUSE = [

@@ -55,7 +55,8 @@ def test_the_embedded_spec_matches_the_reference_vocabulary_exactly() -> None:
 def test_a_marked_reading_loads_as_a_proposal(tmp_path: Path) -> None:
     spec = load_spec(_write(tmp_path, PROPOSAL))
     vp = spec.variation_points["run_gaps"]
-    assert vp.readings["any_pair"] == "Any two cards of neighbouring groups form a run."
+    assert vp.listed["any_pair"] == "Any two cards of neighbouring groups form a run."
+    assert "any_pair" not in vp.readings  # a proposal is never among the readings engines play
     assert vp.unimplemented == frozenset({"any_pair"})
     assert vp.playable == ("gaps_break", "gaps_skipped")
     listed = {r["name"]: r["unimplemented"] for r in spec.to_json()["variation_points"][0]["readings"]}
@@ -211,3 +212,17 @@ def test_what_no_engine_implements_is_one_line_at_its_key(what: str, command: st
     _write(tmp_path, text, "house.yaml")
     place = f"house.yaml:{_line(text, fragment)}: {message}"
     run_bad_input([*COMMANDS[command], "--spec", "house.yaml"], 2, place, cwd=tmp_path)
+
+
+def test_a_proposal_in_one_profile_does_not_stop_the_others(tmp_path: Path) -> None:
+    """Sweeps over "every profile" (the graphs, the strategies, the report's variants) take the
+    playable ones, and a point's `readings` never offer a proposal to a sweep."""
+    spec = load_spec(_write(tmp_path, WITH_HOUSE))
+    assert "house" in spec.profiles and "house" not in spec.playable_profiles
+    assert "house-plus" not in spec.playable_profiles  # it inherits the proposal
+    assert spec.playable_profiles == ("published", "german-literal", "spanish-literal")
+    assert "any_pair" not in spec.variation_points["run_gaps"].readings
+    result = CliRunner().invoke(
+        main, ["check", "--spec", str(tmp_path / "proposal.yaml"), "--level", "quick", "--only", "graphs"]
+    )
+    assert result.exit_code == 0, result.output
