@@ -199,6 +199,19 @@ def witness_html(witness: Mapping[str, Any]) -> Markup:
         for name, out in outcomes.items()
     )
     parts.append(f'<div class="outcomes">{cols}</div>')
+    position = witness.get("position")
+    if position:
+        dealt = "".join(
+            f"<li>Player {seat} is dealt {cards_html(hand)}</li>"
+            for seat, hand in enumerate(position["hands"])
+        )
+        moves = "".join(f"<li>{move_html(_play_text(m))}</li>" for m in position["moves"])
+        parts.append(
+            '<details class="position"><summary>Set this table up by play</summary>'
+            f"<p>Round {int(position['round'])}; player {int(position['leader'])} leads.</p><ul>{dealt}</ul>"
+            + (f"<p>The moves so far:</p><ol>{moves}</ol>" if moves else "")
+            + "</details>"
+        )
     return Markup("".join(parts))
 
 
