@@ -26,6 +26,7 @@ from .main import (
     EXIT_FAILED,
     EXIT_OK,
     SEED,
+    PathGiven,
     fail_usage,
     keep_interrupts_from_z3,
     resolve,
@@ -83,20 +84,20 @@ def load_engine(spec: str) -> EngineFactory:
 )
 @click.option(
     "--output-file",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=PathGiven(dir_okay=False, path_type=Path),
     default=None,
     help="Write the output here (atomically) instead of stdout.",
 )
 @click.option(
     "--baseline",
     "baseline_path",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=PathGiven(dir_okay=False, path_type=Path),
     default=None,
     help="Known findings (from --write-baseline); only findings not in it count as new.",
 )
 @click.option(
     "--write-baseline",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=PathGiven(dir_okay=False, path_type=Path),
     default=None,
     help="Record this run's findings as the known ones.",
 )

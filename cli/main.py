@@ -60,6 +60,7 @@ __all__ = [
     "EXIT_USAGE",
     "JOBS",
     "SEED",
+    "PathGiven",
     "RulesChoice",
     "Terminated",
     "fail_usage",
@@ -111,6 +112,16 @@ def rules_options(func: F) -> F:
     return func
 
 
+class PathGiven(click.Path):
+    """click.Path that refuses an empty string: that is a shell variable that was not set, not the
+    current directory Path("") would quietly become."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value.strip():
+            self.fail("expected a path, got an empty string", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 def resolve(spec_path: Path | None, profile: str | None, readings: tuple[str, ...]) -> RulesChoice:
     """Load the spec and resolve the ruleset; raises SpecError with a one-line message."""
     spec = load_spec(spec_path)
@@ -142,21 +153,63 @@ class Terminated(KeyboardInterrupt):
     stopped) exactly as a Ctrl-C does."""
 
 
-def _raise_terminated(signum: int, frame: FrameType | None) -> None:
-    raise Terminated()
+class _Stop:
+    """SIGINT and SIGTERM as exceptions in the main thread, raised again every REPEAT seconds
+    until the command has unwound.
+
+    Raising once is not enough: Python swallows an exception raised inside a garbage-collector
+    callback, a __del__ or a weakref callback (printing "Exception ignored"), and Hypothesis runs
+    a gc callback during its tests, so an unlucky Ctrl-C would be lost and the run would go on.
+    """
+
+    REPEAT = 0.4  # seconds; a few repeats fit in the 2 s a stop may take
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+        self.done = threading.Event()
+
+    def handle(self, signum: int, frame: FrameType | None) -> None:
+        if self.done.is_set():
+            return  # already unwound and on the way out: nothing more to stop
+        if self.signum is None:
+            self.signum = signum
+            threading.Thread(target=self._repeat, name="535-check-stop", daemon=True).start()
+        raise Terminated() if self.signum == signal.SIGTERM else KeyboardInterrupt()
+
+    def _repeat(self) -> None:
+        while not self.done.wait(self.REPEAT):
+            # Through the process's signal mask, so it waits while a clean-up step holds signals
+            # back (stop_signals_held) instead of cutting that step in half.
+            signal.pthread_kill(threading.main_thread().ident or 0, self.signum or signal.SIGINT)
+
+
+_stop = _Stop()
 
 
 @contextmanager
-def _sigterm_unwinds() -> Iterator[None]:
+def _signals_unwind() -> Iterator[None]:
     # Only the main thread may set handlers (a test runner may call us from another thread).
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    global _stop
+    _stop = _Stop()
+    previous = {sig: signal.signal(sig, _stop.handle) for sig in (signal.SIGINT, signal.SIGTERM)}
+    hook = sys.unraisablehook
+
+    def quiet_stop(unraisable: Any) -> None:
+        # A stop swallowed by a gc callback is raised again (see _Stop): not worth a traceback.
+        if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+            hook(unraisable)
+
+    sys.unraisablehook = quiet_stop
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        _stop.done.set()
+        sys.unraisablehook = hook
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 # ---- one error style ---------------------------------------------------------------------------
@@ -233,7 +286,7 @@ class Five35Group(click.Group):
     ) -> Any:
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        with _sigterm_unwinds():
+        with _signals_unwind():
             try:
                 code = super().main(args, prog_name or PROG, complete_var, standalone_mode=False, **extra)
             except click.exceptions.Abort as exc:
@@ -259,7 +312,8 @@ class Five35Group(click.Group):
 
 
 def _interrupted(exc: BaseException | None) -> int:
-    if isinstance(exc, Terminated):
+    _stop.done.set()
+    if isinstance(exc, Terminated) or _stop.signum == signal.SIGTERM:
         click.echo(f"{PROG}: terminated", err=True)
         return EXIT_TERMINATED
     click.echo(f"{PROG}: interrupted", err=True)

@@ -84,13 +84,24 @@ class Outputs:
                 raise SpecError(place, f"{target} is also the output of {other.place}")
 
     def file(self, path: Path, place: str) -> OutputFile:
-        """Reserve the file `path` (named `place` in errors): its directory must exist."""
-        target = Path(path)
-        if target.is_dir():
-            raise SpecError(place, f"{target} is a directory")
+        """Reserve the file `path` (named `place` in errors): its directory must exist. A symbolic
+        link is followed, so the file it points to is replaced, not the link."""
+        given = Path(path)
+        if given.is_dir():
+            raise SpecError(place, f"{given} is a directory")
+        target = Path(os.path.realpath(given))
+        # A device, a pipe, a socket or /dev/stdout (a link to whatever stdout is): renaming a file
+        # onto it would replace the node itself (as root, even /dev/null), and writing into it
+        # could not be undone.
+        if given.exists() and not given.is_file():
+            raise SpecError(place, f"{given} is not a regular file (leave the option out to write to stdout)")
+        system = _special(given) or _special(target)
+        if system:
+            raise SpecError(place, f"{given} is in the system directory {system}, not a place for an output")
         parent = target.parent
         if not parent.is_dir():
-            raise SpecError(place, f"directory {str(parent)!r} does not exist")
+            shown = parent if given.is_symlink() else given.parent
+            raise SpecError(place, f"directory {str(shown)!r} does not exist")
         self._check_unique(target, place)
         try:
             fd, name = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{target.name}.", suffix=".tmp", dir=parent)
@@ -106,6 +117,9 @@ class Outputs:
         same name in it and the rest stay; when it does not, it appears whole at the commit, with
         any missing parents."""
         target = Path(path)
+        system = _special(target) or _special(Path(os.path.realpath(target)))
+        if system:
+            raise SpecError(place, f"{target} is in the system directory {system}, not a place for an output")
         if os.path.lexists(target) and not target.is_dir():
             # A broken symbolic link too: the directory could not be moved onto it at the end.
             raise SpecError(place, f"{target} exists and is not a directory")
@@ -155,6 +169,17 @@ class Outputs:
                 shutil.rmtree(out_dir.temp, ignore_errors=True)
             self._files.clear()
             self._dirs.clear()
+
+
+# Directories of device nodes and kernel files: an output there is always a mistake, and as root
+# a rename would replace a device such as /dev/null.
+SYSTEM_DIRS = ("/dev", "/proc", "/sys")
+
+
+def _special(path: Path) -> str:
+    """The system directory `path` is in, or "" when it is in none."""
+    text = str(path.absolute())
+    return next((d for d in SYSTEM_DIRS if text == d or text.startswith(d + "/")), "")
 
 
 def _nearest_existing(path: Path) -> Path:

@@ -22,6 +22,7 @@ from .main import (
     EXIT_OK,
     JOBS,
     SEED,
+    PathGiven,
     keep_interrupts_from_z3,
     resolve,
     rules_options,
@@ -106,7 +107,7 @@ def run_report(
 @click.option(
     "--out",
     "out",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=PathGiven(file_okay=False, path_type=Path),
     default=DEFAULT_OUT,
     show_default=True,
     help="Directory to write the report into (made if missing; other files in it are left alone).",

@@ -118,6 +118,15 @@ CASES: list[tuple[str, list[str], Setup, tuple[str, ...]]] = [
         _nothing,
         ("--write-baseline", "a.json", "--output-file"),
     ),
+    (
+        # As root, a rename onto /dev/null would replace the device with a file.
+        "check-output-device",
+        ["check", *QUICK, "--write-baseline", "/dev/null"],
+        _nothing,
+        ("--write-baseline", "/dev/null", "not a regular file"),
+    ),
+    ("check-output-stdout", ["check", *QUICK, "--output-file", "/dev/stdout"], _nothing, ("--output-file",)),
+    ("check-output-empty", ["check", *QUICK, "--output-file", ""], _nothing, ("--output-file", "empty")),
     ("check-baseline-missing", ["check", *QUICK, "--baseline", "missing.json"], _nothing, ("missing.json",)),
     ("check-baseline-directory", ["check", *QUICK, "--baseline", "d"], _directory("d"), ("d", "baseline")),
     (
@@ -167,6 +176,8 @@ CASES: list[tuple[str, list[str], Setup, tuple[str, ...]]] = [
     ("report-out-under-file", ["report", "--out", "f/r"], _file("f", "x"), ("--out", "f")),
     ("report-out-unwritable", ["report", "--out", "/proc/r"], _nothing, ("--out", "/proc")),
     ("report-out-dangling-link", ["report", "--out", "r"], _dangling_link("r"), ("--out", "r")),
+    ("report-out-empty", ["report", "--out", ""], _nothing, ("--out", "empty")),
+    ("report-out-system", ["report", "--out", "/dev/shm/r"], _nothing, ("--out", "/dev")),
     ("report-profile", ["report", "--profile", "house"], _nothing, ("--profile", "house")),
     # ---- serve
     ("serve-profile", ["serve", "--profile", "house"], _nothing, ("--profile", "house")),

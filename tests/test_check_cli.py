@@ -185,3 +185,14 @@ def test_a_baseline_written_is_read_back_and_an_edited_one_is_refused(tmp_path: 
         refused.stderr.strip()
         == f'535-check: error: {baseline}: findings: expected a list of {{"id": ...}} entries'
     )
+
+
+def test_an_output_through_a_symbolic_link_replaces_the_file_not_the_link(tmp_path: Path) -> None:
+    (tmp_path / "link.json").symlink_to("real.json")
+    result = CliRunner().invoke(
+        main, [*QUICK, "--format", "json", "--output-file", str(tmp_path / "link.json")]
+    )
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "link.json").is_symlink()
+    assert json.loads((tmp_path / "real.json").read_text())["format"] == "five35-check/1"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.json", "real.json"]

@@ -187,3 +187,31 @@ def test_serve_waiting_for_a_request_stops(tmp_path: Path) -> None:
     assert run.proc.stdin is not None
     run.proc.stdin.close()
     _assert_stopped(run, seconds, EXIT_TERMINATED, [], tmp_path)
+
+
+SERVE = f"{Path(sys.executable).parent / '535-check'} serve"
+
+
+@needs_proc
+@pytest.mark.parametrize(
+    ("args", "sig", "group", "code"),
+    [
+        (["fuzz", "--engine", SERVE, "--examples", "100000"], signal.SIGTERM, False, EXIT_TERMINATED),
+        (
+            ["perft", "--players", "4", "--seed", "1", "--depth", "7", "--engine", SERVE],
+            signal.SIGINT,
+            True,
+            EXIT_INTERRUPTED,
+        ),
+    ],
+    ids=["fuzz-sigterm", "perft-ctrl-c"],
+)
+def test_engine_commands_stop_their_engine(
+    tmp_path: Path, args: list[str], sig: signal.Signals, group: bool, code: int
+) -> None:
+    run = Run(args, tmp_path)
+    time.sleep(2.0)
+    engines = run.children()
+    assert engines, f"no engine process: {run.lines}"
+    seconds = run.stop(sig, group)
+    _assert_stopped(run, seconds, code, engines, tmp_path)
