@@ -342,9 +342,9 @@ def main(ctx: click.Context) -> None:
 
 def _register() -> None:
     # Each command lives in its own module, so the commands stay independent of each other.
-    from . import check_cmd, protocol_cmds, report_cmd, rules_cmd, simulate_cmd
+    from . import check_cmd, protocol_cmds, report_cmd, rules_cmd, simulate_cmd, vectors_cmd
 
-    for module in (rules_cmd, simulate_cmd, check_cmd, report_cmd, protocol_cmds):
+    for module in (rules_cmd, simulate_cmd, check_cmd, report_cmd, protocol_cmds, vectors_cmd):
         for command in module.COMMANDS:
             main.add_command(command)
 

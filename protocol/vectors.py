@@ -1,0 +1,1001 @@
+"""Conformance vectors: protocol conversations an engine can be driven through in its own test runner.
+
+A vector is a small, self-contained JSON file (schemas/vector.schema.json): the rules it needs (the
+profile's readings and the parameters), a `new_round` deal, the moves that reach a position, then the
+requests about it (`legal`, one `apply`, `state`) with the reference engine's answers. An implementer
+replays `conversation` against their engine and compares each answer by the rules in `COMPARE`; no
+five35 harness is needed (`examples/vectors-node/run.mjs` does it in JavaScript, `run_vector` here in
+Python).
+
+Every expected answer is the reference's own: each conversation is sent through
+`ReferenceEngine.handle`, exactly what `535-check serve` answers. The sources of positions:
+
+- the texts' own examples (the ids of checks/text_examples.py), set up by hand;
+- one scene per clause that governs play, set up by hand;
+- deals the rules refuse (too many players, a rank the deck lacks, too many copies);
+- the divergence check's minimal witness of every variation point (checks/divergence.py);
+- for a point no vector shows yet, the first position of a bounded search (a lead, then one play
+  onto it) where changing that reading alone changes an answer;
+- one seeded round per player count, played to its end with `legal` checked before every move.
+
+What a vector covers is measured, not declared: `covers.readings` lists the points whose reading,
+changed alone, changes some answer of the conversation (so an engine with the other reading fails
+the vector). Clauses and text examples are named by the scene that sets the position up.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from five35.engine import PASS, Game, Move, Pile, Position
+from five35.spec import Ruleset, Spec
+
+from .messages import PROTOCOL_VERSION, deal_json, move_json
+from .server import ReferenceEngine, state_json
+
+VECTOR_FORMAT = "five35-vector/1"
+SUITE_FORMAT = "five35-vectors/1"
+INDEX = "index.json"
+
+#: How an answer is compared with a vector's expected response (the schema and docs say the same).
+COMPARE = (
+    "Send each request as one JSON line and compare the answer with the expected response: "
+    "id, type and ok must be equal; when ok is false only error.code is compared (the message is "
+    "free text); a legal answer's moves are compared as a set (any order, each once); every other "
+    "field must be equal as a JSON value, and the answer may hold no other field."
+)
+
+#: Variation points the protocol cannot show: `new_round` gives the hands and the leader, so how a
+#: deal is made and who leads a round are the engine's business outside protocol version 1.
+PROTOCOL_INVISIBLE: dict[str, str] = {
+    "deal": "new_round gives every hand, so how many cards a deal gives is not asked",
+    "first_leader": "new_round names the leader of the round",
+    "round_leader": "new_round names the leader of the round; a round's successor is not asked",
+}
+
+#: The search for a position that shows a reading: a lead, then at most one play onto it.
+SEARCH_PLAYERS = (2, 3, 5, 4, 6)
+SEARCH_BOUNDS = "a lead and at most one play onto it, at every player count"
+
+SLUG = re.compile(r"[^a-z0-9]+")
+
+
+# ---- what a vector is made of -----------------------------------------------------------------
+
+
+def _move(text: str) -> Move:
+    """`"lead 1,2,3"`, `"add 8"`, `"pass"`."""
+    action, _, cards = text.strip().partition(" ")
+    return Move(action, tuple(sorted(int(c) for c in cards.split(",") if c)))  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class Setup:
+    """One way to set a scene up: the deal, the moves that reach the position, the move asked about."""
+
+    hands: tuple[tuple[int, ...], ...]
+    moves: tuple[str, ...] = ()
+    move: str | None = None
+    leader: int = 0
+    scores: tuple[int, ...] | None = None
+
+    def position(self) -> Position:
+        return Position(self.hands, self.leader, self.scores, tuple(_move(m) for m in self.moves))
+
+
+@dataclass(frozen=True)
+class Scene:
+    """A position set up by hand for a clause or a text example. The first setup the ruleset plays
+    (deal accepted, moves legal, and the asked move legal unless `may_refuse`) is used; a scene none
+    of whose setups plays is listed as skipped in the index."""
+
+    slug: str
+    title: str
+    clauses: tuple[str, ...]
+    setups: tuple[Setup, ...]
+    examples: tuple[str, ...] = ()
+    may_refuse: bool = False
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A deal the rules refuse: the vector is one `new_round` answered `bad_request`."""
+
+    slug: str
+    title: str
+    clauses: tuple[str, ...]
+    deal: Callable[[Ruleset], dict[str, Any] | None]
+    examples: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Vector:
+    """One conversation and what it covers. `requests` are fixed by the profile; `responses` are the
+    reference's answers under it (error messages dropped)."""
+
+    slug: str
+    title: str
+    source: str
+    deal: Mapping[str, Any]
+    moves: tuple[Move, ...]
+    move: Move | None
+    requests: tuple[dict[str, Any], ...]
+    responses: tuple[dict[str, Any], ...]
+    clauses: tuple[str, ...] = ()
+    examples: tuple[str, ...] = ()
+    witnesses: tuple[str, ...] = ()
+    readings: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def key(self) -> str:
+        """Two vectors with the same requests are the same vector (their covers are merged)."""
+        return json.dumps(self.requests, sort_keys=True)
+
+
+# ---- the scenes -------------------------------------------------------------------------------
+
+TEXT_SCENES: tuple[Scene, ...] = (
+    Scene(
+        "single-order",
+        "A higher single overwrites a single: 14 onto 7 (the text's example 1 < 7 < 14)",
+        ("pile.single", "action.overwrite"),
+        (Setup(((7, 12), (1, 14, 15)), ("lead 7",), "overwrite 14"),),
+        examples=("pile.single",),
+    ),
+    Scene(
+        "set-order",
+        "A higher set overwrites a set of its size: 14,14,14 onto 1,1,1 (the text's 1,1,1 < 14,14,14)",
+        ("pile.set", "action.overwrite"),
+        (Setup(((1, 1, 1, 5), (2, 14, 14, 14)), ("lead 1,1,1",), "overwrite 14,14,14"),),
+        examples=("pile.set",),
+    ),
+    Scene(
+        "run-order",
+        "The run 1,2,3 played onto the run 11,12,13 (the text's example 1,2,3 > 11,12,13)",
+        ("pile.run", "action.overwrite"),
+        (Setup(((5, 11, 12, 13), (1, 2, 3, 15)), ("lead 11,12,13",), "overwrite 1,2,3"),),
+        examples=("pile.run",),
+        may_refuse=True,
+    ),
+    Scene(
+        "eight-single",
+        "A single 8 overwrites a single 5: the Rule of 8 ends the trick",
+        ("eight.heading", "eight.special", "eight.trigger", "trick.end", "trick.end.eight", "trick.winner"),
+        (Setup(((2, 5), (8, 15)), ("lead 5",), "overwrite 8"),),
+        examples=("eight.trigger.single",),
+    ),
+    Scene(
+        "eight-set",
+        "A set of 8s overwrites a set of 5s: the Rule of 8 ends the trick",
+        ("eight.trigger", "trick.end.eight", "action.overwrite"),
+        (Setup(((2, 5, 5), (8, 8, 15)), ("lead 5,5",), "overwrite 8,8"),),
+        examples=("eight.trigger.set",),
+    ),
+    Scene(
+        "eight-run-78",
+        "The run 7,8 overwrites a run of two: the Rule of 8 (the text's 'ein Lauf mit 7,8')",
+        ("eight.trigger", "trick.end.eight", "pile.run"),
+        (
+            Setup(((2, 11, 12), (7, 8, 15)), ("lead 11,12",), "overwrite 7,8"),
+            Setup(((1, 2, 12), (7, 8, 15)), ("lead 1,2",), "overwrite 7,8"),
+        ),
+        examples=("eight.trigger.run78", "eight.trigger.list"),
+    ),
+    Scene(
+        "eight-run-789",
+        "The run 7,8,9 overwrites a run of three: the Rule of 8 (the text's '7,8,9')",
+        ("eight.trigger", "trick.end.eight", "pile.run"),
+        (
+            Setup(((2, 11, 12, 13), (7, 8, 9, 15)), ("lead 11,12,13",), "overwrite 7,8,9"),
+            Setup(((1, 2, 3, 12), (7, 8, 9, 15)), ("lead 1,2,3",), "overwrite 7,8,9"),
+        ),
+        examples=("eight.trigger.run789", "eight.trigger.list"),
+    ),
+    Scene(
+        "eight-run-89",
+        "The run 8,9 overwrites a run of two: a card of rank 8 is played, but 8,9 is not in the list",
+        ("eight.trigger", "trick.end.eight"),
+        (
+            Setup(((2, 11, 12), (8, 9, 15)), ("lead 11,12",), "overwrite 8,9"),
+            Setup(((1, 2, 12), (8, 9, 15)), ("lead 1,2",), "overwrite 8,9"),
+        ),
+        examples=("eight.trigger.any",),
+    ),
+    Scene(
+        "eight-added",
+        "An 8 added to a single 7 (making the run 7,8)",
+        ("eight.trigger", "trick.end.eight", "action.add"),
+        (Setup(((2, 7), (8, 15)), ("lead 7",), "add 8"),),
+        examples=("eight.trigger.added",),
+        may_refuse=True,
+    ),
+    Scene(
+        "eight-exemption",
+        "An 8 added to a trick whose opening pile is an 8",
+        ("eight.exemption", "eight.trigger", "action.add"),
+        (
+            Setup(((2, 8), (8, 15)), ("lead 8",), "add 8"),
+            Setup(((2, 8, 8), (8, 15)), ("lead 8,8",), "add 8"),
+        ),
+        examples=("eight.exemption",),
+        may_refuse=True,
+    ),
+    Scene(
+        "set-closes-small",
+        "Two 5s added to a set of two 5s with 2 players: the 4th card of a set ends the trick",
+        ("trick.end.set", "trick.end", "action.add", "trick.winner"),
+        (Setup(((2, 5, 5), (5, 5, 15)), ("lead 5,5",), "add 5,5"),),
+        examples=("trick.end.set.reachable",),
+    ),
+    Scene(
+        "set-four-of-five-players",
+        "With 5 players a set grows to its 4th card (the texts: 'the 5th in a game of 5+' / 'more than 5')",
+        ("trick.end.set", "deck.copies", "action.add"),
+        (Setup(((2, 3, 3), (3, 3, 15), (14,), (13,), (12,)), ("lead 3,3",), "add 3,3"),),
+        examples=("trick.end.set@de", "trick.end.set@es"),
+    ),
+    Scene(
+        "set-five-of-five-players",
+        "With 5 players and five copies of a rank, the 5th card is added to a set of four",
+        ("trick.end.set", "deck.copies", "action.add"),
+        (Setup(((2, 3, 3), (3, 3, 15), (3, 14), (13,), (12,)), ("lead 3,3", "add 3,3"), "add 3"),),
+        examples=("trick.end.set@de", "deck.copies@de"),
+        may_refuse=True,
+    ),
+    Scene(
+        "run-closes",
+        "4,5 added to the run 1,2,3: the 5th card of a run ends the trick",
+        ("trick.end.run", "trick.end", "action.add", "pile.run"),
+        (Setup(((1, 2, 3, 12), (4, 5, 15)), ("lead 1,2,3",), "add 4,5"),),
+        examples=("trick.end.run", "trick.end.run.reachable"),
+    ),
+    Scene(
+        "lead-options",
+        "Every lead of one, two or three cards: singles, sets of 2-3, runs of 2-3, never four cards",
+        ("turn.cards", "pile.types", "pile.single", "pile.set", "pile.run", "action.choice", "lead.no_pass"),
+        (Setup(((1, 1, 1, 1, 2, 3, 5, 7), (15,), (14,), (13,)), (), "lead 1,1,1"),),
+        examples=("turn.cards", "pile.set.size", "pile.run.size"),
+    ),
+    Scene(
+        "going-out",
+        "A player leads their last card: the round ends and the others score the cards they hold",
+        ("round.end", "game.goal", "round.scoring", "deck.points", "eight.value"),
+        (Setup(((4,), (2, 8, 13)), (), "lead 4"),),
+        examples=("eight.value",),
+    ),
+    Scene(
+        "match-end",
+        "A round ends with a score of 20 or more: the match ends, the fewest points win (ties share)",
+        ("match.end", "match.winner", "round.end", "round.scoring"),
+        (Setup(((4,), (1,), (2,)), (), "lead 4", scores=(13, 19, 12)),),
+        examples=("match.end",),
+    ),
+)
+
+CLAUSE_SCENES: tuple[Scene, ...] = (
+    Scene(
+        "leader-may-not-pass",
+        "The leader tries to pass",
+        ("lead.no_pass", "action.pass"),
+        (Setup(((4, 9), (15,), (14,)), (), "pass"),),
+        may_refuse=True,
+    ),
+    Scene(
+        "overwrite-same-size",
+        "A set of three played onto a set of two",
+        ("action.overwrite", "pile.set"),
+        (Setup(((2, 5, 5), (2, 2, 7, 7, 7, 9)), ("lead 5,5",), "overwrite 7,7,7"),),
+        may_refuse=True,
+    ),
+    Scene(
+        "add-to-single",
+        "A 7 added to a single 7 (making a set of two)",
+        ("action.add", "pile.single"),
+        (Setup(((2, 7), (7, 15)), ("lead 7",), "add 7"),),
+        may_refuse=True,
+    ),
+    Scene(
+        "add-below-run",
+        "A 2 added below the run 3,4",
+        ("action.add", "pile.run"),
+        (Setup(((3, 4, 12), (2, 15)), ("lead 3,4",), "add 2"),),
+        may_refuse=True,
+    ),
+    Scene(
+        "add-both-ends",
+        "One add that extends the run 3,4 at both ends at once (2 below, 5 above)",
+        ("action.add", "pile.run"),
+        (Setup(((3, 4, 12), (2, 5, 15)), ("lead 3,4",), "add 2,5"),),
+        may_refuse=True,
+    ),
+    Scene(
+        "all-passed",
+        "All but the last player to place cards pass: that player wins the trick and leads",
+        ("action.pass", "action.pass.out", "trick.end", "trick.end.passes", "trick.winner"),
+        (Setup(((5, 12), (2, 13), (3, 14)), ("lead 5", "pass"), "pass"),),
+    ),
+    Scene(
+        "passed-player-is-out",
+        "A player who passed takes no further turn in the trick; the trick ends when the others pass",
+        ("action.pass.out", "trick.end.passes", "trick.winner", "action.overwrite"),
+        (Setup(((5, 9, 12), (2, 13), (7, 14)), ("lead 5", "pass", "overwrite 7"), "pass"),),
+    ),
+    Scene(
+        "cleared-holds-overwritten",
+        "A trick of three piles ends: every card of the trick goes to cleared, overwritten piles too",
+        ("trick.end.passes", "action.overwrite", "trick.winner"),
+        (Setup(((5, 9, 12), (7, 13)), ("lead 5", "overwrite 7", "overwrite 9"), "pass"),),
+    ),
+    Scene(
+        "out-on-a-trick-end",
+        "A player goes out with a Rule-of-8 play: the trick ends, then the round; nothing is cleared",
+        ("round.end", "trick.end.eight", "round.scoring"),
+        (Setup(((5, 8), (7, 15)), ("lead 5", "overwrite 7"), "overwrite 8"),),
+    ),
+)
+
+
+def _too_many_players(ruleset: Ruleset) -> dict[str, Any] | None:
+    players = ruleset.players_max + 1
+    ranks = ruleset.ranks
+    return {
+        "players": players,
+        "hands": [[ranks[i % len(ranks)]] for i in range(players)],
+        "leader": 0,
+        "scores": [0] * players,
+    }
+
+
+def _missing_rank(ruleset: Ruleset) -> dict[str, Any] | None:
+    missing = next((r for r in range(1, max(ruleset.ranks) + 2) if r not in ruleset.ranks), None)
+    if missing is None:
+        return None
+    players = ruleset.players_min
+    hands = [[missing]] + [[ruleset.ranks[-1]] for _ in range(players - 1)]
+    return {"players": players, "hands": hands, "leader": 0, "scores": [0] * players}
+
+
+def _too_many_copies(ruleset: Ruleset) -> dict[str, Any] | None:
+    players = ruleset.players_min
+    rank, spare = ruleset.ranks[0], ruleset.ranks[-1]
+    hands = [[rank] * ruleset.copies(players), [rank]] + [[spare] for _ in range(players - 2)]
+    return {"players": players, "hands": hands, "leader": 0, "scores": [0] * players}
+
+
+def _five_copies_five_players(ruleset: Ruleset) -> dict[str, Any] | None:
+    if not ruleset.players_min <= 5 <= ruleset.players_max or ruleset.copies_large <= ruleset.copies_small:
+        return None
+    rank, spare = ruleset.ranks[0], ruleset.ranks[-1]
+    large = ruleset.copies_large
+    hands = [[rank] * (large - 1), [rank]] + [[spare] for _ in range(3)]
+    return {"players": 5, "hands": hands, "leader": 0, "scores": [0] * 5}
+
+
+REFUSALS: tuple[Refusal, ...] = (
+    Refusal(
+        "too-many-players",
+        "A deal for one player more than the game allows is refused",
+        ("game.players",),
+        _too_many_players,
+        examples=("game.players",),
+    ),
+    Refusal(
+        "rank-not-in-deck",
+        "A deal holding a rank the deck does not have is refused",
+        ("deck.ranks",),
+        _missing_rank,
+        examples=("deck.ranks",),
+    ),
+    Refusal(
+        "too-many-copies",
+        "A deal holding more copies of a rank than the deck has is refused",
+        ("deck.copies",),
+        _too_many_copies,
+    ),
+    Refusal(
+        "five-players-large-deck",
+        "A deal for 5 players holding as many copies of a rank as a large game's deck has",
+        ("deck.copies",),
+        _five_copies_five_players,
+        examples=("deck.copies@es",),
+    ),
+)
+
+
+# ---- conversations ----------------------------------------------------------------------------
+
+
+class _Engines:
+    """One reference engine per ruleset, reused across conversations (each starts with new_round)."""
+
+    def __init__(self) -> None:
+        self._engines: dict[Ruleset, ReferenceEngine] = {}
+        self._games: dict[tuple[Ruleset, int], Game] = {}
+
+    def engine(self, ruleset: Ruleset) -> ReferenceEngine:
+        found = self._engines.get(ruleset)
+        if found is None:
+            found = self._engines[ruleset] = ReferenceEngine(ruleset)
+        return found
+
+    def game(self, ruleset: Ruleset, players: int) -> Game:
+        found = self._games.get((ruleset, players))
+        if found is None:
+            found = self._games[(ruleset, players)] = Game(ruleset, players)
+        return found
+
+
+def normal(response: Mapping[str, Any]) -> dict[str, Any]:
+    """An answer as a vector stores it and compares it: no error message (free text), a legal
+    answer's moves in one order (they are a set)."""
+    out = dict(response)
+    if out.get("ok") is False and isinstance(out.get("error"), Mapping):
+        out["error"] = {k: v for k, v in out["error"].items() if k != "message"}
+    if out.get("type") == "legal" and out.get("ok") is True and isinstance(out.get("moves"), list):
+        out["moves"] = sorted(out["moves"], key=lambda m: json.dumps(m, sort_keys=True))
+    return out
+
+
+def _requests(
+    deal: Mapping[str, Any], moves: Sequence[Move], move: Move | None, every_step: bool
+) -> list[dict[str, Any]]:
+    requests: list[dict[str, Any]] = [{"type": "new_round", **deal}]
+    for m in moves:
+        if every_step:
+            requests.append({"type": "legal"})
+        requests.append({"type": "apply", "move": move_json(m)})
+    if move is not None:
+        requests += [{"type": "legal"}, {"type": "apply", "move": move_json(move)}]
+    requests.append({"type": "state"})
+    return [{"id": i, **r} for i, r in enumerate(requests, 1)]
+
+
+def _answers(engine: ReferenceEngine, requests: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for request in requests:
+        out.append(normal(engine.handle(request)))
+        if request["type"] == "new_round" and not out[-1]["ok"]:
+            break  # a refused deal starts no round: nothing after it would be about this vector
+    return out
+
+
+def _differs(engine: ReferenceEngine, requests: Sequence[Mapping[str, Any]], expected: Sequence[Any]) -> bool:
+    """Whether `engine` answers any request differently from `expected` (stopping at the first)."""
+    for i, request in enumerate(requests):
+        if i >= len(expected) or normal(engine.handle(request)) != expected[i]:
+            return True
+    return False
+
+
+def _vector(
+    engines: _Engines,
+    ruleset: Ruleset,
+    slug: str,
+    title: str,
+    source: str,
+    position: Position,
+    move: Move | None,
+    every_step: bool = False,
+    clauses: tuple[str, ...] = (),
+    examples: tuple[str, ...] = (),
+    witnesses: tuple[str, ...] = (),
+) -> Vector:
+    deal = deal_json(position)
+    requests = _requests(deal, position.moves, move, every_step)
+    responses = _answers(engines.engine(ruleset), requests)
+    return Vector(
+        slug,
+        title,
+        source,
+        deal,
+        position.moves,
+        move,
+        tuple(requests[: len(responses)]),
+        tuple(responses),
+        clauses=clauses,
+        examples=examples,
+        witnesses=witnesses,
+    )
+
+
+def _plays(engines: _Engines, ruleset: Ruleset, setup: Setup, may_refuse: bool) -> bool:
+    """Whether the ruleset plays this setup: the deal and moves accepted, the move legal (unless the
+    scene is about a move that may be refused)."""
+    position = setup.position()
+    if not ruleset.players_min <= position.players <= ruleset.players_max:
+        return False
+    game = engines.game(ruleset, position.players)
+    try:
+        state = game.play_from(position)
+    except ValueError:  # a DealError or an IllegalMove
+        return False
+    if setup.move is None or may_refuse:
+        return True
+    return _move(setup.move) in game.legal_moves(state)
+
+
+# ---- the positions where readings differ --------------------------------------------------------
+
+
+def alternatives(spec: Spec, ruleset: Ruleset, point: str) -> list[Ruleset]:
+    """`ruleset` with each other playable reading of `point` in turn."""
+    mine = ruleset.reading(point)
+    return [
+        spec.with_readings(ruleset, {point: r}) for r in spec.variation_points[point].playable if r != mine
+    ]
+
+
+def shown_readings(
+    spec: Spec, ruleset: Ruleset, vector: Vector, engines: _Engines
+) -> tuple[tuple[str, str], ...]:
+    """The points whose reading, changed alone, changes some answer of the vector's conversation."""
+    shown = []
+    for point in spec.variation_points:
+        if point in PROTOCOL_INVISIBLE:
+            continue
+        for other in alternatives(spec, ruleset, point):
+            if _differs(engines.engine(other), vector.requests, vector.responses):
+                shown.append((point, ruleset.reading(point)))
+                break
+    return tuple(shown)
+
+
+def _spares(ruleset: Ruleset, used: set[int], count: int) -> list[int]:
+    # A card per seat that nobody plays keeps every hand non-empty after its plays; never an 8.
+    free = [r for r in reversed(ruleset.ranks) if r not in used and r != 8]
+    free = free or [r for r in reversed(ruleset.ranks) if r != 8] or list(ruleset.ranks)
+    return [free[i % len(free)] for i in range(count)]
+
+
+def _responses_to(games: Sequence[Game], pile: Pile) -> list[Move]:
+    """Every overwrite and add onto `pile` under any of `games`, and pass: the union, in one order."""
+    found: dict[Move, None] = {}
+    for game in games:
+        for p in game.placeable_piles():
+            if game.beats(p, pile):
+                found[Move("overwrite", tuple(sorted(p.cards)))] = None
+        for added, _ in game.add_options(pile):
+            found[Move("add", tuple(sorted(added)))] = None
+    found[PASS] = None
+    return sorted(found, key=lambda m: (len(m.cards), m.cards, m.action))
+
+
+def _leads(games: Sequence[Game]) -> list[Move]:
+    found = {Move("lead", tuple(sorted(p.cards))): None for g in games for p in g.placeable_piles()}
+    return sorted(found, key=lambda m: (len(m.cards), m.cards))
+
+
+def _position(
+    ruleset: Ruleset, players: int, plays: Sequence[tuple[int, Move]], asked: tuple[int, Move] | None
+) -> Position:
+    """A deal in which every seat holds the cards it places (the setup `plays`, then the `asked`
+    move) and one spare card, seat 0 leading."""
+    placed = [*plays, *([asked] if asked else [])]
+    used = {c for _, m in placed for c in m.cards}
+    hands: list[list[int]] = [[] for _ in range(players)]
+    for seat, m in placed:
+        hands[seat].extend(m.cards)
+    for seat, spare in enumerate(_spares(ruleset, used, players)):
+        hands[seat].append(spare)
+    return Position(tuple(tuple(sorted(h)) for h in hands), 0, None, tuple(m for _, m in plays))
+
+
+def _outcome(game: Game, position: Position, move: Move) -> Any:
+    try:
+        state = game.play_from(position)
+    except ValueError as exc:  # the deal or a setup move refused
+        return ("refused", type(exc).__name__)
+    legal = frozenset(game.legal_moves(state))
+    try:
+        after, events = game.apply(state, move)
+    except ValueError:
+        return (legal, "illegal")
+    return (legal, events, json.dumps(state_json(game, after), sort_keys=True))
+
+
+def _differs_at(mine: Game, theirs: Sequence[Game], position: Position, move: Move) -> bool:
+    expected = _outcome(mine, position, move)
+    return any(_outcome(g, position, move) != expected for g in theirs)
+
+
+def search(
+    spec: Spec, ruleset: Ruleset, point: str, engines: _Engines | None = None
+) -> tuple[Position, Move] | None:
+    """The first position within SEARCH_BOUNDS where changing `point`'s reading alone changes the
+    answer to the last move (its legality, its events, the state after it) or the legal moves
+    before it: fewest players first, then a lead before one play onto it, then fewest cards."""
+    engines = engines or _Engines()
+    others = alternatives(spec, ruleset, point)
+    for players in SEARCH_PLAYERS:
+        if not ruleset.players_min <= players <= ruleset.players_max:
+            continue
+        mine = engines.game(ruleset, players)
+        theirs = [engines.game(o, players) for o in others]
+        every = [mine, *theirs]
+
+        for lead in _leads(every):
+            position = _position(ruleset, players, (), (0, lead))
+            if _differs_at(mine, theirs, position, lead):
+                return position, lead
+        for lead in _leads([mine]):
+            try:
+                state = mine.play_from(_position(ruleset, players, [(0, lead)], None))
+            except ValueError:
+                continue
+            if state.pile is None:
+                continue  # the lead ended the trick (or the round)
+            for reply in _responses_to(every, state.pile):
+                position = _position(ruleset, players, [(0, lead)], (state.to_move, reply))
+                if _differs_at(mine, theirs, position, reply):
+                    return position, reply
+    return None
+
+
+# ---- the suite ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Suite:
+    """The vectors of one ruleset, their files' names, and what they cover."""
+
+    spec: Spec
+    ruleset: Ruleset
+    seed: int
+    vectors: list[Vector] = field(default_factory=list)
+    skipped: list[dict[str, str]] = field(default_factory=list)
+    not_shown: dict[str, str] = field(default_factory=dict)
+
+    def names(self) -> list[str]:
+        width = max(3, len(str(len(self.vectors))))
+        return [f"{i:0{width}d}-{v.slug}.json" for i, v in enumerate(self.vectors, 1)]
+
+    def rules(self) -> dict[str, Any]:
+        return {
+            "profile": self.ruleset.profile,
+            "label": self.ruleset.label(),
+            "readings": self.ruleset.readings,
+            "parameters": self.ruleset.to_json()["parameters"],
+        }
+
+    def vector_json(self, vector: Vector, name: str) -> dict[str, Any]:
+        return {
+            "format": VECTOR_FORMAT,
+            "name": name.removesuffix(".json"),
+            "title": vector.title,
+            "source": vector.source,
+            "covers": _covers(vector),
+            "rules": self.rules(),
+            "deal": dict(vector.deal),
+            "moves": [move_json(m) for m in vector.moves],
+            "move": move_json(vector.move) if vector.move else None,
+            "conversation": [
+                {"request": q, "response": a} for q, a in zip(vector.requests, vector.responses, strict=True)
+            ],
+        }
+
+    def index_json(self) -> dict[str, Any]:
+        names = self.names()
+        clauses: dict[str, list[str]] = {}
+        readings: dict[str, dict[str, Any]] = {}
+        for name, v in zip(names, self.vectors, strict=True):
+            for c in v.clauses:
+                clauses.setdefault(c, []).append(name)
+            for point, reading in v.readings:
+                readings.setdefault(point, {"reading": reading, "vectors": []})["vectors"].append(name)
+        return {
+            "format": SUITE_FORMAT,
+            "spec": self.spec.label,
+            "seed": self.seed,
+            "protocol": PROTOCOL_VERSION,
+            "rules": self.rules(),
+            "not_observable": sorted(p for p in PROTOCOL_INVISIBLE if p in self.spec.variation_points),
+            "compare": COMPARE,
+            "vectors": [
+                {"file": name, "title": v.title, "source": v.source, "covers": _covers(v)}
+                for name, v in zip(names, self.vectors, strict=True)
+            ],
+            "coverage": {
+                "clauses": dict(sorted(clauses.items())),
+                "readings": dict(sorted(readings.items())),
+                "not_shown": dict(sorted(self.not_shown.items())),
+            },
+            "skipped": self.skipped,
+        }
+
+    def files(self) -> dict[str, str]:
+        """Every file of the suite, name -> text: the vectors and index.json."""
+        out = {
+            name: render(self.vector_json(v, name))
+            for name, v in zip(self.names(), self.vectors, strict=True)
+        }
+        out[INDEX] = render(self.index_json())
+        return out
+
+
+def _covers(vector: Vector) -> dict[str, Any]:
+    return {
+        "clauses": sorted(vector.clauses),
+        "readings": dict(sorted(vector.readings)),
+        "examples": sorted(vector.examples),
+        "witnesses": sorted(vector.witnesses),
+    }
+
+
+def render(data: Mapping[str, Any]) -> str:
+    """A vector or index as text: one top-level key per line group, every exchange of a conversation
+    and every vector of an index on one line, nested keys sorted (the same bytes on every run)."""
+
+    def one(value: Any) -> str:
+        return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+    lines = ["{"]
+    keys = list(data)  # the order the builder gives: what the vector is first, its conversation last
+    for n, key in enumerate(keys):
+        value = data[key]
+        comma = "," if n < len(keys) - 1 else ""
+        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            lines.append(f"  {one(key)}: [")
+            lines += [f"    {one(v)}{',' if i < len(value) - 1 else ''}" for i, v in enumerate(value)]
+            lines.append(f"  ]{comma}")
+        elif isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values()):
+            lines.append(f"  {one(key)}: {{")
+            items = sorted(value.items())
+            lines += [
+                f"    {one(k)}: {one(v)}{',' if i < len(items) - 1 else ''}" for i, (k, v) in enumerate(items)
+            ]
+            lines.append(f"  }}{comma}")
+        else:
+            lines.append(f"  {one(key)}: {one(value)}{comma}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _slug(text: str) -> str:
+    return SLUG.sub("-", text.lower()).strip("-")
+
+
+def _merge(vectors: list[Vector], new: Vector) -> None:
+    """Add `new`, or merge its covers into a vector with the same conversation."""
+    for i, old in enumerate(vectors):
+        if old.key == new.key:
+            vectors[i] = replace(
+                old,
+                clauses=tuple(dict.fromkeys(old.clauses + new.clauses)),
+                examples=tuple(dict.fromkeys(old.examples + new.examples)),
+                witnesses=tuple(dict.fromkeys(old.witnesses + new.witnesses)),
+            )
+            return
+    vectors.append(new)
+
+
+Witnesses = Callable[[Spec, Ruleset, int], Sequence[tuple[str, Position, Move | None, str]]]
+
+
+def divergence_witnesses(
+    spec: Spec, ruleset: Ruleset, seed: int
+) -> list[tuple[str, Position, Move | None, str]]:
+    """The divergence check's minimal witness of every variation point that play reaches:
+    (point, position, move, summary)."""
+    from five35.checks.divergence import witnesses
+    from five35.checks.findings import CheckContext
+
+    found, _ = witnesses(CheckContext(spec, ruleset, "ci", seed), 8000)
+    out = []
+    for point, witness in found:
+        if witness is None or witness.position is None:
+            continue
+        move = witness.situation.get("move")
+        out.append((point, witness.position, Move.from_json(move) if move else None, witness.summary))
+    return out
+
+
+def build_suite(
+    spec: Spec,
+    ruleset: Ruleset,
+    seed: int,
+    witnesses: Witnesses | None = divergence_witnesses,
+    progress: Callable[[str], None] | None = None,
+) -> Suite:
+    """The conformance vectors of `ruleset`: text examples, clause scenes, refused deals, the
+    divergence witnesses (pass `witnesses=None` to leave them out), searched positions for the
+    points not yet shown, and one seeded round per player count."""
+    note = progress or (lambda _: None)
+    engines = _Engines()
+    suite = Suite(spec, ruleset, seed)
+    vectors: list[Vector] = []
+    for source, scenes in (("text", TEXT_SCENES), ("clause", CLAUSE_SCENES)):
+        for scene in scenes:
+            setup = next((s for s in scene.setups if _plays(engines, ruleset, s, scene.may_refuse)), None)
+            if setup is None:
+                suite.skipped.append(
+                    {"scene": scene.slug, "why": "no setup of the scene plays under these rules"}
+                )
+                continue
+            position = setup.position()
+            move = _move(setup.move) if setup.move else None
+            _merge(
+                vectors,
+                _vector(
+                    engines, ruleset, scene.slug, scene.title, source, position, move,
+                    clauses=scene.clauses, examples=scene.examples,
+                ),
+            )  # fmt: skip
+    for refusal in REFUSALS:
+        deal = refusal.deal(ruleset)
+        requests = [{"id": 1, "type": "new_round", **deal}] if deal else []
+        answers = _answers(engines.engine(ruleset), requests)
+        if not answers or answers[0]["ok"]:
+            suite.skipped.append({"scene": refusal.slug, "why": "these rules do not refuse the deal"})
+            continue
+        assert deal is not None
+        vectors.append(
+            Vector(
+                refusal.slug, refusal.title, "deal", deal, (), None, tuple(requests), tuple(answers),
+                clauses=refusal.clauses, examples=refusal.examples,
+            )
+        )  # fmt: skip
+    note("text examples and clause scenes")
+    if witnesses is not None:
+        for point, position, move, summary in witnesses(spec, ruleset, seed):
+            _merge(
+                vectors,
+                _vector(
+                    engines, ruleset, f"witness-{_slug(point)}", f"Witness of {point}: {summary}", "witness",
+                    position, move,
+                    clauses=spec.variation_points[point].cites, witnesses=(f"divergence:vp.{point}",),
+                ),
+            )  # fmt: skip
+        note("divergence witnesses")
+    vectors = [replace(v, readings=shown_readings(spec, ruleset, v, engines)) for v in vectors]
+    for point, vp in spec.variation_points.items():
+        if point in PROTOCOL_INVISIBLE:
+            suite.not_shown[point] = f"not observable through the protocol: {PROTOCOL_INVISIBLE[point]}"
+            continue
+        if len(vp.playable) < 2 or any(point in dict(v.readings) for v in vectors):
+            if len(vp.playable) < 2:
+                suite.not_shown[point] = "the point has one playable reading"
+            continue
+        found = search(spec, ruleset, point, engines)
+        if found is None:
+            others = ", ".join(f"{point}={r}" for r in vp.playable if r != ruleset.reading(point))
+            suite.not_shown[point] = (
+                f"no position within the search ({SEARCH_BOUNDS}) plays differently under {others}: "
+                "under this profile's other readings the reading cannot matter"
+            )
+            continue
+        position, move = found
+        vector = _vector(
+            engines, ruleset, f"reading-{_slug(point)}-{_slug(ruleset.reading(point))}",
+            f"{point}={ruleset.reading(point)}: {position.players} players, '{move}'"
+            + (f" onto '{position.moves[-1]}'" if position.moves else ""),
+            "reading", position, move, clauses=vp.cites,
+        )  # fmt: skip
+        vectors.append(replace(vector, readings=shown_readings(spec, ruleset, vector, engines)))
+    note("positions that show every reading")
+    for players in range(ruleset.players_min, ruleset.players_max + 1):
+        vectors.append(_seeded(spec, ruleset, engines, players, seed))
+    note("seeded rounds")
+    suite.vectors = vectors
+    return suite
+
+
+def _seeded(spec: Spec, ruleset: Ruleset, engines: _Engines, players: int, seed: int) -> Vector:
+    """A seeded deal played to the end of its round by random legal moves, `legal` checked before
+    every move."""
+    game = engines.game(ruleset, players)
+    state = game.new_match(seed)
+    start = Position(tuple(tuple(game.hand(state, p)) for p in range(players)), state.to_move, state.scores)
+    rng = random.Random(f"five35-vectors:{seed}:{players}")
+    moves: list[Move] = []
+    while state.phase == "play":
+        move = rng.choice(game.legal_moves(state))
+        moves.append(move)
+        state, _ = game.apply(state, move)
+    last = moves.pop()
+    vector = _vector(
+        engines, ruleset, f"seeded-{players}-players",
+        f"{players} players, match seed {seed}: a round played to its end, legal moves checked at every step",
+        "seeded", replace(start, moves=tuple(moves)), last, every_step=True,
+        clauses=("game.players", "action.choice", "round.end", "round.scoring"),
+    )  # fmt: skip
+    return replace(vector, readings=shown_readings(spec, ruleset, vector, engines))
+
+
+# ---- a runner: replay a vector against any engine ---------------------------------------------
+
+
+def compare(expected: Mapping[str, Any], answer: Any) -> str | None:
+    """Why `answer` does not match the expected response (COMPARE's rules), or None."""
+    if not isinstance(answer, dict):
+        return f"expected a JSON object, got {one_line(answer)}"
+    for key in ("id", "type", "ok"):
+        if answer.get(key) != expected.get(key) or type(answer.get(key)) is not type(expected.get(key)):
+            return f"{key}: expected {one_line(expected.get(key))}, got {one_line(answer.get(key))}"
+    extra = sorted(str(k) for k in set(answer) - set(expected))
+    if extra:
+        return f"unknown field(s) {', '.join(extra)}"
+    if expected["ok"] is False:
+        error = answer.get("error")
+        if not isinstance(error, dict) or set(error) - {"code", "message"}:
+            return f"error: expected an object of code and message, got {one_line(error)}"
+        if error.get("code") != expected["error"]["code"]:
+            return f"error.code: expected {expected['error']['code']!r}, got {one_line(error.get('code'))}"
+        return None
+    for key in sorted(expected):
+        if key not in answer:
+            return f"{key}: missing"
+    if expected["type"] == "legal":
+        moves = answer["moves"]
+        if not isinstance(moves, list):
+            return f"moves: expected a list, got {one_line(moves)}"
+        theirs = {one_line(m) for m in moves}
+        if len(moves) != len(theirs):
+            return "moves: a move is listed twice"
+        ours = {one_line(m) for m in expected["moves"]}
+        if ours != theirs:
+            lacks, adds = " ".join(sorted(ours - theirs)), " ".join(sorted(theirs - ours))
+            return f"moves: the engine lacks [{lacks}], adds [{adds}]"
+    got = normal(answer)
+    for key in sorted(expected):
+        if got[key] != expected[key]:
+            return f"{key}: expected {one_line(expected[key])}, got {one_line(got[key])}"
+    return None
+
+
+def one_line(value: Any, limit: int = 300) -> str:
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"))
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def run_vector(vector: Mapping[str, Any], handle: Callable[[dict[str, Any]], Any]) -> str | None:
+    """Drive `handle` (one request in, one answer out) through the vector's conversation; the first
+    mismatch as `request N (type): why`, or None when every answer matches."""
+    for exchange in vector["conversation"]:
+        request = exchange["request"]
+        why = compare(exchange["response"], handle(json.loads(json.dumps(request))))
+        if why is not None:
+            return f"request {request['id']} ({request['type']}): {why}"
+    return None
+
+
+def _object(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def check_hello(index: Mapping[str, Any], hello: Mapping[str, Any]) -> str | None:
+    """Whether an engine's hello declares the rules a suite (its index.json) was written for: every
+    reading the protocol can observe, and every parameter. Why not, or None."""
+    rules = index["rules"]
+    skip = set(index.get("not_observable", ()))
+    readings: dict[str, Any] = _object(hello.get("readings"))
+    differ = sorted(p for p, r in rules["readings"].items() if p not in skip and readings.get(p) != r)
+    if differ:
+        shown = ", ".join(f"{p}={readings.get(p)} (the suite: {rules['readings'][p]})" for p in differ)
+        return f"the engine declares other readings: {shown}"
+    parameters: dict[str, Any] = _object(hello.get("parameters"))
+    changed = sorted(k for k, v in rules["parameters"].items() if parameters.get(k) != v)
+    if changed:
+        return f"the engine declares other parameters: {', '.join(changed)}"
+    return None
+
+
+__all__ = [
+    "COMPARE",
+    "INDEX",
+    "PROTOCOL_INVISIBLE",
+    "SUITE_FORMAT",
+    "VECTOR_FORMAT",
+    "Suite",
+    "Vector",
+    "build_suite",
+    "check_hello",
+    "compare",
+    "divergence_witnesses",
+    "run_vector",
+    "search",
+]
