@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from five35.engine import PASS, Game, Move, Pile, RoundEnd, State, TrickEnd
+from five35.engine import PASS, Game, Move, Pile, RoundEnd, State, TrickEnd, TrickEndReason
 from five35.spec import Ruleset
 from five35.spec.vocabulary import Vocabulary
 from hypothesis import given
@@ -180,7 +180,7 @@ def model_answer(model: Model, ruleset: Ruleset, sit: Situation, pile: PileKey, 
             return {"legal": False}
         passed = {*sit.passed, mover}
         if sit.players - len(passed) == 1:
-            return _ended(sit.last_player, ["all_passed"])
+            return _ended(sit.last_player, [TrickEndReason.ALL_PASSED])
         return {
             "legal": True,
             "pile": sit.pile.to_json(),
@@ -201,9 +201,9 @@ def model_answer(model: Model, ruleset: Ruleset, sit: Situation, pile: PileKey, 
     reasons = [
         name
         for name, hit in (
-            ("rule_of_8", out.rule_of_8),
-            ("set_closed", out.set_closed),
-            ("run_closed", out.run_closed),
+            (TrickEndReason.RULE_OF_8, out.rule_of_8),
+            (TrickEndReason.SET_CLOSED, out.set_closed),
+            (TrickEndReason.RUN_CLOSED, out.run_closed),
         )
         if hit
     ]
@@ -222,11 +222,11 @@ def model_answer(model: Model, ruleset: Ruleset, sit: Situation, pile: PileKey, 
     }
 
 
-def _ended(winner: int, reasons: list[str]) -> dict[str, Any]:
+def _ended(winner: int, reasons: list[TrickEndReason]) -> dict[str, Any]:
     return {"legal": True, "pile": None, "trick_end": sorted(reasons), "winner": winner, "to_move": winner}
 
 
-def _round_over(went_out: int, reasons: list[str]) -> dict[str, Any]:
+def _round_over(went_out: int, reasons: list[TrickEndReason]) -> dict[str, Any]:
     return {
         "legal": True,
         "round_end": True,
@@ -370,9 +370,8 @@ def _combos(ctx: CheckContext, points: Sequence[str]) -> list[tuple[tuple[str, s
 
 
 def ruleset_with(ctx: CheckContext, combo: Iterable[tuple[str, str]]) -> Ruleset:
-    readings = dict(ctx.ruleset.reading_items)
-    readings.update(dict(combo))
-    return ctx.spec.ruleset(ctx.ruleset.profile, readings)
+    """The checked ruleset with the (point, reading) pairs of `combo` changed (a later pair wins)."""
+    return ctx.spec.with_readings(ctx.ruleset, dict(combo))
 
 
 def run_config(

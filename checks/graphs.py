@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import networkx as nx  # type: ignore[import-untyped]
-from five35.engine import Game, Move, Pile, State, TrickEndReason
+from five35.engine import TRICK_END_REASONS, Game, Move, Pile, State, TrickEndReason
 from five35.engine.state import Event, TrickEnd
 from five35.spec import Ruleset, Spec, SpecError
 from five35.spec.vocabulary import Vocabulary
@@ -47,7 +47,6 @@ from .findings import (
 )
 from .invariants import (
     RULES_VOCABULARY,
-    TRICK_ENDINGS,
     SpecRules,
     Violation,
     situation,
@@ -106,7 +105,7 @@ def variants(spec: Spec, base: Ruleset, points: tuple[str, ...], *, all_combinat
     out: list[Ruleset] = []
     seen: set[tuple[tuple[str, str], ...]] = set()
     for change in chosen:
-        rs = spec.ruleset(base.profile, {**base.readings, **change})
+        rs = spec.with_readings(base, change)
         if rs.reading_items not in seen:
             seen.add(rs.reading_items)
             out.append(rs)
@@ -406,7 +405,7 @@ class EndgameGraph:
     graph: nx.DiGraph = field(default_factory=nx.DiGraph)
     states: int = 0
     transitions: int = 0
-    endings: Counter[str] = field(default_factory=Counter)
+    endings: Counter[TrickEndReason] = field(default_factory=Counter)
     dead_ends: int = 0
     finished: int = 0
     violations: list[tuple[Violation, State, list[Move]]] = field(default_factory=list)
@@ -484,7 +483,7 @@ def _situation_key(s: State) -> tuple[object, ...]:
     )
 
 
-def _count_endings(endings: Counter[str], events: tuple[Event, ...]) -> None:
+def _count_endings(endings: Counter[TrickEndReason], events: tuple[Event, ...]) -> None:
     for e in events:
         if isinstance(e, TrickEnd):
             endings.update(e.reasons)
@@ -544,7 +543,7 @@ def check_endgames(ctx: CheckContext) -> CheckResult:
     notes: list[str] = []
     states = transitions = graphs = 0
     for rs in endgame_rulesets(ctx):
-        endings: Counter[str] = Counter()
+        endings: Counter[TrickEndReason] = Counter()
         counts: list[int] = []
         five_player_points = bool(
             _changed(ctx.ruleset, rs).keys() & {"five_player_copies", "five_player_set_close"}
@@ -580,10 +579,10 @@ def check_endgames(ctx: CheckContext) -> CheckResult:
                 if key not in best or rank < best[key][0]:
                     best[key] = (rank, failure)
         label = _label(ctx.ruleset, rs)
-        never = [e for e in TRICK_ENDINGS if endings[e] == 0]
+        never = [e for e in TRICK_END_REASONS if endings[e] == 0]
         if never and not best:
             findings.append(_never_finding(ctx, rs, label, never, len(counts)))
-        seen = ", ".join(f"{e} {endings[e]}" for e in TRICK_ENDINGS)
+        seen = ", ".join(f"{e} {endings[e]}" for e in TRICK_END_REASONS)
         notes.append(
             f"{label}: {len(counts)} endgames, {sum(counts)} states (largest {max(counts, default=0)}); "
             f"trick endings {seen}"
@@ -650,12 +649,14 @@ def _graph_failures(
         )
 
 
-def _never_finding(ctx: CheckContext, rs: Ruleset, label: str, never: list[str], deals: int) -> Finding:
+def _never_finding(
+    ctx: CheckContext, rs: Ruleset, label: str, never: list[TrickEndReason], deals: int
+) -> Finding:
     clause = {
-        "all_passed": "trick.end.passes",
-        "set_closed": "trick.end.set",
-        "run_closed": "trick.end.run",
-        "rule_of_8": "trick.end.eight",
+        TrickEndReason.ALL_PASSED: "trick.end.passes",
+        TrickEndReason.SET_CLOSED: "trick.end.set",
+        TrickEndReason.RUN_CLOSED: "trick.end.run",
+        TrickEndReason.RULE_OF_8: "trick.end.eight",
     }
     changed = _changed(ctx.ruleset, rs)
     ident = ".".join(f"{p}={r}" for p, r in changed.items()) or "base"
@@ -671,8 +672,5 @@ def _never_finding(ctx: CheckContext, rs: Ruleset, label: str, never: list[str],
         check="graphs.endgames",
         severity=Severity.LOW,
         readings=readings_of(ctx.spec, changed.items()),
-        trick_end_reasons=tuple(TrickEndReason(e) for e in never),
+        trick_end_reasons=tuple(never),
     )
-
-
-CHECKS: list[Callable[[CheckContext], CheckResult]] = [check_succession, check_beats, check_endgames]

@@ -44,11 +44,11 @@ import json
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, cast
 
-from five35.engine import TRICK_END_REASONS, CardCodec, Game, Move, Pile, State
+from five35.engine import CardCodec, Game, Move, Pile, State, TrickEndReason
 from five35.engine.state import Event, MatchEnd, RoundEnd, TrickEnd
 from five35.spec import Ruleset, Spec
 from five35.spec.vocabulary import Vocabulary
@@ -69,8 +69,6 @@ from .hypothesis_env import hypothesis_settings, private_hypothesis_home
 from .strategies import Setup, parse_move, setups
 from .vocab import ComponentVocabulary, table_vocabulary
 from .z3model import EIGHT, KIND_CODES, LISTED_EIGHT_RUNS, NOT_MODELLED, READING_HOOKS, Model
-
-TRICK_ENDINGS: tuple[str, ...] = TRICK_END_REASONS
 
 
 def rules_vocabulary(vocabulary: Vocabulary) -> ComponentVocabulary:
@@ -418,21 +416,23 @@ def step_violations(
         out.append(Violation("moves.allowed", f"'{move}' was applied, but {why}", "not legal", str(move)))
         return out
     hand_after = game.codec.cards(after.hands[mover])
-    expected: list[str] = []
+    expected: list[TrickEndReason] = []
     if move.action == "pass":
         passed = before.passed | (1 << mover)
         if before.players - passed.bit_count() == 1:
-            expected.append("all_passed")
+            expected.append(TrickEndReason.ALL_PASSED)
         placers = [p.player for p in before.trick if p.move.action != "pass"]
         last_placer = placers[-1] if placers else -1
     else:
         assert new_pile is not None
         opening = before.opening_has_eight if before.pile is not None else EIGHT in move.cards
         if rules.rule_of_8(move.action, move.cards, new_pile, opening):
-            expected.append("rule_of_8")
+            expected.append(TrickEndReason.RULE_OF_8)
         closing = rules.closing(new_pile.kind)
         if closing is not None and new_pile.size >= closing:
-            expected.append("set_closed" if new_pile.kind == "set" else "run_closed")
+            expected.append(
+                TrickEndReason.SET_CLOSED if new_pile.kind == "set" else TrickEndReason.RUN_CLOSED
+            )
         last_placer = mover
         if after.pile != new_pile and not (trick_ends and not round_ends):
             out.append(
@@ -444,11 +444,12 @@ def step_violations(
                 )
             )
     went_out = move.action != "pass" and not hand_after
+    # Plain names on both sides: the violation's values are shown with repr() in the text output.
     got = sorted(str(r) for e in trick_ends for r in e.reasons)
-    if sorted(expected) != got:
-        out.append(
-            Violation("trick.end", _ending_message(move, before, expected, got), sorted(expected), got)
-        )
+    want = sorted(str(r) for r in expected)
+    if want != got:
+        message = _ending_message(move, before, [str(r) for r in expected], got)
+        out.append(Violation("trick.end", message, want, got))
     for e in trick_ends:
         if e.winner != last_placer:
             out.append(
@@ -894,6 +895,3 @@ def machine_failure(broken: InvariantBroken) -> Failure:
             cards=broken.cards,
         ),
     )
-
-
-CHECKS: list[Callable[[CheckContext], CheckResult]] = [check_matches]
