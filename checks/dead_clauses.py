@@ -20,7 +20,6 @@ from five35.engine import Game
 from five35.spec import Ruleset, Spec
 from five35.spec.words import words_of
 
-from .alternatives import clause_deleted
 from .findings import (
     Alternative,
     CheckContext,
@@ -32,8 +31,8 @@ from .findings import (
     profile_status,
     readings_of,
 )
-from .text_examples import Tracked, clauses_of, combos
-from .variants import (
+from .impact.alternatives import clause_deleted
+from .impact.variants import (
     NoEightByAdd,
     NoExemptionAfterOpening,
     NoOverwriteOfFour,
@@ -42,6 +41,7 @@ from .variants import (
     SetsNeverClose,
     SetsUncapped,
 )
+from .text_examples import Tracked, clauses_of, combos
 from .z3model import ADD, NONE, OVERWRITE, RUN, SET, Model, SymSituation, as_bool, memo, spec_digest
 
 NAME = "dead_clauses"

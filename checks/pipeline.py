@@ -19,7 +19,6 @@ from five35.engine.simulate import Stats
 from five35.spec import Ruleset, Spec
 from five35.spec.words import words_of
 
-from .alternatives import scene_witness
 from .findings import (
     FINDING_KINDS,
     SEVERITIES,
@@ -33,7 +32,8 @@ from .findings import (
     point_readings,
     point_status,
 )
-from .impact import ImpactCounts, estimate_alternatives
+from .impact.measure import ImpactCounts, estimate_alternatives
+from .impact.scenes import scene_witness
 from .text_audit import proposal_for_point
 
 

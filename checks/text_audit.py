@@ -24,7 +24,6 @@ from five35.engine import Game
 from five35.spec import Ruleset, Spec
 from five35.spec.words import Use, Words, words_of
 
-from .alternatives import from_words, scene_witness
 from .findings import (
     OPEN,
     Alternative,
@@ -37,6 +36,8 @@ from .findings import (
     point_readings,
     point_status,
 )
+from .impact.alternatives import from_words
+from .impact.scenes import scene_witness
 
 CHECK_NAME = "text_audit"
 

@@ -23,7 +23,6 @@ import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
 from five35.spec import Ruleset, Spec
 from five35.spec.words import words_of
 
-from .alternatives import readings_alternative
 from .findings import (
     CheckContext,
     CheckResult,
@@ -34,6 +33,7 @@ from .findings import (
     profile_status,
     readings_of,
 )
+from .impact.alternatives import readings_alternative
 from .z3model import (
     ADD,
     EIGHT,

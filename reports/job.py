@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from five35.checks.findings import CheckContext, CheckResult, Level
-from five35.checks.impact import (
+from five35.checks.impact.measure import (
     DEFAULT_BOTS,
     ImpactCounts,
     comparison,

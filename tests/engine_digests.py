@@ -66,7 +66,7 @@ def cases() -> Iterator[tuple[str, GameClass, Ruleset, int, range, tuple[str, ..
     """(name, game class, ruleset, players, seeds, bots) for every case of the fixture."""
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
-    from five35.checks.variants import VARIANTS
+    from five35.checks.impact.variants import VARIANTS
 
     from tests.planted import BUGS
 

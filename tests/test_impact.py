@@ -7,20 +7,21 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from five35.checks.alternatives import clause_deleted, scene_witness
 from five35.checks.findings import Alternative, Finding
-from five35.checks.impact import (
+from five35.checks.impact.alternatives import clause_deleted
+from five35.checks.impact.measure import (
     ImpactCounts,
     alternative_unit,
     comparison,
     estimate_alternatives,
     estimate_impact,
     measure,
-    situation_of,
     to_impact,
 )
+from five35.checks.impact.scenes import scene_witness
+from five35.checks.impact.variants import VARIANTS, AddClosesOnly, ExampleOrder, RunsUncapped, SetsNeverClose
+from five35.checks.impact.witnesses import situation_of
 from five35.checks.text_audit import text_audit
-from five35.checks.variants import VARIANTS, AddClosesOnly, ExampleOrder, RunsUncapped, SetsNeverClose
 from five35.engine import Game, Move, Pile, State
 from five35.engine import game as game_module
 from five35.engine.simulate import wilson_interval

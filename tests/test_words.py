@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 from cli_tools import run_bad_input
-from five35.checks.alternatives import scene_of, variant
 from five35.checks.dead_clauses import catalogue, player_classes
+from five35.checks.impact.alternatives import variant
+from five35.checks.impact.scenes import scene_of
+from five35.checks.impact.variants import VARIANTS
 from five35.checks.proofs import PROPERTIES
 from five35.checks.text_audit import text_audit
 from five35.checks.text_examples import EXAMPLES
-from five35.checks.variants import VARIANTS
 from five35.engine import Game
 from five35.spec import SpecError, embedded_spec_path, load_spec
 from five35.spec.words import WORDS_SUFFIX, Words, words_of, words_path

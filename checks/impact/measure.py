@@ -4,7 +4,8 @@ For a variation point and two readings A (played) and B (compared), seeded games
 bots under A. At every step the same state is also put to an engine under B: does B allow another
 set of legal moves, end the trick differently or give it to another player, end the round with
 another result, deal differently or pass the turn to someone else? A game is *affected* when any
-step differs. The share of affected games, with a 95% Wilson interval, is measured per player count.
+step differs. The share of affected games, with a 95% Wilson interval, is measured per player count;
+the first difference of a game is written down as a witness (witnesses.py).
 
 Everything here is a pure function of its arguments: `measure` covers one player count and one
 range of game numbers, and the counts of disjoint ranges add up (`ImpactCounts.merge`), so a long
@@ -17,18 +18,17 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
-from five35.engine import Game, Move, Pile, Position, RoundEnd, State, TrickEnd
+from five35.engine import Game, Move, RoundEnd, State, TrickEnd
 from five35.engine.bots import Bot, get_bot
 from five35.engine.executor import LocalExecutor
 from five35.engine.simulate import bot_rngs, game_seed, wilson_interval
 from five35.spec import Ruleset, Spec, SpecError
 
-from .findings import Alternative, Impact, Witness
-
-EngineFactory = Callable[[Ruleset, int], Game]
+from ..findings import Alternative, EngineFactory, Impact, Witness
+from .witnesses import RoundHistory, deal_witness, shrunk_witness, step_witness, undealable_witness
 
 # A mixed table: the greedy and cautious bots play like people who want to go out, the random one
 # reaches the corners of the rules that sensible play avoids.
@@ -65,80 +65,6 @@ class ImpactCounts:
         )
 
 
-@dataclass
-class _Round:
-    """The round being played: its first state and the moves made since, so that a witness found
-    mid-round can say how to set its table up again (a `Position`)."""
-
-    start: State
-    plays: list[tuple[int, Move]] = field(default_factory=list)
-
-    def position(self, game: Game, shrunk: tuple[int, tuple[int, ...]] | None = None) -> Position:
-        """The position of the table now. With `shrunk` = (seat, cards), that seat holds only those
-        cards now (its hand at the start of the round is them plus what it has placed since, so
-        every move so far is still its own)."""
-        start = self.start
-        hands = [tuple(game.codec.cards(h)) for h in start.hands]
-        if shrunk is not None:
-            seat, cards = shrunk
-            placed = [c for player, move in self.plays if player == seat for c in move.cards]
-            hands[seat] = tuple(sorted((*placed, *cards)))
-        return Position(
-            hands=tuple(hands),
-            leader=start.round_leader,
-            scores=start.scores,
-            moves=tuple(move for _, move in self.plays),
-            round=start.round,
-            seed=start.seed,
-        )
-
-
-def moves_text(moves: Sequence[Move]) -> list[str]:
-    return [str(m) for m in sorted(moves, key=lambda m: (m.action, m.cards))]
-
-
-def _pile_json(pile: Pile | None) -> dict[str, Any] | None:
-    return pile.to_json() if pile else None
-
-
-def situation_of(game: Game, state: State) -> dict[str, Any]:
-    cards = game.codec.cards
-    return {
-        "players": state.players,
-        "to_move": state.to_move,
-        "leading": state.leading,
-        "hand": cards(state.hands[state.to_move]),
-        "hands": [cards(h) for h in state.hands],
-        "pile": _pile_json(state.pile),
-        "opening_has_eight": state.opening_has_eight,
-        "trick": [{"player": p.player, **p.move.to_json()} for p in state.trick],
-        "passed": [p for p in range(state.players) if state.has_passed(p)],
-        "round": state.round,
-        "scores": list(state.scores),
-    }
-
-
-def state_cards(game: Game, state: State) -> int:
-    pile = state.pile.size if state.pile else 0
-    return sum(game.codec.size(h) for h in state.hands) + pile
-
-
-def result_of(events: Sequence[object], state: State) -> dict[str, Any]:
-    """What a move led to, in the terms a player notices: who won the trick, how the round ended,
-    who moves next."""
-    out: dict[str, Any] = {"trick_ends": False, "next_to_move": state.to_move, "pile": _pile_json(state.pile)}
-    for event in events:
-        if isinstance(event, TrickEnd):
-            out["trick_ends"] = True
-            out["trick_winner"] = event.winner
-            out["trick_end_reasons"] = list(event.reasons)
-        elif isinstance(event, RoundEnd):
-            out["round_ends"] = True
-            out["went_out"] = event.went_out
-            out["penalties"] = list(event.penalties)
-    return out
-
-
 def _outcome_key(events: Sequence[object]) -> tuple[Any, ...]:
     """The parts of a move's events a player notices: a trick ending and its winner, and the round's
     result. Which rule ended a trick is not compared when the ending and winner agree."""
@@ -149,173 +75,6 @@ def _outcome_key(events: Sequence[object]) -> tuple[Any, ...]:
         elif isinstance(event, RoundEnd):
             key.append(("round", event.went_out, event.penalties, event.scores))
     return tuple(key)
-
-
-def _deal_outcome(game: Game, state: State) -> dict[str, Any]:
-    return {
-        "deck": game.codec.size(game.full_deck),
-        "hand_size": game.codec.size(state.hands[0]),
-        "leader": state.to_move,
-        "copies": game.copies,
-    }
-
-
-def _dealt(game: Game, state: State) -> Position:
-    """The position of a round as dealt."""
-    return Position(
-        hands=tuple(tuple(game.codec.cards(h)) for h in state.hands),
-        leader=state.round_leader,
-        scores=state.scores,
-        round=state.round,
-        seed=state.seed,
-    )
-
-
-def _deal_witness(a: Game, b: Game, sa: State, sb: State, names: tuple[str, str], first: bool) -> Witness:
-    oa, ob = _deal_outcome(a, sa), _deal_outcome(b, sb)
-    what = "the first deal" if first else f"the deal of round {sa.round}"
-    diffs = [k for k in ("deck", "hand_size", "leader") if oa[k] != ob[k]]
-    detail = ", ".join(f"{k.replace('_', ' ')} {oa[k]} against {ob[k]}" for k in diffs) or "the cards dealt"
-    situation = {
-        "players": sa.players,
-        "round": sa.round,
-        "to_move": sa.to_move,
-        "leading": True,
-        "pile": None,
-        "scores": list(sa.scores),
-    }
-    return Witness(
-        summary=f"{sa.players} players, {what}: {names[0]} and {names[1]} differ in {detail}.",
-        situation=situation,
-        outcomes={names[0]: oa, names[1]: ob},
-        cards=min(oa["deck"], ob["deck"]),
-        position=_dealt(a, sa),
-    )
-
-
-def _undealable_witness(a: Game, state: State, names: tuple[str, str], error: str) -> Witness:
-    oa = _deal_outcome(a, state)
-    return Witness(
-        summary=f"{state.players} players: {names[1]} cannot deal this table ({error}).",
-        situation={
-            "players": state.players,
-            "round": state.round,
-            "to_move": state.to_move,
-            "leading": True,
-            "pile": None,
-            "scores": list(state.scores),
-        },
-        outcomes={names[0]: oa, names[1]: {"error": error}},
-        cards=oa["deck"],
-        position=_dealt(a, state),
-    )
-
-
-def _shrunk_witness(
-    a: Game,
-    b: Game,
-    state: State,
-    legal: tuple[set[Move], set[Move]],
-    names: tuple[str, str],
-    history: _Round,
-) -> Witness | None:
-    """The same table with the mover holding only the cards of one move the readings disagree on,
-    when the readings still disagree there: the pile and those few cards are the whole witness."""
-    la, lb = legal
-    differing = sorted(la ^ lb, key=lambda m: (len(m.cards), m.action, m.cards))
-    for move in differing:
-        if not move.cards:
-            continue
-        hand = a.codec.pack(move.cards)
-        small = replace(
-            state, hands=tuple(hand if i == state.to_move else h for i, h in enumerate(state.hands))
-        )
-        sa, sb = set(a.legal_moves(small)), set(b.legal_moves(small))
-        if sa == sb:
-            continue
-        situation = situation_of(a, small)
-        situation.pop("hands")  # the other hands play no part in what the mover may do
-        only_a, only_b = (
-            moves_text([m for m in sa if m not in sb]),
-            moves_text([m for m in sb if m not in sa]),
-        )
-        parts = [f"only {n} allows {'; '.join(o)}" for n, o in ((names[0], only_a), (names[1], only_b)) if o]
-        where = f"on the {state.pile}" if state.pile else "leading"
-        return Witness(
-            summary=f"{state.players} players, player {state.to_move} to move {where} holding "
-            f"{','.join(map(str, move.cards))}: {' and '.join(parts)}.",
-            situation=situation,
-            outcomes={
-                names[0]: {"legal_moves": moves_text(list(sa)), "only_here": only_a},
-                names[1]: {"legal_moves": moves_text(list(sb)), "only_here": only_b},
-            },
-            cards=len(move.cards) + (state.pile.size if state.pile else 0),
-            position=history.position(a, (state.to_move, move.cards)),
-        )
-    return None
-
-
-def _step_witness(
-    a: Game,
-    b: Game,
-    state: State,
-    move: Move,
-    legal: tuple[set[Move], set[Move]],
-    after: tuple[tuple[State, Sequence[object]], tuple[State, Sequence[object]] | None],
-    names: tuple[str, str],
-    change: str,
-    history: _Round,
-) -> Witness:
-    la, lb = legal
-    (sa, ea), b_after = after
-    out_a: dict[str, Any] = {
-        "legal_moves": len(la),
-        "only_here": moves_text([m for m in la if m not in lb]),
-        "played": str(move),
-        **result_of(ea, sa),
-    }
-    out_b: dict[str, Any] = {"legal_moves": len(lb), "only_here": moves_text([m for m in lb if m not in la])}
-    if b_after is None:
-        out_b["played"] = None
-        out_b["note"] = f"'{move}' is not legal under {names[1]}"
-    else:
-        sb, eb = b_after
-        out_b["played"] = str(move)
-        out_b.update(result_of(eb, sb))
-    pile = f"on the {state.pile}" if state.pile else "leading"
-    if change == "legal_moves":
-        extra_a, extra_b = out_a["only_here"], out_b["only_here"]
-        parts = []
-        if extra_a:
-            parts.append(f"only {names[0]} allows {'; '.join(extra_a[:3])}")
-        if extra_b:
-            parts.append(f"only {names[1]} allows {'; '.join(extra_b[:3])}")
-        what = " and ".join(parts)
-    elif change == "trick_end":
-        what = (
-            f"after '{move}' the trick ending differs ({names[0]}: {_trick_text(out_a)}; "
-            f"{names[1]}: {_trick_text(out_b)})"
-        )
-    elif change == "round_result":
-        what = f"after '{move}' the round's result differs"
-    else:
-        what = (
-            f"after '{move}' player {out_a['next_to_move']} moves next under {names[0]}, "
-            f"player {out_b.get('next_to_move')} under {names[1]}"
-        )
-    return Witness(
-        summary=f"{state.players} players, player {state.to_move} to move {pile}: {what}.",
-        situation=situation_of(a, state),
-        outcomes={names[0]: out_a, names[1]: out_b},
-        cards=state_cards(a, state),
-        position=history.position(a),
-    )
-
-
-def _trick_text(out: Mapping[str, Any]) -> str:
-    if not out.get("trick_ends"):
-        return "the trick goes on"
-    return f"player {out['trick_winner']} wins it ({', '.join(out['trick_end_reasons'])})"
 
 
 @dataclass
@@ -387,14 +146,14 @@ def measure(
             t.games += 1
             t.diverged = False
         state = base.new_match(seed)
-        history = _Round(state)
+        history = RoundHistory(state)
         for t, error in unplayable:
             t.games += 1
-            t.record("deal", _undealable_witness(base, state, t.names, error), index)
+            t.record("deal", undealable_witness(base, state, t.names, error), index)
         for t in trackers:
             other = t.game.new_match(seed)
             if other != state:
-                t.record("deal", _deal_witness(base, t.game, state, other, t.names, True), index)
+                t.record("deal", deal_witness(base, t.game, state, other, t.names, True), index)
         while True:
             while state.phase == "play":
                 legal = base.legal_moves(state)
@@ -410,9 +169,9 @@ def measure(
                 if not t.diverged:
                     other = t.game.next_round(state)
                     if other != nxt:
-                        t.record("deal", _deal_witness(base, t.game, nxt, other, t.names, False), index)
+                        t.record("deal", deal_witness(base, t.game, nxt, other, t.names, False), index)
             state = nxt
-            history = _Round(state)
+            history = RoundHistory(state)
         if progress is not None:
             progress(1)
     counted = {t.name: t.counts() for t in trackers}
@@ -428,7 +187,7 @@ def _compare_step(
     move: Move,
     after: tuple[State, tuple[object, ...]],
     index: int,
-    history: _Round,
+    history: RoundHistory,
 ) -> None:
     legal_a: set[Move] | None = None
     new, events = after
@@ -441,7 +200,7 @@ def _compare_step(
             if set(other_legal) != legal_a:
                 lb = set(other_legal)
                 b_after = t.game.apply(state, move) if move in lb else None
-                w = _shrunk_witness(base, t.game, state, (legal_a, lb), t.names, history) or _step_witness(
+                w = shrunk_witness(base, t.game, state, (legal_a, lb), t.names, history) or step_witness(
                     base,
                     t.game,
                     state,
@@ -466,7 +225,7 @@ def _compare_step(
             change = "next_turn"
         if change is not None:
             legal_set = set(legal)
-            w = _step_witness(
+            w = step_witness(
                 base,
                 t.game,
                 state,
@@ -555,7 +314,7 @@ def estimate_impact(
 #
 # A contradiction, a gap, a dead clause, a mismatch or a defect puts two alternatives of its own (two
 # wordings, two point tables, a clause kept or deleted): the `Alternative` its check fills in, two
-# engines (checks/variants.py) or two rulesets. Playing both over the same seeded games measures the
+# engines (variants.py) or two rulesets. Playing both over the same seeded games measures the
 # finding's impact with the same machinery as a variation point; when a finding cannot change play
 # the measurement comes out 0, it is never written down as 0.
 

@@ -1,36 +1,23 @@
-"""Building a finding's `Alternative` from the words file, and playing its scene.
+"""Building a finding's `Alternative`: its two sides, from the words file.
 
 The check that makes a finding calls one of these to fill in `Finding.alternative`: the words
 (labels, plain words, method) come from the spec's words file (spec/535.words.yaml), the engine of
-the compared side from checks/variants.py. `scene_witness` sets the finding's scene up on both
-sides' engines and says what each asked-about move leads to.
+the compared side from variants.py, and the scene the words give from scenes.py, which also plays
+it on both sides (`scene_witness`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
 
-from five35.engine import Game, Move, Position, State
+from five35.engine import Game
 from five35.spec import Ruleset, Spec, SpecError
 from five35.spec.words import AlternativeWords, SceneWords, Words, words_of
 
-from .findings import Alternative, EngineFactory, Scene, Side, Witness, reading_key
-from .impact import dealable, moves_text, result_of, situation_of, state_cards
+from ..findings import Alternative, Side, reading_key
+from .measure import dealable
+from .scenes import scene_of
 from .variants import VARIANTS
-
-
-def scene_of(words: SceneWords | None) -> Scene | None:
-    """The words file's scene as a position and the moves asked about."""
-    if words is None:
-        return None
-    position = Position(
-        hands=words.hands,
-        leader=words.leader,
-        moves=tuple(Move(action, cards) for action, cards in words.plays),  # type: ignore[arg-type]
-    )
-    then = tuple(Move(action, cards) for action, cards in words.then)  # type: ignore[arg-type]
-    return Scene(words.name, position, then, words.describe, words.show_deck)
 
 
 def variant(words: Words, alt: AlternativeWords) -> type[Game]:
@@ -42,7 +29,8 @@ def variant(words: Words, alt: AlternativeWords) -> type[Game]:
         known = ", ".join(sorted(VARIANTS))
         raise SpecError(
             words.where("alternatives", alt.name, "variant"),
-            f"names variant {alt.variant!r}, which checks/variants.py does not have (variants: {known})",
+            f"names variant {alt.variant!r}, which checks/impact/variants.py does not have "
+            f"(variants: {known})",
         )
     return engine
 
@@ -146,50 +134,4 @@ def clause_deleted(
         players=players,
         scene=scene,
         blanks={"where": where, "under": where or " as played"},
-    )
-
-
-# ---- the scene, played on both sides -------------------------------------------------------------
-
-
-def _side(game: Game, state: State, then: Sequence[Move], deck: bool = False) -> dict[str, Any]:
-    legal = game.legal_moves(state)
-    out: dict[str, Any] = {"legal_moves": moves_text(legal)}
-    if deck:
-        out["copies_of_each_card"] = game.copies
-        out["set_closes_at"] = game.closing_size("set")
-    for move in then:
-        if move in legal:
-            after, events = game.apply(state, move)
-            out[f"after {move}"] = result_of(events, after)
-        else:
-            out[f"after {move}"] = "not allowed"
-    return out
-
-
-def scene_witness(alt: Alternative, engine: EngineFactory | None = None) -> Witness | None:
-    """The alternative's scene played under both sides (the played side by `engine`, the engine under
-    check, when given): the legal moves, and what each asked-about move leads to."""
-    scene = alt.scene
-    if scene is None:
-        return None
-    players = scene.position.players
-    played = (engine or alt.played.engine)(alt.played.ruleset, players)
-    compared = alt.compared.engine(alt.compared.ruleset, players)
-    state = played.play_from(scene.position)
-    a = _side(played, state, scene.then, scene.show_deck)
-    b = _side(compared, state, scene.then, scene.show_deck)
-    if a == b:
-        verdict = (
-            "Both alternatives allow the same moves, and every move asked about leads to the same result."
-        )
-    else:
-        differ = [k for k in a if a[k] != b.get(k)]
-        verdict = "The alternatives differ in: " + ", ".join(k.replace("_", " ") for k in differ) + "."
-    return Witness(
-        summary=f"{scene.describe} {verdict}",
-        situation=situation_of(played, state),
-        outcomes={alt.labels[0]: a, alt.labels[1]: b},
-        cards=state_cards(played, state),
-        position=scene.position,
     )
