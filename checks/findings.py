@@ -333,9 +333,35 @@ class CheckContext:
     engine: EngineFactory = Game
 
 
+class SolverUnknown(Exception):
+    """A solver query came back "unknown" (a timeout, an interrupt, a resource limit). Raised, never
+    returned: an unanswered question must count neither as a proof nor as "no finding", so the
+    runner makes it a Failure of the check that asked."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"the solver gave no answer ({reason})")
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class CheckError:
+    """A check that raised instead of finishing: `message` is the traceback's last line,
+    `in_engine` whether the traceback passes through the engine under check (the engine crashed)."""
+
+    message: str
+    traceback: str
+    in_engine: bool
+
+    def to_json(self) -> dict[str, Any]:
+        # The traceback names files of this machine: not in the JSON, which must not depend on it.
+        return {"message": self.message, "in_engine": self.in_engine}
+
+
 @dataclass(frozen=True)
 class CheckResult:
-    """What one check did: counts of what it examined, its findings and its failures."""
+    """What one check did: counts of what it examined, its findings and its failures. A check not
+    run at this level has `skipped` (why); one that raised has `error`, and one Failure saying so
+    for the readers that only count failures."""
 
     name: str
     title: str
@@ -346,15 +372,19 @@ class CheckResult:
     findings: tuple[Finding, ...] = ()
     failures: tuple[Failure, ...] = ()
     notes: tuple[str, ...] = ()
+    skipped: str | None = None
+    error: CheckError | None = None
 
     @property
     def ok(self) -> bool:
-        return not self.failures
+        return not self.failures and self.error is None
 
     def to_json(self) -> dict[str, Any]:
         return {
             "name": self.name,
             "title": self.title,
+            "skipped": self.skipped,
+            "error": self.error.to_json() if self.error else None,
             # No timings here: the JSON of a run must be byte-identical for the same seed.
             "exhaustive": self.exhaustive,
             "generated": self.generated,
@@ -372,9 +402,11 @@ CheckFn = Callable[[CheckContext], CheckResult]
 class Check:
     """A check as the runner registers it: `name` is the one name used in progress, JSON, JUnit,
     baselines and crash reports; `uses_engine` says whether it plays the engine under check (a check
-    that only reads the spec answers the same for every engine)."""
+    that only reads the spec answers the same for every engine, so the runner gives it the reference
+    engine); `levels` are the levels it runs at (elsewhere it is reported skipped)."""
 
     name: str
     title: str
     run: CheckFn
     uses_engine: bool = True
+    levels: tuple[Level, ...] = LEVELS

@@ -6,7 +6,12 @@ the totals, the findings deduplicated by id, the failures. A baseline file recor
 ids so that CI can fail on new findings only.
 
 A check that raises is itself a failure of that check (named, with the exception), never a crash
-of the run: the engine under check may be broken in any way.
+of the run: the engine under check may be broken in any way. Its result also carries the error
+(`CheckResult.error`: the traceback's last line, and whether the traceback passes through the
+engine under check), so that JUnit can say <error> rather than <failure>. A solver that answers
+"unknown" is a plain failure of the check that asked (`SolverUnknown`). A check that does not use
+the engine (`Check.uses_engine` false) is given the reference engine, so that no crash of the
+engine under check can reach it; a check not registered for the level is reported skipped.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from __future__ import annotations
 import os
 import tempfile
 import time
+import traceback
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -27,7 +33,18 @@ from five35.spec.limits import MAX_FILE_BYTES, InputLimitError, load_json
 from .conformance import check_conformance
 from .dead_clauses import check_dead_clauses
 from .divergence import check_divergence
-from .findings import LEVELS, Check, CheckContext, CheckResult, EngineFactory, Failure, Finding, Level
+from .findings import (
+    LEVELS,
+    Check,
+    CheckContext,
+    CheckError,
+    CheckResult,
+    EngineFactory,
+    Failure,
+    Finding,
+    Level,
+    SolverUnknown,
+)
 from .graphs import check_beats, check_endgames, check_succession
 from .invariants import check_matches
 from .proofs import check_proofs
@@ -54,6 +71,8 @@ CHECKS: tuple[Check, ...] = (
         "divergence",
         "Smallest situation per variation point where its readings play differently",
         check_divergence,
+        # The witness searches take several seconds: not at level quick.
+        levels=("ci", "deep"),
     ),
     Check(
         "text_examples",
@@ -66,6 +85,7 @@ CHECKS: tuple[Check, ...] = (
         "Rules that can never apply under a reading (Z3, unsat cores)",
         check_dead_clauses,
         uses_engine=False,
+        levels=("ci", "deep"),
     ),
     Check(
         "invariants.matches",
@@ -87,8 +107,20 @@ CHECKS: tuple[Check, ...] = (
         "text_audit",
         "Text audit: source defects, undefined terms and German/Spanish mismatches",
         check_text_audit,
+        # It reads the texts; the engine only draws its witness scenes, so the reference draws them.
+        uses_engine=False,
     ),
 )
+
+
+#: The invariant under which the checks that catch an exception of the engine under check report it
+#: (as a failure with its witness, checks/invariants.py and checks/graphs.py): an engine crash.
+ENGINE_RAISED = "engine.raised"
+
+
+def is_engine_crash(failure: Failure) -> bool:
+    """A failure that is the engine under check raising, not the engine deciding differently."""
+    return failure.message.split(":", 1)[0].strip() == ENGINE_RAISED
 
 
 class BaselineError(ValueError):
@@ -109,18 +141,20 @@ def select_checks(only: Iterable[str] | None) -> list[Check]:
     """The checks whose name, or the part of it before or after its dot ("graphs", "beats"), is in
     `only` (all when None).
 
-    Raises ValueError naming an entry that matches nothing.
+    Raises ValueError naming an entry that matches nothing, or an empty one (which would otherwise
+    match the empty part after the dot of every name without one, i.e. nearly everything).
     """
     checks = list(all_checks())
     if only is None:
         return checks
     wanted = list(only)
-    chosen = [c for c in checks if any(_matches(w, c.name) for w in wanted)]
+    known = ", ".join(c.name for c in checks)
     for w in wanted:
+        if not w.strip():
+            raise ValueError(f"only: expected a check name, got an empty string (checks: {known})")
         if not any(_matches(w, c.name) for c in checks):
-            known = ", ".join(c.name for c in checks)
             raise ValueError(f"no check called {w!r} (checks: {known})")
-    return chosen
+    return [c for c in checks if any(_matches(w, c.name) for w in wanted)]
 
 
 @dataclass(frozen=True)
@@ -146,11 +180,29 @@ class CheckRun:
 
     @property
     def failures(self) -> tuple[Failure, ...]:
+        """Every failure, a raised check's one included."""
         return tuple(f for r in self.results for f in r.failures)
 
     @property
+    def errors(self) -> tuple[CheckResult, ...]:
+        """The checks that raised instead of finishing."""
+        return tuple(r for r in self.results if r.error is not None)
+
+    @property
+    def skipped(self) -> tuple[CheckResult, ...]:
+        """The checks not run at this level."""
+        return tuple(r for r in self.results if r.skipped is not None)
+
+    @property
+    def engine_crashed(self) -> bool:
+        """The engine under check raised: a check stopped in it, or a check caught it (engine.raised)."""
+        return any(r.error is not None and r.error.in_engine for r in self.results) or any(
+            is_engine_crash(f) for f in self.failures
+        )
+
+    @property
     def ok(self) -> bool:
-        return not self.failures
+        return not self.failures and not self.errors
 
     def totals(self) -> dict[str, int]:
         return {
@@ -160,6 +212,8 @@ class CheckRun:
             "proofs": sum(r.proofs for r in self.results),
             "findings": len(self.findings),
             "failures": len(self.failures),
+            "errors": len(self.errors),
+            "skipped": len(self.skipped),
         }
 
     def new_findings(self, baseline: frozenset[str] | None) -> tuple[Finding, ...]:
@@ -237,20 +291,56 @@ def run_checks(
 def _run_one(check: Check, ctx: CheckContext) -> CheckResult:
     """One check's result under the check's registered name and title, whatever it calls itself;
     a check that raises is a failure under that same name."""
+    if ctx.level not in check.levels:
+        reason = f"not run at level {ctx.level} (it runs at level {' and '.join(check.levels)})"
+        return CheckResult(name=check.name, title=check.title, seconds=0.0, skipped=reason, notes=(reason,))
+    if not check.uses_engine:
+        ctx = replace(ctx, engine=Game)
     started = time.perf_counter()
     try:
         result = check.run(ctx)
-    except Exception as exc:
-        # The engine under check (or a spec) can make any check fall over; that is a failure to
-        # report with its cause, not a reason to lose the other checks' results.
-        message = f"the check stopped: {type(exc).__name__}: {exc}"
+    except SolverUnknown as exc:
+        message = (
+            f"Z3 answered unknown ({exc.reason}): a question without an answer is neither a proof nor "
+            "the absence of a finding"
+        )
         return CheckResult(
             name=check.name,
             title=check.title,
             seconds=time.perf_counter() - started,
             failures=(Failure(check=check.name, message=message),),
         )
+    except Exception as exc:
+        # The engine under check (or a spec) can make any check fall over; that is a failure to
+        # report with its cause, not a reason to lose the other checks' results.
+        last = traceback.format_exception_only(exc)[-1].strip()
+        error = CheckError(
+            message=last,
+            traceback="".join(traceback.format_exception(exc)),
+            in_engine=_through_engine(exc, ctx.engine),
+        )
+        return CheckResult(
+            name=check.name,
+            title=check.title,
+            seconds=time.perf_counter() - started,
+            failures=(Failure(check=check.name, message=f"the check stopped: {last}"),),
+            error=error,
+        )
     return replace(result, name=check.name, title=check.title)
+
+
+def _engine_modules(engine: EngineFactory) -> set[str]:
+    """The modules the engine's code lives in: the factory's, and its base classes' for a class."""
+    modules = {getattr(engine, "__module__", "")}
+    if isinstance(engine, type):
+        modules |= {cls.__module__ for cls in engine.__mro__ if cls is not object}
+    return modules - {""}
+
+
+def _through_engine(exc: BaseException, engine: EngineFactory) -> bool:
+    modules = _engine_modules(engine)
+    frames = traceback.walk_tb(exc.__traceback__)
+    return any(frame.f_globals.get("__name__") in modules for frame, _ in frames)
 
 
 # ---- baselines ----------------------------------------------------------------------------------

@@ -42,6 +42,7 @@ from .z3model import (
     RUN,
     SET,
     SINGLE,
+    CheckedSolver,
     Model,
     Params,
     Readings,
@@ -74,7 +75,7 @@ class Tracked:
 
     def __post_init__(self) -> None:
         rs = self.ruleset
-        self.solver = z3.Solver()
+        self.solver = CheckedSolver()
         self.solver.set("core.minimize", True)
         ints = {
             name: z3.Int(f"param.{name}")

@@ -39,6 +39,7 @@ from five35.engine import Game
 from five35.spec import Ruleset, Spec
 from five35.spec.vocabulary import UnimplementedReading, Vocabulary
 
+from .findings import SolverUnknown
 from .vocab import ComponentVocabulary, table_vocabulary
 
 # The rank the Rule of 8 is named after ("Regel der 8", clause eight.heading) and the runs its list
@@ -633,7 +634,7 @@ class Model:
         return [self._value_fn(i) == v for i, v in enumerate(self.values)]
 
     def solver(self) -> z3.Solver:
-        solver = z3.Solver()
+        solver = CheckedSolver()
         solver.add(*self.axioms())
         return solver
 
@@ -1090,6 +1091,20 @@ def spec_digest(spec: Spec) -> str:
 
 
 _MEMO: dict[tuple[Any, ...], Any] = {}
+
+
+class CheckedSolver(z3.Solver):  # type: ignore[misc]  # z3's classes are untyped
+    """A z3.Solver whose `check` raises SolverUnknown instead of answering "unknown".
+
+    Callers compare the answer with sat or unsat; an "unknown" (a timeout, or a Ctrl-C that Z3 took
+    for itself and used to cancel the query) would quietly read as "not sat" -- a proof -- or as "not
+    unsat" -- no finding. Every solver of the checks is one of these."""
+
+    def check(self, *assumptions: Any) -> Any:
+        answer = super().check(*assumptions)
+        if answer == z3.unknown:
+            raise SolverUnknown(str(self.reason_unknown()) or "unknown")
+        return answer
 
 
 def memo(key: tuple[Any, ...], compute: Callable[[], T]) -> T:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from five35.checks import runner
@@ -17,6 +18,7 @@ from five35.checks.runner import (
     save_baseline,
     select_checks,
 )
+from five35.engine import Game
 from five35.spec import dumps, load_spec
 
 SPEC = load_spec()
@@ -62,6 +64,8 @@ def test_findings_are_deduplicated_by_id_and_totals_add_up() -> None:
         "proofs": 1,
         "findings": 2,
         "failures": 0,
+        "errors": 0,
+        "skipped": 0,
     }
     assert run.ok and run.passed() and not run.passed(strict=True)
     assert run.passed(strict=True, baseline=frozenset({"x", "y"}))
@@ -106,6 +110,73 @@ def test_a_check_that_raises_becomes_a_failure(monkeypatch: pytest.MonkeyPatch) 
     assert not run.ok
     assert run.failures[0].check == "test.boom" and "RuntimeError: boom" in run.failures[0].message
     assert run.results[0].name == "test.boom" and run.results[0].title == "Falls over"
+    # An error, not only a failure: the traceback's last line, and not the engine's doing.
+    error = run.results[0].error
+    assert error is not None and error.message == "RuntimeError: boom" and not error.in_engine
+    assert "check_boom" in error.traceback and not run.engine_crashed
+    assert run.totals()["errors"] == 1
+
+
+class CrashingEngine(Game):
+    """The engine under check raising on every legal-move question."""
+
+    def legal_moves(self, state: Any) -> Any:
+        raise RuntimeError("engine fell over")
+
+
+def test_an_engine_crash_is_an_error_in_the_engine_and_spares_checks_that_do_not_use_it() -> None:
+    run = run_checks(
+        SPEC, BASE, level="quick", seed=1, engine=CrashingEngine, only=["invariants", "text_audit", "proofs"]
+    )
+    by_name = {r.name: r for r in run.results}
+    # The invariants catch the crash themselves, with its witness: a failure under engine.raised.
+    crashed = by_name["invariants.matches"]
+    assert crashed.failures and all(runner.is_engine_crash(f) for f in crashed.failures)
+    assert "engine fell over" in crashed.failures[0].message
+    assert by_name["text_audit"].ok and by_name["text_audit"].findings
+    assert by_name["proofs"].ok and by_name["proofs"].proofs > 0
+    assert run.engine_crashed and not run.ok
+
+
+class UnstartableEngine(Game):
+    """An engine that cannot even be built: checks that build it stop, and say it was the engine."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("cannot start")
+
+
+def test_a_check_that_stops_in_the_engine_is_an_error_in_the_engine() -> None:
+    run = run_checks(SPEC, BASE, level="quick", seed=1, engine=UnstartableEngine, only=["graphs.beats"])
+    [result] = run.results
+    assert result.error is not None and result.error.in_engine
+    assert result.error.message == "RuntimeError: cannot start"
+    assert run.engine_crashed and run.errors == (result,)
+
+
+def test_a_check_not_registered_for_the_level_is_skipped_not_passed(monkeypatch: pytest.MonkeyPatch) -> None:
+    called: list[str] = []
+
+    def check_slow(ctx: CheckContext) -> CheckResult:
+        called.append(ctx.level)
+        return CheckResult("slow", "Slow", 0.0, proofs=1)
+
+    monkeypatch.setattr(
+        runner, "all_checks", lambda: (Check("slow", "Slow", check_slow, levels=("ci", "deep")),)
+    )
+    quick = run_checks(SPEC, BASE, level="quick", seed=1)
+    assert called == [] and quick.results[0].skipped and "level quick" in quick.results[0].skipped
+    assert quick.ok and quick.totals()["skipped"] == 1
+    assert quick.to_json()["checks"][0]["skipped"] == quick.results[0].skipped
+    ci = run_checks(SPEC, BASE, level="ci", seed=1)
+    assert called == ["ci"] and ci.results[0].skipped is None
+
+
+def test_an_empty_check_name_is_refused_not_taken_for_every_check() -> None:
+    for empty in ("", " "):
+        with pytest.raises(ValueError, match="expected a check name, got an empty string"):
+            select_checks([empty])
+        with pytest.raises(ValueError, match="empty string"):
+            select_checks(["graphs", empty])
 
 
 def test_a_check_is_known_by_its_registered_name_whatever_it_calls_itself(
@@ -128,7 +199,12 @@ def test_a_check_is_known_by_its_registered_name_whatever_it_calls_itself(
 def test_every_check_in_the_registry_names_its_own_results() -> None:
     names = [c.name for c in runner.CHECKS]
     assert len(set(names)) == len(names)
-    assert {c.name for c in runner.CHECKS if not c.uses_engine} == {"proofs", "text_examples", "dead_clauses"}
+    assert {c.name for c in runner.CHECKS if not c.uses_engine} == {
+        "proofs",
+        "text_examples",
+        "dead_clauses",
+        "text_audit",
+    }
 
 
 def test_same_seed_same_json_and_the_seed_matters() -> None:
