@@ -76,6 +76,11 @@ EIGHT = 8
 LISTED_EIGHT_RUNS = ((7, 8), (7, 8, 9))
 
 
+def build() -> str:
+    """Which build of the engine this is: the mypyc-compiled modules or the pure-Python source."""
+    return "pure Python" if __file__.endswith(".py") else f"compiled by mypyc ({__file__.rsplit('/', 1)[-1]})"
+
+
 class Game:
     """535 under `ruleset` with `players` players: deal, legal moves, apply."""
 
