@@ -58,7 +58,7 @@ class Part:
     applies: Callable[[Model, SymSituation, int], Any]  # holds where this part of the rule applies
     per_players: bool = False  # check each player-count class separately
     fixed: Mapping[str, str] = field(default_factory=dict)  # readings the part only exists under
-    deleted: type[Game] | None = None  # the rules without this part (checks/variants.py), if playable
+    deleted: type[Game] | None = None  # the rules without this part (checks/impact/variants.py), if playable
 
 
 def _play(m: Model, sit: SymSituation, players: int) -> Any:

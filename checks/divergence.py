@@ -20,7 +20,6 @@ import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
 from five35.engine import Game, Move, Position
 from five35.spec import Ruleset, Spec, SpecError, VariationPoint
 
-from .conformance import model_answer, ruleset_with
 from .findings import (
     CheckContext,
     CheckResult,
@@ -31,7 +30,8 @@ from .findings import (
     point_readings,
     point_status,
 )
-from .situations import Situation, seat_before, to_pile
+from .oracles.situations import Situation, seat_before, to_pile
+from .play.conformance import model_answer, ruleset_with
 from .text_audit import proposal_for_point
 from .z3model import (
     ACTION_NAMES,

@@ -155,7 +155,7 @@ def render_text(run: CheckRun, *, baseline: frozenset[str] | None = None, strict
 
 
 def _scenario_line(scenario: dict[str, Any]) -> str:
-    from .invariants import scenario_text
+    from .play.matches import scenario_text
 
     changed = scenario.get("readings", {})
     return (

@@ -30,7 +30,6 @@ from five35.engine.simulate import DEFAULT_SEED
 from five35.spec import Ruleset, Spec
 from five35.spec.limits import MAX_FILE_BYTES, InputLimitError, load_json
 
-from .conformance import check_conformance
 from .dead_clauses import check_dead_clauses
 from .divergence import check_divergence
 from .findings import (
@@ -45,8 +44,9 @@ from .findings import (
     Level,
     SolverUnknown,
 )
-from .graphs import check_beats, check_endgames, check_succession
-from .invariants import check_matches
+from .play.conformance import check_conformance
+from .play.graphs import check_beats, check_endgames, check_succession
+from .play.matches import check_matches
 from .proofs import check_proofs
 from .text_audit import check_text_audit
 from .text_examples import check_text_examples
@@ -114,7 +114,7 @@ CHECKS: tuple[Check, ...] = (
 
 
 #: The invariant under which the checks that catch an exception of the engine under check report it
-#: (as a failure with its witness, checks/invariants.py and checks/graphs.py): an engine crash.
+#: (as a failure with its witness, checks/play/matches.py and checks/play/graphs.py): an engine crash.
 ENGINE_RAISED = "engine.raised"
 
 

@@ -22,7 +22,7 @@ the reading's answer to its point's question, written over the algebra. `Model.s
 asks the chosen reading's hook (for a symbolic choice, every reading's, joined by the choice).
 Adding a reading to a point is one hook; the module refuses to import while a reading of the
 engine has none, and a model built for a reading without a hook raises `UnimplementedReading`.
-The invariants' rules (five35.checks.invariants) ask the same hooks, so the checks state each
+The invariants' rules (five35.checks.oracles.rules_model) ask the same hooks, so the checks state each
 reading's meaning once, independently of the engine.
 """
 
@@ -40,7 +40,7 @@ from five35.spec import Ruleset, Spec
 from five35.spec.vocabulary import UnimplementedReading, Vocabulary
 
 from .findings import SolverUnknown
-from .vocab import ComponentVocabulary, table_vocabulary
+from .oracles.vocab import ComponentVocabulary, table_vocabulary
 
 # The rank the Rule of 8 is named after ("Regel der 8", clause eight.heading) and the runs its list
 # names ("ein Lauf mit 7,8 oder 7,8,9", clause eight.trigger). text_examples checks these against the text.

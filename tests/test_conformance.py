@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from five35.checks.conformance import (
+from five35.checks.findings import CheckContext
+from five35.checks.oracles.situations import Situation, build_state, pile_key
+from five35.checks.play.conformance import (
     Tally,
     check_conformance,
     compare_situation,
@@ -14,8 +16,6 @@ from five35.checks.conformance import (
     model_answer,
     situation_for,
 )
-from five35.checks.findings import CheckContext
-from five35.checks.situations import Situation, build_state, pile_key
 from five35.checks.z3model import Model
 from five35.engine import PASS, Game, Move, Pile, State
 from five35.engine.game import Option

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import networkx as nx
 from five35.checks.findings import CheckContext
-from five35.checks.graphs import (
+from five35.checks.oracles.rules_model import SpecRules
+from five35.checks.play.graphs import (
     HAND_PICKED,
     Deal,
     beats_graph,
@@ -17,7 +18,6 @@ from five35.checks.graphs import (
     succession_graph,
     variants,
 )
-from five35.checks.invariants import SpecRules
 from five35.engine import Game
 from five35.spec import load_spec
 

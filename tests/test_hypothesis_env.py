@@ -26,7 +26,7 @@ from five35.checks.hypothesis_env import (
     local_constants_hook,
     private_hypothesis_home,
 )
-from five35.checks.invariants import check_matches
+from five35.checks.play.matches import check_matches
 from five35.spec import load_spec
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import strategies as st
@@ -183,7 +183,7 @@ def test_a_check_generates_the_same_alone_as_after_the_whole_library_is_loaded(t
         if sys.argv[1] == "all":
             import five35.checks.runner, five35.cli, five35.protocol.fuzz, five35.reports  # noqa: F401
         from five35.checks.findings import CheckContext
-        from five35.checks.invariants import check_matches
+        from five35.checks.play.matches import check_matches
         from five35.spec import load_spec
         spec = load_spec()
         result = check_matches(CheckContext(spec, spec.ruleset(), level="quick", seed=11))

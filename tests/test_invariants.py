@@ -7,16 +7,10 @@ from dataclasses import replace
 
 from five35.checks.findings import CheckContext
 from five35.checks.hypothesis_env import hypothesis_settings, private_hypothesis_home
-from five35.checks.invariants import (
-    SpecRules,
-    check_matches,
-    machine_for,
-    replay,
-    run_machine,
-    state_violations,
-    step_violations,
-)
-from five35.checks.strategies import Setup
+from five35.checks.oracles.rules_model import SpecRules
+from five35.checks.oracles.strategies import Setup
+from five35.checks.play.invariants import state_violations, step_violations
+from five35.checks.play.matches import check_matches, machine_for, replay, run_machine
 from five35.engine import Game, Move, Pile, Position
 from five35.spec import load_spec
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from five35.checks.invariants import scenario_text
+from five35.checks.play.matches import scenario_text
 from five35.checks.runner import run_checks
 from five35.cli import main
 from five35.engine import Game
@@ -70,8 +70,10 @@ def test_the_state_machine_catches_the_bug_with_a_replayable_scenario(name: str)
     scenario = failure.witness.situation["scenario"]
     assert scenario_text(scenario) in failure.witness.summary
     # Replaying the scenario on the buggy engine reaches the same violation; on the reference it does not.
-    from five35.checks.invariants import SpecRules, replay, state_violations, step_violations
-    from five35.checks.strategies import Setup
+    from five35.checks.oracles.rules_model import SpecRules
+    from five35.checks.oracles.strategies import Setup
+    from five35.checks.play.invariants import state_violations, step_violations
+    from five35.checks.play.matches import replay
     from five35.engine import Position
 
     rs = SPEC.ruleset(scenario["profile"], scenario["readings"])
@@ -98,7 +100,7 @@ def test_the_state_machine_catches_the_bug_with_a_replayable_scenario(name: str)
     for before, text, after, events in replay(buggy, setup, scenario["moves"]):
         found.extend(state_violations(buggy, rules, after))
         if text != "next_round":
-            from five35.checks.strategies import parse_move
+            from five35.checks.oracles.strategies import parse_move
 
             found.extend(step_violations(buggy, rules, before, parse_move(text), after, events))
     assert found and failure.message.startswith(found[0].invariant)

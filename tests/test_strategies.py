@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections import Counter
 
 from five35.checks.hypothesis_env import private_hypothesis_home
-from five35.checks.invariants import SpecRules
-from five35.checks.strategies import (
+from five35.checks.oracles.rules_model import SpecRules
+from five35.checks.oracles.strategies import (
     Setup,
     dealable_players,
     hands,

@@ -12,7 +12,10 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from five35.checks.conformance import (
+from five35.checks.findings import CheckContext
+from five35.checks.oracles.rules_model import SpecRules, rules_vocabulary
+from five35.checks.oracles.vocab import VocabularyMismatch, mismatches
+from five35.checks.play.conformance import (
     NOT_SWEPT,
     SWEEPS,
     TOUCHES,
@@ -21,8 +24,7 @@ from five35.checks.conformance import (
     generated,
     sweeps_vocabulary,
 )
-from five35.checks.findings import CheckContext
-from five35.checks.graphs import (
+from five35.checks.play.graphs import (
     NOT_PLAY_POINTS,
     PLAY_POINTS,
     check_beats,
@@ -30,9 +32,8 @@ from five35.checks.graphs import (
     check_succession,
     graphs_vocabulary,
 )
-from five35.checks.invariants import SpecRules, check_matches, rules_vocabulary
+from five35.checks.play.matches import check_matches
 from five35.checks.proofs import check_proofs
-from five35.checks.vocab import VocabularyMismatch, mismatches
 from five35.checks.z3model import (
     MODELLED_POINTS,
     NOT_MODELLED,

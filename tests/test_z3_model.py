@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import z3  # type: ignore[import-untyped]
 from five35.checks.findings import CheckContext
+from five35.checks.oracles.situations import NONE_PILE, central_piles, shaped_plays
 from five35.checks.proofs import check_proofs
-from five35.checks.situations import NONE_PILE, central_piles, shaped_plays
 from five35.checks.z3model import (
     ACTION_CODES,
     ADD,

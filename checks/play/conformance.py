@@ -37,9 +37,9 @@ from hypothesis import given
 from hypothesis import seed as hseed
 from hypothesis import strategies as st
 
-from .findings import CheckContext, CheckResult, Failure, Witness
-from .hypothesis_env import hypothesis_settings, private_hypothesis_home
-from .situations import (
+from ..findings import CheckContext, CheckResult, Failure, Witness
+from ..hypothesis_env import hypothesis_settings, private_hypothesis_home
+from ..oracles.situations import (
     NONE_PILE,
     PileKey,
     Situation,
@@ -51,8 +51,8 @@ from .situations import (
     table_cards,
     to_pile,
 )
-from .vocab import ComponentVocabulary, VocabularyMismatch, table_vocabulary
-from .z3model import ACTION_CODES, KIND_CODES, NONE, RUN, SET, SINGLE, Model
+from ..oracles.vocab import ComponentVocabulary, VocabularyMismatch, table_vocabulary
+from ..z3model import ACTION_CODES, KIND_CODES, NONE, RUN, SET, SINGLE, Model
 
 NAME = "conformance"
 TITLE = "Engine decisions equal the Z3 model's on a bounded domain of situations"

@@ -7,7 +7,7 @@
     overwrites a trick can see.
 (c) Exhaustive state graphs of small endgames (2, 3 and 5 players, a few cards each) per reading:
     every state reachable by legal play, checked with the same invariants as whole matches
-    (five35.checks.invariants), so a broken rule shows up with the smallest deal that breaks it.
+    (five35.checks.play.invariants), so a broken rule shows up with the smallest deal that breaks it.
     The graphs must be acyclic (play terminates) and free of dead ends; the trick endings that
     occur are counted, and one that never occurs under a reading is a dead-clause candidate.
 
@@ -34,7 +34,7 @@ from five35.engine.state import Event, TrickEnd
 from five35.spec import Ruleset, Spec, SpecError
 from five35.spec.vocabulary import Vocabulary
 
-from .findings import (
+from ..findings import (
     CheckContext,
     CheckResult,
     Failure,
@@ -45,15 +45,9 @@ from .findings import (
     Witness,
     readings_of,
 )
-from .invariants import (
-    RULES_VOCABULARY,
-    SpecRules,
-    Violation,
-    situation,
-    state_violations,
-    step_violations,
-)
-from .vocab import ComponentVocabulary, VocabularyMismatch, table_vocabulary
+from ..oracles.rules_model import RULES_VOCABULARY, SpecRules
+from ..oracles.vocab import ComponentVocabulary, VocabularyMismatch, table_vocabulary
+from .invariants import Violation, situation, state_violations, step_violations
 
 #: Variation points that cannot change play inside a round, and why; the endgames start from a deal
 #: with a leader, so flipping them would explore the same graphs again.
