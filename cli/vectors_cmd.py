@@ -46,9 +46,11 @@ def _previous_files(out: Path) -> list[str]:
     "deal, the moves that reach a position, then legal, one apply and state with the reference's "
     "answers) and index.json, for an engine to replay in its own test runner "
     "(schema: five35/protocol/schemas/vector.schema.json; a Node runner: examples/vectors-node/). "
-    "They cover every clause that governs play, the texts' own examples, the divergence check's "
-    "witnesses, every reading of the profile the protocol can show, and one seeded round per "
-    "player count. The same spec, profile and seed give byte-identical files.\n\n"
+    "They cover every clause that governs play, the texts' own examples, deals the rules refuse, "
+    "the smallest witness of every reading of the profile the protocol can show (sized as the "
+    "divergence check sizes its witnesses), and one seeded round per player count; index.json says "
+    "which readings no position can show, and why. The same spec, profile and seed give "
+    "byte-identical files.\n\n"
     "Example: 535-check vectors --out vectors --profile german-literal",
 )
 @rules_options

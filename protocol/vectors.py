@@ -13,9 +13,12 @@ Every expected answer is the reference's own: each conversation is sent through
 - the texts' own examples (the ids of checks/text_examples.py), set up by hand;
 - one scene per clause that governs play, set up by hand;
 - deals the rules refuse (too many players, a rank the deck lacks, too many copies);
-- the divergence check's minimal witness of every variation point (checks/divergence.py);
-- for a point no vector shows yet, the first position of a bounded search (a lead, then one play
-  onto it) where changing that reading alone changes an answer;
+- for every variation point, its minimal witness: the smallest position (sized as the divergence
+  check sizes its witnesses: cards, then ranks, then pile, then players) within a bounded search (a
+  lead, then one play onto it) where changing that reading alone changes an answer. It is searched
+  on the engine rather than taken from the check's Z3 answer, whose ties between equally small
+  witnesses can fall differently after other Z3 queries in the same process: the files must be the
+  same bytes on every run (tests/test_vectors.py checks that the sizes agree with the check's);
 - one seeded round per player count, played to its end with `legal` checked before every move.
 
 What a vector covers is measured, not declared: `covers.readings` lists the points whose reading,
@@ -59,7 +62,6 @@ PROTOCOL_INVISIBLE: dict[str, str] = {
 }
 
 #: The search for a position that shows a reading: a lead, then at most one play onto it.
-SEARCH_PLAYERS = (2, 3, 5, 4, 6)
 SEARCH_BOUNDS = "a lead and at most one play onto it, at every player count"
 
 SLUG = re.compile(r"[^a-z0-9]+")
@@ -244,7 +246,7 @@ TEXT_SCENES: tuple[Scene, ...] = (
         "With 5 players and five copies of a rank, the 5th card is added to a set of four",
         ("trick.end.set", "deck.copies", "action.add"),
         (Setup(((2, 3, 3), (3, 3, 15), (3, 14), (13,), (12,)), ("lead 3,3", "add 3,3"), "add 3"),),
-        examples=("trick.end.set@de", "deck.copies@de"),
+        examples=("trick.end.set@de", "deck.copies@de", "deck.copies@es"),
         may_refuse=True,
     ),
     Scene(
@@ -402,7 +404,7 @@ REFUSALS: tuple[Refusal, ...] = (
         "A deal for 5 players holding as many copies of a rank as a large game's deck has",
         ("deck.copies",),
         _five_copies_five_players,
-        examples=("deck.copies@es",),
+        examples=("deck.copies@de", "deck.copies@es"),
     ),
 )
 
@@ -586,16 +588,18 @@ def _position(
 
 
 def _outcome(game: Game, position: Position, move: Move) -> Any:
+    """What playing `move` in `position` does: refused, or its events and the state after it. Only
+    the move is judged (as the divergence check judges one play), not the mover's other options,
+    which the spare cards of a searched deal would widen."""
     try:
         state = game.play_from(position)
     except ValueError as exc:  # the deal or a setup move refused
         return ("refused", type(exc).__name__)
-    legal = frozenset(game.legal_moves(state))
     try:
         after, events = game.apply(state, move)
     except ValueError:
-        return (legal, "illegal")
-    return (legal, events, json.dumps(state_json(game, after), sort_keys=True))
+        return "illegal"
+    return (events, json.dumps(state_json(game, after), sort_keys=True))
 
 
 def _differs_at(mine: Game, theirs: Sequence[Game], position: Position, move: Move) -> bool:
@@ -606,22 +610,22 @@ def _differs_at(mine: Game, theirs: Sequence[Game], position: Position, move: Mo
 def search(
     spec: Spec, ruleset: Ruleset, point: str, engines: _Engines | None = None
 ) -> tuple[Position, Move] | None:
-    """The first position within SEARCH_BOUNDS where changing `point`'s reading alone changes the
-    answer to the last move (its legality, its events, the state after it) or the legal moves
-    before it: fewest players first, then a lead before one play onto it, then fewest cards."""
+    """The smallest position within SEARCH_BOUNDS where changing `point`'s reading alone changes the
+    answer to one move: legal or refused, its events, the state after it. Smallest as the divergence
+    check measures its witnesses: fewest cards on the pile and in the play, then the lowest sum of
+    their ranks, then the smallest pile, then the fewest players; remaining ties go to the first in
+    a fixed order, so the answer never varies."""
     engines = engines or _Engines()
     others = alternatives(spec, ruleset, point)
-    for players in SEARCH_PLAYERS:
-        if not ruleset.players_min <= players <= ruleset.players_max:
-            continue
+    candidates: list[tuple[tuple[int, int, int, int, str], Game, list[Game], Position, Move]] = []
+    for players in range(ruleset.players_min, ruleset.players_max + 1):
         mine = engines.game(ruleset, players)
         theirs = [engines.game(o, players) for o in others]
         every = [mine, *theirs]
-
         for lead in _leads(every):
             position = _position(ruleset, players, (), (0, lead))
-            if _differs_at(mine, theirs, position, lead):
-                return position, lead
+            key = (len(lead.cards), sum(lead.cards), 0, players, str(lead))
+            candidates.append((key, mine, theirs, position, lead))
         for lead in _leads([mine]):
             try:
                 state = mine.play_from(_position(ruleset, players, [(0, lead)], None))
@@ -631,8 +635,13 @@ def search(
                 continue  # the lead ended the trick (or the round)
             for reply in _responses_to(every, state.pile):
                 position = _position(ruleset, players, [(0, lead)], (state.to_move, reply))
-                if _differs_at(mine, theirs, position, reply):
-                    return position, reply
+                size = len(lead.cards) + len(reply.cards)
+                key = (size, sum(lead.cards) + sum(reply.cards), len(lead.cards), players, f"{lead}/{reply}")
+                candidates.append((key, mine, theirs, position, reply))
+    candidates.sort(key=lambda c: c[0])
+    for _, mine, theirs, position, move in candidates:
+        if _differs_at(mine, theirs, position, move):
+            return position, move
     return None
 
 
@@ -773,37 +782,12 @@ def _merge(vectors: list[Vector], new: Vector) -> None:
     vectors.append(new)
 
 
-Witnesses = Callable[[Spec, Ruleset, int], Sequence[tuple[str, Position, Move | None, str]]]
-
-
-def divergence_witnesses(
-    spec: Spec, ruleset: Ruleset, seed: int
-) -> list[tuple[str, Position, Move | None, str]]:
-    """The divergence check's minimal witness of every variation point that play reaches:
-    (point, position, move, summary)."""
-    from five35.checks.divergence import witnesses
-    from five35.checks.findings import CheckContext
-
-    found, _ = witnesses(CheckContext(spec, ruleset, "ci", seed), 8000)
-    out = []
-    for point, witness in found:
-        if witness is None or witness.position is None:
-            continue
-        move = witness.situation.get("move")
-        out.append((point, witness.position, Move.from_json(move) if move else None, witness.summary))
-    return out
-
-
 def build_suite(
-    spec: Spec,
-    ruleset: Ruleset,
-    seed: int,
-    witnesses: Witnesses | None = divergence_witnesses,
-    progress: Callable[[str], None] | None = None,
+    spec: Spec, ruleset: Ruleset, seed: int, progress: Callable[[str], None] | None = None
 ) -> Suite:
     """The conformance vectors of `ruleset`: text examples, clause scenes, refused deals, the
-    divergence witnesses (pass `witnesses=None` to leave them out), searched positions for the
-    points not yet shown, and one seeded round per player count."""
+    smallest position that shows each variation point's reading, and one seeded round per player
+    count. `progress` is told when each part is done."""
     note = progress or (lambda _: None)
     engines = _Engines()
     suite = Suite(spec, ruleset, seed)
@@ -839,26 +823,13 @@ def build_suite(
                 clauses=refusal.clauses, examples=refusal.examples,
             )
         )  # fmt: skip
-    note("text examples and clause scenes")
-    if witnesses is not None:
-        for point, position, move, summary in witnesses(spec, ruleset, seed):
-            _merge(
-                vectors,
-                _vector(
-                    engines, ruleset, f"witness-{_slug(point)}", f"Witness of {point}: {summary}", "witness",
-                    position, move,
-                    clauses=spec.variation_points[point].cites, witnesses=(f"divergence:vp.{point}",),
-                ),
-            )  # fmt: skip
-        note("divergence witnesses")
-    vectors = [replace(v, readings=shown_readings(spec, ruleset, v, engines)) for v in vectors]
+    note("text examples, clause scenes and refused deals")
     for point, vp in spec.variation_points.items():
         if point in PROTOCOL_INVISIBLE:
             suite.not_shown[point] = f"not observable through the protocol: {PROTOCOL_INVISIBLE[point]}"
             continue
-        if len(vp.playable) < 2 or any(point in dict(v.readings) for v in vectors):
-            if len(vp.playable) < 2:
-                suite.not_shown[point] = "the point has one playable reading"
+        if len(vp.playable) < 2:
+            suite.not_shown[point] = "the point has one playable reading"
             continue
         found = search(spec, ruleset, point, engines)
         if found is None:
@@ -869,22 +840,29 @@ def build_suite(
             )
             continue
         position, move = found
-        vector = _vector(
-            engines, ruleset, f"reading-{_slug(point)}-{_slug(ruleset.reading(point))}",
-            f"{point}={ruleset.reading(point)}: {position.players} players, '{move}'"
-            + (f" onto '{position.moves[-1]}'" if position.moves else ""),
-            "reading", position, move, clauses=vp.cites,
+        reading = ruleset.reading(point)
+        onto = f" onto '{position.moves[-1]}'" if position.moves else ""
+        _merge(
+            vectors,
+            _vector(
+                engines, ruleset, f"witness-{_slug(point)}-{_slug(reading)}",
+                f"The smallest position where {point}={reading} plays differently from the other readings: "
+                f"{position.players} players, '{move}'{onto}",
+                "witness", position, move, clauses=vp.cites, witnesses=(f"divergence:vp.{point}",),
+            ),
         )  # fmt: skip
-        vectors.append(replace(vector, readings=shown_readings(spec, ruleset, vector, engines)))
-    note("positions that show every reading")
+    note("the smallest position for every variation point")
     for players in range(ruleset.players_min, ruleset.players_max + 1):
-        vectors.append(_seeded(spec, ruleset, engines, players, seed))
+        vectors.append(_seeded(engines, ruleset, players, seed))
     note("seeded rounds")
-    suite.vectors = vectors
+    suite.vectors = [replace(v, readings=shown_readings(spec, ruleset, v, engines)) for v in vectors]
+    for point in spec.variation_points:
+        if point not in suite.not_shown and not any(point in dict(v.readings) for v in suite.vectors):
+            suite.not_shown[point] = "no vector's answers change with this reading alone"
     return suite
 
 
-def _seeded(spec: Spec, ruleset: Ruleset, engines: _Engines, players: int, seed: int) -> Vector:
+def _seeded(engines: _Engines, ruleset: Ruleset, players: int, seed: int) -> Vector:
     """A seeded deal played to the end of its round by random legal moves, `legal` checked before
     every move."""
     game = engines.game(ruleset, players)
@@ -903,7 +881,7 @@ def _seeded(spec: Spec, ruleset: Ruleset, engines: _Engines, players: int, seed:
         "seeded", replace(start, moves=tuple(moves)), last, every_step=True,
         clauses=("game.players", "action.choice", "round.end", "round.scoring"),
     )  # fmt: skip
-    return replace(vector, readings=shown_readings(spec, ruleset, vector, engines))
+    return vector
 
 
 # ---- a runner: replay a vector against any engine ---------------------------------------------
@@ -995,7 +973,6 @@ __all__ = [
     "build_suite",
     "check_hello",
     "compare",
-    "divergence_witnesses",
     "run_vector",
     "search",
 ]

@@ -36,26 +36,34 @@ if (index.format !== "five35-vectors/1") {
 function connect(command) {
   const child = spawn(command, { shell: true, stdio: ["pipe", "pipe", "inherit"] });
   const waiting = [];
+  let exited = null;
   const lines = createInterface({ input: child.stdout });
   lines.on("line", (line) => {
     const next = waiting.shift();
     if (next) next.resolve(line);
   });
+  child.stdin.on("error", () => {}); // a dead engine's pipe: its exit is reported below
   child.on("exit", (code, signal) => {
-    for (const next of waiting.splice(0)) next.reject(new Error(`the engine exited (${signal ?? code})`));
+    exited = `the engine exited (${signal ?? `exit code ${code}`})`;
+    for (const next of waiting.splice(0)) next.reject(new Error(exited));
   });
   return {
     send(request) {
       return new Promise((resolve, reject) => {
+        if (exited) return reject(new Error(exited));
         const timer = setTimeout(() => reject(new Error(`no answer within ${TIMEOUT_MS} ms`)), TIMEOUT_MS);
         waiting.push({
-          resolve: (line) => { clearTimeout(timer); resolve(JSON.parse(line)); },
+          resolve: (line) => {
+            clearTimeout(timer);
+            try { resolve(JSON.parse(line)); } catch (err) { reject(new Error(`not JSON: ${line.slice(0, 200)}`)); }
+          },
           reject: (err) => { clearTimeout(timer); reject(err); },
         });
         child.stdin.write(JSON.stringify(request) + "\n");
       });
     },
     close() {
+      if (exited) return;
       child.stdin.end(JSON.stringify({ id: 0, type: "quit" }) + "\n");
       setTimeout(() => child.kill(), 2000).unref();
     },
