@@ -1,11 +1,14 @@
-"""The rulebook's words as data: proposed wordings, known German/Spanish mismatches, severities,
-table scenes and outside evidence (spec/535.words.yaml, schema words.schema.json).
+"""The rulebook's words as data: the questions a designer settles with their proposed wordings in
+English, German and Spanish, the clauses in plain words and in English, the repairs of damaged
+texts, known German/Spanish mismatches, severities, table scenes and outside evidence
+(spec/535.words.yaml, schema words.schema.json).
 
 A spec file `X.yaml` takes its words from `X.words.yaml` beside it when there is one, else from the
 embedded words file. `load_spec` loads and checks them with the spec: the shape against the schema,
 then what a schema cannot say (a scene or alternative that is named but not given, a template blank
-five35 does not fill, an evidence id the spec cites that the evidence table does not have, a wording
-for a subject the spec does not have). Every problem is a SpecError `file:line: key: message`.
+five35 does not fill, an evidence id the spec cites that the evidence table does not have, a question
+about a point, parameter or clause the spec does not have). Every problem is a SpecError
+`file:line: key: message`.
 
 This module only reads and checks the words; the checks decide what to do with them.
 """
@@ -144,10 +147,61 @@ class ImpactGrades:
     conventions: tuple[str, ...]
 
 
+#: The languages of a proposed wording: English, and the rulebook's own German and Spanish.
+LANGUAGES: tuple[str, ...] = ("en", "de", "es")
+
+
+@dataclass(frozen=True)
+class Wording:
+    """One sentence the clarified rulebook inserts after clause `at`, in every language, when the
+    rules played take the readings in `when` (empty: always)."""
+
+    at: str
+    text: Mapping[str, str]
+    when: Mapping[str, str]
+
+    def applies(self, readings: Mapping[str, str]) -> bool:
+        return all(readings.get(point) == reading for point, reading in self.when.items())
+
+
+@dataclass(frozen=True)
+class QuestionWords:
+    """A question a designer settles: the variation points (or the parameters, or the engine
+    variants of the findings) it gathers, the question in words, a short name per reading, and the
+    sentences that settle it under each reading."""
+
+    id: str
+    points: tuple[str, ...]
+    parameters: tuple[str, ...]
+    variants: tuple[str, ...]
+    ask: Mapping[str, str]
+    readings: Mapping[str, str]
+    wordings: tuple[Wording, ...]
+
+    def wordings_for(self, readings: Mapping[str, str]) -> tuple[Wording, ...]:
+        """The sentences that settle the question under `readings` (point -> reading)."""
+        return tuple(w for w in self.wordings if w.applies(readings))
+
+    def wording(self, readings: Mapping[str, str], language: str = "en") -> str:
+        """Those sentences in one language, as one text ("" when the words file has none)."""
+        return " ".join(w.text[language] for w in self.wordings_for(readings) if language in w.text)
+
+
+@dataclass(frozen=True)
+class ClauseWords:
+    name: str  # how the report speaks of the clause
+    en: str  # a faithful English translation
+
+
 @dataclass(frozen=True)
 class Words:
     path: Path
     evidence: Mapping[str, Evidence]
+    questions: Mapping[str, QuestionWords]
+    clauses: Mapping[str, ClauseWords]
+    repairs: Mapping[str, Mapping[str, str]]  # clause -> language -> the clause as it should read
+    #: The English sentence per point or parameter under its first listed reading (the spec's default
+    #: once the spec is attached): what a check proposes for a finding about that subject.
     wordings: Mapping[str, str]
     templates: Mapping[str, str]
     by_impact: ImpactGrades
@@ -173,6 +227,16 @@ class Words:
 
     def wording(self, subject: str) -> str | None:
         return self.wordings.get(subject)
+
+    def question_of(self, subject: str) -> QuestionWords | None:
+        """The question that settles a variation point or a parameter."""
+        return next(
+            (q for q in self.questions.values() if subject in q.points or subject in q.parameters), None
+        )
+
+    def clause_name(self, clause: str) -> str:
+        words = self.clauses.get(clause)
+        return words.name if words else clause
 
     def scene_for(self, check: str, subject: str) -> SceneWords | None:
         """The scene that shows `check`'s finding about `subject` (its own key for it)."""
@@ -216,7 +280,47 @@ def attach_words(spec: Spec) -> Spec:
     if problems:
         where, message = problems[0]
         raise SpecError(where, message)
-    return replace(spec, words=words)
+    defaults = {p: vp.default for p, vp in spec.variation_points.items()}
+    return replace(spec, words=replace(words, wordings=_subject_wordings(words.questions, defaults)))
+
+
+def _subject_wordings(questions: Mapping[str, QuestionWords], readings: Mapping[str, str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for q in questions.values():
+        for point in q.points:
+            chosen = {point: readings[point]} if point in readings else {}
+            text = " ".join(
+                w.text["en"] for w in q.wordings if point in w.when and w.applies({**readings, **chosen})
+            )
+            if text:
+                out[point] = text
+        for parameter in q.parameters:
+            text = q.wording(readings)
+            if text:
+                out.setdefault(parameter, text)
+    return out
+
+
+def questions_of(spec: Spec) -> tuple[QuestionWords, ...]:
+    """Every question of a spec: the words file's, in its order, then one per variation point no
+    entry lists, in the spec's own words (its question, its readings' explanations; no wording)."""
+    words = words_of(spec)
+    listed = list(words.questions.values())
+    covered = {p for q in listed for p in q.points}
+    for name, vp in spec.variation_points.items():
+        if name not in covered:
+            listed.append(
+                QuestionWords(
+                    id=name,
+                    points=(name,),
+                    parameters=(),
+                    variants=(),
+                    ask={"en": vp.question},
+                    readings=dict(vp.readings),
+                    wordings=(),
+                )
+            )
+    return tuple(listed)
 
 
 def words_of(spec: Spec) -> Words:
@@ -311,6 +415,18 @@ def _own_problems(data: dict[str, Any]) -> Iterator[tuple[Key, str]]:
     for check, subjects in data["scene_of"].items():
         for subject, scene in subjects.items():
             yield from named(("scene_of", check, subject), "scenes", scene)
+    owner: dict[str, str] = {}
+    for qid, q in data["questions"].items():
+        points = q.get("points", [])
+        for i, point in enumerate(points):
+            if point in owner:
+                yield (
+                    ("questions", qid, "points", i),
+                    f"point {point!r} is already a point of question {owner[point]!r}",
+                )
+            owner.setdefault(point, qid)
+        if not points and not q.get("parameters") and not q.get("variants"):
+            yield ("questions", qid), "gathers nothing: give it points, parameters or variants"
     for name, scene in data["scenes"].items():
         leader = scene.get("leader", 0)
         if leader >= len(scene["hands"]):
@@ -328,14 +444,7 @@ def _spec_problems(spec: Spec, words: Words) -> Iterator[tuple[str, str]]:
         if eid not in words.evidence:
             where = spec.where(*key)
             yield where, f"cites evidence {eid!r}, which {words.path.name} does not have (evidence: {known})"
-    subjects = set(spec.variation_points) | set(spec.parameters)
-    for subject in words.wordings:
-        if subject not in subjects:
-            yield (
-                words.where("wordings", subject),
-                f"is a wording for {subject!r}, which is neither a variation point nor a parameter of "
-                f"{spec.path.name}",
-            )
+    yield from _question_problems(spec, words)
     ranks = set(spec.parameters["ranks"].value) if "ranks" in spec.parameters else set()
     for name, scene in words.scenes.items():
         fields = {
@@ -349,6 +458,58 @@ def _spec_problems(spec: Spec, words: Words) -> Iterator[tuple[str, str]]:
                 yield (
                     words.where("scenes", name, field_name),
                     f"uses ranks {stray}, which the deck of {spec.path.name} lacks",
+                )
+
+
+def _question_problems(spec: Spec, words: Words) -> Iterator[tuple[str, str]]:
+    vps = spec.variation_points
+    for qid, q in words.questions.items():
+        for i, point in enumerate(q.points):
+            if point not in vps:
+                yield (
+                    words.where("questions", qid, "points", i),
+                    f"names {point!r}, which is neither a variation point nor a parameter of "
+                    f"{spec.path.name}",
+                )
+        for i, parameter in enumerate(q.parameters):
+            if parameter not in spec.parameters:
+                yield (
+                    words.where("questions", qid, "parameters", i),
+                    f"names {parameter!r}, which is not a parameter of {spec.path.name}",
+                )
+        readings = {r for p in q.points if p in vps for r in vps[p].listed}
+        for reading in q.readings:
+            if reading not in readings:
+                yield (
+                    words.where("questions", qid, "readings", reading),
+                    f"names reading {reading!r}, which none of the question's points has "
+                    f"(readings: {', '.join(sorted(readings)) or 'none'})",
+                )
+        for i, w in enumerate(q.wordings):
+            if w.at not in spec.clauses:
+                yield (
+                    words.where("questions", qid, "wordings", i, "at"),
+                    f"names clause {w.at!r}, which {spec.path.name} does not have",
+                )
+            for point, reading in w.when.items():
+                if point not in q.points:
+                    yield (
+                        words.where("questions", qid, "wordings", i, "when", point),
+                        f"names {point!r}, which is not one of the question's points "
+                        f"({', '.join(q.points) or 'it has none'})",
+                    )
+                elif point in vps and reading not in vps[point].listed:
+                    yield (
+                        words.where("questions", qid, "wordings", i, "when", point),
+                        f"names reading {reading!r}, which {point} does not have "
+                        f"(readings: {', '.join(vps[point].listed)})",
+                    )
+    for table in ("clauses", "repairs"):
+        for clause in getattr(words, table):
+            if clause not in spec.clauses:
+                yield (
+                    words.where(table, clause),
+                    f"names clause {clause!r}, which {spec.path.name} does not have",
                 )
 
 
@@ -427,10 +588,34 @@ def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Words:
     )
     grades = data["severities"]["by_impact"]
     defects = data["defects"]
+    questions = {
+        qid: QuestionWords(
+            id=qid,
+            points=tuple(q.get("points", ())),
+            parameters=tuple(q.get("parameters", ())),
+            variants=tuple(q.get("variants", ())),
+            ask=dict(q["ask"]),
+            readings=dict(q.get("readings", {})),
+            wordings=tuple(
+                Wording(
+                    at=w["at"],
+                    text={lang: w[lang] for lang in LANGUAGES if lang in w},
+                    when=dict(w.get("when", {})),
+                )
+                for w in q["wordings"]
+            ),
+        )
+        for qid, q in data["questions"].items()
+    }
+    # Until a spec gives its defaults: each point's first listed reading.
+    first = {p: w.when[p] for q in questions.values() for w in reversed(q.wordings) for p in w.when}
     return Words(
         path=path,
         evidence=evidence,
-        wordings=dict(data["wordings"]),
+        questions=questions,
+        clauses={c: ClauseWords(row["name"], row["en"]) for c, row in data["clauses"].items()},
+        repairs={c: dict(row) for c, row in data["repairs"].items()},
+        wordings=_subject_wordings(questions, first),
         templates=dict(data["templates"]),
         by_impact=ImpactGrades(
             float(grades["high_share"]), float(grades["low_share"]), tuple(grades["conventions"])

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 from cli_tools import run_bad_input
-from five35.checks.dead_clauses import catalogue, player_classes
 from five35.checks.impact.alternatives import variant
 from five35.checks.impact.scenes import scene_of
 from five35.checks.impact.variants import VARIANTS
-from five35.checks.proofs import PROPERTIES
-from five35.checks.text_audit import text_audit
-from five35.checks.text_examples import EXAMPLES
+from five35.checks.solver.proofs import PROPERTIES
+from five35.checks.text.dead_clauses import catalogue, player_classes
+from five35.checks.text.text_audit import text_audit
+from five35.checks.text.text_examples import EXAMPLES
 from five35.engine import Game
 from five35.spec import SpecError, embedded_spec_path, load_spec
 from five35.spec.words import WORDS_SUFFIX, Words, words_of, words_path
@@ -127,8 +127,8 @@ def _line_of(text: str, needle: str) -> int:
         ('parameter: "State the value', 'parameter: "State {what} the value', "State {what}", "{what}"),
         ("    same_source_as: E5\n", "    same_source_as: E55\n", "E55", "names evidence 'E55'"),
         (
-            '  turn_order: "Play passes',
-            '  turn_ordre: "Play passes',
+            "    points: [turn_order]",
+            "    points: [turn_ordre]",
             "turn_ordre",
             "neither a variation point",
         ),
