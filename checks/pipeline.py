@@ -34,7 +34,7 @@ from .findings import (
 )
 from .impact.measure import ImpactCounts, estimate_alternatives
 from .impact.scenes import scene_witness
-from .text_audit import proposal_for_point
+from .text.text_audit import proposal_for_point
 
 
 @dataclass(frozen=True)

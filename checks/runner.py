@@ -20,7 +20,9 @@ import os
 import tempfile
 import time
 import traceback
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -30,8 +32,6 @@ from five35.engine.simulate import DEFAULT_SEED
 from five35.spec import Ruleset, Spec
 from five35.spec.limits import MAX_FILE_BYTES, InputLimitError, load_json
 
-from .dead_clauses import check_dead_clauses
-from .divergence import check_divergence
 from .findings import (
     LEVELS,
     Check,
@@ -47,9 +47,11 @@ from .findings import (
 from .play.conformance import check_conformance
 from .play.graphs import check_beats, check_endgames, check_succession
 from .play.matches import check_matches
-from .proofs import check_proofs
-from .text_audit import check_text_audit
-from .text_examples import check_text_examples
+from .solver.divergence import check_divergence
+from .solver.proofs import check_proofs
+from .text.dead_clauses import check_dead_clauses
+from .text.text_audit import check_text_audit
+from .text.text_examples import check_text_examples
 
 BASELINE_FORMAT = "five35-baseline/1"
 RUN_FORMAT = "five35-check/1"
@@ -253,6 +255,22 @@ def engine_name(engine: EngineFactory) -> str:
     return f"{module}.{name}"
 
 
+Progress = Callable[[str, CheckResult], None]
+_observers: ContextVar[tuple[Progress, ...]] = ContextVar("five35_check_observers", default=())
+
+
+@contextmanager
+def observing(progress: Progress) -> Iterator[None]:
+    """Call `progress(name, result)` after each check of every `run_checks` inside the block, also
+    those a caller further down makes (the report job runs the checks for a command that wants to
+    show how far they are)."""
+    token = _observers.set((*_observers.get(), progress))
+    try:
+        yield
+    finally:
+        _observers.reset(token)
+
+
 def run_checks(
     spec: Spec,
     ruleset: Ruleset,
@@ -261,7 +279,7 @@ def run_checks(
     seed: int = DEFAULT_SEED,
     engine: EngineFactory = Game,
     only: Iterable[str] | None = None,
-    progress: Callable[[str, CheckResult], None] | None = None,
+    progress: Progress | None = None,
 ) -> CheckRun:
     """Run the checks (all, or those named in `only`) of the engine against the spec's rules.
 
@@ -272,11 +290,12 @@ def run_checks(
     started = time.perf_counter()
     ctx = CheckContext(spec=spec, ruleset=ruleset, level=level, seed=seed, engine=engine)
     results: list[CheckResult] = []
+    observers = (*_observers.get(), *([progress] if progress is not None else []))
     for check in select_checks(only):
         result = _run_one(check, ctx)
         results.append(result)
-        if progress is not None:
-            progress(check.name, result)
+        for observer in observers:
+            observer(check.name, result)
     return CheckRun(
         spec_path=str(spec.path),
         ruleset=ruleset,

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from five35.checks.findings import CheckContext
 from five35.checks.oracles.situations import Situation, build_state, pile_key
+from five35.checks.oracles.z3model import Model
 from five35.checks.play.conformance import (
     Tally,
     check_conformance,
@@ -16,7 +17,6 @@ from five35.checks.play.conformance import (
     model_answer,
     situation_for,
 )
-from five35.checks.z3model import Model
 from five35.engine import PASS, Game, Move, Pile, State
 from five35.engine.game import Option
 from five35.spec import Ruleset, dumps, load_spec

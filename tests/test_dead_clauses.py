@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from five35.checks.dead_clauses import check_dead_clauses
 from five35.checks.findings import CheckContext, Finding
+from five35.checks.text.dead_clauses import check_dead_clauses
 from five35.spec import load_spec
 
 SPEC_FILE = Path(__file__).resolve().parent.parent / "spec" / "535.yaml"

@@ -3,11 +3,11 @@ differently, complete enough to draw, and each witness really separates the read
 
 from __future__ import annotations
 
-from five35.checks.divergence import DIRECT, check_divergence
 from five35.checks.findings import CheckContext, Finding
 from five35.checks.oracles.situations import Situation, pile_key
+from five35.checks.oracles.z3model import Model
 from five35.checks.play.conformance import model_answer, ruleset_with
-from five35.checks.z3model import Model
+from five35.checks.solver.divergence import DIRECT, check_divergence
 from five35.engine import Game, Move, Pile
 from five35.spec import dumps, load_spec
 

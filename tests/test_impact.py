@@ -21,7 +21,7 @@ from five35.checks.impact.measure import (
 from five35.checks.impact.scenes import scene_witness
 from five35.checks.impact.variants import VARIANTS, AddClosesOnly, ExampleOrder, RunsUncapped, SetsNeverClose
 from five35.checks.impact.witnesses import situation_of
-from five35.checks.text_audit import text_audit
+from five35.checks.text.text_audit import text_audit
 from five35.engine import Game, Move, Pile, State
 from five35.engine import game as game_module
 from five35.engine.simulate import wilson_interval

@@ -27,7 +27,7 @@ from five35.checks.findings import (
     point_readings,
 )
 from five35.checks.pipeline import ReportData
-from five35.checks.text_audit import check_text_audit
+from five35.checks.text.text_audit import check_text_audit
 from five35.cli import main
 from five35.reports import FILES, render_all, report_data, write_report
 from five35.reports import job as report_job

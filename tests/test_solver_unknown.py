@@ -6,10 +6,11 @@ from typing import Any
 
 import pytest
 import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
-from five35.checks import runner, z3model
+from five35.checks import runner
 from five35.checks.findings import SolverUnknown
+from five35.checks.oracles import z3model
 from five35.checks.runner import run_checks
-from five35.checks.text_examples import Tracked
+from five35.checks.text.text_examples import Tracked
 from five35.spec import load_spec
 
 SPEC = load_spec()

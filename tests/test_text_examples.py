@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from five35.checks.findings import CheckContext, Finding
-from five35.checks.text_examples import check_text_examples
+from five35.checks.text.text_examples import check_text_examples
 from five35.spec import load_spec
 
 SPEC_FILE = Path(__file__).resolve().parent.parent / "spec" / "535.yaml"

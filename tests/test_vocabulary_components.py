@@ -15,6 +15,17 @@ import pytest
 from five35.checks.findings import CheckContext
 from five35.checks.oracles.rules_model import SpecRules, rules_vocabulary
 from five35.checks.oracles.vocab import VocabularyMismatch, mismatches
+from five35.checks.oracles.z3model import (
+    MODELLED_POINTS,
+    NOT_MODELLED,
+    READING_HOOKS,
+    Model,
+    Params,
+    Readings,
+    Z3Alg,
+    loop_bounds,
+    model_vocabulary,
+)
 from five35.checks.play.conformance import (
     NOT_SWEPT,
     SWEEPS,
@@ -33,18 +44,7 @@ from five35.checks.play.graphs import (
     graphs_vocabulary,
 )
 from five35.checks.play.matches import check_matches
-from five35.checks.proofs import check_proofs
-from five35.checks.z3model import (
-    MODELLED_POINTS,
-    NOT_MODELLED,
-    READING_HOOKS,
-    Model,
-    Params,
-    Readings,
-    Z3Alg,
-    loop_bounds,
-    model_vocabulary,
-)
+from five35.checks.solver.proofs import check_proofs
 from five35.engine import Game
 from five35.spec import Ruleset, Spec, load_spec
 from five35.spec.vocabulary import UnimplementedReading

@@ -11,8 +11,7 @@ import pytest
 import z3  # type: ignore[import-untyped]
 from five35.checks.findings import CheckContext
 from five35.checks.oracles.situations import NONE_PILE, central_piles, shaped_plays
-from five35.checks.proofs import check_proofs
-from five35.checks.z3model import (
+from five35.checks.oracles.z3model import (
     ACTION_CODES,
     ADD,
     LEAD,
@@ -28,6 +27,7 @@ from five35.checks.z3model import (
     as_bool,
     loop_bounds,
 )
+from five35.checks.solver.proofs import check_proofs
 from five35.spec import Spec, load_spec
 from five35.spec.vocabulary import UnimplementedReading
 

@@ -2,7 +2,7 @@
 
 `SpecRules` states the rules from the Ruleset alone (readings and parameters, never the engine's
 hooks), so an engine whose hook is wrong is measured against something independent of it. What
-each reading means it asks the Z3 model's reading hooks (five35.checks.z3model), the one place the
+each reading means it asks the Z3 model's reading hooks (z3model.py beside it), the one place the
 checks state readings: a reading added there is known here too, a reading without a hook is
 refused (`UnimplementedReading`) instead of played like another. The engine's hooks are not an
 option (the invariants would check the engine against itself), and a second table of meanings here
@@ -22,8 +22,8 @@ from five35.engine import CardCodec, Game, Move, Pile
 from five35.spec import Ruleset
 from five35.spec.vocabulary import Vocabulary
 
-from ..z3model import EIGHT, KIND_CODES, LISTED_EIGHT_RUNS, NOT_MODELLED, READING_HOOKS, Model
 from .vocab import ComponentVocabulary, table_vocabulary
+from .z3model import EIGHT, KIND_CODES, LISTED_EIGHT_RUNS, NOT_MODELLED, READING_HOOKS, Model
 
 
 def rules_vocabulary(vocabulary: Vocabulary) -> ComponentVocabulary:

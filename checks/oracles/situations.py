@@ -18,7 +18,7 @@ from typing import Any
 from five35.engine import Game, Move, Pile, Play, Position, State
 from five35.spec import Ruleset
 
-from ..z3model import EIGHT, KIND_CODES, KIND_NAMES, NONE, RUN, SET, SINGLE, Model
+from .z3model import EIGHT, KIND_CODES, KIND_NAMES, NONE, RUN, SET, SINGLE, Model
 
 PileKey = tuple[int, int, int]  # (kind, low, size) in the model's representation; NONE_PILE = no pile
 NONE_PILE: PileKey = (NONE, 0, 0)

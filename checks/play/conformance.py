@@ -52,7 +52,7 @@ from ..oracles.situations import (
     to_pile,
 )
 from ..oracles.vocab import ComponentVocabulary, VocabularyMismatch, table_vocabulary
-from ..z3model import ACTION_CODES, KIND_CODES, NONE, RUN, SET, SINGLE, Model
+from ..oracles.z3model import ACTION_CODES, KIND_CODES, NONE, RUN, SET, SINGLE, Model
 
 NAME = "conformance"
 TITLE = "Engine decisions equal the Z3 model's on a bounded domain of situations"

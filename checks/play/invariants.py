@@ -40,7 +40,7 @@ from five35.engine import Game, Move, State, TrickEndReason
 from five35.engine.state import Event, MatchEnd, RoundEnd, TrickEnd
 
 from ..oracles.rules_model import SpecRules
-from ..z3model import EIGHT
+from ..oracles.z3model import EIGHT
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
 from five35.spec import Ruleset, Spec
 from five35.spec.words import words_of
 
-from .findings import (
+from ..findings import (
     CheckContext,
     CheckResult,
     Finding,
@@ -33,8 +33,8 @@ from .findings import (
     profile_status,
     readings_of,
 )
-from .impact.alternatives import readings_alternative
-from .z3model import (
+from ..impact.alternatives import readings_alternative
+from ..oracles.z3model import (
     ADD,
     EIGHT,
     LISTED_EIGHT_RUNS,
@@ -540,7 +540,7 @@ TEXT_PAIRS: tuple[tuple[str, str], ...] = (
 
 # A proven German/Spanish conflict is a mismatch between the two texts: the words file's mismatch
 # whose `pair` is the clause says which variation point carries it and the sentence that would
-# settle it, and its id is the text audit's for the same mismatch (checks/text_audit.py), so that a
+# settle it, and its id is the text audit's for the same mismatch (text_audit.py), so that a
 # run that makes both keeps one section: the runner keeps the first finding of an id, and this proof
 # (with its unsat core) runs first.
 

@@ -20,7 +20,7 @@ import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
 from five35.engine import Game, Move, Position
 from five35.spec import Ruleset, Spec, SpecError, VariationPoint
 
-from .findings import (
+from ..findings import (
     CheckContext,
     CheckResult,
     Finding,
@@ -30,10 +30,8 @@ from .findings import (
     point_readings,
     point_status,
 )
-from .oracles.situations import Situation, seat_before, to_pile
-from .play.conformance import model_answer, ruleset_with
-from .text_audit import proposal_for_point
-from .z3model import (
+from ..oracles.situations import Situation, seat_before, to_pile
+from ..oracles.z3model import (
     ACTION_NAMES,
     MODELLED_POINTS,
     NONE,
@@ -47,6 +45,8 @@ from .z3model import (
     outcome_differs,
     spec_digest,
 )
+from ..play.conformance import model_answer, ruleset_with
+from ..text.text_audit import proposal_for_point
 
 NAME = "divergence"
 TITLE = "Smallest situation per variation point where its readings play differently"

@@ -24,7 +24,7 @@ from five35.engine import Game
 from five35.spec import Ruleset, Spec
 from five35.spec.words import Use, Words, words_of
 
-from .findings import (
+from ..findings import (
     OPEN,
     Alternative,
     CheckContext,
@@ -36,8 +36,8 @@ from .findings import (
     point_readings,
     point_status,
 )
-from .impact.alternatives import from_words
-from .impact.scenes import scene_witness
+from ..impact.alternatives import from_words
+from ..impact.scenes import scene_witness
 
 CHECK_NAME = "text_audit"
 

@@ -20,7 +20,7 @@ from five35.engine import Game
 from five35.spec import Ruleset, Spec
 from five35.spec.words import words_of
 
-from .findings import (
+from ..findings import (
     Alternative,
     CheckContext,
     CheckResult,
@@ -31,8 +31,8 @@ from .findings import (
     profile_status,
     readings_of,
 )
-from .impact.alternatives import clause_deleted
-from .impact.variants import (
+from ..impact.alternatives import clause_deleted
+from ..impact.variants import (
     NoEightByAdd,
     NoExemptionAfterOpening,
     NoOverwriteOfFour,
@@ -41,8 +41,8 @@ from .impact.variants import (
     SetsNeverClose,
     SetsUncapped,
 )
+from ..oracles.z3model import ADD, NONE, OVERWRITE, RUN, SET, Model, SymSituation, as_bool, memo, spec_digest
 from .text_examples import Tracked, clauses_of, combos
-from .z3model import ADD, NONE, OVERWRITE, RUN, SET, Model, SymSituation, as_bool, memo, spec_digest
 
 NAME = "dead_clauses"
 TITLE = "Rules that can never apply under a reading (Z3, unsat cores)"

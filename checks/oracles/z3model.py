@@ -39,8 +39,8 @@ from five35.engine import Game
 from five35.spec import Ruleset, Spec
 from five35.spec.vocabulary import UnimplementedReading, Vocabulary
 
-from .findings import SolverUnknown
-from .oracles.vocab import ComponentVocabulary, table_vocabulary
+from ..findings import SolverUnknown
+from .vocab import ComponentVocabulary, table_vocabulary
 
 # The rank the Rule of 8 is named after ("Regel der 8", clause eight.heading) and the runs its list
 # names ("ein Lauf mit 7,8 oder 7,8,9", clause eight.trigger). text_examples checks these against the text.
