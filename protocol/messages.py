@@ -34,7 +34,26 @@ REQUEST_FIELDS: dict[str, tuple[str, ...]] = {
     "state": (),
     "quit": (),
 }
+#: The fields of each answer besides id, type and ok: one rule for unknown fields in both directions,
+#: an engine refuses a request with another field (bad_request), the harness an answer (a fault).
+RESPONSE_FIELDS: dict[str, frozenset[str]] = {
+    "hello": frozenset(("name", "protocol", "readings", "parameters")),
+    "new_round": frozenset(),
+    "legal": frozenset(("to_move", "moves")),
+    "apply": frozenset(("events",)),
+    "state": frozenset(("state",)),
+    "quit": frozenset(),
+}
+ENVELOPE = frozenset(("id", "type", "ok"))
+EVENT_FIELDS: dict[str, frozenset[str]] = {
+    "trick_end": frozenset(("event", "winner", "reasons")),
+    "round_end": frozenset(("event", "went_out", "penalties", "scores")),
+    "match_end": frozenset(("event", "scores", "winners")),
+}
 SHOWN = 80  # characters of an offending value quoted in a message
+PILE_FIELDS = frozenset(("kind", "cards"))
+MOVE_FIELDS = frozenset(("action", "cards"))
+PLAY_FIELDS = frozenset(("player", "action", "cards"))
 STATE_FIELDS = (
     "players",
     "phase",
@@ -47,6 +66,12 @@ STATE_FIELDS = (
     "aside",
     "scores",
 )
+
+
+_STATE_KEYS = frozenset(STATE_FIELDS)
+_ERROR_KEYS = frozenset(("code", "message"))
+_ERROR_ANSWER = ENVELOPE | {"error"}
+_ANSWER_KEYS = {kind: ENVELOPE | fields for kind, fields in RESPONSE_FIELDS.items()}
 
 
 class ProtocolViolation(ValueError):
@@ -204,12 +229,19 @@ def _fields(data: Mapping[str, Any], where: str, required: Sequence[str]) -> Non
         raise ProtocolViolation(f"{where}: missing field(s) {', '.join(missing)}")
 
 
+def _only(data: Mapping[str, Any], where: str, allowed: frozenset[str]) -> None:
+    if not data.keys() <= allowed:
+        unknown = sorted(str(k) for k in data if k not in allowed)
+        raise ProtocolViolation(f"{where}: unknown field(s) {', '.join(map(shown, unknown))}")
+
+
 def _pile(value: Any, where: str) -> None:
     if value is None:
         return
     if not isinstance(value, dict):
         raise ProtocolViolation(f"{where}: expected an object or null, got {_kind(value)}")
     _fields(value, where, ("kind", "cards"))
+    _only(value, where, PILE_FIELDS)
     if value["kind"] not in PILE_KINDS:
         raise ProtocolViolation(f"{where}.kind: expected single, set or run, got {shown(value['kind'])}")
     if not _cards(value["cards"], f"{where}.cards"):
@@ -245,6 +277,7 @@ def check_event(data: Any, where: str, players: int | None = None) -> None:
         raise ProtocolViolation(
             f"{where}.event: expected trick_end, round_end or match_end, got {shown(kind)}"
         )
+    _only(data, where, EVENT_FIELDS[kind])
 
 
 def check_state(data: Any, where: str = "state", players: int | None = None) -> None:
@@ -252,6 +285,7 @@ def check_state(data: Any, where: str = "state", players: int | None = None) -> 
     if not isinstance(data, dict):
         raise ProtocolViolation(f"{where}: expected an object, got {_kind(data)}")
     _fields(data, where, STATE_FIELDS)
+    _only(data, where, _STATE_KEYS)
     count = _int(data["players"], f"{where}.players", 2)
     if players is not None and count != players:
         raise ProtocolViolation(f"{where}.players: the round has {players} players, the answer says {count}")
@@ -265,6 +299,7 @@ def check_state(data: Any, where: str = "state", players: int | None = None) -> 
     for i, play in enumerate(_list(data["trick"], f"{where}.trick")):
         _fields(play if isinstance(play, dict) else {}, f"{where}.trick[{i}]", ("player", "action", "cards"))
         _seat(play["player"], f"{where}.trick[{i}].player", players)
+        _only(play, f"{where}.trick[{i}]", PLAY_FIELDS)
         move_from_json(play, f"{where}.trick[{i}]")
     _seats(data["passed"], f"{where}.passed", players)
     _cards(data["cleared"], f"{where}.cleared")
@@ -297,6 +332,8 @@ def check_response(request: Mapping[str, Any], response: Any, players: int | Non
             )
         if not isinstance(error.get("message"), str):
             raise ProtocolViolation("response.error.message: expected a string")
+        _only(error, "response.error", _ERROR_KEYS)
+        _only(response, "response", _ERROR_ANSWER)
         return
     if ok is not True:
         raise ProtocolViolation(f"response.ok: expected true or false, got {shown(ok)}")
@@ -321,6 +358,7 @@ def check_response(request: Mapping[str, Any], response: Any, players: int | Non
         seen: set[tuple[str, tuple[int, ...]]] = set()
         for i, move in enumerate(_list(response["moves"], "legal.moves")):
             parsed = move_from_json(move, f"legal.moves[{i}]")
+            _only(move, f"legal.moves[{i}]", MOVE_FIELDS)
             key = (parsed.action, parsed.cards)
             if key in seen:
                 raise ProtocolViolation(f"legal.moves[{i}]: move '{parsed}' is listed twice")
@@ -330,6 +368,7 @@ def check_response(request: Mapping[str, Any], response: Any, players: int | Non
             check_event(event, f"apply.events[{i}]", players)
     elif kind == "state":
         check_state(response.get("state"), "state", players)
+    _only(response, kind, _ANSWER_KEYS[kind])
 
 
 # ---- validation of requests (what an engine receives) -----------------------------------------
