@@ -10,7 +10,7 @@ Python).
 Every expected answer is the reference's own: each conversation is sent through
 `ReferenceEngine.handle`, exactly what `535-check serve` answers. The sources of positions:
 
-- the texts' own examples (the ids of checks/text_examples.py), set up by hand;
+- the texts' own examples (the ids of checks/text/text_examples.py), set up by hand;
 - one scene per clause that governs play, set up by hand;
 - deals the rules refuse (too many players, a rank the deck lacks, too many copies);
 - for every variation point, its minimal witness: the smallest position (sized as the divergence
