@@ -814,7 +814,8 @@ def build_suite(
         requests = [{"id": 1, "type": "new_round", **deal}] if deal else []
         answers = _answers(engines.engine(ruleset), requests)
         if not answers or answers[0]["ok"]:
-            suite.skipped.append({"scene": refusal.slug, "why": "these rules do not refuse the deal"})
+            why = "these rules do not refuse the deal" if answers else "these rules have no such deal"
+            suite.skipped.append({"scene": refusal.slug, "why": why})
             continue
         assert deal is not None
         vectors.append(
