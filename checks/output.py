@@ -1,29 +1,49 @@
-"""Render a CheckRun: text summary, JSON, JUnit XML, SARIF 2.1.0, GitHub workflow annotations.
+"""Render a CheckRun: text summary, JSON, JUnit XML, SARIF 2.1.0, GitHub workflow annotations, GitLab
+Code Quality, and the Markdown job summary.
 
-JSON and SARIF carry no timings, so the same seed gives byte-identical files; the text summary and
-JUnit (whose schema has a `time` attribute) show them.
+Paths are relative to a root (the working directory unless told otherwise), so that CI attaches an
+annotation to the file of the repository it names. A spec file outside the root -- the embedded spec
+installed in site-packages, above all -- gets no file at all: SARIF gives it a logical location, the
+GitHub annotations and GitLab issues name it in words. A path outside the root would attach to
+nothing and only leak the machine's layout.
+
+JSON, SARIF and GitLab carry no timings, so the same seed gives byte-identical files; the text
+summary, JUnit (whose schema has a `time` attribute) and the Markdown summary show them.
 """
 
 from __future__ import annotations
 
-import os
+import hashlib
 import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from five35.spec import Spec, dumps
+from five35.spec import Spec, dumps, embedded_spec_path
 
-from .findings import Failure, Finding
-from .runner import CheckRun
+from .findings import CheckResult, Failure, Finding, Severity
+from .runner import CheckRun, is_engine_crash
 
-Format = Literal["text", "json", "junit", "sarif", "github"]
-FORMATS: tuple[Format, ...] = ("text", "json", "junit", "sarif", "github")
+Format = Literal["text", "json", "junit", "sarif", "github", "gitlab"]
+FORMATS: tuple[Format, ...] = ("text", "json", "junit", "sarif", "github", "gitlab")
+FORMAT_HELP = {
+    "text": "a summary table for people",
+    "json": "everything, for tools (no timings: byte-identical for a seed)",
+    "junit": "JUnit XML: a test case per check and per finding",
+    "sarif": "SARIF 2.1.0, e.g. for GitHub code scanning",
+    "github": "GitHub Actions annotations (10 per kind, most severe first)",
+    "gitlab": "GitLab Code Quality report",
+}
 
-SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 TOOL_URI = "https://github.com/five35/five35"
+#: What a finding on the embedded spec is said to be in, where there is no file to name.
+EMBEDDED_NAME = "five35/spec/535.yaml"
+#: GitHub shows at most this many annotations of each kind (error, warning, notice) per step.
+GITHUB_LIMIT = 10
 
 # Where in the spec an invariant's rule is stated, so annotations land on the right line.
 INVARIANT_CLAUSES = {
@@ -41,6 +61,12 @@ INVARIANT_CLAUSES = {
     "cards.accounted": "deck.copies",
 }
 CHECK_CLAUSES = {"graphs.succession": "pile.run", "graphs.beats": "action.overwrite"}
+_SEVERITY_RANK = {Severity.HIGH: 0, Severity.MEDIUM: 1, Severity.LOW: 2}
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """ "1 failure", "2 failures", "1,204 situations"."""
+    return f"{n:,} {word if n == 1 else (many or word + 's')}"
 
 
 def render(
@@ -50,13 +76,20 @@ def render(
     spec: Spec | None = None,
     baseline: frozenset[str] | None = None,
     strict: bool = False,
+    root: Path | None = None,
+    full_list: str | None = None,
 ) -> str:
+    """`root`: what paths are relative to (default: the working directory). `full_list`: where
+    the GitHub annotations' overflow notice says the whole list is."""
     renderers: dict[str, Callable[[], str]] = {
         "text": lambda: render_text(run, baseline=baseline, strict=strict),
         "json": lambda: dumps(run.to_json(baseline, strict=strict)) + "\n",
-        "junit": lambda: render_junit(run, baseline=baseline, strict=strict),
-        "sarif": lambda: render_sarif(run, spec=spec, baseline=baseline, strict=strict),
-        "github": lambda: render_github(run, spec=spec, baseline=baseline, strict=strict),
+        "junit": lambda: render_junit(run, spec=spec, baseline=baseline, strict=strict, root=root),
+        "sarif": lambda: render_sarif(run, spec=spec, baseline=baseline, strict=strict, root=root),
+        "github": lambda: render_github(
+            run, spec=spec, baseline=baseline, strict=strict, root=root, full_list=full_list
+        ),
+        "gitlab": lambda: render_gitlab(run, spec=spec, baseline=baseline, strict=strict, root=root),
     }
     if fmt not in renderers:
         raise ValueError(f"unknown format {fmt!r} (formats: {', '.join(FORMATS)})")
@@ -64,6 +97,8 @@ def render(
 
 
 def verdict(run: CheckRun, *, baseline: frozenset[str] | None, strict: bool) -> str:
+    if run.errors and not [f for r in run.results if r.error is None for f in r.failures]:
+        return "FAILED (a check stopped with an error)"
     if run.failures:
         return "FAILED"
     if strict and run.new_findings(baseline):
@@ -74,11 +109,109 @@ def verdict(run: CheckRun, *, baseline: frozenset[str] | None, strict: bool) -> 
 def summary_line(run: CheckRun, baseline: frozenset[str] | None) -> str:
     t = run.totals()
     new = len(run.new_findings(baseline))
-    known = f", {new} new" if baseline is not None else ""
-    return (
-        f"Checked {t['exhaustive']:,} situations exhaustively, generated {t['generated']:,}, ran "
-        f"{t['proofs']:,} proofs, made {t['findings']} findings{known}; {t['failures']} failures."
+    known = f", {new:,} new" if baseline is not None else ""
+    line = (
+        f"Checked {plural(t['exhaustive'], 'situation')} exhaustively, generated {t['generated']:,}, ran "
+        f"{plural(t['proofs'], 'proof')}, made {plural(t['findings'], 'finding')}{known}; "
+        f"{plural(t['failures'], 'failure')}"
     )
+    if t["errors"]:
+        line += f" ({t['errors']:,} of them from a check that stopped with an error)"
+    if t["skipped"]:
+        line += f"; {plural(t['skipped'], 'check')} not run at level {run.level}"
+    return line + "."
+
+
+def status_word(result: CheckResult) -> str:
+    if result.skipped is not None:
+        return "skipped"
+    if result.error is not None:
+        return "ERROR"
+    return "ok" if result.ok else "FAIL"
+
+
+# ---- where a result points --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a result points: a file under the root and a line, or (file None) only the spec entry,
+    `section`/`ident` (e.g. clauses/pile.run), of the spec called `spec_name`."""
+
+    file: str | None
+    line: int
+    section: str
+    ident: str
+    spec_name: str
+
+    @property
+    def logical(self) -> str:
+        return f"{self.spec_name}/{self.section}/{self.ident}" if self.ident else self.spec_name
+
+    def words(self) -> str:
+        """The place in words, for a message that cannot carry a file."""
+        where = f"{self.section[:-1].replace('_', ' ')} {self.ident}, " if self.ident else ""
+        return f"{self.spec_name}: {where}line {self.line}"
+
+
+def spec_file(spec_path: str, root: Path | None = None) -> str | None:
+    """The spec's path relative to the root, or None when it lies outside it."""
+    try:
+        rel = Path(spec_path).resolve().relative_to((root or Path.cwd()).resolve())
+    except (ValueError, OSError):
+        return None
+    return rel.as_posix()
+
+
+def spec_name(spec_path: str, root: Path | None = None) -> str:
+    """The spec as a reader should see it named: its path under the root, else the embedded spec's
+    package name, else the file's name (never a path outside the root)."""
+    rel = spec_file(spec_path, root)
+    if rel is not None:
+        return rel
+    try:
+        if Path(spec_path).resolve() == embedded_spec_path().resolve():
+            return EMBEDDED_NAME
+    except OSError:
+        pass
+    return Path(spec_path).name
+
+
+def _failure_anchor(f: Failure) -> tuple[str, str]:
+    invariant = f.message.split(":", 1)[0].strip()
+    clause = INVARIANT_CLAUSES.get(invariant) or CHECK_CLAUSES.get(f.check)
+    return ("clauses", clause) if clause else ("", "")
+
+
+def _finding_anchor(spec: Spec | None, f: Finding) -> tuple[str, str]:
+    point = f.variation_point
+    if point is not None and (spec is None or point in spec.variation_points):
+        return ("variation_points", point)
+    return ("clauses", f.clauses[0]) if f.clauses else ("", "")
+
+
+def _place(run: CheckRun, spec: Spec | None, root: Path | None, anchor: tuple[str, str]) -> Place:
+    section, ident = anchor
+    line = 1
+    if spec is not None and section == "clauses" and ident in spec.clauses:
+        line = spec.clauses[ident].line
+    elif spec is not None and section == "variation_points" and ident in spec.variation_points:
+        line = spec.variation_points[ident].line
+    return Place(spec_file(run.spec_path, root), line, section, ident, spec_name(run.spec_path, root))
+
+
+def failure_place(run: CheckRun, f: Failure, spec: Spec | None, root: Path | None = None) -> Place:
+    return _place(run, spec, root, _failure_anchor(f))
+
+
+def finding_place(run: CheckRun, f: Finding, spec: Spec | None, root: Path | None = None) -> Place:
+    return _place(run, spec, root, _finding_anchor(spec, f))
+
+
+def ordered_findings(run: CheckRun, baseline: frozenset[str] | None) -> list[Finding]:
+    """Most severe first, new before known, then by id."""
+    new = {f.id for f in run.new_findings(baseline)}
+    return sorted(run.findings, key=lambda f: (f.id not in new, _SEVERITY_RANK.get(f.severity, 3), f.id))
 
 
 # ---- text ---------------------------------------------------------------------------------------
@@ -101,7 +234,7 @@ def render_text(run: CheckRun, *, baseline: frozenset[str] | None = None, strict
             str(len(r.findings)),
             str(len(r.failures)),
             f"{r.seconds:.1f}s",
-            "ok" if r.ok else "FAIL",
+            status_word(r),
         )
         for r in run.results
     ]
@@ -129,18 +262,27 @@ def render_text(run: CheckRun, *, baseline: frozenset[str] | None = None, strict
         ]
         lines.append("  ".join(cells).rstrip())
     lines += ["", summary_line(run, baseline)]
+    skipped = run.skipped
+    if skipped:
+        lines += ["", "Skipped:"]
+        lines += [f"  [{r.name}] {r.skipped}" for r in skipped]
     if run.failures:
         lines += ["", "Failures:"]
-        for f in run.failures:
-            lines.append(f"  [{f.check}] {_one_line(f.message)}")
-            if f.witness is not None:
-                scenario = f.witness.situation.get("scenario")
-                if isinstance(scenario, dict):
-                    lines.append(f"      replay: {_scenario_line(scenario)}")
-                lines.append(
-                    f"      witness: {f.witness.cards} cards; engine {f.witness.outcomes.get('engine')!r}, "
-                    f"spec {f.witness.outcomes.get('spec')!r}"
-                )
+        for r in run.results:
+            if r.error is not None:
+                where = "in the engine under check" if r.error.in_engine else "in the check"
+                lines.append(f"  [{r.name}] ERROR {where}: {_one_line(r.error.message)}")
+                continue
+            for f in r.failures:
+                lines.append(f"  [{f.check}] {_one_line(f.message)}")
+                if f.witness is not None:
+                    scenario = f.witness.situation.get("scenario")
+                    if isinstance(scenario, dict):
+                        lines.append(f"      replay: {_scenario_line(scenario)}")
+                    lines.append(
+                        f"      witness: {plural(f.witness.cards, 'card')}; engine "
+                        f"{f.witness.outcomes.get('engine')!r}, spec {f.witness.outcomes.get('spec')!r}"
+                    )
     findings = run.findings
     if findings:
         new = {n.id for n in run.new_findings(baseline)}
@@ -178,40 +320,34 @@ def _xml_text(text: str) -> str:
     return _XML_ILLEGAL.sub("?", text)
 
 
-def render_junit(run: CheckRun, *, baseline: frozenset[str] | None = None, strict: bool = False) -> str:
-    """JUnit XML: one testcase per check, each failure a <failure>; under --strict new findings too."""
-    new = run.new_findings(baseline)
-    strict_case = strict and bool(new)
-    tests = len(run.results) + (1 if strict else 0)
-    failed = sum(1 for r in run.results if not r.ok) + (1 if strict_case else 0)
-    suites = ET.Element(
-        "testsuites",
-        name="535-check",
-        tests=str(tests),
-        failures=str(failed),
-        errors="0",
-        time=f"{run.seconds:.3f}",
-    )
-    suite = ET.SubElement(
-        suites,
-        "testsuite",
-        name=f"535-check check ({run.ruleset.label()})",
-        tests=str(tests),
-        failures=str(failed),
-        errors="0",
-        skipped="0",
-        time=f"{run.seconds:.3f}",
-    )
+def render_junit(
+    run: CheckRun,
+    *,
+    spec: Spec | None = None,
+    baseline: frozenset[str] | None = None,
+    strict: bool = False,
+    root: Path | None = None,
+) -> str:
+    """JUnit XML, as a CI test tab should show the run: a test case per check -- <skipped/> when not
+    run at this level, <error> when it raised (or all it found was the engine under check raising),
+    <failure> when the engine broke the rules -- and a test case per finding, which fails only when
+    it is new under --strict."""
+    new = {f.id for f in run.new_findings(baseline)}
+    suite = ET.Element("testsuite", name=f"535-check check ({run.ruleset.label()})")
+    counts: Counter[str] = Counter()
     props = ET.SubElement(suite, "properties")
     for key, value in (
         ("level", run.level),
         ("seed", str(run.seed)),
-        ("spec", run.spec_path),
+        ("spec", spec_name(run.spec_path, root)),
         ("engine", run.engine),
         ("ruleset", run.ruleset.label()),
+        ("strict", "true" if strict else "false"),
+        ("baseline", "given" if baseline is not None else "none"),
     ):
         ET.SubElement(props, "property", name=key, value=_xml_text(value))
     for r in run.results:
+        counts["tests"] += 1
         case = ET.SubElement(
             suite,
             "testcase",
@@ -219,12 +355,10 @@ def render_junit(run: CheckRun, *, baseline: frozenset[str] | None = None, stric
             name=r.name,
             time=f"{r.seconds:.3f}",
         )
-        for f in r.failures[:1]:
-            more = f" (and {len(r.failures) - 1} more)" if len(r.failures) > 1 else ""
-            failure = ET.SubElement(
-                case, "failure", message=_xml_text(_one_line(f.message)[:500] + more), type="five35.Failure"
-            )
-            failure.text = _xml_text("\n\n".join(_failure_detail(x) for x in r.failures))
+        outcome = _junit_outcome(run, r, spec, root)
+        if outcome is not None:
+            counts[outcome.tag] += 1
+            case.append(outcome)
         out = [
             r.title,
             f"exhaustive {r.exhaustive}, generated {r.generated}, proofs {r.proofs}, "
@@ -233,24 +367,82 @@ def render_junit(run: CheckRun, *, baseline: frozenset[str] | None = None, stric
             *(f"finding {f.id}: {f.title}" for f in r.findings),
         ]
         ET.SubElement(case, "system-out").text = _xml_text("\n".join(out))
-    if strict:
+    for finding in ordered_findings(run, baseline):
+        counts["tests"] += 1
+        place = finding_place(run, finding, spec, root)
         case = ET.SubElement(
-            suite, "testcase", classname="five35.checks.baseline", name="no new findings", time="0.000"
+            suite, "testcase", classname=f"five35.findings.{finding.kind}", name=finding.id, time="0.000"
         )
-        if strict_case:
+        is_new = finding.id in new
+        state = ("new" if is_new else "known") if baseline is not None else "not in a baseline"
+        body = [
+            f"{finding.kind}, severity {finding.severity}, {state}; {finding.status}",
+            f"at {place.words() if place.file is None else f'{place.file}:{place.line}'}",
+            _one_line(finding.title),
+            _one_line(finding.detail),
+        ]
+        if strict and is_new:
+            counts["failure"] += 1
             failure = ET.SubElement(
-                case, "failure", message=f"{len(new)} new findings under --strict", type="five35.NewFinding"
+                case,
+                "failure",
+                message=_xml_text(f"new finding under --strict: {_one_line(finding.title)}"[:500]),
+                type="five35.NewFinding",
             )
-            failure.text = _xml_text("\n".join(f"{f.id} ({f.kind}): {f.title}" for f in new))
+            failure.text = _xml_text("\n".join(body))
+        ET.SubElement(case, "system-out").text = _xml_text("\n".join(body))
+    for key, tag in (
+        ("tests", "tests"),
+        ("failures", "failure"),
+        ("errors", "error"),
+        ("skipped", "skipped"),
+    ):
+        suite.set(key, str(counts[tag]))
+    suite.set("time", f"{run.seconds:.3f}")
     ET.SubElement(suite, "system-out").text = _xml_text(summary_line(run, baseline))
+    suites = ET.Element(
+        "testsuites",
+        name="535-check",
+        tests=suite.get("tests", "0"),
+        failures=suite.get("failures", "0"),
+        errors=suite.get("errors", "0"),
+        time=f"{run.seconds:.3f}",
+    )
+    suites.append(suite)
     ET.indent(suites)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
 
 
-def _failure_detail(f: Failure) -> str:
-    parts = [f.message]
+def _junit_outcome(run: CheckRun, r: CheckResult, spec: Spec | None, root: Path | None) -> ET.Element | None:
+    if r.skipped is not None:
+        return ET.Element("skipped", message=_xml_text(r.skipped))
+    if r.error is not None:
+        element = ET.Element(
+            "error",
+            message=_xml_text(_one_line(r.error.message)[:500]),
+            type="five35.EngineCrash" if r.error.in_engine else "five35.CheckCrash",
+        )
+        element.text = _xml_text(r.error.traceback)
+        return element
+    if not r.failures:
+        return None
+    crashes = all(is_engine_crash(f) for f in r.failures)
+    first = r.failures[0]
+    more = f" (and {len(r.failures) - 1} more)" if len(r.failures) > 1 else ""
+    element = ET.Element(
+        "error" if crashes else "failure",
+        message=_xml_text(_one_line(first.message)[:500] + more),
+        type="five35.EngineCrash" if crashes else "five35.Failure",
+    )
+    element.text = _xml_text("\n\n".join(_failure_detail(run, x, spec, root) for x in r.failures))
+    return element
+
+
+def _failure_detail(run: CheckRun, f: Failure, spec: Spec | None, root: Path | None) -> str:
+    place = failure_place(run, f, spec, root)
+    parts = [f.message, f"at {place.words() if place.file is None else f'{place.file}:{place.line}'}"]
     if f.witness is not None:
-        parts.append(f"witness ({f.witness.cards} cards): {f.witness.summary}")
+        parts.append(f"witness ({plural(f.witness.cards, 'card')}): {f.witness.summary}")
         scenario = f.witness.situation.get("scenario")
         if isinstance(scenario, dict):
             parts.append(f"replay: {_scenario_line(scenario)}")
@@ -258,46 +450,30 @@ def _failure_detail(f: Failure) -> str:
     return "\n".join(parts)
 
 
-# ---- SARIF and GitHub annotations -------------------------------------------------------------
+# ---- SARIF ----------------------------------------------------------------------------------------
 
 
-def _spec_uri(path: str) -> str:
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:
-        return Path(path).as_uri()
-    return Path(rel).as_posix() if not rel.startswith("..") else Path(path).resolve().as_uri()
-
-
-def _failure_clause(f: Failure) -> str | None:
-    invariant = f.message.split(":", 1)[0].strip()
-    return INVARIANT_CLAUSES.get(invariant) or CHECK_CLAUSES.get(f.check)
-
-
-def _line(spec: Spec | None, clause: str | None) -> int:
-    if spec is None or clause is None or clause not in spec.clauses:
-        return 1
-    return spec.clauses[clause].line
-
-
-def _finding_line(spec: Spec | None, f: Finding) -> int:
-    point = f.variation_point
-    if spec is not None and point is not None and point in spec.variation_points:
-        return spec.variation_points[point].line
-    return _line(spec, f.clauses[0] if f.clauses else None)
+def _sarif_location(place: Place) -> dict[str, Any]:
+    logical = {"name": place.ident or place.spec_name, "fullyQualifiedName": place.logical, "kind": "element"}
+    if place.file is None:
+        return {"logicalLocations": [logical]}
+    return {
+        "physicalLocation": {"artifactLocation": {"uri": place.file}, "region": {"startLine": place.line}},
+        "logicalLocations": [logical],
+    }
 
 
 def render_sarif(
-    run: CheckRun, *, spec: Spec | None = None, baseline: frozenset[str] | None = None, strict: bool = False
+    run: CheckRun,
+    *,
+    spec: Spec | None = None,
+    baseline: frozenset[str] | None = None,
+    strict: bool = False,
+    root: Path | None = None,
 ) -> str:
-    uri = _spec_uri(run.spec_path)
     new = {f.id for f in run.new_findings(baseline)}
     rules: dict[str, dict[str, Any]] = {}
     results: list[dict[str, Any]] = []
-
-    def location(line: int) -> list[dict[str, Any]]:
-        return [{"physicalLocation": {"artifactLocation": {"uri": uri}, "region": {"startLine": line}}}]
-
     for f in run.failures:
         rule_id = f"failure/{f.check}"
         rules.setdefault(
@@ -314,14 +490,14 @@ def render_sarif(
                 "ruleId": rule_id,
                 "level": "error",
                 "message": {"text": _one_line(f.message)},
-                "locations": location(_line(spec, _failure_clause(f))),
+                "locations": [_sarif_location(failure_place(run, f, spec, root))],
                 "properties": {
                     "readings": dict(f.readings),
                     "witness": f.witness.to_json() if f.witness else None,
                 },
             }
         )
-    for finding in run.findings:
+    for finding in ordered_findings(run, baseline):
         rule_id = f"finding/{finding.kind}"
         rules.setdefault(
             rule_id,
@@ -333,24 +509,32 @@ def render_sarif(
             },
         )
         is_new = finding.id in new
-        results.append(
-            {
-                "ruleId": rule_id,
-                "level": "error" if strict and is_new else ("warning" if is_new else "note"),
-                "message": {"text": _one_line(f"{finding.title}. {finding.detail}")},
-                "locations": location(_finding_line(spec, finding)),
-                "partialFingerprints": {"findingId": finding.id},
-                "baselineState": ("new" if is_new else "unchanged") if baseline is not None else None,
-                "properties": {
-                    "id": finding.id,
-                    "clauses": list(finding.clauses),
-                    "witness": finding.witness.to_json() if finding.witness else None,
-                },
-            }
-        )
-    for r in results:
-        if r.get("baselineState") is None:
-            r.pop("baselineState", None)
+        result: dict[str, Any] = {
+            "ruleId": rule_id,
+            "level": "error" if strict and is_new else ("warning" if is_new else "note"),
+            "message": {"text": _one_line(f"{finding.title}. {finding.detail}")},
+            "locations": [_sarif_location(finding_place(run, finding, spec, root))],
+            "partialFingerprints": {"findingId": finding.id},
+            "properties": {
+                "id": finding.id,
+                "severity": finding.severity.value,
+                "clauses": list(finding.clauses),
+                "witness": finding.witness.to_json() if finding.witness else None,
+            },
+        }
+        if baseline is not None:
+            result["baselineState"] = "new" if is_new else "unchanged"
+        results.append(result)
+    notifications = [
+        {
+            "level": "error",
+            "message": {"text": _one_line(r.error.message)},
+            "descriptor": {"id": r.name},
+            "properties": {"inEngine": r.error.in_engine},
+        }
+        for r in run.errors
+        if r.error is not None
+    ]
     doc = {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
@@ -363,18 +547,26 @@ def render_sarif(
                         "rules": [rules[k] for k in sorted(rules)],
                     }
                 },
+                "invocations": [
+                    {"executionSuccessful": not run.errors, "toolExecutionNotifications": notifications}
+                ],
                 "automationDetails": {"id": f"535-check/{run.level}/{run.seed}"},
                 "results": results,
                 "properties": {
                     "seed": run.seed,
                     "level": run.level,
                     "ruleset": run.ruleset.label(),
+                    "spec": spec_name(run.spec_path, root),
                     "totals": run.totals(),
+                    "skipped": [r.name for r in run.skipped],
                 },
             }
         ],
     }
     return dumps(doc) + "\n"
+
+
+# ---- GitHub annotations -------------------------------------------------------------------------
 
 
 def _escape_data(text: str) -> str:
@@ -385,34 +577,221 @@ def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def render_github(
-    run: CheckRun, *, spec: Spec | None = None, baseline: frozenset[str] | None = None, strict: bool = False
-) -> str:
-    """GitHub Actions workflow commands: failures as errors, new findings as warnings (errors under
-    --strict), known findings as notices; then the summary line."""
-    path = _spec_uri(run.spec_path)
+@dataclass(frozen=True)
+class Annotation:
+    kind: Literal["error", "warning", "notice"]
+    place: Place | None
+    title: str
+    message: str
+
+    def command(self) -> str:
+        props = []
+        if self.place is not None and self.place.file is not None:
+            props += [f"file={_escape_property(self.place.file)}", f"line={self.place.line}"]
+        props.append(f"title={_escape_property(self.title)}")
+        message = self.message
+        if self.place is not None and self.place.file is None:
+            message += f" ({self.place.words()})"
+        return f"::{self.kind} {','.join(props)}::{_escape_data(message)}"
+
+
+def github_annotations(
+    run: CheckRun,
+    *,
+    spec: Spec | None = None,
+    baseline: frozenset[str] | None = None,
+    strict: bool = False,
+    root: Path | None = None,
+) -> list[Annotation]:
+    """Every annotation, most severe first: failures (errors); new findings (warnings, errors under
+    --strict) by severity; known findings (notices)."""
     new = {f.id for f in run.new_findings(baseline)}
-    lines = []
-
-    def command(kind: str, line: int, title: str, message: str) -> str:
-        props = f"file={_escape_property(path)},line={line},title={_escape_property(title)}"
-        return f"::{kind} {props}::{_escape_data(message)}"
-
-    for f in run.failures:
-        lines.append(command("error", _line(spec, _failure_clause(f)), f"535-check {f.check}", f.message))
-    for finding in run.findings:
+    out = [
+        Annotation("error", failure_place(run, f, spec, root), f"535-check {f.check}", f.message)
+        for f in run.failures
+    ]
+    for finding in ordered_findings(run, baseline):
         is_new = finding.id in new
-        kind = ("error" if strict else "warning") if is_new else "notice"
-        lines.append(
-            command(
+        kind: Literal["error", "warning", "notice"] = (
+            ("error" if strict else "warning") if is_new else "notice"
+        )
+        out.append(
+            Annotation(
                 kind,
-                _finding_line(spec, finding),
+                finding_place(run, finding, spec, root),
                 f"{finding.kind}: {finding.id}",
                 f"{finding.title}. {finding.detail}",
             )
+        )
+    rank = {"error": 0, "warning": 1, "notice": 2}
+    return sorted(out, key=lambda a: rank[a.kind])  # stable: the order within a kind is kept
+
+
+def render_github(
+    run: CheckRun,
+    *,
+    spec: Spec | None = None,
+    baseline: frozenset[str] | None = None,
+    strict: bool = False,
+    root: Path | None = None,
+    full_list: str | None = None,
+) -> str:
+    """GitHub Actions workflow commands: at most GITHUB_LIMIT annotations of each kind (GitHub drops
+    the rest without a word), most severe first; then one notice saying how many more there are and
+    where the full list is; then the summary line."""
+    every = github_annotations(run, spec=spec, baseline=baseline, strict=strict, root=root)
+    by_kind = Counter(a.kind for a in every)
+    overflow = any(n > GITHUB_LIMIT for n in by_kind.values())
+    # The overflow notice is a notice too: it takes one of the notices' places.
+    limits = {"error": GITHUB_LIMIT, "warning": GITHUB_LIMIT, "notice": GITHUB_LIMIT - (1 if overflow else 0)}
+    shown: list[Annotation] = []
+    hidden: Counter[str] = Counter()
+    for a in every:
+        if sum(1 for s in shown if s.kind == a.kind) < limits[a.kind]:
+            shown.append(a)
+        else:
+            hidden[a.kind] += 1
+    lines = [a.command() for a in shown]
+    if hidden:
+        total = sum(hidden.values())
+        parts = ", ".join(plural(hidden[k], k) for k in ("error", "warning", "notice") if hidden[k])
+        where = full_list or "run `535-check check` with --format text or --format sarif"
+        lines.append(
+            Annotation(
+                "notice",
+                None,
+                f"535-check: {plural(total, 'more annotation')}",
+                f"GitHub shows {GITHUB_LIMIT} annotations of each kind; {plural(total, 'more annotation')} "
+                f"({parts}) are not shown. The full list: {where}.",
+            ).command()
         )
     lines.append(
         f"535-check check (level {run.level}, seed {run.seed}): {summary_line(run, baseline)} "
         f"{verdict(run, baseline=baseline, strict=strict)}"
     )
     return "\n".join(lines) + "\n"
+
+
+# ---- GitLab Code Quality ------------------------------------------------------------------------
+
+_GITLAB_SEVERITY = {Severity.HIGH: "major", Severity.MEDIUM: "minor", Severity.LOW: "info"}
+
+
+def _fingerprint(*parts: str) -> str:
+    return hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()
+
+
+def render_gitlab(
+    run: CheckRun,
+    *,
+    spec: Spec | None = None,
+    baseline: frozenset[str] | None = None,
+    strict: bool = False,
+    root: Path | None = None,
+) -> str:
+    """A GitLab Code Quality report (the Code Climate issue subset GitLab reads). GitLab needs a
+    path for every issue: a spec outside the root is named by its package path (EMBEDDED_NAME) or
+    file name, which GitLab shows without a link."""
+    new = {f.id for f in run.new_findings(baseline)}
+    issues: list[dict[str, Any]] = []
+
+    def issue(check_name: str, description: str, severity: str, place: Place, key: str) -> dict[str, Any]:
+        return {
+            "type": "issue",
+            "check_name": check_name,
+            "description": _one_line(description),
+            "categories": ["Bug Risk"],
+            "severity": severity,
+            "fingerprint": _fingerprint(place.spec_name, key),
+            "location": {"path": place.file or place.spec_name, "lines": {"begin": place.line}},
+        }
+
+    for n, f in enumerate(run.failures):
+        place = failure_place(run, f, spec, root)
+        issues.append(issue(f"535-check/{f.check}", f.message, "critical", place, f"failure/{f.check}/{n}"))
+    for finding in ordered_findings(run, baseline):
+        place = finding_place(run, finding, spec, root)
+        severity = "critical" if strict and finding.id in new else _GITLAB_SEVERITY[finding.severity]
+        issues.append(
+            issue(
+                f"535-check/{finding.kind}",
+                f"{finding.id}: {finding.title}. {finding.detail}",
+                severity,
+                place,
+                f"finding/{finding.id}",
+            )
+        )
+    return dumps(issues) + "\n"
+
+
+# ---- Markdown job summary (GITHUB_STEP_SUMMARY) ------------------------------------------------
+
+
+def _md(text: str) -> str:
+    return _one_line(text).replace("|", "\\|")
+
+
+def render_markdown_summary(
+    run: CheckRun,
+    *,
+    spec: Spec | None = None,
+    baseline: frozenset[str] | None = None,
+    strict: bool = False,
+    root: Path | None = None,
+) -> str:
+    """The job summary: the verdict, the checks table, the failures and the findings table."""
+    new = {f.id for f in run.new_findings(baseline)}
+    lines = [
+        f"## 535-check check: {verdict(run, baseline=baseline, strict=strict)}",
+        "",
+        f"Level {run.level}, seed {run.seed}, ruleset `{run.ruleset.label()}`, spec "
+        f"`{spec_name(run.spec_path, root)}`. {summary_line(run, baseline)}",
+        "",
+        "| check | status | exhaustive | generated | proofs | findings | failures | time |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in run.results:
+        status = status_word(r)
+        if r.skipped is not None:
+            status = f"skipped: {_md(r.skipped)}"
+        elif r.error is not None:
+            status = f"ERROR: {_md(r.error.message)}"
+        lines.append(
+            f"| {r.name} | {status} | {r.exhaustive:,} | {r.generated:,} | {r.proofs:,} | "
+            f"{len(r.findings)} | {len(r.failures)} | {r.seconds:.1f}s |"
+        )
+    if run.failures:
+        lines += [
+            "",
+            f"### Failures ({len(run.failures)})",
+            "",
+            "| check | where | failure |",
+            "|---|---|---|",
+        ]
+        for f in run.failures:
+            lines.append(
+                f"| {f.check} | {_where(failure_place(run, f, spec, root))} | {_md(f.message)[:300]} |"
+            )
+    findings = ordered_findings(run, baseline)
+    if findings:
+        counted = f"{len(findings)}; {len(new)} new" if baseline is not None else f"{len(findings)}"
+        lines += [
+            "",
+            f"### Findings ({counted})",
+            "",
+            "| finding | kind | severity | status | where | title |",
+            "|---|---|---|---|---|---|",
+        ]
+        for finding in findings:
+            state = ("**new**" if finding.id in new else "known") if baseline is not None else "-"
+            lines.append(
+                f"| `{finding.id}` | {finding.kind} | {finding.severity} | {state} | "
+                f"{_where(finding_place(run, finding, spec, root))} | {_md(finding.title)} |"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def _where(place: Place) -> str:
+    if place.file is not None:
+        return f"`{place.file}:{place.line}`"
+    return _md(place.words())

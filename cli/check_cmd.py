@@ -1,14 +1,17 @@
 """`535-check check`: run the checks of an engine against the spec, for people and for CI.
 
 Exit 0 when the checks hold, 1 on a failure (the engine differs from the spec, an invariant broke,
-or a new finding under --strict), 2 on bad input or usage. The seed is printed (on stderr when
-the report goes to stdout in a machine format) and is the same on every run unless --seed says
-otherwise. Every input is checked, and every output file reserved, before the checks start; the
-files (--output-file, --write-baseline) appear together at the end, or neither does.
+a check stopped with an error, or a new finding under --strict), 2 on bad input or usage, 3 when
+the engine under check raised. The seed is printed (on stderr when the report goes to stdout in a
+machine format) and is the same on every run unless --seed says otherwise. Every input is checked,
+and every output file reserved, before the checks start; the files (--output-file,
+--write-baseline) appear together at the end, or neither does. With GITHUB_STEP_SUMMARY set (as in
+a GitHub Actions step), a Markdown summary is appended to it at the end.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from importlib import import_module
@@ -16,23 +19,49 @@ from pathlib import Path
 from typing import cast
 
 import click
+from click.shell_completion import CompletionItem
 from five35.checks.findings import LEVELS, CheckResult, EngineFactory, Level
-from five35.checks.output import FORMATS, Format, render
-from five35.checks.runner import BaselineError, baseline_text, load_baseline, run_checks, select_checks
+from five35.checks.output import FORMAT_HELP, FORMATS, Format, plural, render, render_markdown_summary
+from five35.checks.runner import (
+    BaselineError,
+    CheckRun,
+    all_checks,
+    baseline_text,
+    load_baseline,
+    run_checks,
+    select_checks,
+)
 from five35.engine import Game
+from five35.spec import SpecError
 
 from .main import (
     DEFAULT_SEED,
+    EXIT_ENGINE_FAULT,
     EXIT_FAILED,
     EXIT_OK,
     SEED,
     PathGiven,
+    detail,
+    examples_epilog,
     fail_usage,
+    info,
     keep_interrupts_from_z3,
     resolve,
     rules_options,
 )
-from .outputs import Outputs
+from .outputs import Outputs, append_text, check_appendable
+from .progress import Ticker
+
+#: The environment variable GitHub Actions names the job summary file by.
+STEP_SUMMARY = "GITHUB_STEP_SUMMARY"
+
+EXAMPLES = [
+    "535-check check --level quick                         # a few seconds",
+    "535-check check --format sarif --output-file check.sarif",
+    "535-check check --write-baseline findings.json        # once: today's findings are known",
+    "535-check check --baseline findings.json --strict     # then: fail on new ones too",
+    "535-check check --level quick house-rules.535.yaml    # check spec files (as the pre-commit hook)",
+]
 
 
 def load_engine(spec: str) -> EngineFactory:
@@ -58,7 +87,30 @@ def load_engine(spec: str) -> EngineFactory:
     return cast(Callable[..., Game], factory)
 
 
-@click.command("check")
+def complete_checks(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """Every check's name, and the module names before their dots (`graphs`)."""
+    names: dict[str, str] = {}
+    for check in all_checks():
+        group = check.name.partition(".")[0]
+        if group != check.name:
+            names.setdefault(group, f"every {group} check")
+        names[check.name] = check.title
+    return [CompletionItem(n, help=h) for n, h in names.items() if n.startswith(incomplete)]
+
+
+def exit_code(run: CheckRun, *, strict: bool, baseline: frozenset[str] | None) -> int:
+    if run.passed(strict=strict, baseline=baseline):
+        return EXIT_OK
+    return EXIT_ENGINE_FAULT if run.engine_crashed else EXIT_FAILED
+
+
+@click.command("check", epilog=examples_epilog(EXAMPLES))
+@click.argument(
+    "spec_files",
+    nargs=-1,
+    type=PathGiven(dir_okay=False, path_type=Path),
+    metavar="[SPEC]...",
+)
 @rules_options
 @click.option(
     "--level",
@@ -80,13 +132,27 @@ def load_engine(spec: str) -> EngineFactory:
     type=click.Choice(FORMATS),
     default="text",
     show_default=True,
-    help="Output: a summary table, JSON, JUnit XML, SARIF 2.1.0 or GitHub annotations.",
+    help="Output: " + "; ".join(f"{name}: {words}" for name, words in FORMAT_HELP.items()) + ".",
 )
 @click.option(
     "--output-file",
     type=PathGiven(dir_okay=False, path_type=Path),
     default=None,
     help="Write the output here (atomically) instead of stdout.",
+)
+@click.option(
+    "--sarif-file",
+    type=PathGiven(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also write SARIF 2.1.0 here, whatever --format prints (e.g. annotations on stdout and "
+    "SARIF for code scanning from one run).",
+)
+@click.option(
+    "--root",
+    type=PathGiven(file_okay=False, exists=True, path_type=Path),
+    default=None,
+    help="Make the paths in annotations, SARIF, JUnit and GitLab reports relative to this directory "
+    "(default: the working directory); a spec outside it is named, not linked.",
 )
 @click.option(
     "--baseline",
@@ -113,9 +179,11 @@ def load_engine(spec: str) -> EngineFactory:
     "--only",
     multiple=True,
     metavar="CHECK",
+    shell_complete=complete_checks,
     help="Run only this check or module of checks (repeatable), e.g. graphs or invariants.matches.",
 )
 def check(
+    spec_files: tuple[Path, ...],
     spec_path: Path | None,
     profile: str | None,
     readings: tuple[str, ...],
@@ -123,6 +191,8 @@ def check(
     seed: int,
     fmt: str,
     output_file: Path | None,
+    sarif_file: Path | None,
+    root: Path | None,
     baseline_path: Path | None,
     write_baseline: Path | None,
     strict: bool,
@@ -133,56 +203,124 @@ def check(
     and (with the Z3 model) conformance, proofs, divergence witnesses and dead clauses.
 
     Findings (ambiguities, contradictions, dead clauses) do not fail the run unless --strict; with
-    --baseline only findings the baseline does not list are new.
+    --baseline only findings the baseline does not list are new. SPEC files given as arguments are
+    checked one after the other, each as with --spec (text output only when there are several).
     """
-    choice = resolve(spec_path, profile, readings)
+    ctx = click.get_current_context()
+    if spec_files:
+        if ctx.get_parameter_source("spec_path") is click.core.ParameterSource.COMMANDLINE:
+            fail_usage("SPEC: give spec files as arguments or with --spec, not both")
+        if len(spec_files) > 1 and (fmt != "text" or output_file or write_baseline or sarif_file):
+            fail_usage("SPEC: several spec files are checked with --format text and no output files only")
     try:
         engine = load_engine(engine_spec) if engine_spec else Game
-        selected = [check.name for check in select_checks(only or None)]
+        selected = [c.name for c in select_checks(only or None)]
         baseline = load_baseline(baseline_path) if baseline_path is not None else None
-    except (ValueError, BaselineError) as exc:
+    except ValueError as exc:
+        message = str(exc)
+        if message.startswith(("no check called", "only:")):
+            message = "--only: " + message.removeprefix("only: ")
+        fail_usage(message)
+    except BaselineError as exc:
         fail_usage(str(exc))
-    with Outputs() as outputs:
-        # Reserved now: a path that cannot be written fails before the checks, not after them.
-        report_file = outputs.file(output_file, "--output-file") if output_file is not None else None
-        baseline_file = (
-            outputs.file(write_baseline, "--write-baseline") if write_baseline is not None else None
-        )
-        keep_interrupts_from_z3()
-        # The seed goes to stderr: the text summary repeats it, and JSON or XML on stdout must stay clean.
-        click.echo(f"535-check check: level {level}, seed {seed} ({len(selected)} checks)", err=True)
-        run = run_checks(
-            choice.spec,
-            choice.ruleset,
-            level=cast(Level, level),
-            seed=seed,
-            engine=engine,
-            only=selected,
-            progress=_progress,
-        )
-        text = render(run, cast(Format, fmt), spec=choice.spec, baseline=baseline, strict=strict)
-        if report_file is not None:
-            report_file.write_text(text)
-        if baseline_file is not None:
-            baseline_file.write_text(baseline_text(run))
-        outputs.commit()
-    if output_file is not None:
-        # With the report in a file, stdout is free for the person watching the run.
-        click.echo(render(run, "text", spec=choice.spec, baseline=baseline, strict=strict), nl=False)
-        click.echo(f"535-check check: wrote {output_file}", err=True)
-    else:
-        click.echo(text, nl=False)
-    if write_baseline is not None:
-        click.echo(
-            f"535-check check: wrote baseline of {len(run.findings)} findings to {write_baseline}", err=True
-        )
-    sys.exit(EXIT_OK if run.passed(strict=strict, baseline=baseline) else EXIT_FAILED)
+    summary_file = _step_summary()
+    targets = list(spec_files) if spec_files else [spec_path]
+    # Every spec loads before any check runs: a typo in the last file fails at once.
+    choices = [resolve(target, profile, readings) for target in targets]
+    codes = []
+    for choice in choices:
+        with Outputs() as outputs:
+            # Reserved now: a path that cannot be written fails before the checks, not after them.
+            report_file = outputs.file(output_file, "--output-file") if output_file is not None else None
+            baseline_file = (
+                outputs.file(write_baseline, "--write-baseline") if write_baseline is not None else None
+            )
+            sarif_out = outputs.file(sarif_file, "--sarif-file") if sarif_file is not None else None
+            keep_interrupts_from_z3()
+            # The seed goes to stderr: the text summary repeats it, and JSON or XML on stdout must stay clean.
+            info(f"535-check check: level {level}, seed {seed} ({plural(len(selected), 'check')})")
+            with Ticker("check", "checks done", len(selected)) as ticker:
+                run = run_checks(
+                    choice.spec,
+                    choice.ruleset,
+                    level=cast(Level, level),
+                    seed=seed,
+                    engine=engine,
+                    only=selected,
+                    progress=_progress(ticker, selected),
+                )
+            full_list = f"the job summary ({STEP_SUMMARY})" if summary_file is not None else None
+            text = render(
+                run,
+                cast(Format, fmt),
+                spec=choice.spec,
+                baseline=baseline,
+                strict=strict,
+                root=root,
+                full_list=full_list,
+            )
+            if report_file is not None:
+                report_file.write_text(text)
+            if baseline_file is not None:
+                baseline_file.write_text(baseline_text(run))
+            if sarif_out is not None:
+                sarif = render(run, "sarif", spec=choice.spec, baseline=baseline, strict=strict, root=root)
+                sarif_out.write_text(sarif)
+            outputs.commit()
+        if output_file is not None:
+            # With the report in a file, stdout is free for the person watching the run.
+            click.echo(render(run, "text", spec=choice.spec, baseline=baseline, strict=strict), nl=False)
+            info(f"535-check check: wrote {output_file}")
+        else:
+            click.echo(text, nl=False)
+        if write_baseline is not None:
+            found = plural(len(run.findings), "finding")
+            info(f"535-check check: wrote a baseline of {found} to {write_baseline}")
+        if sarif_file is not None:
+            info(f"535-check check: wrote {sarif_file}")
+        if summary_file is not None:
+            markdown = render_markdown_summary(
+                run, spec=choice.spec, baseline=baseline, strict=strict, root=root
+            )
+            append_text(summary_file, markdown, STEP_SUMMARY)
+            detail(f"535-check check: appended the summary to {summary_file}")
+        codes.append(exit_code(run, strict=strict, baseline=baseline))
+    # The worst: an engine fault, then a failure.
+    sys.exit(max(codes))
 
 
-def _progress(name: str, result: CheckResult) -> None:
-    # On stderr, so a long run shows where it is without touching a report on stdout.
-    status = "ok" if result.ok else f"{len(result.failures)} failures"
-    click.echo(f"  {name}: {result.seconds:.1f}s, {status}", err=True)
+def _step_summary() -> Path | None:
+    """GitHub's job summary file, when the environment names one; checked before the work."""
+    value = os.environ.get(STEP_SUMMARY, "")
+    if not value.strip():
+        return None
+    path = Path(value)
+    try:
+        check_appendable(path, STEP_SUMMARY)
+    except SpecError as exc:
+        fail_usage(str(exc))
+    return path
+
+
+def _progress(ticker: Ticker, names: list[str]) -> Callable[[str, CheckResult], None]:
+    ticker.doing = names[0] if names else ""
+    following = dict(zip(names, [*names[1:], ""], strict=True))
+
+    def report(name: str, result: CheckResult) -> None:
+        # On stderr, so a long run shows where it is without touching a report on stdout.
+        ticker.update()
+        ticker.doing = following.get(name, "")
+        if result.skipped is not None:
+            status = "skipped"
+        elif result.error is not None:
+            status = f"error: {result.error.message}"
+        else:
+            status = "ok" if result.ok else plural(len(result.failures), "failure")
+        info(f"  {name}: {result.seconds:.1f}s, {status}")
+        for note in result.notes:
+            detail(f"      {note}")
+
+    return report
 
 
 COMMANDS = [check]

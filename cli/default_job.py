@@ -1,17 +1,32 @@
-"""What `535-check` does with no command: check the embedded spec at level ci and write the report
-into ./535-report/, then say where it went. The exit code is the one `check` would give."""
+"""What `535-check` does with no command: check the spec at level ci and write the report into
+./535-report/, then say where it went. The exit code is the one `check` would give.
+
+The spec is the embedded one unless `[tool.five35]` in pyproject.toml names another (`spec`), and
+that table's `profile` and `level` apply too."""
 
 from __future__ import annotations
 
-from five35.spec import load_spec
+from typing import cast
 
+from five35.checks.findings import Level
+from five35.spec import SpecError, load_spec
+
+from .config import Config
 from .main import DEFAULT_SEED
 from .report_cmd import DEFAULT_GAMES, DEFAULT_OUT, run_report
 
 
-def default_job() -> int:
-    spec = load_spec()
+def default_job(config: Config | None = None) -> int:
+    spec = load_spec(config.path_value("spec") if config is not None else None)
+    profile = config.get("profile") if config is not None else None
+    try:
+        ruleset = spec.ruleset(profile)
+    except SpecError as exc:
+        if config is not None and exc.where == "--profile":
+            raise SpecError(config.place("profile"), exc.message) from None
+        raise
+    level = cast(Level, config.get("level") or "ci") if config is not None else "ci"
     # No option names the directory here, so an error about it names the path.
     return run_report(
-        spec, spec.ruleset(), DEFAULT_OUT, DEFAULT_GAMES, DEFAULT_SEED, "ci", place=f"./{DEFAULT_OUT}"
+        spec, ruleset, DEFAULT_OUT, DEFAULT_GAMES, DEFAULT_SEED, level, place=f"./{DEFAULT_OUT}"
     )

@@ -13,7 +13,9 @@ Every error, click's own usage errors included, is one line on stderr: `535-chec
 what was expected`, PLACE being the option, argument, command or file (and line) at fault.
 
 Every command takes the shared options --spec, --profile and --reading POINT=VALUE, resolved here
-into a Spec and a Ruleset; the commands themselves only call the library.
+into a Spec and a Ruleset; the commands themselves only call the library. Every command also takes
+-q/--quiet and -v/--verbose (before or after the command's name), and `[tool.five35]` in the nearest
+pyproject.toml gives defaults the command line overrides (cli/config.py).
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ from types import FrameType
 from typing import Any, NoReturn, TypeVar
 
 import click
+from click.core import ParameterSource
+from click.shell_completion import CompletionItem
 from five35.engine.executor import MAX_JOBS, WorkerDied
 from five35.engine.simulate import DEFAULT_SEED
 from five35.spec import Ruleset, Spec, SpecError, load_spec
@@ -63,12 +67,15 @@ __all__ = [
     "PathGiven",
     "RulesChoice",
     "Terminated",
+    "detail",
     "fail_usage",
+    "info",
     "keep_interrupts_from_z3",
     "main",
     "parse_readings",
     "resolve",
     "rules_options",
+    "verbosity",
 ]
 
 
@@ -90,6 +97,106 @@ def parse_readings(values: tuple[str, ...]) -> dict[str, str]:
     return readings
 
 
+# ---- -q / -v ------------------------------------------------------------------------------------
+
+_VERBOSITY = "five35.verbosity"
+
+
+def verbosity() -> int:
+    """-1 or less with -q, 0 by default, 1 or more with -v (the flags add up, before or after the
+    command's name)."""
+    ctx = click.get_current_context(silent=True)
+    return int(ctx.meta.get(_VERBOSITY, 0)) if ctx is not None else 0
+
+
+def info(message: str) -> None:
+    """A line for the person watching (the seed, progress, what was written): stderr, not with -q."""
+    if verbosity() >= 0:
+        click.echo(message, err=True)
+
+
+def detail(message: str) -> None:
+    """A line only -v asks for."""
+    if verbosity() > 0:
+        click.echo(message, err=True)
+
+
+def _count_into_verbosity(step: int) -> Callable[[click.Context, click.Parameter, int], None]:
+    def callback(ctx: click.Context, param: click.Parameter, value: int) -> None:
+        if value and not ctx.resilient_parsing:
+            ctx.meta[_VERBOSITY] = ctx.meta.get(_VERBOSITY, 0) + step * value
+
+    return callback
+
+
+def verbosity_options() -> list[click.Option]:
+    """-q and -v, fresh for each command they are added to."""
+    return [
+        click.Option(
+            ["-q", "--quiet"],
+            count=True,
+            expose_value=False,
+            callback=_count_into_verbosity(-1),
+            help="Print less on stderr: no progress lines or notes, only errors.",
+        ),
+        click.Option(
+            ["-v", "--verbose"],
+            count=True,
+            expose_value=False,
+            callback=_count_into_verbosity(1),
+            help="Print more on stderr (each check's notes, each phase's timing).",
+        ),
+    ]
+
+
+# ---- shell completion ---------------------------------------------------------------------------
+
+
+def _completion_spec(ctx: click.Context) -> Spec | None:
+    """The spec the command line (or [tool.five35]) names, for completing its profiles and readings;
+    None when it does not load: a completion must never fail."""
+    path = ctx.params.get("spec_path")
+    try:
+        if path is None:
+            from . import config as project_config
+
+            found = project_config.load()
+            path = found.path_value("spec") if found is not None else None
+        return load_spec(path)
+    except Exception:
+        return None
+
+
+def complete_profiles(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    spec = _completion_spec(ctx)
+    if spec is None:
+        return []
+    return [
+        CompletionItem(name, help=profile.title)
+        for name, profile in spec.profiles.items()
+        if name.startswith(incomplete)
+    ]
+
+
+def complete_readings(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """POINT= while the point is being typed, then POINT=READING for that point's readings."""
+    spec = _completion_spec(ctx)
+    if spec is None:
+        return []
+    point, sep, _ = incomplete.partition("=")
+    if not sep:
+        return [
+            CompletionItem(f"{name}=", help=vp.question)
+            for name, vp in spec.variation_points.items()
+            if name.startswith(incomplete)
+        ]
+    vp = spec.variation_points.get(point)
+    if vp is None:
+        return []
+    items = [CompletionItem(f"{point}={r}", help=words) for r, words in vp.readings.items()]
+    return [item for item in items if item.value.startswith(incomplete)]
+
+
 def rules_options(func: F) -> F:
     """The options every command shares: --spec, --profile, --reading."""
     func = click.option(
@@ -97,10 +204,14 @@ def rules_options(func: F) -> F:
         "readings",
         multiple=True,
         metavar="POINT=VALUE",
+        shell_complete=complete_readings,
         help="Choose a reading for a variation point (repeatable); overrides the profile.",
     )(func)
     func = click.option(
-        "--profile", default=None, help="Named profile from the spec (default: the spec's default)."
+        "--profile",
+        default=None,
+        shell_complete=complete_profiles,
+        help="Named profile from the spec (default: the spec's default).",
     )(func)
     func = click.option(
         "--spec",
@@ -123,9 +234,18 @@ class PathGiven(click.Path):
 
 
 def resolve(spec_path: Path | None, profile: str | None, readings: tuple[str, ...]) -> RulesChoice:
-    """Load the spec and resolve the ruleset; raises SpecError with a one-line message."""
+    """Load the spec and resolve the ruleset; raises SpecError with a one-line message (naming
+    pyproject.toml's line when the profile came from [tool.five35])."""
     spec = load_spec(spec_path)
-    return RulesChoice(spec, spec.ruleset(profile, parse_readings(readings)))
+    try:
+        return RulesChoice(spec, spec.ruleset(profile, parse_readings(readings)))
+    except SpecError as exc:
+        ctx = click.get_current_context(silent=True)
+        config = ctx.meta.get(_CONFIG) if ctx is not None else None
+        from_config = ctx is not None and ctx.get_parameter_source("profile") is ParameterSource.DEFAULT_MAP
+        if exc.where == "--profile" and from_config and config is not None:
+            raise SpecError(config.place("profile"), exc.message) from None
+        raise
 
 
 def fail_usage(message: str) -> NoReturn:
@@ -320,10 +440,81 @@ def _interrupted(exc: BaseException | None) -> int:
     return EXIT_INTERRUPTED
 
 
+# ---- [tool.five35] --------------------------------------------------------------------------------
+
+_CONFIG = "five35.config"
+#: Which parameter of which commands a [tool.five35] key is the default of ("*": every command that
+#: has the parameter). `format` and `baseline` are check's: the other commands' formats differ.
+CONFIG_PARAMS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "spec": ("spec_path", ("*",)),
+    "profile": ("profile", ("*",)),
+    "level": ("level", ("check", "report")),
+    "format": ("fmt", ("check",)),
+    "baseline": ("baseline_path", ("check",)),
+}
+
+
+def project_defaults(group: click.Group, config: Any) -> dict[str, dict[str, Any]]:
+    """click's default_map for the commands, from a loaded [tool.five35]."""
+    defaults: dict[str, dict[str, Any]] = {}
+    for key, (param, commands) in CONFIG_PARAMS.items():
+        if config.get(key) is None:
+            continue
+        value = config.path_value(key) if key in ("spec", "baseline") else config.get(key)
+        for name, command in group.commands.items():
+            if "*" not in commands and name not in commands:
+                continue
+            if any(p.name == param for p in command.params):
+                defaults.setdefault(name, {})[param] = value
+    return defaults
+
+
+def project_config() -> Any:
+    """The [tool.five35] this run uses (a cli.config.Config), or None."""
+    ctx = click.get_current_context(silent=True)
+    return ctx.meta.get(_CONFIG) if ctx is not None else None
+
+
+EPILOG = """\b
+Examples:
+  535-check                                       # check at level ci, write ./535-report/
+  535-check check --level quick                   # seconds: is the engine still right?
+  535-check rules --profile german-literal        # the spec, and the readings a profile picks
+  535-check check -h                              # one command's options
+
+\b
+Defaults for a project: [tool.five35] in pyproject.toml (level, format, baseline, spec, profile).
+"""
+
+#: An example for the help of each command whose module gives none.
+EXAMPLES = {
+    "serve": ["535-check serve < requests.jsonl", "535-check serve --profile german-literal"],
+    "fuzz": [
+        '535-check fuzz --engine "535-check serve" --examples 500',
+        '535-check fuzz --engine "python examples/engine535.py --bug run-gap" --time-budget 60',
+    ],
+    "replay": ['535-check replay 535-replay-seed0.json --engine "python examples/engine535.py"'],
+    "perft": [
+        "535-check perft --players 4 --seed 1 --depth 3",
+        '535-check perft --players 4 --seed 1 --depth 3 --engine "python examples/engine535.py"',
+    ],
+    "vectors": [
+        "535-check vectors --out vectors/",
+        "535-check vectors --out vectors/ --profile german-literal",
+    ],
+}
+
+
+def examples_epilog(lines: Sequence[str]) -> str:
+    """An epilog of example command lines, kept as they are (click's \\b) rather than rewrapped."""
+    return "\b\nExamples:\n" + "\n".join(f"  {line}" for line in lines)
+
+
 @click.group(
     cls=Five35Group,
     invoke_without_command=True,
     context_settings={"help_option_names": ["-h", "--help"]},
+    epilog=EPILOG,
 )
 @click.version_option(package_name="five35", prog_name=PROG)
 @click.pass_context
@@ -331,13 +522,22 @@ def main(ctx: click.Context) -> None:
     """Check the rules of 535 against the reference engine, write rule-clarification reports, and
     fuzz other engines against it.
 
-    Run with no command to check the embedded spec at level ci and write the report into
-    ./535-report/ (as `535-check report`).
+    Run with no command to check the spec at level ci and write the report into ./535-report/
+    (as `535-check report` does).
     """
+    from . import config as project_config_module
+
+    try:
+        config = project_config_module.load()
+    except SpecError as exc:
+        fail_usage(str(exc))
+    ctx.meta[_CONFIG] = config
+    if config is not None:
+        ctx.default_map = project_defaults(main, config)
     if ctx.invoked_subcommand is None:
         from .default_job import default_job
 
-        ctx.exit(default_job())
+        ctx.exit(default_job(config))
 
 
 def _register() -> None:
@@ -346,7 +546,11 @@ def _register() -> None:
 
     for module in (rules_cmd, simulate_cmd, check_cmd, report_cmd, protocol_cmds, vectors_cmd):
         for command in module.COMMANDS:
+            if command.epilog is None and command.name in EXAMPLES:
+                command.epilog = examples_epilog(EXAMPLES[command.name])
+            command.params.extend(verbosity_options())
             main.add_command(command)
+    main.params.extend(verbosity_options())
 
 
 _register()

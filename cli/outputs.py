@@ -203,4 +203,33 @@ def _commit_dir(out: OutputDir, mode: int) -> None:
         os.rename(out.temp, out.target)
 
 
-__all__ = ["OutputDir", "OutputFile", "Outputs"]
+def check_appendable(path: Path, place: str) -> None:
+    """A file another program owns and we only append to (GitHub's job summary): it must be a
+    regular file we may write, or not exist yet in a directory we may write. Raises SpecError
+    naming `place`, before any work."""
+    if _special(path):
+        raise SpecError(place, f"refusing to append to {path} (in {_special(path)})")
+    if path.exists():
+        if not path.is_file():
+            raise SpecError(place, f"{path} is not a regular file")
+        if not os.access(path, os.W_OK):
+            raise SpecError(place, f"cannot append to {path} (permission denied)")
+        return
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise SpecError(place, f"cannot append to {path} (no directory {parent})")
+    if not os.access(parent, os.W_OK):
+        raise SpecError(place, f"cannot append to {path} (permission denied)")
+
+
+def append_text(path: Path, text: str, place: str) -> None:
+    """Append `text` in one write, with signals held, so that the file never ends in half of it."""
+    with stop_signals_held():
+        try:
+            with open(path, "a", encoding="utf-8", newline="\n") as handle:
+                handle.write(text)
+        except OSError as exc:
+            raise SpecError(place, f"cannot append to {path} ({exc.strerror or exc})") from None
+
+
+__all__ = ["OutputDir", "OutputFile", "Outputs", "append_text", "check_appendable"]

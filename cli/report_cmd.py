@@ -11,7 +11,9 @@ import time
 from pathlib import Path
 
 import click
-from five35.checks.findings import LEVELS, Level
+from five35.checks.findings import LEVELS, CheckResult, Level
+from five35.checks.output import plural
+from five35.checks.runner import all_checks, observing
 from five35.engine.executor import default_jobs
 from five35.reports import job as report_job
 from five35.spec import Ruleset, Spec, SpecError
@@ -23,11 +25,15 @@ from .main import (
     JOBS,
     SEED,
     PathGiven,
+    detail,
+    examples_epilog,
+    info,
     keep_interrupts_from_z3,
     resolve,
     rules_options,
 )
 from .outputs import Outputs
+from .progress import Ticker, progress
 
 # Measured on the 2-core machine: 200 matches per player count for the impact of all 16 points and
 # for the three profiles' comparison take about 30 s together, leaving the checks at level ci their
@@ -57,14 +63,24 @@ def run_report(
         target = outputs.directory(out, place)
         keep_interrupts_from_z3()
         start = time.perf_counter()
-        click.echo(f"535-check report: running the checks at level {level}", err=True)
-        results, notes = report_job.run_all_checks(spec, ruleset, level, seed)
-        click.echo(
-            f"535-check report: simulating {games} matches per player count (seed {seed}, {jobs} workers)",
-            err=True,
+        checks = len(all_checks())
+        info(f"535-check report: running the {plural(checks, 'check')} at level {level}")
+        # The checks print no bar of their own: the plain lines go to a terminal too.
+        with Ticker("report", "checks done", checks, force=True) as ticker:
+
+            def advance(name: str, result: CheckResult) -> None:
+                ticker.update()
+                detail(f"  {name}: {result.seconds:.1f}s")
+
+            with observing(advance):
+                results, notes = report_job.run_all_checks(spec, ruleset, level, seed)
+        detail(f"535-check report: the checks took {time.perf_counter() - start:.1f} s")
+        info(
+            f"535-check report: simulating {plural(games, 'match', 'matches')} per player count "
+            f"(seed {seed}, {plural(jobs, 'worker')})"
         )
         total = report_job.work_units(spec, ruleset, games)
-        with click.progressbar(length=total, label="simulating", file=sys.stderr, show_pos=True) as bar:
+        with progress("report", "games simulated", total, "simulating") as advance_games:
             try:
                 run = report_job.make_report(
                     spec,
@@ -73,7 +89,7 @@ def run_report(
                     games=games,
                     seed=seed,
                     level=level,
-                    progress=bar.update,
+                    progress=advance_games,
                     jobs=jobs,
                     results=results,
                     notes=notes,
@@ -86,10 +102,11 @@ def run_report(
     seconds = time.perf_counter() - start
     summary = run.data["summary"]
     kinds = ", ".join(f"{v['total']} {k}" for k, v in summary["by_kind"].items() if v["total"])
+    failures = len(run.data["failures"])
     click.echo(f"report written to {out}/: report.md, report.html, report.json")
     click.echo(
-        f"{summary['total']} findings ({kinds}); {summary['open']} open; "
-        f"{len(run.data['failures'])} check failures; seed {seed}; {seconds:.1f} s"
+        f"{plural(summary['total'], 'finding')} ({kinds}); {summary['open']} open; "
+        f"{plural(failures, 'check failure')}; seed {seed}; {seconds:.1f} s"
     )
     return EXIT_FAILED if run.failures else EXIT_OK
 
@@ -102,6 +119,13 @@ def run_report(
     "matters in simulated play, outside evidence, a proposed wording and its status; then a "
     "comparison of the named profiles in play. The same spec and seed give byte-identical files. "
     "Exit 1 when a check fails (as `check`).",
+    epilog=examples_epilog(
+        [
+            "535-check report                                  # ./535-report/, about a minute",
+            "535-check report --out docs/report --games 50 --level quick",
+            "535-check report --spec house-rules.yaml --profile german-literal",
+        ]
+    ),
 )
 @rules_options
 @click.option(

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 import click
+from five35.checks.output import plural
 from five35.engine.bots import BOTS, seat_bots
 from five35.engine.simulate import (
     MODES,
@@ -20,7 +20,8 @@ from five35.engine.simulate import (
 )
 from five35.spec import dumps
 
-from .main import DEFAULT_SEED, JOBS, SEED, resolve, rules_options
+from .main import DEFAULT_SEED, JOBS, SEED, examples_epilog, resolve, rules_options
+from .progress import progress
 
 BOT_HELP = "; ".join(f"{b.name}: {b.explain}" for b in BOTS.values())
 
@@ -64,10 +65,11 @@ def _num(value: float | None, digits: int = 2) -> str:
 def render_text(data: Mapping[str, Any]) -> str:
     """The summary table of a `simulate` JSON document."""
     s = data["stats"]
-    unit = "matches" if s["mode"] == "match" else "rounds"
+    unit, units = ("match", "matches") if s["mode"] == "match" else ("round", "rounds")
     bots = ",".join(s["bots"])
     out = [
-        f"535-check simulate: {s['games']} {unit}, {s['players']} players, ruleset {s['ruleset']}, "
+        f"535-check simulate: {plural(s['games'], unit, units)}, {s['players']} players, "
+        f"ruleset {s['ruleset']}, "
         f"bots {bots}",
         f"seed {data['seed']} (game i is dealt from game_seed({data['seed']}, i); "
         f"game 0 seed {data['first_game_seed']})",
@@ -83,7 +85,7 @@ def render_text(data: Mapping[str, Any]) -> str:
     for reason in TRICK_END_TALLIES:
         n = tricks["ends_by_reason"][reason]
         out.append(f"  {reason:<14} {n:>9}  {_pct(tricks['share_by_reason'][reason])}")
-    out.append(f"  Rule of 8 fired {tricks['rule_of_8_firings']} times")
+    out.append(f"  Rule of 8 fired {plural(tricks['rule_of_8_firings'], 'time')}")
     out.append("")
     for name, key in (("moves per round", "moves"), ("tricks per round", "tricks")):
         h = s["round_length"][key]
@@ -94,10 +96,10 @@ def render_text(data: Mapping[str, Any]) -> str:
         out.append(f"rounds per match: mean {_num(rpg['mean'])}, min {rpg['min']}, max {rpg['max']}")
         out.extend(_histogram_lines(rpg["histogram"]))
         out.append(
-            f"matches stopped by the round limit ({data['round_limit']} rounds; the rules could not "
-            f"be proved to end a match): {s['stopped_by_round_limit']}"
+            f"matches stopped by the round limit ({plural(data['round_limit'], 'round')}; the rules "
+            f"could not be proved to end a match): {s['stopped_by_round_limit']}"
             if s["stopped_by_round_limit"]
-            else f"matches stopped by the round limit ({data['round_limit']} rounds): 0"
+            else f"matches stopped by the round limit ({plural(data['round_limit'], 'round')}): 0"
         )
     out.append("")
     out.append("seat  bot        penalty/round  final score  went out   wins  win share  led first")
@@ -109,11 +111,12 @@ def render_text(data: Mapping[str, Any]) -> str:
         )
     first = s["first_leader"]
     out.append(
-        f"first leader won {first['wins']} of {s['games']} {unit} ({_pct(first['win_share']).strip()}, "
+        f"first leader won {first['wins']} of {plural(s['games'], unit, units)} "
+        f"({_pct(first['win_share']).strip()}, "
         f"95% interval {_interval(first['win_share_ci95'])}; no advantage would be about "
         f"{_pct(first['fair_share']).strip()})"
     )
-    out.append(f"ties: {s['ties']} {unit} (a tie counts as a win for each tied seat)")
+    out.append(f"ties: {plural(s['ties'], unit, units)} (a tie counts as a win for each tied seat)")
     return "\n".join(out)
 
 
@@ -124,6 +127,13 @@ def render_text(data: Mapping[str, Any]) -> str:
     "first leader's advantage and ties.\n\n"
     "Game i of N is dealt from a seed derived from (--seed, i), so the same arguments always give "
     "the same output.\n\nBots: " + BOT_HELP + ".",
+    epilog=examples_epilog(
+        [
+            "535-check simulate --players 4 --games 1000 --seed 7",
+            "535-check simulate --players 3 --bots greedy,random,cautious --mode round --format json",
+            "535-check simulate --reading run_wrap=wrap --jobs 2",
+        ]
+    ),
 )
 @click.option(
     "--players",
@@ -206,12 +216,9 @@ def simulate_cmd(
             ruleset, players, range(games), bots, mode, base_seed=seed, jobs=jobs, progress=progress
         )
 
-    if sys.stderr.isatty():
-        with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:
-            stats = run(bar.update)
-    else:
-        # Not a terminal (a pipe, a CI log): a bar would only leave its label behind.
-        stats = run(None)
+    # A bar in a terminal; in a pipe or a CI log a plain line every few seconds instead.
+    with progress("simulate", "games", games, "simulating") as advance:
+        stats = run(advance)
     data = {
         "command": "simulate",
         "seed": seed,

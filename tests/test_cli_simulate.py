@@ -152,10 +152,10 @@ def test_matches_stopped_by_the_round_limit_are_counted(tmp_path: Path) -> None:
     data = json.loads(run(*args, "--format", "json").stdout)
     assert data["round_limit"] == MATCH_ROUND_LIMIT
     assert data["stats"]["stopped_by_round_limit"] == 2
-    assert f"matches stopped by the round limit ({MATCH_ROUND_LIMIT} rounds" in run(*args).stdout
+    assert f"matches stopped by the round limit ({MATCH_ROUND_LIMIT:,} rounds" in run(*args).stdout
     normal = json.loads(run("--games", "3", "--format", "json").stdout)
     assert normal["stats"]["stopped_by_round_limit"] == 0
-    assert "matches stopped by the round limit (1000 rounds): 0" in run("--games", "3").stdout
+    assert "matches stopped by the round limit (1,000 rounds): 0" in run("--games", "3").stdout
     assert (
         json.loads(run("--games", "3", "--mode", "round", "--format", "json").stdout)["round_limit"] is None
     )

