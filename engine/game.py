@@ -22,6 +22,15 @@ that overrides some of these public hooks and nothing else:
 A hook is a pure function of its arguments and of what `__init__` set: a variant never overrides a
 `_private` method and never changes an attribute after `__init__`, so the cached answers stay true
 and a variant class can be sent to a worker process by name.
+
+Speed (issue 12). `apply` has two paths that give the same states and events. A Game whose class
+overrides none of the hooks a step calls (`rule_of_8`, `trick_winner`, `next_seat`, `penalty`) nor
+the private step methods takes the fast path: every answer those hooks give is cached per pile
+(`_Node`) and per placing move (`_Entry`) when the pile is first met, so a step is a few dictionary
+lookups keyed by object identity, integer operations and one new State. Any other class takes the
+plain path, which calls every hook and private method at every step exactly as before, so an
+overridden hook is always obeyed. Both paths build a State by copying its field dictionary rather
+than through `dataclasses.replace`, which cost half of a step.
 """
 
 from __future__ import annotations
@@ -29,13 +38,12 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any, ClassVar, NamedTuple
 
 from five35.spec import Ruleset, SpecError
 from five35.spec.vocabulary import Vocabulary
 
-from .cards import MAX_COPIES, CardCodec, DealError, ranks_text
+from .cards import FIELD, MAX_COPIES, CardCodec, DealError, ranks_text
 from .state import (
     PASS,
     Event,
@@ -76,9 +84,111 @@ EIGHT = 8
 LISTED_EIGHT_RUNS = ((7, 8), (7, 8, 9))
 
 
+_new_object = object.__new__
+_set_attribute = object.__setattr__
+
+
+def _evolve(state: State, **changes: Any) -> State:
+    """`dataclasses.replace(state, **changes)` without re-running the frozen dataclass's __init__:
+    the new State gets a copy of the old one's field dictionary with `changes` written into it."""
+    fields = state.__dict__.copy()
+    fields.update(changes)
+    new: State = _new_object(State)
+    _set_attribute(new, "__dict__", fields)
+    return new
+
+
 def build() -> str:
     """Which build of the engine this is: the mypyc-compiled modules or the pure-Python source."""
     return "pure Python" if __file__.endswith(".py") else f"compiled by mypyc ({__file__.rsplit('/', 1)[-1]})"
+
+
+class _Entry:
+    """One placing move from one pile, with what a fast step needs about it."""
+
+    __slots__ = ("closes", "ends", "ends_rule_of_8", "has_eight", "move", "need", "option", "pile", "plays")
+
+    def __init__(self, game: Game, option: Option, plays: tuple[Play, ...], rule_of_8: bool) -> None:
+        self.option = option
+        self.move = option.move
+        self.need = option.need
+        self.pile = option.pile
+        self.has_eight = option.has_eight
+        self.plays = plays  # Play(seat, move) for every seat, shared by every trick that has it
+        # The reasons the trick ends when it is placed: by its size alone, and with the Rule of 8
+        # (None: placing it never applies the Rule of 8), and the TrickEnd events per winning seat.
+        self.closes: tuple[TrickEndReason, ...] = () if option.closes is None else (option.closes,)
+        self.ends = game._trick_end_events(self.closes)
+        with_8 = (TrickEndReason.RULE_OF_8, *self.closes)
+        self.ends_rule_of_8 = game._trick_end_events(with_8) if rule_of_8 else None
+
+
+class _Node:
+    """A central pile (None: the table is empty, the player to move leads) and every placing move
+    onto it, in the engine's move order."""
+
+    __slots__ = ("by_id", "entries", "index", "options", "pairs", "pile", "segments")
+
+    def __init__(
+        self, pile: Pile | None, options: tuple[Option, ...], entries: tuple[_Entry, ...], codec: CardCodec
+    ) -> None:
+        self.pile = pile  # holding the pile keeps its id() unique while the node is in the id table
+        self.options = options
+        self.index = {o.move: o for o in options}
+        self.entries = {e.move: e for e in entries}
+        # Moves are looked up by identity first: legal_moves hands out these very objects, and an
+        # id() is unique among live objects, which the entries keep alive.
+        self.by_id = {id(e.move): e for e in entries}
+        self.pairs = tuple((o.move, o.need) for o in options)
+        self.segments = _segments(self.pairs, codec)
+
+
+#: Answers a segment remembers at most (2 ** ranks can be many for a deck of many ranks).
+SEGMENT_MEMORY = 8192
+
+Segment = tuple[int, int, dict[int, tuple[Move, ...]], tuple[tuple[Move, int], ...]]
+
+
+def _segments(pairs: tuple[tuple[Move, int], ...], codec: CardCodec) -> tuple[Segment, ...] | None:
+    """The moves split into runs of moves that each take the same number `k` of every rank they
+    use (singles and runs: k = 1, sets: k = their size), for a memo per run: which of its moves a
+    hand holds depends only on which of the run's ranks it holds k of, the segment's key
+    `(hand + add) & mask` (adding 8 - k to a field of at most 7 sets its guard bit exactly when it
+    holds k). None when a move takes different numbers of two ranks: the node's moves are then
+    filtered one by one. Remembering beats filtering even for a node of two moves."""
+    top = 1 << (FIELD - 1)
+    runs: list[tuple[int, int, list[tuple[Move, int]]]] = []
+    for move, need in pairs:
+        counts = codec.counts(need)
+        taken = {c for c in counts if c}
+        if len(taken) != 1:
+            return None
+        k = taken.pop()
+        mask = sum(top << (i * FIELD) for i, c in enumerate(counts) if c)
+        if runs and runs[-1][0] == k:
+            runs[-1] = (k, runs[-1][1] | mask, [*runs[-1][2], (move, need)])
+        else:
+            runs.append((k, mask, [(move, need)]))
+    every = range(len(codec.ranks))
+    return tuple(
+        (sum((top - k) << (i * FIELD) for i in every), mask, {}, tuple(moves)) for k, mask, moves in runs
+    )
+
+
+#: The methods the fast path stands in for: a class that overrides any of them takes the plain path.
+_FAST_PATH_METHODS = (
+    "rule_of_8",
+    "trick_winner",
+    "next_seat",
+    "penalty",
+    "_apply_pass",
+    "_apply_play",
+    "_end_trick",
+    "_end_round",
+    "_next_active",
+    "_trick_cards",
+    "_options_for",
+)
 
 
 class Game:
@@ -147,9 +257,20 @@ class Game:
         self.eight_strongest = r("eight_rank") == "strongest"
         self.descending_turns = r("turn_order") == "descending_seats"
         self.full_deck = self.codec.pack([rank for rank in ruleset.ranks for _ in range(self.copies)])
-        self._lead_options = self._build_lead_options()
-        self._lead_index = {o.move: o for o in self._lead_options}
-        self._responses: dict[Pile, tuple[tuple[Option, ...], dict[Move, Option]]] = {}
+        cls = type(self)
+        self._fast = all(getattr(cls, name) is getattr(Game, name) for name in _FAST_PATH_METHODS)
+        self._guard = self.codec.guard
+        self._units = {rank: self.codec.unit(rank) for rank in ruleset.ranks}
+        self._pass_plays = tuple(Play(seat, PASS) for seat in range(players))
+        self._events: dict[tuple[TrickEndReason, ...], tuple[tuple[Event, ...], ...]] = {}
+        self._all_passed = self._trick_end_events((TrickEndReason.ALL_PASSED,))
+        self._next_table: list[int] | None = None
+        self._play_need: dict[int, int] = {}  # id(Play) -> its packed cards, for the Plays entries hold
+        self._piles: dict[Pile, Pile] = {}  # one object per distinct pile, so piles compare by identity
+        self._nodes: dict[Pile | None, _Node] = {}
+        self._node_ids: dict[int, _Node] = {}
+        # The leads are built now, the answers to each pile when it is first met (as they always were).
+        self._node(None)
 
     # ---- reading hooks -------------------------------------------------------------------------
 
@@ -240,7 +361,7 @@ class Game:
         return Option(
             move=Move(action, tuple(sorted(added))),  # type: ignore[arg-type]
             need=self.codec.pack(added),
-            pile=pile,
+            pile=self._piles.setdefault(pile, pile),
             has_eight=EIGHT in added,
             listed_eight=listed and EIGHT in added,
             # A hook is a pure function of its arguments, so its answer is cached with the option.
@@ -317,15 +438,38 @@ class Game:
             run.insert(0, prev)
         return tuple(run)
 
+    def _node(self, pile: Pile | None) -> _Node:
+        """The node of `pile`, built the first time the pile is met."""
+        node = self._nodes.get(pile)
+        if node is None:
+            options = self._build_lead_options() if pile is None else self._build_responses(pile)
+            entries: tuple[_Entry, ...] = ()
+            if self._fast:
+                entries = tuple(self._entry(o, leading=pile is None) for o in options)
+            node = self._nodes[pile] = _Node(pile, options, entries, self.codec)
+            self._node_ids[id(pile)] = node
+        return node
+
+    def _entry(self, option: Option, leading: bool) -> _Entry:
+        plays = tuple(Play(seat, option.move) for seat in range(self.players))
+        for play in plays:
+            self._play_need[id(play)] = option.need
+        # rule_of_8 (not overridden on the fast path) less its one input known only at the step,
+        # the opening pile's 8 under eight_exemption=whole_trick.
+        fires = not leading and (option.move.action != "add" or self.eight_on_add)
+        fires = fires and (option.listed_eight if self.eight_listed_only else option.has_eight)
+        return _Entry(self, option, plays, fires)
+
+    def _trick_end_events(self, reasons: tuple[TrickEndReason, ...]) -> tuple[tuple[Event, ...], ...]:
+        """`(TrickEnd(seat, reasons),)` for every seat, one shared tuple per seat and reasons."""
+        events = self._events.get(reasons)
+        if events is None:
+            events = self._events[reasons] = tuple((TrickEnd(seat, reasons),) for seat in range(self.players))
+        return events
+
     def _options_for(self, pile: Pile | None) -> tuple[tuple[Option, ...], dict[Move, Option]]:
-        if pile is None:
-            return self._lead_options, self._lead_index
-        cached = self._responses.get(pile)
-        if cached is None:
-            options = self._build_responses(pile)
-            cached = (options, {o.move: o for o in options})
-            self._responses[pile] = cached
-        return cached
+        node = self._node_ids.get(id(pile)) or self._node(pile)
+        return node.options, node.index
 
     def option(self, state: State, move: Move) -> Option | None:
         """What a placing move would make from `state` (its pile, its 8s), or None if it fits no
@@ -338,11 +482,25 @@ class Game:
         """The legal moves of the player to move, placing moves first; empty when the round is over."""
         if state.phase != "play":
             return ()
-        options, _ = self._options_for(state.pile)
-        guard = self.codec.guard
-        hand = state.hands[state.to_move] | guard
-        moves = [o.move for o in options if (hand - o.need) & guard == guard]
-        if state.pile is not None:
+        pile = state.pile
+        node = self._node_ids.get(id(pile)) or self._node(pile)
+        guard = self._guard
+        held = state.hands[state.to_move]
+        hand = held | guard
+        segments = node.segments
+        if segments is None:
+            moves = [move for move, need in node.pairs if (hand - need) & guard == guard]
+        else:
+            moves = []
+            for add, mask, memo, pairs in segments:
+                key = (held + add) & mask
+                found = memo.get(key)
+                if found is None:
+                    found = tuple(move for move, need in pairs if (hand - need) & guard == guard)
+                    if len(memo) < SEGMENT_MEMORY:
+                        memo[key] = found
+                moves += found
+        if pile is not None:
             moves.append(PASS)
         return tuple(moves)
 
@@ -352,6 +510,8 @@ class Game:
             raise IllegalMove(
                 move, state, f"the {'match' if state.phase == 'match_over' else 'round'} is over"
             )
+        if self._fast:
+            return self._fast_apply(state, move)
         if move.action == "pass":
             if state.pile is None:
                 raise IllegalMove(move, state, "the leader may not pass")
@@ -365,6 +525,107 @@ class Game:
             raise IllegalMove(move, state, f"player {state.to_move} does not hold those cards")
         return self._apply_play(state, option, hand - option.need)
 
+    def _fast_apply(self, state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
+        """`apply` for a Game that overrides no hook a step calls: the same states and events as the
+        plain path, from the answers cached in the pile's node and the move's entry."""
+        pile = state.pile
+        node = self._node_ids.get(id(pile)) or self._node(pile)
+        entry = node.by_id.get(id(move))
+        player = state.to_move
+        if entry is None:
+            if move.action == "pass":
+                if pile is None:
+                    raise IllegalMove(move, state, "the leader may not pass")
+                return self._fast_pass(state, player)
+            entry = node.entries.get(move)
+            if entry is None:
+                raise IllegalMove(move, state, "not a lead, overwrite or add that fits the pile")
+        hand = state.hands[player]
+        guard = self._guard
+        if ((hand | guard) - entry.need) & guard != guard:
+            raise IllegalMove(move, state, f"player {player} does not hold those cards")
+        hand -= entry.need
+        hands = list(state.hands)
+        hands[player] = hand
+        fields = state.__dict__.copy()
+        new: State = _new_object(State)
+        _set_attribute(new, "__dict__", fields)
+        fields["hands"] = tuple(hands)
+        ends = entry.ends_rule_of_8
+        if ends is None or (self.exempt_whole_trick and state.opening_has_eight):
+            ends = entry.ends if entry.closes else None
+        if hand == 0:
+            fields["trick"] = (*state.trick, entry.plays[player])
+            fields["pile"] = entry.pile
+            fields["last_player"] = player
+            if pile is None:
+                fields["opening_has_eight"] = entry.has_eight
+            return self._end_round(new, player, ends[player] if ends is not None else ())
+        if ends is not None:
+            fields["pile"] = None
+            fields["trick"] = ()
+            fields["passed"] = 0
+            fields["last_player"] = -1
+            fields["opening_has_eight"] = False
+            fields["cleared"] = state.cleared + self._trick_need(state.trick) + entry.need
+            return new, ends[player]
+        fields["trick"] = (*state.trick, entry.plays[player])
+        fields["pile"] = entry.pile
+        fields["last_player"] = player
+        if pile is None:
+            fields["opening_has_eight"] = entry.has_eight
+        fields["to_move"] = self._next_seat_table()[state.passed * self.players + player]
+        return new, ()
+
+    def _fast_pass(self, state: State, player: int) -> tuple[State, tuple[Event, ...]]:
+        passed = state.passed | (1 << player)
+        trick = (*state.trick, self._pass_plays[player])
+        fields = state.__dict__.copy()
+        new: State = _new_object(State)
+        _set_attribute(new, "__dict__", fields)
+        if (self.players - passed.bit_count()) == 1:
+            for play in reversed(trick):
+                if play.move.action != "pass":
+                    winner = play.player
+                    break
+            else:
+                # trick_winner (not overridden here) raises for a trick without a placing move.
+                winner = self.trick_winner(trick, (TrickEndReason.ALL_PASSED,))
+            fields["pile"] = None
+            fields["trick"] = ()
+            fields["passed"] = 0
+            fields["last_player"] = -1
+            fields["opening_has_eight"] = False
+            fields["to_move"] = winner
+            fields["cleared"] = state.cleared + self._trick_need(trick)
+            return new, self._all_passed[winner]
+        fields["passed"] = passed
+        fields["trick"] = trick
+        fields["to_move"] = self._next_seat_table()[passed * self.players + player]
+        return new, ()
+
+    def _next_seat_table(self) -> list[int]:
+        """`_next_active(seat, passed)` at index passed * players + seat (-1 when every seat passed),
+        built on first use from the next_seat hook."""
+        table = self._next_table
+        if table is None:
+            everyone = (1 << self.players) - 1
+            table = self._next_table = [
+                -1 if passed == everyone else self._next_active(seat, passed)
+                for passed in range(1 << self.players)
+                for seat in range(self.players)
+            ]
+        return table
+
+    def _trick_need(self, trick: tuple[Play, ...]) -> int:
+        """`_trick_cards(trick)`, from the packed cards of the Plays the entries hold."""
+        total = 0
+        need_of = self._play_need
+        for play in trick:
+            need = need_of.get(id(play))
+            total += self.codec.pack(play.move.cards) if need is None else need
+        return total
+
     def _apply_pass(self, state: State) -> tuple[State, tuple[Event, ...]]:
         passed = state.passed | (1 << state.to_move)
         trick = (*state.trick, Play(state.to_move, PASS))
@@ -372,7 +633,7 @@ class Game:
             # Only the last player to place cards is left (everyone after them passed).
             reasons = (TrickEndReason.ALL_PASSED,)
             return self._end_trick(state, trick, self.trick_winner(trick, reasons), reasons)
-        return replace(
+        return _evolve(
             state, passed=passed, trick=trick, to_move=self._next_active(state.to_move, passed)
         ), ()
 
@@ -386,7 +647,7 @@ class Game:
         if option.closes is not None:
             reasons.append(option.closes)
         opening_has_eight = option.has_eight if state.pile is None else state.opening_has_eight
-        moved = replace(
+        moved = _evolve(
             state,
             hands=hands,
             trick=trick,
@@ -400,7 +661,7 @@ class Game:
         if reasons:
             ended = tuple(reasons)
             return self._end_trick(moved, trick, self.trick_winner(trick, ended), ended)
-        return replace(moved, to_move=self._next_active(player, state.passed)), ()
+        return _evolve(moved, to_move=self._next_active(player, state.passed)), ()
 
     def _next_active(self, seat: int, passed: int) -> int:
         seat = self.next_seat(seat)
@@ -415,7 +676,7 @@ class Game:
         self, state: State, trick: tuple[Play, ...], winner: int, reasons: tuple[TrickEndReason, ...]
     ) -> tuple[State, tuple[Event, ...]]:
         cleared = state.cleared + self._trick_cards(trick)
-        new = replace(
+        new = _evolve(
             state,
             pile=None,
             trick=(),
@@ -443,7 +704,7 @@ class Game:
         if over:
             best = min(scores)
             events = (*events, MatchEnd(scores, tuple(i for i, s in enumerate(scores) if s == best)))
-        new = replace(state, scores=scores, to_move=went_out, phase="match_over" if over else "round_over")
+        new = _evolve(state, scores=scores, to_move=went_out, phase="match_over" if over else "round_over")
         return new, events
 
     # ---- dealing -------------------------------------------------------------------------------
@@ -497,6 +758,55 @@ class Game:
             for seat, score in enumerate(scores):
                 if type(score) is not int or score < 0:
                     raise DealError(f"scores[{seat}]", f"expected a natural number, got {score!r}")
+        packed = self._pack_deal(hands)
+        if packed is None:
+            packed = self._checked_deal(hands)
+        dealt = sum(packed)
+        return State(
+            players=players,
+            hands=tuple(packed),
+            to_move=leader,
+            pile=None,
+            last_player=-1,
+            passed=0,
+            opening_has_eight=False,
+            trick=(),
+            cleared=0,
+            aside=self.full_deck - dealt,
+            scores=tuple(scores) if scores is not None else (0,) * players,
+            round=round_no,
+            round_leader=leader,
+            phase="play",
+            seed=seed,
+        )
+
+    def _pack_deal(self, hands: Sequence[Sequence[int]]) -> list[int] | None:
+        """The packed hands of a deal this engine can play, or None when anything is wrong with it
+        (then `_checked_deal` finds the first fault and names it). Every card must be an int of the
+        deck, and the deck must hold every hand after the ones before it (so no rank exceeds its
+        copies in a hand or in all of them): one packed subtraction per hand."""
+        unit = self._units
+        guard = self._guard
+        room = self.full_deck
+        packed = []
+        for hand in hands:
+            # Under 16 cards no rank's field can carry into the next one's.
+            if not hand or len(hand) >= 1 << FIELD:
+                return None
+            held = 0
+            for card in hand:
+                step = unit.get(card) if type(card) is int else None
+                if step is None:
+                    return None
+                held += step
+            if held & guard or ((room | guard) - held) & guard != guard:
+                return None
+            room -= held
+            packed.append(held)
+        return packed
+
+    def _checked_deal(self, hands: Sequence[Sequence[int]]) -> list[int]:
+        """The packed hands, checked card by card: DealError naming the first fault."""
         copies = self.copies
         ranks = self.codec.index
         total: Counter[int] = Counter()
@@ -519,24 +829,7 @@ class Game:
         for rank, count in sorted(total.items()):
             if count > copies:
                 raise DealError("hands", f"{count} cards of rank {rank} in all, the deck has {copies}")
-        dealt = sum(packed)
-        return State(
-            players=players,
-            hands=tuple(packed),
-            to_move=leader,
-            pile=None,
-            last_player=-1,
-            passed=0,
-            opening_has_eight=False,
-            trick=(),
-            cleared=0,
-            aside=self.full_deck - dealt,
-            scores=tuple(scores) if scores is not None else (0,) * players,
-            round=round_no,
-            round_leader=leader,
-            phase="play",
-            seed=seed,
-        )
+        return packed
 
     def play_from(self, position: Position) -> State:
         """The state after setting up `position`: its round dealt as given, then its moves applied.
