@@ -41,6 +41,10 @@ from .yaml_input import read_text, read_yaml
 Key = tuple[str | int, ...]
 
 EMBEDDED_SPEC = "535.yaml"
+#: Profiles one profile may extend, one through the other. Each profile's chain is walked to fold it in
+#: and to look for a loop, so without a bound a chain of a few thousand profiles (a 300 KB file) took
+#: minutes; real specs extend one or two.
+MAX_EXTENDS = MAX_DEPTH
 
 
 def embedded_spec_path() -> Path:
@@ -276,7 +280,8 @@ def _profile(name: str, raw: dict[str, Any], points: dict[str, VariationPoint]) 
     """A profile with `extends` folded in; points it does not choose stay unresolved (checked later)."""
     chain: list[str] = []
     current: str | None = name
-    while current is not None and current in raw and current not in chain:
+    # A longer chain is refused by the semantic pass, which reports it on the first profile too deep.
+    while current is not None and current in raw and current not in chain and len(chain) <= MAX_EXTENDS:
         chain.append(current)
         current = raw[current].get("extends")
     readings: dict[str, ReadingChoice] = {}
@@ -309,7 +314,9 @@ def _semantic_problems(spec: Spec, data: dict[str, Any], vocabulary: Vocabulary)
     # Source texts: every clause must quote its source word for word (whitespace aside).
     for code, source in spec.sources.items():
         if not source.file.is_file():
-            yield ("sources", code, "file"), f"source file {source.file} does not exist"
+            # A directory or a device (/dev/zero) exists: saying it does not would send the user looking.
+            problem = "is not a regular file" if source.file.exists() else "does not exist"
+            yield ("sources", code, "file"), f"source file {source.file} {problem}"
             continue
         try:
             body = _norm(read_text(source.file, what=f"source file {source.file}"))
@@ -379,6 +386,13 @@ def _semantic_problems(spec: Spec, data: dict[str, Any], vocabulary: Vocabulary)
                 break
             if parent in chain[:-1]:
                 break  # a loop further up; reported on the profiles that are in it
+            if len(chain) > MAX_EXTENDS + 1:
+                yield (
+                    ("profiles", name, "extends"),
+                    f"extends a chain of more than {MAX_EXTENDS} profiles"
+                    f" ({name} -> {chain[1]} -> ... -> {parent})",
+                )
+                break
             parent = data["profiles"][parent].get("extends")
         for point, choice in raw.get("readings", {}).items():
             key: Key = ("profiles", name, "readings", point)
