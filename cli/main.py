@@ -365,6 +365,35 @@ def _command_place(ctx: click.Context | None) -> str:
     return ctx.command_path.removeprefix(ctx.find_root().info_name or "").strip()
 
 
+_NOT_A_NUMBER = re.compile(
+    r"^'?(?P<value>.*?)'? is not (?:a valid (?:integer|float)(?: range)?|in the range .*?)\.?$", re.DOTALL
+)
+
+
+def _bounds(kind: click.IntRange | click.FloatRange) -> str:
+    low, high = kind.min, kind.max
+    lower = f"{'above' if kind.min_open else 'of at least'} {low}" if low is not None else ""
+    upper = f"{'below' if kind.max_open else 'at most'} {high}" if high is not None else ""
+    if low is not None and high is not None and not kind.min_open and not kind.max_open:
+        return f" from {low} to {high}"
+    if lower and upper:
+        return f" {lower} and {upper}"
+    return f" {lower or upper}" if lower or upper else ""
+
+
+def _number_message(exc: click.BadParameter) -> str | None:
+    """One style for every bad number, whichever of click's number types refused it:
+    `expected a whole number from 0 to 9, got -1`."""
+    kind = exc.param.type if exc.param is not None else None
+    found = _NOT_A_NUMBER.match(_one_line(exc.message))
+    if found is None or not isinstance(kind, click.types.IntParamType | click.types.FloatParamType):
+        return None
+    what = "a whole number" if isinstance(kind, click.types.IntParamType) else "a number"
+    if isinstance(kind, click.IntRange | click.FloatRange):
+        what += _bounds(kind)
+    return f"expected {what}, got {found['value']}"
+
+
 def usage_message(exc: click.ClickException) -> str:
     """One line `PLACE: what was expected` for any of click's errors."""
     if isinstance(exc, click.NoSuchOption):
@@ -381,7 +410,8 @@ def usage_message(exc: click.ClickException) -> str:
         kind = exc.param_type or (exc.param.param_type_name if exc.param is not None else "parameter")
         return f"{place}: missing (a required {kind})"
     if isinstance(exc, click.BadParameter):
-        return f"{_param_place(exc.param, exc.param_hint)}: {_plain(exc.message)}"
+        number = _number_message(exc)
+        return f"{_param_place(exc.param, exc.param_hint)}: {number or _plain(exc.message)}"
     if isinstance(exc, click.UsageError):
         message = _plain(exc.message)
         if message.startswith("no such command") and exc.ctx is not None:
@@ -497,10 +527,6 @@ EXAMPLES = {
     "perft": [
         "535-check perft --players 4 --seed 1 --depth 3",
         '535-check perft --players 4 --seed 1 --depth 3 --engine "python examples/engine535.py"',
-    ],
-    "vectors": [
-        "535-check vectors --out vectors/",
-        "535-check vectors --out vectors/ --profile german-literal",
     ],
 }
 

@@ -32,11 +32,20 @@ class Ticker:
     is being done now (`t.doing = "invariants.matches"`). Prints nothing in a terminal or with -q;
     `force` prints in a terminal too (for work without a bar of its own)."""
 
-    def __init__(self, command: str, unit: str, total: int | None = None, *, force: bool = False) -> None:
+    def __init__(
+        self,
+        command: str,
+        unit: str,
+        total: int | None = None,
+        *,
+        force: bool = False,
+        count: Callable[[], int] | None = None,
+    ) -> None:
         self.command = command
         self.unit = unit
         self.total = total
         self.done = 0
+        self.count = count  # read at each line, for work that counts itself (an engine's requests)
         self.doing = ""
         self.extra: Callable[[], str] | None = None
         self.enabled = verbosity() >= 0 and (force or not is_terminal())
@@ -48,7 +57,8 @@ class Ticker:
         self.done += n
 
     def line(self) -> str:
-        count = f"{self.done:,}/{self.total:,}" if self.total is not None else f"{self.done:,}"
+        done = self.count() if self.count is not None else self.done
+        count = f"{done:,}/{self.total:,}" if self.total is not None else f"{done:,}"
         parts = [f"{count} {self.unit}"]
         if self.extra is not None:
             parts.append(self.extra())

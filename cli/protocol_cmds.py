@@ -32,6 +32,7 @@ from five35.protocol.server import REFERENCE_NAME, ReferenceEngine, serve
 from five35.spec import Ruleset, Spec, SpecError, dumps, load_spec
 
 from .main import EXIT_ENGINE_FAULT, EXIT_FAILED, EXIT_OK, SEED, parse_readings, resolve, rules_options
+from .progress import Ticker
 
 
 def _finite(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
@@ -65,7 +66,12 @@ def engine_options(func: Any) -> Any:
 
 def format_option(func: Any) -> Any:
     return click.option(
-        "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+        "--format",
+        "fmt",
+        type=click.Choice(["text", "json"]),
+        default="text",
+        show_default=True,
+        help="text: a summary for people; json: one JSON document on stdout, for tools.",
     )(func)
 
 
@@ -204,15 +210,17 @@ def fuzz_cmd(
                 counts = tuple(range(ruleset.players_min, ruleset.players_max + 1))
             else:
                 counts = _player_counts(players, ruleset)  # within the engine's table too
-            result = fuzz(
-                ruleset,
-                engine,
-                examples=examples,
-                seed=seed,
-                time_budget=time_budget,
-                shrink_budget=shrink_budget,
-                player_counts=counts,
-            )
+            # A plain line every few seconds in a CI log, where nothing else shows until the end.
+            with Ticker("fuzz", "requests", count=lambda: engine.requests):
+                result = fuzz(
+                    ruleset,
+                    engine,
+                    examples=examples,
+                    seed=seed,
+                    time_budget=time_budget,
+                    shrink_budget=shrink_budget,
+                    player_counts=counts,
+                )
     except EngineFault as fault:
         _fault_exit(fault, fmt, head)
     if result.fault is not None:
