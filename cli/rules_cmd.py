@@ -10,7 +10,7 @@ from typing import Any
 import click
 from five35.spec import Ruleset, Spec, dumps
 
-from .main import resolve, rules_options
+from .main import examples_epilog, resolve, rules_options
 
 WIDTH = 100
 
@@ -148,6 +148,13 @@ def render_text(spec: Spec, ruleset: Ruleset) -> str:
     "rules",
     help="List the spec: clauses (German and Spanish), parameters, variation points with their "
     "readings, rules and profiles, and which reading the ruleset chosen by --profile/--reading uses.",
+    epilog=examples_epilog(
+        [
+            "535-check rules                                   # the embedded spec, profile published",
+            "535-check rules --profile german-literal --reading run_wrap=wrap",
+            "535-check rules --spec house-rules.yaml --format json",
+        ]
+    ),
 )
 @click.option(
     "--format",
