@@ -1,17 +1,21 @@
 """Divergence witnesses: for every variation point, the smallest situation its readings play differently.
 
-For the points the Z3 model interprets, z3.Optimize searches the bounded domain of situations for a
+For the points the Z3 model interprets, a Z3 solver searches the bounded domain of situations for a
 play whose outcome (legal or not, the pile it leaves, the trick endings) differs between two readings
 of the point, the other points at the checked ruleset's readings; the objectives are fewest cards
-(pile plus play), then lowest ranks, then fewest players. When no situation differs under the
-ruleset's other readings, the other points are freed and the witness says under which readings it
-shows. The points outside the texts (deal, first_leader, round_leader, turn_order) get direct
-witnesses: the deal per player count, who leads, whose turn is next.
+(pile plus play), then lowest ranks, then fewest players. Among equally small situations the answer
+is the first in an explicit order that the engine can reach by play (else the first), found by
+asking only sat-or-unsat questions: the witness, and the number of queries, are the same whatever Z3
+worked on before in the process (which model Z3 returns among equals is not). When no situation
+differs under the ruleset's other readings, the other points are freed and the witness says under
+which readings it shows. The points outside the texts (deal, first_leader, round_leader, turn_order)
+get direct witnesses: the deal per player count, who leads, whose turn is next.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from typing import Any
@@ -33,8 +37,11 @@ from ..findings import (
 from ..oracles.situations import Situation, seat_before, to_pile
 from ..oracles.z3model import (
     ACTION_NAMES,
+    ADD,
+    LEAD,
     MODELLED_POINTS,
     NONE,
+    RUN,
     Model,
     Params,
     Readings,
@@ -64,7 +71,14 @@ def _sum_play(m: Model, sit: SymSituation) -> Any:
 
 
 def smallest_divergence(
-    spec: Spec, ruleset: Ruleset, point: str, a: str, b: str, free_others: bool, timeout_ms: int
+    spec: Spec,
+    ruleset: Ruleset,
+    point: str,
+    a: str,
+    b: str,
+    free_others: bool,
+    timeout_ms: int,
+    prefer: Callable[[Found], bool] | None = None,
 ) -> tuple[Found | None, int]:
     """The smallest situation where readings a and b of `point` decide a play differently, and the
     number of solver queries it took.
@@ -72,7 +86,14 @@ def smallest_divergence(
     One solver holds the whole question (both readings' decisions over one symbolic situation); the
     lexicographic objectives are met by tightening: the total of cards (pile plus play) rises from 1
     to the first total with a witness, then the sum of ranks is pushed down, then the player count,
-    then an 8 in the opening pile is avoided, then freed readings are put back to the ruleset's.
+    then an 8 in the opening pile is avoided, then freed readings are put back to the ruleset's (or
+    to their first reading that still shows).
+
+    Among the situations that tie on all of that, the answer is the first in the canonical order
+    (_canonical_fields), so it depends only on the question and not on what Z3 worked on before in
+    this process (which model Z3 returns among equals does). With `prefer` (e.g. "the engine can
+    reach it by play"), the tied situations are walked in that order, at most MAX_TIES of them, and
+    the first it accepts is the answer; when it accepts none of them, the first.
     """
     maxk, maxn = loop_bounds(ruleset)
     params = Params.of(ruleset)
@@ -99,19 +120,20 @@ def smallest_divergence(
         if solver.check(total == t) == z3.sat:
             keep.append(total == t)
             break
+    top = max(params.ranks) * (maxn + maxk)
     ranks = ma.sum_of_values(sit.kind, sit.low, sit.n) + _sum_play(ma, sit)
-    for objective in (ranks, sit.n, sit.players, z3.If(sit.opening8, 1, 0)):
-        model = solver.model()
-        best = model.eval(objective, model_completion=True).as_long()
-        while True:
-            queries += 1
-            if solver.check(*keep, objective < best) != z3.sat:
-                break
-            best = solver.model().eval(objective, model_completion=True).as_long()
+    objectives = (
+        (ranks, 0, top),
+        (sit.n, 0, maxn),
+        (sit.players, params.players_min, params.players_max),
+        (z3.If(sit.opening8, 1, 0), 0, 1),
+    )
+    for objective, lowest, highest in objectives:
+        best, asked = _least(solver, keep, objective, lowest, highest)
+        queries += asked
         keep.append(objective == best)
-        queries += 1
-        solver.check(*keep)
-    # Name only the other readings the witness needs: put each back to the ruleset's where it still shows.
+    # Name only the other readings the witness needs: put each back to the ruleset's where it still
+    # shows, else to its first reading that does (an explicit order, not whichever Z3 happened on).
     for other in free:
         value = shared.choice[other]
         if other in base and base[other] in shared.names[other]:
@@ -119,14 +141,82 @@ def smallest_divergence(
             if solver.check(*keep, value == shared.names[other].index(base[other])) == z3.sat:
                 keep.append(value == shared.names[other].index(base[other]))
                 continue
+        least, asked = _least(solver, keep, value, 0, len(shared.names[other]) - 1)
+        queries += asked
+        keep.append(value == least)
+    first: Found | None = None
+    for tie in range(MAX_TIES):
+        if tie:
+            queries += 1
+            if solver.check(*keep) != z3.sat:
+                break  # every tied situation was tried
+        pins: list[Any] = []
+        for term, lowest, highest in _canonical_fields(sit, ma):
+            least, asked = _least(solver, [*keep, *pins], term, lowest, highest)
+            queries += asked
+            pins.append(term == least)
+        size, asked = _least(solver, [*keep, *pins], sit.k, 1, maxk)
+        queries += asked
+        # The positions past the play's size repeat its last card: only the cards played vary.
+        pins.append(sit.k == size)
+        pins.extend(card == sit.p[size - 1] for card in sit.p[size:])
+        cards = sit.p[:size]
+        for card in cards:
+            least, asked = _least(solver, [*keep, *pins], card, 0, ma.R - 1)
+            queries += asked
+            pins.append(card == least)
+        # Every variable the answer reads is pinned now: this model is the only one it can be.
         queries += 1
-        solver.check(*keep)
-        keep.append(value == solver.model().eval(value, model_completion=True))
-    queries += 1
-    solver.check(*keep)
-    model = solver.model()
-    extra = {p: v for p, v in shared.concrete(model).items() if p in free and v != base.get(p)}
-    return Found(sit.read(model), extra), queries
+        solver.check(*keep, *pins)
+        model = solver.model()
+        extra = {p: v for p, v in shared.concrete(model).items() if p in free and v != base.get(p)}
+        found = Found(sit.read(model), extra)
+        if prefer is None or prefer(found):
+            return found, queries
+        first = first or found
+        # The next tied situation in the order: this one blocked, the pins dropped.
+        keep.append(z3.Not(z3.And(pins)))
+    return first, queries
+
+
+# The tied situations offered to `prefer` before settling for the first: ties on every objective are
+# few (what is left free is mostly the pile's kind and the play's action and cards).
+MAX_TIES = 16
+
+
+def _canonical_fields(sit: SymSituation, m: Model) -> list[tuple[Any, int, int]]:
+    """The canonical order among equally small situations, up to the play: fewest players, no pile
+    before a single before a set before a run, the lowest pile, the smallest, no 8 in the opening
+    pile, lead before overwrite before add (then the fewest cards played, then the cards, lowest first).
+    Each is an integer term with its domain's bounds. Every variable a witness reads gets pinned, so
+    the answer is a function of the question alone."""
+    return [
+        (sit.players, m.p.players_min, m.p.players_max),
+        (sit.kind, NONE, RUN),
+        (sit.low, 0, m.R - 1),
+        (sit.n, 0, m.maxn),
+        (z3.If(sit.opening8, 1, 0), 0, 1),
+        (sit.action, LEAD, ADD),
+    ]
+
+
+def _least(solver: Any, keep: list[Any], term: Any, lowest: int, highest: int) -> tuple[int, int]:
+    """The least value of `term` under `keep` (satisfiable, with `term` within lowest..highest), and
+    the queries it took. Only Z3's sat or unsat steers the search, never the model it returns, so the
+    value and the count are the same whatever Z3 worked on before: the lowest value is asked first
+    (most often the answer), then the rest halved."""
+    queries = 1
+    if solver.check(*keep, term == lowest) == z3.sat:
+        return lowest, queries
+    lo, hi = lowest + 1, highest
+    while lo < hi:
+        mid = (lo + hi) // 2
+        queries += 1
+        if solver.check(*keep, term <= mid) == z3.sat:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo, queries
 
 
 def describe_answer(answer: dict[str, Any]) -> str:
@@ -154,7 +244,8 @@ def legal_moves(model: Model, ruleset: Ruleset, sit: Situation, key: tuple[int, 
     return [str(m) for m in sorted(legal, key=lambda m: (m.action, len(m.cards), m.cards))]
 
 
-def play_witness(ctx: CheckContext, point: str, found: Found) -> Witness:
+def witness_situation(ctx: CheckContext, found: Found) -> tuple[Situation, Move, tuple[int, int, int]]:
+    """The table a search's answer describes: the situation, the move and the model's pile key."""
     s = found.situation
     ruleset = ruleset_with(ctx, found.extra_readings.items())
     concrete = Model.concrete(ruleset)
@@ -172,6 +263,19 @@ def play_witness(ctx: CheckContext, point: str, found: Found) -> Witness:
         to_move=0,
         last_player=seat_before(players, 0, descending) if pile is not None else -1,
     )
+    return sit, move, key
+
+
+def reachable(ctx: CheckContext, found: Found) -> bool:
+    """Whether the engine plays to the answer's table from a Position (what a witness then carries)."""
+    sit, _, _ = witness_situation(ctx, found)
+    return reached(ctx.engine(ruleset_with(ctx, found.extra_readings.items()), sit.players), sit) is not None
+
+
+def play_witness(ctx: CheckContext, point: str, found: Found) -> Witness:
+    ruleset = ruleset_with(ctx, found.extra_readings.items())
+    sit, move, key = witness_situation(ctx, found)
+    players, pile = sit.players, sit.pile
     outcomes: dict[str, Any] = {}
     for reading in ctx.spec.variation_points[point].playable:
         rs = ruleset_with(ctx, [*found.extra_readings.items(), (point, reading)])
@@ -339,17 +443,26 @@ def point_witness(ctx: CheckContext, point: str, timeout_ms: int) -> tuple[Witne
     if point not in MODELLED_POINTS:
         return None, 0
     queries = 0
-    best: tuple[tuple[int, int], Found] | None = None
+    best: tuple[tuple[int, int, bool], Found] | None = None
     others = [r for r in vp.playable if r != vp.default]
     for free in (False, True):
         for other in others:
             found, asked = smallest_divergence(
-                ctx.spec, ctx.ruleset, point, vp.default, other, free, timeout_ms
+                ctx.spec,
+                ctx.ruleset,
+                point,
+                vp.default,
+                other,
+                free,
+                timeout_ms,
+                prefer=lambda f: reachable(ctx, f),
             )
             queries += asked
             if found is not None:
                 s = found.situation
-                size = (s["n"] + s["k"], len(found.extra_readings))
+                # Fewest cards, fewest other readings needed, then one play can set up; on a full tie
+                # the first reading in the spec's order.
+                size = (s["n"] + s["k"], len(found.extra_readings), not reachable(ctx, found))
                 if best is None or size < best[0]:
                     best = (size, found)
         if best is not None:
