@@ -6,7 +6,14 @@ then simulates the variants; what comes out is a finished `ReportData`. Everythi
 engine or decides something happens before it: which section a finding borrows its witness or
 impact from, the scene played for a finding whose check proved that no situation exists, the
 severity of a variation point no check graded (from its measured impact), the proposed sentence of
-a finding whose check proposed none. The report (five35.reports.build) only arranges a ReportData.
+a finding whose check proposed none, and the questions: which question of the words file each
+finding belongs to (`assign`), and the questions ranked for a designer (`form_questions`). The
+report (five35.reports.build) only arranges a ReportData.
+
+A finding belongs to the question of its variation point; else, when it compares against an engine
+variant (its `Alternative`), to the question whose `variants` name that engine; else to the question
+of the points its readings turn on (the points with a reading other than the played one, among the
+points not all of whose readings it lists). A finding that none of these places stands alone.
 """
 
 from __future__ import annotations
@@ -15,9 +22,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
+from five35.engine import Game
 from five35.engine.simulate import Stats
-from five35.spec import Ruleset, Spec
-from five35.spec.words import words_of
+from five35.spec import Ruleset, Spec, SpecError
+from five35.spec.words import QuestionWords, questions_of, words_of
 
 from .findings import (
     FINDING_KINDS,
@@ -27,13 +35,17 @@ from .findings import (
     Finding,
     FindingKind,
     Impact,
+    Settlement,
     Severity,
+    Status,
     Witness,
     point_readings,
     point_status,
+    split_reading_key,
 )
 from .impact.measure import ImpactCounts, estimate_alternatives
 from .impact.scenes import scene_witness
+from .impact.variants import VARIANTS
 from .text.text_audit import proposal_for_point
 
 
@@ -80,12 +92,43 @@ class Reviewed:
 
     finding: Finding  # its final severity, witness, impact and proposed sentence
     point_section: bool  # the section of its variation point itself
+    question: str | None = None  # the question it belongs to; None: it stands alone
     witness_source: WitnessSource | None = None
     witness_section: str | None = None  # the section a borrowed witness is from
     check_found: str | None = None  # what the check itself found, when a scene replaced its witness
     impact_source: ImpactSource | None = None
     impact_section: str | None = None  # the section a borrowed impact is from
     measured: PointImpact | None = None  # the measurement behind the impact, when this run made it
+
+
+@dataclass(frozen=True)
+class QuestionImpact:
+    """How often the answer to a question changes a game: the largest share of affected games at any
+    player count, with its 95% interval, and what was measured (a point, or a finding's own
+    alternative)."""
+
+    share: float
+    players: int
+    ci_low: float
+    ci_high: float
+    subject: str
+
+
+@dataclass(frozen=True)
+class Question:
+    """One question a designer settles, with every finding about it (`members`, finding ids: the
+    sections of its points first)."""
+
+    words: QuestionWords
+    kind: FindingKind
+    severity: Severity
+    status: Status
+    members: tuple[str, ...]
+    impact: QuestionImpact | None
+
+    @property
+    def id(self) -> str:
+        return self.words.id
 
 
 @dataclass(frozen=True)
@@ -103,6 +146,8 @@ class ReportData:
     bots: tuple[str, ...]
     mode: str = "match"
     notes: tuple[str, ...] = ()
+    questions: tuple[Question, ...] = ()  # ranked: the most consequential first
+    standalone: tuple[str, ...] = ()  # the ids of the findings that belong to no question
 
 
 def is_point_section(finding: Finding) -> bool:
@@ -206,11 +251,14 @@ def smallest_witness(pi: PointImpact) -> Witness | None:
     return found
 
 
-def proposal(spec: Spec, finding: Finding) -> str:
-    """The check's sentence, else its variation point's, else the words file's template for a
-    finding of its kind: what the designer has to decide, in the clauses' own terms."""
+def proposal(spec: Spec, finding: Finding, question: str = "") -> str:
+    """The check's sentence, else its question's (`question`: in English, under the rules played),
+    else its variation point's, else the words file's template for a finding of its kind: what the
+    designer has to decide, in the clauses' own terms."""
     if finding.proposed_wording:
         return finding.proposed_wording
+    if question:
+        return question
     point = finding.variation_point
     if point is not None:
         sentence = proposal_for_point(spec, point)
@@ -230,6 +278,8 @@ def _review_one(
     impacts: Mapping[str, PointImpact],
     finding_impacts: Mapping[str, PointImpact],
     spec: Spec,
+    question: QuestionWords | None = None,
+    readings: Mapping[str, str] | None = None,
 ) -> Reviewed:
     point = finding.variation_point
     alt = finding.alternative
@@ -267,10 +317,12 @@ def _review_one(
     if witness is None and measured is not None:
         witness = smallest_witness(measured)
         source = WitnessSource.SIMULATION if witness else None
-    final = replace(finding, witness=witness, impact=impact, proposed_wording=proposal(spec, finding))
+    asked = question.wording(readings or {}) if question is not None else ""
+    final = replace(finding, witness=witness, impact=impact, proposed_wording=proposal(spec, finding, asked))
     return Reviewed(
         finding=final,
         point_section=is_point_section(finding),
+        question=question.id if question is not None else None,
         witness_source=source,
         witness_section=section,
         check_found=check_found,
@@ -299,4 +351,200 @@ def review(
     for f in findings:
         if is_point_section(f) and f.variation_point is not None:
             sections.setdefault(f.variation_point, f)
-    return tuple(_review_one(f, sections, impacts, finding_impacts, spec) for f in findings)
+    owners = assign(spec, ruleset, findings)
+    by_id = {q.id: q for q in questions_of(spec)}
+    readings = dict(ruleset.reading_items)
+    return tuple(
+        _review_one(f, sections, impacts, finding_impacts, spec, by_id.get(owners[f.id] or ""), readings)
+        for f in findings
+    )
+
+
+# ---- questions ---------------------------------------------------------------------------------
+
+
+def _variant_names() -> dict[type[Game], str]:
+    return {engine: name for name, engine in VARIANTS.items()}
+
+
+def points_at_stake(spec: Spec, ruleset: Ruleset, readings: Mapping[str, str]) -> list[str]:
+    """The points a finding's readings turn on, in the spec's order: of the points it names without
+    naming all their readings (a point whose every reading is listed does not matter to it), those
+    it names with a reading other than the played one; when it names only played readings, all of
+    them."""
+    named: dict[str, set[str]] = {}
+    for key in readings:
+        point, reading = split_reading_key(key)
+        named.setdefault(point, set()).add(reading)
+    vps = spec.variation_points
+    hinge = [p for p in vps if p in named and not set(vps[p].readings) <= named[p]]
+    differ = [p for p in hinge if ruleset.reading(p) not in named[p]]
+    return differ or hinge
+
+
+def assign(spec: Spec, ruleset: Ruleset, findings: Sequence[Finding]) -> dict[str, str | None]:
+    """The question of every finding (by id), None for a finding that stands alone (the rule is
+    in the module's docstring). A variant the words file names that checks/variants.py does not
+    have is a SpecError naming its line."""
+    questions = questions_of(spec)
+    by_point = {p: q.id for q in questions for p in q.points}
+    by_variant: dict[str, str] = {}
+    words = words_of(spec)
+    for q in questions:
+        for i, name in enumerate(q.variants):
+            if name not in VARIANTS:
+                known = ", ".join(sorted(VARIANTS))
+                raise SpecError(
+                    words.where("questions", q.id, "variants", i),
+                    f"names variant {name!r}, which checks/impact/variants.py does not have "
+                    f"(variants: {known})",
+                )
+            by_variant.setdefault(name, q.id)
+    names = _variant_names()
+    out: dict[str, str | None] = {}
+    for f in findings:
+        out[f.id] = _owner(spec, ruleset, f, by_point, by_variant, names)
+    return out
+
+
+def _owner(
+    spec: Spec,
+    ruleset: Ruleset,
+    finding: Finding,
+    by_point: Mapping[str, str],
+    by_variant: Mapping[str, str],
+    names: Mapping[type[Game], str],
+) -> str | None:
+    if finding.variation_point is not None and finding.variation_point in by_point:
+        return by_point[finding.variation_point]
+    alt = finding.alternative
+    if alt is not None:
+        variant = names.get(alt.compared.engine)
+        if variant is not None and variant in by_variant:
+            return by_variant[variant]
+    for point in points_at_stake(spec, ruleset, finding.readings):
+        if point in by_point:
+            return by_point[point]
+    return None
+
+
+def _largest(
+    per_players: Mapping[int, tuple[int, float, float, float]], subject: str
+) -> QuestionImpact | None:
+    best: QuestionImpact | None = None
+    for players, (_, share, lo, hi) in sorted(per_players.items()):
+        if best is None or share > best.share:
+            best = QuestionImpact(share, players, lo, hi, subject)
+    return best
+
+
+def _question_impact(
+    q: QuestionWords, members: Sequence[Reviewed], impacts: Mapping[str, PointImpact]
+) -> QuestionImpact | None:
+    """The points' measured impact; for a question without points, its findings' own."""
+    found: list[QuestionImpact] = []
+    for point in q.points:
+        if point in impacts:
+            measured = _largest(impacts[point].impact.per_players, point)
+            if measured is not None:
+                found.append(measured)
+    if not q.points:
+        for r in members:
+            if r.finding.impact is not None:
+                measured = _largest(r.finding.impact.per_players, r.finding.id)
+                if measured is not None:
+                    found.append(measured)
+    return max(found, key=lambda m: (m.share, -m.players), default=None)
+
+
+def _question_kind(spec: Spec, q: QuestionWords, members: Sequence[Reviewed]) -> FindingKind:
+    """A silence of the text (gap) when its points are all outside the text or, without points, a
+    finding under it is a gap; a variation point (ambiguity) otherwise; without points, the first
+    kind among its findings."""
+    kinds = {r.finding.kind for r in members}
+    if q.points:
+        vps = spec.variation_points
+        return FindingKind.GAP if all(not vps[p].in_text for p in q.points) else FindingKind.AMBIGUITY
+    if FindingKind.GAP in kinds:
+        return FindingKind.GAP
+    return next((k for k in FINDING_KINDS if k in kinds), FindingKind.AMBIGUITY)
+
+
+def _question_status(spec: Spec, ruleset: Ruleset, q: QuestionWords, members: Sequence[Reviewed]) -> Status:
+    """Settled when the played profile settles every point of it on a text or outside evidence; a
+    question without points when every finding under it is settled."""
+    if q.points:
+        statuses = [point_status(spec, ruleset, p) for p in q.points]
+        if all(not s.is_open for s in statuses):
+            return Status.settled(ruleset.profile, [pair for s in statuses for pair in s.readings])
+        return Status()
+    if members and all(not r.finding.status.is_open for r in members):
+        return members[0].finding.status
+    return Status()
+
+
+def form_questions(
+    spec: Spec,
+    ruleset: Ruleset,
+    reviewed: Sequence[Reviewed],
+    impacts: Mapping[str, PointImpact],
+) -> tuple[tuple[Question, ...], tuple[str, ...]]:
+    """The questions with findings under them, the most consequential first, and the ids of the
+    findings that stand alone. Ranked by the share of games the answer changes (graded as the words
+    file's severities grade impact: most games, some, hardly any, not measured), then severity, then
+    open before settled, then the share itself."""
+    words = words_of(spec)
+    grades = words.by_impact
+    order = {q.id: i for i, q in enumerate(questions_of(spec))}
+    groups: dict[str, list[Reviewed]] = {}
+    standalone: list[str] = []
+    for r in reviewed:
+        if r.question is None:
+            standalone.append(r.finding.id)
+        else:
+            groups.setdefault(r.question, []).append(r)
+    sev = {s: i for i, s in enumerate(SEVERITIES)}
+    out: list[Question] = []
+    for q in questions_of(spec):
+        members = groups.get(q.id)
+        if not members:
+            continue
+        rank_in = {p: i for i, p in enumerate(q.points)}
+        members = sorted(
+            members,
+            key=lambda r: (
+                not r.point_section,
+                rank_in.get(r.finding.variation_point or "", len(rank_in)),
+            ),
+        )
+        out.append(
+            Question(
+                words=q,
+                kind=_question_kind(spec, q, members),
+                severity=min((r.finding.severity for r in members), key=sev.__getitem__),
+                status=_question_status(spec, ruleset, q, members),
+                members=tuple(r.finding.id for r in members),
+                impact=_question_impact(q, members, impacts),
+            )
+        )
+
+    def rank(q: Question) -> tuple[int, int, int, float, int]:
+        share = q.impact.share if q.impact else -1.0
+        grade = (
+            3
+            if q.impact is None
+            else 0
+            if share >= grades.high_share
+            else 1
+            if share >= grades.low_share
+            else 2
+        )
+        return (
+            grade,
+            sev[q.severity],
+            0 if q.status.settlement is Settlement.OPEN else 1,
+            -share,
+            order[q.id],
+        )
+
+    return tuple(sorted(out, key=rank)), tuple(standalone)

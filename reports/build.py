@@ -1,11 +1,13 @@
-"""The report's data: every finding as a section a rule designer can read, the summary and verdict,
-and the variant comparison.
+"""The report's data: the questions a rule designer settles, ranked, each with every finding about
+it; the findings that stand alone; the summary and verdict; and the variant comparison.
 
 `report_data(data)` arranges a finished `ReportData` (five35.checks.pipeline: the checks' findings
 with their witnesses, impacts, severities and proposed sentences already decided, and the variant
 statistics) into plain JSON-able data, the content of report.json (described by report.schema.json);
 the Markdown and HTML renderers draw from the same data, so the three files always say the same
-thing. Nothing here plays the engine or decides a rule, a severity or a wording.
+thing. Every text a renderer shows in prose is made here in plain words (five35.reports.plain): ids
+and reading keys stay in their own fields, which the renderers print only in small print. Nothing
+here plays the engine or decides a rule, a severity or a wording.
 """
 
 from __future__ import annotations
@@ -14,11 +16,21 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from five35.checks.findings import FINDING_KINDS, SEVERITIES, Failure, Finding, split_reading_key
-from five35.checks.pipeline import ImpactSource, PointImpact, ReportData, Reviewed, Variant, WitnessSource
+from five35.checks.pipeline import (
+    ImpactSource,
+    PointImpact,
+    Question,
+    ReportData,
+    Reviewed,
+    Variant,
+    WitnessSource,
+)
 from five35.spec import Ruleset, Spec
-from five35.spec.words import words_of
+from five35.spec.words import LANGUAGES, words_of
 
-REPORT_FORMAT = "five35-report/1"
+from .plain import KIND_WORDS, Plain
+
+REPORT_FORMAT = "five35-report/2"
 
 
 def evidence_table(spec: Spec) -> dict[str, dict[str, str]]:
@@ -27,14 +39,29 @@ def evidence_table(spec: Spec) -> dict[str, dict[str, str]]:
 
 
 def _clauses(spec: Spec, ids: Sequence[str]) -> list[dict[str, Any]]:
+    words = words_of(spec)
     out = []
     for cid in ids:
         clause = spec.clauses.get(cid)
+        name = words.clause_name(cid)
         if clause is None:
-            out.append({"id": cid, "de": None, "es": None, "defect": None})
+            out.append({"id": cid, "name": name, "de": None, "es": None, "defect": None})
         else:
-            out.append({"id": cid, "de": clause.de, "es": clause.es, "defect": clause.defect})
+            out.append({"id": cid, "name": name, "de": clause.de, "es": clause.es, "defect": clause.defect})
     return out
+
+
+LANGUAGE_NAMES: Mapping[str, str] = {"de": "German", "es": "Spanish", "en": "English"}
+
+
+def _repairs(spec: Spec, clauses: Sequence[str]) -> list[dict[str, str]]:
+    """What the words file restores in a damaged or missing clause, per language."""
+    words = words_of(spec)
+    return [
+        {"clause": c, "name": words.clause_name(c), "language": LANGUAGE_NAMES.get(lang, lang), "text": text}
+        for c in clauses
+        for lang, text in sorted(words.repairs.get(c, {}).items())
+    ]
 
 
 def _readings(spec: Spec, ruleset: Ruleset, finding: Finding) -> list[dict[str, Any]]:
@@ -180,11 +207,17 @@ def _impact(r: Reviewed) -> tuple[dict[str, Any] | None, str | None]:
     return data, note
 
 
-def _section(spec: Spec, ruleset: Ruleset, r: Reviewed) -> dict[str, Any]:
+def _section(spec: Spec, ruleset: Ruleset, r: Reviewed, plain: Plain) -> dict[str, Any]:
     f = r.finding
     impact, impact_note = _impact(r)
     return {
         "id": f.id,
+        "question": r.question,
+        "plain": plain.finding(f),
+        "scene": plain.scene(f.witness.to_json(), f.variation_point) if f.witness else None,
+        "scene_borrowed": r.witness_source is WitnessSource.POINT,
+        "scene_about": f.alternative.scene.describe if f.alternative and f.alternative.scene else None,
+        "repairs": _repairs(spec, f.clauses),
         "kind": f.kind.value,
         "severity": f.severity.value,
         "title": f.title,
@@ -227,58 +260,273 @@ def _summary(sections: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     }
 
 
-def _max_share(section: Mapping[str, Any]) -> tuple[float, str]:
-    impact = section.get("impact")
+BASIS_WORDS: Mapping[str, str] = {
+    "text": "the rule texts say so",
+    "evidence": "outside evidence shows how the published game is played",
+    "silent": "no source settles it: the profile's own choice",
+    "--reading": "chosen on the command line (--reading)",
+    "engine": "not a choice of the profile: the rules as the reference engine plays them",
+    "assumed": "neither text gives it: the spec's assumption",
+}
+
+
+def _profiles_choosing(spec: Spec, points: Sequence[str], reading: str) -> list[str]:
+    return sorted(
+        p.name
+        for p in spec.profiles.values()
+        if all(
+            p.readings.get(point) is not None and p.readings[point].reading == reading
+            for point in points
+            if reading in spec.variation_points[point].listed
+        )
+    )
+
+
+def _question_readings(
+    spec: Spec, ruleset: Ruleset, q: Question, members: Sequence[Reviewed], plain: Plain
+) -> list[dict[str, Any]]:
+    """A question's readings: the readings of its points, one entry per reading name (points that
+    share reading names, like the two five-player points, share an entry); for a question without
+    points, the two sides of the first alternative its findings put."""
+    vps = spec.variation_points
+    out: list[dict[str, Any]] = []
+    if q.words.points:
+        names: list[str] = []
+        for point in q.words.points:
+            names += [r for r in vps[point].readings if r not in names]
+        for name in names:
+            points = [p for p in q.words.points if name in vps[p].readings]
+            explains = list(dict.fromkeys(vps[p].readings[name] for p in points))
+            label = q.words.readings.get(name) or plain.reading(points[0], name)
+            out.append(
+                {
+                    "name": name,
+                    "points": points,
+                    "label": label,
+                    "explain": " ".join(explains),
+                    "chosen": all(ruleset.reading(p) == name for p in points),
+                    "profiles": _profiles_choosing(spec, points, name),
+                }
+            )
+        return out
+    for r in members:
+        alt = r.finding.alternative
+        if alt is None:
+            continue
+        for i, side in enumerate((alt.played, alt.compared)):
+            out.append(
+                {
+                    "name": None,
+                    "points": [],
+                    "label": side.label,
+                    "explain": side.words,
+                    "chosen": i == 0,
+                    "profiles": [],
+                }
+            )
+        break
+    return out
+
+
+def _question_choice(
+    spec: Spec, ruleset: Ruleset, q: Question, readings: Sequence[Mapping[str, Any]]
+) -> dict[str, Any]:
+    """What the rules played answer, and on what basis."""
+    chosen = [r["label"] for r in readings if r["chosen"]]
+    points = q.words.points
+    if not points:
+        assumed = any(not spec.parameters[p].in_text for p in q.words.parameters if p in spec.parameters)
+        basis = "assumed" if assumed else "engine"
+        return {
+            "profile": ruleset.label(),
+            "label": chosen[0] if chosen else "",
+            "basis": basis,
+            "basis_words": BASIS_WORDS[basis],
+            "notes": [],
+        }
+    profile = spec.profiles[ruleset.profile]
+    bases: list[str] = []
+    notes: list[str] = []
+    for point in points:
+        choice = profile.readings.get(point)
+        basis = "--reading" if point in ruleset.overridden or choice is None else choice.basis
+        if basis not in bases:
+            bases.append(basis)
+        if (
+            choice is not None
+            and choice.note
+            and point not in ruleset.overridden
+            and choice.note not in notes
+        ):
+            notes.append(choice.note)
+    if not chosen:
+        # Points with different readings (a --reading on one of them): each point's own.
+        chosen = [
+            plain_label
+            for plain_label in (
+                r["label"] for r in readings if any(ruleset.reading(p) == r["name"] for p in r["points"])
+            )
+        ]
+    return {
+        "profile": ruleset.label(),
+        "label": "; ".join(chosen),
+        "basis": bases[0],
+        "basis_words": "; ".join(BASIS_WORDS.get(b, b) for b in bases),
+        "notes": notes,
+    }
+
+
+def _impact_rows(
+    spec: Spec, q: Question, members: Sequence[Reviewed], data: ReportData, plain: Plain
+) -> list[dict[str, Any]]:
+    """The measured impacts a question shows: one per point, or for a question without points one
+    per finding measured on its own."""
+    rows: list[dict[str, Any]] = []
+    by_point = {r.finding.variation_point: r for r in members if r.point_section}
+    for point in q.words.points:
+        r = by_point.get(point)
+        if r is None or r.finding.impact is None:
+            continue
+        vp = spec.variation_points[point]
+        rows.append(
+            {
+                "subject": point,
+                "label": plain.clause(vp.cites[0]) if vp.cites else vp.question,
+                "games": r.finding.impact.games,
+                "per_players": r.finding.impact.to_json()["per_players"],
+            }
+        )
+    if not q.words.points:
+        for r in members:
+            if r.finding.impact is not None:
+                rows.append(
+                    {
+                        "subject": r.finding.id,
+                        "label": plain.finding(r.finding).rstrip("."),
+                        "games": r.finding.impact.games,
+                        "per_players": r.finding.impact.to_json()["per_players"],
+                    }
+                )
+    return rows
+
+
+def _question_clauses(spec: Spec, q: Question, members: Sequence[Reviewed], ruleset: Ruleset) -> list[str]:
+    """The clauses a question is about: its points' and the ones its wordings clarify; for a
+    question without points, its findings'. In the texts' order."""
+    ids: set[str] = set()
+    for point in q.words.points:
+        ids.update(spec.variation_points[point].cites)
+    ids.update(w.at for w in q.words.wordings_for(dict(ruleset.reading_items)))
+    if not q.words.points:
+        for r in members:
+            ids.update(r.finding.clauses)
+    return [c for c in spec.clauses if c in ids]
+
+
+def _question(
+    spec: Spec,
+    ruleset: Ruleset,
+    q: Question,
+    rank: int,
+    by_id: Mapping[str, Reviewed],
+    data: ReportData,
+    plain: Plain,
+) -> dict[str, Any]:
+    members = [by_id[m] for m in q.members]
+    readings = _question_readings(spec, ruleset, q, members, plain)
+    played = dict(ruleset.reading_items)
+    evidence_ids: list[str] = []
+    for point in q.words.points:
+        evidence_ids += [e for e in spec.variation_points[point].evidence if e not in evidence_ids]
+    for parameter in q.words.parameters:
+        if parameter in spec.parameters:
+            evidence_ids += [e for e in spec.parameters[parameter].evidence if e not in evidence_ids]
+    for r in members:
+        evidence_ids += [e for e in r.finding.evidence if e in evidence_table(spec) and e not in evidence_ids]
+    head = next((r for r in members if r.finding.witness is not None), None)
+    counts: dict[str, int] = {}
+    for r in members:
+        counts[r.finding.kind.value] = counts.get(r.finding.kind.value, 0) + 1
+    impact = q.impact
+    return {
+        "id": q.id,
+        "rank": rank,
+        "title": q.words.title,
+        "ask": dict(q.words.ask),
+        "kind": q.kind.value,
+        "kind_words": KIND_WORDS[q.kind],
+        "severity": q.severity.value,
+        "status": "open" if q.status.is_open else "settled",
+        "settled_by": None if q.status.is_open else q.status.to_json(),
+        "points": list(q.words.points),
+        "parameters": list(q.words.parameters),
+        "clauses": _clauses(spec, _question_clauses(spec, q, members, ruleset)),
+        "readings": readings,
+        "choice": _question_choice(spec, ruleset, q, readings),
+        "impact": None
+        if impact is None
+        else {
+            "share": impact.share,
+            "players": impact.players,
+            "ci_low": impact.ci_low,
+            "ci_high": impact.ci_high,
+            "subject": impact.subject,
+        },
+        "impacts": _impact_rows(spec, q, members, data, plain),
+        "evidence": _evidence(spec, evidence_ids),
+        "wording": {
+            lang: q.words.wording(played, lang) for lang in LANGUAGES if q.words.wording(played, lang)
+        },
+        "wording_at": [w.at for w in q.words.wordings_for(played)],
+        "members": list(q.members),
+        "counts": counts,
+        "scene": plain.scene(head.finding.witness.to_json(), head.finding.variation_point)
+        if head is not None and head.finding.witness is not None
+        else None,
+        "scene_from": head.finding.id if head is not None else None,
+    }
+
+
+def _share_words(impact: Mapping[str, Any] | None) -> str:
     if not impact:
-        return (-1.0, "")
-    best = (-1.0, "")
-    for players, row in impact["per_players"].items():
-        if row["share"] > best[0]:
-            best = (row["share"], players)
-    return best
+        return "not measured"
+    return f"{impact['share']:.0%} of games at {impact['players']} players"
 
 
-def _verdict(
-    reviewed: Sequence[Reviewed],
-    sections: Sequence[Mapping[str, Any]],
+def _plain_verdict(
+    questions: Sequence[Mapping[str, Any]],
+    standalone: Sequence[str],
     summary: Mapping[str, Any],
     failures: Sequence[Failure],
-    ruleset: Ruleset,
+    plain: Plain,
 ) -> list[str]:
-    points = [s for r, s in zip(reviewed, sections, strict=True) if r.point_section]
-    open_points = [s for s in points if s["settled_by"] is None]
+    members = sum(len(q["members"]) for q in questions)
+    rules = plain.ruleset_words()
+    open_q = [q for q in questions if q["status"] == "open"]
     lines = [
-        f"The two rule texts leave {len(points)} questions that play needs answered "
-        f"({len(open_points)} of them still open under {ruleset.label()}); the checks found "
-        f"{summary['total'] - len(points)} further findings: "
-        + ", ".join(
-            f"{v['total']} {k.replace('_', ' ')}"
-            for k, v in summary["by_kind"].items()
-            if v["total"] and k != "ambiguity"
-        )
-        + "."
+        f"The checks made {summary['total']} findings; {members} of them gather under {len(questions)} "
+        f"questions a designer settles, and {len(standalone)} stand alone.",
+        f"Under {rules[:1].lower() + rules[1:]}, {len(open_q)} of the questions are still open.",
     ]
-    measured = sorted(
-        ((_max_share(s), s["variation_point"]) for s in points if s.get("impact")),
-        key=lambda item: (-item[0][0], item[1] or ""),
-    )
-    often = [(share, players, vp) for (share, players), vp in measured if share >= 0.5]
-    never = [vp for (share, _), vp in measured if share == 0.0]
+    often = [q for q in questions if q["impact"] and q["impact"]["share"] >= 0.5]
     if often:
-        named = ", ".join(f"{vp} ({share:.0%} of games at {players} players)" for share, players, vp in often)
-        lines.append(f"The choice of reading changes most games for: {named}.")
+        named = "; ".join(f"{q['title']} ({_share_words(q['impact'])})" for q in often[:5])
+        more = f", and {len(often) - 5} more" if len(often) > 5 else ""
+        lines.append(f"The answer changes most games for: {named}{more}.")
+    never = [q for q in questions if q["impact"] and q["impact"]["share"] == 0.0]
     if never:
         lines.append(
-            "No simulated game was changed by: "
-            + ", ".join(sorted(never))
-            + " (a reading that never matters in play may be a dead rule)."
+            "No simulated game changes with: "
+            + "; ".join(q["title"] for q in never)
+            + " (these settle the wording more than play)."
         )
-    high = [s for s in sections if s["severity"] == "high"]
-    high_open = [s for s in high if s["settled_by"] is None]
-    if high:
+    high_open = [q for q in open_q if q["severity"] == "high"]
+    if high_open:
         lines.append(
-            f"{len(high)} findings are of high severity, {len(high_open)} of them still open: settle "
-            "them before the next printing."
+            f"{len(high_open)} open question{'s are' if len(high_open) != 1 else ' is'} of high severity: "
+            + "; ".join(q["title"] for q in high_open)
+            + (". Settle them" if len(high_open) != 1 else ". Settle it")
+            + " before the next printing."
         )
     if failures:
         lines.append(f"The reference engine failed {len(failures)} checks: see the failures below.")
@@ -307,10 +555,15 @@ def _evidence_key(eid: str) -> tuple[int, str]:
 def report_data(data: ReportData) -> dict[str, Any]:
     """The whole report as JSON-able data (report.json)."""
     spec, ruleset = data.spec, data.ruleset
-    sections = [_section(spec, ruleset, r) for r in data.findings]
+    plain = Plain(spec, ruleset)
+    sections = [_section(spec, ruleset, r, plain) for r in data.findings]
     failures = [f for r in data.results for f in r.failures]
     summary = _summary(sections)
-    used_evidence = sorted({e["id"] for s in sections for e in s["evidence"] if e["id"]}, key=_evidence_key)
+    by_id = {r.finding.id: r for r in data.findings}
+    questions = [_question(spec, ruleset, q, i, by_id, data, plain) for i, q in enumerate(data.questions, 1)]
+    used = {e["id"] for s in sections for e in s["evidence"] if e["id"]}
+    used |= {e["id"] for q in questions for e in q["evidence"] if e["id"]}
+    used_evidence = sorted(used, key=_evidence_key)
     table = evidence_table(spec)
     return {
         "format": REPORT_FORMAT,
@@ -325,8 +578,9 @@ def report_data(data: ReportData) -> dict[str, Any]:
             "bots": list(data.bots),
             "notes": list(data.notes),
         },
+        "rules": plain.ruleset_words(),
         "summary": summary,
-        "verdict": _verdict(data.findings, sections, summary, failures, ruleset),
+        "verdict": _plain_verdict(questions, data.standalone, summary, failures, plain),
         "checks": [
             {
                 "name": r.name,
@@ -341,6 +595,8 @@ def report_data(data: ReportData) -> dict[str, Any]:
             for r in data.results
         ],
         "failures": [f.to_json() for f in failures],
+        "questions": questions,
+        "standalone": list(data.standalone),
         "findings": sections,
         "variants": [_variant_json(v) for v in data.variants],
         "evidence": [{"id": e, **table[e]} for e in used_evidence],

@@ -4,7 +4,8 @@ by `535-check report` and by `535-check` with no command.
 
 `report_result` is the one orchestrator, and the work runs one way: checks -> typed Findings ->
 impact measurement (which also grades the points no check graded) -> the findings finished
-(five35.checks.pipeline.review) -> variants -> a `ReportData`, which five35.reports.build only
+(five35.checks.pipeline.review) and gathered into ranked questions (form_questions) -> variants ->
+a `ReportData`, which five35.reports.build only
 arranges and five35.reports.render only renders.
 
 The long work is split into units (one player count and one range of games of the impact estimate
@@ -35,6 +36,7 @@ from five35.checks.pipeline import (
     ReportData,
     Variant,
     collect_findings,
+    form_questions,
     measure_findings,
     review,
     to_measure,
@@ -275,6 +277,7 @@ def report_result(
     impacts = estimate_all(spec, ruleset, games, seed, bots, progress, jobs)
     finding_impacts = estimate_finding_impacts(spec, ruleset, checked, impacts, games, seed, bots, jobs)
     findings = review(spec, ruleset, checked, impacts, finding_impacts)
+    questions, standalone = form_questions(spec, ruleset, findings, impacts)
     compared = simulate_variants(spec, ruleset, games, seed, bots, progress, jobs) if variants else []
     return ReportData(
         spec=spec,
@@ -287,6 +290,8 @@ def report_result(
         level=level,
         bots=tuple(bots),
         notes=tuple(notes),
+        questions=questions,
+        standalone=standalone,
     )
 
 

@@ -9,6 +9,7 @@ cards (1-5 rain, 7-9 cloud, 11-15 sun; evidence E8), the 8s outlined because of 
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
@@ -18,12 +19,14 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from five35.checks.findings import FINDING_KINDS, SEVERITIES
 from five35.engine import TRICK_END_REASONS, TrickEndReason
-from five35.engine.simulate import WENT_OUT
+from five35.engine.simulate import WENT_OUT, wilson_interval
 from five35.spec import dumps
 from markupsafe import Markup
 
 from . import svg
+from .plain import KIND_WORDS, player, quoted
 
 FILES = ("report.md", "report.html", "report.json")
 # How tricks end: the engine's trick-end reasons, then a round that ends mid-trick because a player
@@ -82,74 +85,22 @@ def move_html(text: str) -> Markup:
     )
 
 
-def _is_pile(value: Any) -> bool:
-    return isinstance(value, Mapping) and set(value) == {"kind", "cards"}
-
-
-def _is_move(value: Any) -> bool:
-    return isinstance(value, Mapping) and "action" in value and set(value) <= {"action", "cards"}
-
-
-def value_html(value: Any) -> Markup:
-    """Any outcome value a check may give, drawn as cards and moves where it is one."""
-    if value is None:
-        return Markup('<span class="none">none</span>')
-    if isinstance(value, bool):
-        return Markup("yes" if value else "no")
-    if _is_move(value):
-        return move_html(_play_text(value))
-    if _is_pile(value):
-        return Markup(f"{escape(str(value['kind']))} {cards_html(value['cards'])}")
-    if isinstance(value, str):
-        return move_html(value)
-    if isinstance(value, Mapping):
-        rows = "".join(
-            f"<dt>{escape(str(k).replace('_', ' '))}</dt><dd>{value_html(v)}</dd>" for k, v in value.items()
-        )
-        return Markup(f'<dl class="kv">{rows}</dl>')
-    if isinstance(value, list | tuple):
-        if not value:
-            return Markup('<span class="none">none</span>')
-        if all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-            return Markup(escape(", ".join(str(v) for v in value)))
-        return Markup("<ul>" + "".join(f"<li>{value_html(v)}</li>" for v in value) + "</ul>")
-    return Markup(escape(str(value)))
-
-
-def value_md(value: Any) -> str:
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if _is_move(value):
-        return value_md(_play_text(value))
-    if _is_pile(value):
-        return f"{value['kind']} {cards_md(value['cards'])}"
-    if isinstance(value, str):
-        parsed = _parse_move(value)
-        return f"{parsed[0]} {cards_md(parsed[1])}".strip() if parsed and parsed[1] else value
-    if isinstance(value, Mapping):
-        return "; ".join(f"{str(k).replace('_', ' ')}: {value_md(v)}" for k, v in value.items())
-    if isinstance(value, list | tuple):
-        return ", ".join(value_md(v) for v in value) if value else "none"
-    return str(value)
-
-
 def _play_text(play: Mapping[str, Any]) -> str:
     cards = ",".join(str(c) for c in play.get("cards", []))
     return f"{play.get('action', '')} {cards}".strip()
 
 
-def witness_html(witness: Mapping[str, Any]) -> Markup:
-    """The table situation: the seats with their hands, whose turn it is, the pile and the trick so
-    far, then what each reading lets happen next."""
+def table_html(witness: Mapping[str, Any]) -> Markup:
+    """The table of a witness drawn with card faces: the seats (numbered from 1) with their hands,
+    whose turn it is, the central pile and the trick so far; then, when legal play reaches it, how
+    to set it up by play. What happens next is told in words beside it (the scene)."""
     sit = witness.get("situation", {})
     players = sit.get("players")
     hands = sit.get("hands")
     to_move = sit.get("to_move")
     passed = set(sit.get("passed", []))
     parts = ['<div class="table-situation">']
-    if isinstance(players, int):
+    if isinstance(players, int) and not isinstance(players, bool) and (hands or sit.get("hand")):
         seats = []
         for seat in range(players):
             badges = []
@@ -162,91 +113,123 @@ def witness_html(witness: Mapping[str, Any]) -> Markup:
             elif seat == to_move and sit.get("hand") is not None:
                 hand = cards_html(sit["hand"])
             else:
-                hand = Markup('<span class="none">hand not part of the situation</span>')
+                hand = Markup('<span class="muted">hand not shown</span>')
             cls = "seat mover" if seat == to_move else "seat"
-            seats.append(
-                f'<div class="{cls}"><div class="seat-name">Player {seat} {"".join(badges)}</div>{hand}</div>'
-            )
+            name = f"{player(seat).capitalize()} {''.join(badges)}"
+            seats.append(f'<div class="{cls}"><div class="seat-name">{name}</div>{hand}</div>')
         parts.append('<div class="seats">' + "".join(seats) + "</div>")
-    elif sit.get("hand") is not None:
-        parts.append(
-            f'<div class="seat mover"><div class="seat-name">Hand of the player to move</div>'
-            f"{cards_html(sit['hand'])}</div>"
-        )
     pile = sit.get("pile")
-    leading = sit.get("leading")
     if pile:
-        pile_html = f"{escape(str(pile.get('kind', '')))} {cards_html(pile.get('cards', []))}"
-    else:
-        pile_html = "empty: the player to move leads" if leading or pile is None else "empty"
-    parts.append(f'<div class="pile"><span class="label">Central pile</span> {pile_html}</div>')
-    if sit.get("opening_has_eight"):
-        parts.append('<div class="note">The trick\'s opening pile contained an 8.</div>')
+        parts.append(
+            f'<div class="pile"><span class="label">Central pile</span> {escape(str(pile.get("kind", "")))} '
+            f"{cards_html(pile.get('cards', []))}</div>"
+        )
     trick = sit.get("trick") or []
     if trick:
         plays = "".join(
-            f"<li>Player {int(t.get('player', -1))}: {move_html(_play_text(t))}</li>" for t in trick
+            f"<li>{player(t.get('player', 0)).capitalize()}: {move_html(_play_text(t))}</li>" for t in trick
         )
         parts.append(f'<div class="trick"><span class="label">This trick so far</span><ol>{plays}</ol></div>')
-    known = {"players", "to_move", "leading", "hand", "hands", "pile", "opening_has_eight", "trick", "passed"}
-    extra = {k: v for k, v in sit.items() if k not in known}
-    if extra:
-        parts.append(f'<div class="extra">{value_html(extra)}</div>')
     parts.append("</div>")
-    outcomes = witness.get("outcomes", {})
-    cols = "".join(
-        f'<div class="outcome"><h5>Under <code>{escape(str(name))}</code></h5>{value_html(out)}</div>'
-        for name, out in outcomes.items()
-    )
-    parts.append(f'<div class="outcomes">{cols}</div>')
     position = witness.get("position")
     if position:
         dealt = "".join(
-            f"<li>Player {seat} is dealt {cards_html(hand)}</li>"
+            f"<li>{player(seat).capitalize()} is dealt {cards_html(hand)}</li>"
             for seat, hand in enumerate(position["hands"])
         )
         moves = "".join(f"<li>{move_html(_play_text(m))}</li>" for m in position["moves"])
         parts.append(
             '<details class="position"><summary>Set this table up by play</summary>'
-            f"<p>Round {int(position['round'])}; player {int(position['leader'])} leads.</p><ul>{dealt}</ul>"
-            + (f"<p>The moves so far:</p><ol>{moves}</ol>" if moves else "")
+            f"<p>Round {int(position['round'])}; {player(position['leader'])} leads.</p><ul>{dealt}</ul>"
+            + (f"<p>The moves so far, in turn:</p><ol>{moves}</ol>" if moves else "")
             + "</details>"
         )
     return Markup("".join(parts))
 
 
+def scene_md(scene: Mapping[str, Any], indent: int = 0) -> str:
+    """A told scene as Markdown lines: the table, then what happens under each side."""
+    pad = " " * indent
+    lines = [scene["setup"]] if scene.get("setup") else []
+    outcomes = scene.get("outcomes", [])
+    if scene.get("same") and outcomes:
+        names = " and ".join(quoted(o["label"]) for o in outcomes)
+        lines.append(f"{pad}- The same under {names}: {outcomes[0]['words']}")
+    else:
+        lines += [f"{pad}- Under {quoted(o['label'])}: {o['words']}" for o in outcomes]
+    return "\n".join(lines)
+
+
+def scene_html(scene: Mapping[str, Any]) -> Markup:
+    """A told scene: the table in a sentence or two, then what happens under each side."""
+    setup = f"<p>{escape(scene['setup'])}</p>" if scene.get("setup") else ""
+    outcomes = scene.get("outcomes", [])
+    if scene.get("same") and outcomes:
+        names = " and ".join(escape(quoted(o["label"])) for o in outcomes)
+        rows = f"<li>The same under {names}: {escape(outcomes[0]['words'])}</li>"
+    else:
+        rows = "".join(
+            f"<li>Under <em>{escape(quoted(o['label']))}</em>: {escape(o['words'])}</li>" for o in outcomes
+        )
+    return Markup(f"{setup}<ul>{rows}</ul>")
+
+
+def scene_key(scene: Mapping[str, Any]) -> str:
+    """What a scene shows, whatever its sides are called: two findings with the same key tell the
+    same table and the same outcomes."""
+    return str(scene.get("setup", "")) + "|" + "|".join(str(o["words"]) for o in scene.get("outcomes", []))
+
+
 # ---- the variant comparison ------------------------------------------------------------------
 
-
-def _mean_seats(stats: Mapping[str, Any], key: str) -> float | None:
-    vals = [s[key] for s in stats["seats"] if s[key] is not None]
-    return round(sum(vals) / len(vals), 3) if vals else None
+Interval = tuple[float, float, float]  # a mean or share, with its 95% interval
 
 
-METRICS: tuple[tuple[str, str, Callable[[Mapping[str, Any]], float | None], bool], ...] = (
-    ("round_moves", "Moves per round (mean)", lambda s: s["round_length"]["moves"]["mean"], False),
-    ("round_tricks", "Tricks per round (mean)", lambda s: s["round_length"]["tricks"]["mean"], False),
-    ("rounds", "Rounds per match (mean)", lambda s: s["rounds_per_game"]["mean"], False),
+def mean_interval(hist: Mapping[str, Any] | None) -> Interval | None:
+    """The mean of a histogram with its 95% interval (normal approximation: the histograms hold
+    hundreds of rounds or matches)."""
+    if not hist or not hist.get("count"):
+        return None
+    pairs = [(float(v), int(n)) for v, n in hist["histogram"]]
+    n = sum(c for _, c in pairs)
+    mean = sum(v * c for v, c in pairs) / n
+    var = sum(c * (v - mean) ** 2 for v, c in pairs) / (n - 1) if n > 1 else 0.0
+    half = 1.959964 * math.sqrt(var / n)
+    return (round(mean, 3), round(mean - half, 3), round(mean + half, 3))
+
+
+def share_interval(count: int, total: int) -> Interval | None:
+    interval = wilson_interval(count, total)
+    if interval is None:
+        return None
+    return (round(count / total, 4), interval[0], interval[1])
+
+
+def _leader(s: Mapping[str, Any]) -> Interval | None:
+    fl = s["first_leader"]
+    ci = fl.get("win_share_ci95")
+    return (fl["win_share"], ci[0], ci[1]) if ci and fl["win_share"] is not None else None
+
+
+METRICS: tuple[tuple[str, str, Callable[[Mapping[str, Any]], Interval | None], bool], ...] = (
+    ("round_moves", "Moves per round (mean)", lambda s: mean_interval(s["round_length"]["moves"]), False),
+    ("round_tricks", "Tricks per round (mean)", lambda s: mean_interval(s["round_length"]["tricks"]), False),
+    ("rounds", "Rounds per match (mean)", lambda s: mean_interval(s["rounds_per_game"]), False),
     (
         "rule_of_8",
-        "Rule-of-8 firings per round",
-        lambda s: round(s["tricks"]["rule_of_8_firings"] / s["rounds"], 3) if s["rounds"] else None,
-        False,
+        "Tricks ended by the Rule of 8",
+        lambda s: share_interval(
+            s["tricks"]["ends_by_reason"].get(TrickEndReason.RULE_OF_8, 0), s["tricks"]["total"]
+        ),
+        True,
     ),
-    ("first_leader", "Win share of the first trick's leader", lambda s: s["first_leader"]["win_share"], True),
-    (
-        "penalty",
-        "Penalty points per player per round (mean)",
-        lambda s: _mean_seats(s, "mean_penalty_per_round"),
-        False,
-    ),
-    ("final_score", "Final score per player (mean)", lambda s: _mean_seats(s, "mean_final_score"), False),
+    ("first_leader", "Win share of the first trick's leader", _leader, True),
 )
 
 
 def variant_view(variants: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """Tables and charts of the variant comparison, one per metric, player counts down, variants
-    across."""
+    across, every value a mean or share with its 95% interval."""
     if not variants:
         return {"labels": [], "metrics": [], "endings": [], "charts": []}
     labels = [v["label"] for v in variants]
@@ -256,22 +239,20 @@ def variant_view(variants: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     for key, title, get, percent in METRICS:
         rows: list[dict[str, Any]] = []
         for p in counts:
-            vals: list[float | None] = []
+            cells: list[Interval | None] = []
             for v in variants:
                 stats = v["per_players"].get(str(p))
-                vals.append(get(stats) if stats else None)
-            rows.append({"players": p, "values": vals})
+                cells.append(get(stats) if stats else None)
+            rows.append({"players": p, "cells": cells})
         metrics.append({"key": key, "title": title, "percent": percent, "rows": rows})
-        reference = None
-        if key == "first_leader":
-            reference = [round(1 / p, 4) for p in counts]
+        reference = [round(1 / p, 4) for p in counts] if key == "first_leader" else None
         charts.append(
             Markup(
                 svg.grouped_bars(
                     title + " by player count",
                     f"variant-{key}",
                     [f"{p} players" for p in counts],
-                    [(label, [r["values"][i] for r in rows]) for i, label in enumerate(labels)],
+                    [(label, [r["cells"][i] for r in rows]) for i, label in enumerate(labels)],
                     percent=percent,
                     reference=reference,
                     reference_label="fair share (1/players)" if reference else "",
@@ -316,6 +297,82 @@ def fmt(value: Any, percent: bool = False) -> str:
     return str(value)
 
 
+def pct(value: float) -> str:
+    """A share as people write it: whole percent, with one decimal below 10 % (where 0.5 % and 1.9 %
+    are different statements) and just below 100 %."""
+    percent = value * 100
+    text = f"{percent:.0f}" if 10 <= percent <= 99 else f"{percent:.1f}".rstrip("0").rstrip(".")
+    return f"{text} %"
+
+
+def mean_cell(cell: Interval | None, percent: bool = False) -> str:
+    if cell is None:
+        return "n/a"
+    value, lo, hi = cell
+    if percent:
+        return f"{pct(value)} ({pct(lo)}–{pct(hi)})"
+    return f"{value:.2f} ({lo:.2f}–{hi:.2f})"
+
+
+def share_cell(row: Mapping[str, Any]) -> str:
+    def bare(value: float) -> str:
+        return pct(value).removesuffix(" %")
+
+    return f"{pct(row['share'])} ({bare(row['ci_low'])}–{bare(row['ci_high'])})"
+
+
+def impact_line(per_players: Mapping[str, Mapping[str, Any]]) -> str:
+    """Shares per player count, neighbouring counts with the same figures told once ("2-4: 0 % ...")."""
+    groups: list[tuple[list[str], str]] = []
+    for players, row in per_players.items():
+        cell = share_cell(row)
+        if groups and groups[-1][1] == cell:
+            groups[-1][0].append(players)
+        else:
+            groups.append(([players], cell))
+    parts = [
+        f"{counts[0]}–{counts[-1]}: {cell}" if len(counts) > 1 else f"{counts[0]}: {cell}"
+        for counts, cell in groups
+    ]
+    return "; ".join(parts)
+
+
+def share_words(impact: Mapping[str, Any] | None) -> str:
+    """A question's largest measured share, with its interval."""
+    if not impact:
+        return "not measured in this run"
+    if impact["share"] == 0:
+        return (
+            f"no simulated game changed (at most {pct(impact['ci_high'])} at any player count, 95 % interval)"
+        )
+    return (
+        f"{pct(impact['share'])} of games at {impact['players']} players "
+        f"(95 % interval {pct(impact['ci_low'])}–{pct(impact['ci_high'])})"
+    )
+
+
+def largest_share(impact: Mapping[str, Any]) -> str:
+    rows = impact["per_players"]
+    players, row = max(rows.items(), key=lambda item: (item[1]["share"], -int(item[0])))
+    return share_words(
+        {"share": row["share"], "players": players, "ci_low": row["ci_low"], "ci_high": row["ci_high"]}
+    )
+
+
+def shorten(text: Any, width: int = 70) -> str:
+    """A long text cut at a word boundary, marked with an ellipsis."""
+    words = str(text)
+    if len(words) <= width:
+        return words
+    cut = words[:width].rsplit(" ", 1)[0].rstrip(",;:")
+    return cut + "…"
+
+
+def first_upper(text: Any) -> str:
+    words = str(text)
+    return words[:1].upper() + words[1:]
+
+
 def md_cell(text: Any) -> str:
     return str(text if text is not None else "—").replace("|", "\\|").replace("\n", " ")
 
@@ -335,37 +392,57 @@ def _env(autoescape: bool) -> jinja2.Environment:
         md_cell=md_cell,
         cards_md=cards_md,
         cards_html=cards_html,
-        value_md=value_md,
-        value_html=value_html,
-        witness_html=witness_html,
+        table_html=table_html,
+        scene_md=scene_md,
+        scene_html=scene_html,
+        scene_key=scene_key,
+        mean_cell=mean_cell,
+        share_cell=share_cell,
+        impact_line=impact_line,
+        share_words=share_words,
+        largest_share=largest_share,
+        shorten=shorten,
+        first_upper=first_upper,
+        kind_words=lambda k: KIND_WORDS.get(k, str(k)),
+        status_of=_status,
+        pct=pct,
     )
     return env
 
 
 def _context(data: Mapping[str, Any]) -> dict[str, Any]:
-    impact_charts = {}
-    for section in data["findings"]:
-        if section["impact"]:
-            impact_charts[section["id"]] = Markup(
+    sections = {s["id"]: s for s in data["findings"]}
+    charts: dict[str, list[Markup]] = {}
+    for q in data["questions"]:
+        charts[q["id"]] = [
+            Markup(
                 svg.impact_bars(
-                    f"Games changed by the reading ({section['impact'].get('compared', 'other reading')})",
-                    f"impact-{section['id']}",
-                    section["impact"]["per_players"],
+                    f"Games changed: {row['label']}" if len(q["impacts"]) > 1 else "Games changed",
+                    f"impact-{q['id']}-{n}",
+                    row["per_players"],
                 )
             )
+            for n, row in enumerate(q["impacts"])
+        ]
+    items = [*data["questions"], *(sections[f] for f in data["standalone"])]
+    present = {
+        "kind": [k for k in FINDING_KINDS if any(i["kind"] == k for i in items)],
+        "severity": [s for s in SEVERITIES if any(i["severity"] == s for i in items)],
+        "status": [s for s in ("open", "settled") if any(_status(i) == s for i in items)],
+    }
     return {
         "r": data,
+        "sections": sections,
         "variants": variant_view(data["variants"]),
-        "impact_charts": impact_charts,
-        "kinds_words": {
-            "ambiguity": "ambiguity (variation point)",
-            "contradiction": "contradiction",
-            "gap": "gap (undefined term)",
-            "dead_clause": "dead clause",
-            "mismatch": "German/Spanish mismatch",
-            "defect": "defect in a source text",
-        },
+        "charts": charts,
+        "filters": present,
+        "kind_words": {k: KIND_WORDS[k] for k in FINDING_KINDS},
     }
+
+
+def _status(item: Mapping[str, Any]) -> str:
+    """ "open" or "settled", for a question and for a finding that stands alone."""
+    return "open" if item.get("settled_by") is None else "settled"
 
 
 def render_markdown(data: Mapping[str, Any]) -> str:

@@ -27,6 +27,12 @@ def nice_ceiling(value: float) -> float:
     return 10.0 * power
 
 
+def title_width(title: str, size: int = 13) -> int:
+    """The width a bold sans-serif title needs, estimated generously (0.62 em a character) so that
+    a chart is always at least as wide as its title and the title is never cut."""
+    return int(len(title) * size * 0.62) + 24
+
+
 def _open(width: int, height: int, title: str, chart_id: str) -> list[str]:
     return [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" data-chart="{escape(chart_id)}" '
@@ -47,24 +53,27 @@ def _legend(names: Sequence[str], x: int, y: int) -> list[str]:
     return out
 
 
+Cell = tuple[float, float, float]  # a value with the low and high end of its 95% interval
+
+
 def grouped_bars(
     title: str,
     chart_id: str,
     categories: Sequence[str],
-    series: Sequence[tuple[str, Sequence[float | None]]],
+    series: Sequence[tuple[str, Sequence[Cell | None]]],
     *,
     percent: bool = False,
     reference: Sequence[float | None] | None = None,
     reference_label: str = "",
 ) -> str:
-    """Bars per category (e.g. player count), one bar per series (e.g. variant). A missing value
-    (None) leaves a gap marked 'n/a'. `reference` draws a dashed line per category (e.g. a fair
-    share)."""
-    plot_w = max(320, len(categories) * (len(series) * 18 + 24))
+    """Bars per category (e.g. player count), one bar per series (e.g. variant), each with its 95%
+    interval as a whisker. A missing value (None) leaves a gap marked 'n/a'. `reference` draws a
+    dashed line per category (e.g. a fair share)."""
     legend_w = 190
+    plot_w = max(320, len(categories) * (len(series) * 18 + 24), title_width(title) - 60 - legend_w)
     width, height = 60 + plot_w + legend_w, 240
     top, bottom, left = 30, 200, 50
-    values = [v for _, vals in series for v in vals if v is not None]
+    values = [hi for _, vals in series for cell in vals if cell is not None for hi in (cell[0], cell[2])]
     refs = [r for r in (reference or []) if r is not None]
     vmax = max([*values, *refs, 0.0])
     vmax = 1.0 if percent and vmax <= 1.0 else nice_ceiling(vmax)
@@ -85,20 +94,27 @@ def grouped_bars(
     for c, cat in enumerate(categories):
         gx = left + c * group_w + (group_w - bar_w * len(series)) / 2
         for s, (name, vals) in enumerate(series):
-            value = vals[c] if c < len(vals) else None
+            cell = vals[c] if c < len(vals) else None
             x = gx + s * bar_w
-            if value is None:
+            if cell is None:
                 out.append(
                     f'<text x="{_n(x + bar_w / 2)}" y="{bottom - 4}" text-anchor="middle" font-size="8" '
                     f"{FONT}>n/a</text>"
                 )
                 continue
+            value, lo, hi = cell
             h = value * scale
-            text = f"{value:.1%}" if percent else _n(value)
+            shown = (lambda v: f"{v:.1%}") if percent else _n
+            text = f"{shown(value)} (95% interval {shown(lo)} to {shown(hi)})"
             out.append(
                 f'<rect x="{_n(x)}" y="{_n(bottom - h)}" width="{_n(bar_w - 2)}" height="{_n(h)}" '
                 f'fill="{PALETTE[s % len(PALETTE)]}">'
                 f"<title>{escape(name)}, {escape(cat)}: {text}</title></rect>"
+            )
+            mid = x + (bar_w - 2) / 2
+            out.append(
+                f'<line x1="{_n(mid)}" y1="{_n(bottom - lo * scale)}" x2="{_n(mid)}" '
+                f'y2="{_n(bottom - hi * scale)}" stroke="#000"/>'
             )
         if reference is not None and c < len(reference) and reference[c] is not None:
             ref = reference[c]
@@ -132,7 +148,7 @@ def stacked_shares(
     """One horizontal bar per row (e.g. variant), split into the shares of `parts` (e.g. how
     tricks end)."""
     label_w, bar_w, row_h = 170, 360, 24
-    width = label_w + bar_w + 20
+    width = max(label_w + bar_w + 20, title_width(title))
     height = 40 + len(rows) * row_h + 20 + len(parts) * 16
     out = _open(width, height, title, chart_id)
     for r, (label, shares) in enumerate(rows):
@@ -159,10 +175,13 @@ def stacked_shares(
 
 
 def impact_bars(title: str, chart_id: str, per_players: Mapping[str, Mapping[str, float]]) -> str:
-    """The share of affected games per player count, with its confidence interval as a whisker."""
+    """The share of affected games per player count, with its 95% interval as a whisker and the
+    share written above the bar. A share of 0 is drawn as a visible baseline mark labelled 0%, so
+    that it cannot be mistaken for a missing bar."""
     cats = list(per_players)
-    width, height = 60 + 56 * max(1, len(cats)) + 20, 170
-    top, bottom, left = 28, 140, 44
+    width = max(60 + 56 * max(1, len(cats)) + 20, title_width(title))
+    height = 180
+    top, bottom, left = 38, 150, 44
     scale = bottom - top
     out = _open(width, height, title, chart_id)
     out.append(f'<line x1="{left}" y1="{bottom}" x2="{width - 10}" y2="{bottom}" stroke="#333"/>')
@@ -176,18 +195,32 @@ def impact_bars(title: str, chart_id: str, per_players: Mapping[str, Mapping[str
         row = per_players[cat]
         x = left + 10 + c * 56
         h = scale * row["share"]
-        out.append(
-            f'<rect x="{x}" y="{_n(bottom - h)}" width="30" height="{_n(h)}" fill="{PALETTE[0]}">'
+        tip = (
             f"<title>{escape(cat)} players: {row['share']:.1%} "
-            f"({row['ci_low']:.1%} to {row['ci_high']:.1%})</title></rect>"
+            f"(95% interval {row['ci_low']:.1%} to {row['ci_high']:.1%})</title>"
         )
+        if h < 2:
+            # Zero (or nearly): a mark on the baseline, so that the bar is visibly zero.
+            out.append(
+                f'<rect class="zero" x="{x}" y="{bottom - 2}" width="30" height="2" fill="{PALETTE[5]}">'
+                f"{tip}</rect>"
+            )
+        else:
+            out.append(
+                f'<rect x="{x}" y="{_n(bottom - h)}" width="30" height="{_n(h)}" fill="{PALETTE[0]}">'
+                f"{tip}</rect>"
+            )
         lo, hi = bottom - scale * row["ci_low"], bottom - scale * row["ci_high"]
         out.append(f'<line x1="{x + 15}" y1="{_n(lo)}" x2="{x + 15}" y2="{_n(hi)}" stroke="#000"/>')
         out.append(f'<line x1="{x + 9}" y1="{_n(lo)}" x2="{x + 21}" y2="{_n(lo)}" stroke="#000"/>')
         out.append(f'<line x1="{x + 9}" y1="{_n(hi)}" x2="{x + 21}" y2="{_n(hi)}" stroke="#000"/>')
         out.append(
+            f'<text x="{x + 15}" y="{_n(min(bottom - h, hi) - 4)}" text-anchor="middle" '
+            f'font-size="10" {FONT}>{row["share"]:.0%}</text>'
+        )
+        out.append(
             f'<text x="{x + 15}" y="{bottom + 14}" text-anchor="middle" font-size="11" {FONT}>'
-            f"{escape(cat)}p</text>"
+            f"{escape(cat)} players</text>"
         )
     out.append("</svg>")
     return "\n".join(out)

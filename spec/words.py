@@ -171,11 +171,12 @@ class QuestionWords:
     sentences that settle it under each reading."""
 
     id: str
+    title: str
     points: tuple[str, ...]
     parameters: tuple[str, ...]
     variants: tuple[str, ...]
     ask: Mapping[str, str]
-    readings: Mapping[str, str]
+    readings: Mapping[str, str]  # reading (or `point=reading`) -> short plain name
     wordings: tuple[Wording, ...]
 
     def wordings_for(self, readings: Mapping[str, str]) -> tuple[Wording, ...]:
@@ -312,6 +313,7 @@ def questions_of(spec: Spec) -> tuple[QuestionWords, ...]:
             listed.append(
                 QuestionWords(
                     id=name,
+                    title=vp.question,
                     points=(name,),
                     parameters=(),
                     variants=(),
@@ -478,6 +480,7 @@ def _question_problems(spec: Spec, words: Words) -> Iterator[tuple[str, str]]:
                     f"names {parameter!r}, which is not a parameter of {spec.path.name}",
                 )
         readings = {r for p in q.points if p in vps for r in vps[p].listed}
+        readings |= {f"{p}={r}" for p in q.points if p in vps for r in vps[p].listed}
         for reading in q.readings:
             if reading not in readings:
                 yield (
@@ -591,6 +594,7 @@ def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Words:
     questions = {
         qid: QuestionWords(
             id=qid,
+            title=q["title"],
             points=tuple(q.get("points", ())),
             parameters=tuple(q.get("parameters", ())),
             variants=tuple(q.get("variants", ())),
