@@ -64,7 +64,7 @@ def run_report(
         keep_interrupts_from_z3()
         start = time.perf_counter()
         checks = len(all_checks())
-        info(f"535-check report: running the {plural(checks, 'check')} at level {level}")
+        info(f"535-check report: running the checks at level {level} ({plural(checks, 'check')})")
         # The checks print no bar of their own: the plain lines go to a terminal too.
         with Ticker("report", "checks done", checks, force=True) as ticker:
 

@@ -350,8 +350,10 @@ def git(*args: str, cwd: Path) -> str:
     ).stdout.strip()
 
 
-def test_the_pre_commit_manifest_is_valid() -> None:
-    result = pre_commit("validate-manifest", str(ROOT / ".pre-commit-hooks.yaml"), cwd=ROOT, home=ROOT)
+def test_the_pre_commit_manifest_is_valid(tmp_path: Path) -> None:
+    result = pre_commit(
+        "validate-manifest", str(ROOT / ".pre-commit-hooks.yaml"), cwd=tmp_path, home=tmp_path
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     [hook] = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
     assert hook["entry"].startswith("535-check check --level quick")
