@@ -250,6 +250,13 @@ TEXT_SCENES: tuple[Scene, ...] = (
         may_refuse=True,
     ),
     Scene(
+        "set-four-of-six-players",
+        "With 6 players (a large game in every reading) a set grows to its 4th card",
+        ("trick.end.set", "deck.copies", "action.add"),
+        (Setup(((2, 3, 3), (3, 3, 15), (14,), (13,), (12,), (11,)), ("lead 3,3",), "add 3,3"),),
+        examples=("trick.end.set@de", "trick.end.set@es"),
+    ),
+    Scene(
         "run-closes",
         "4,5 added to the run 1,2,3: the 5th card of a run ends the trick",
         ("trick.end.run", "trick.end", "action.add", "pile.run"),
@@ -326,6 +333,12 @@ CLAUSE_SCENES: tuple[Scene, ...] = (
         "A player who passed takes no further turn in the trick; the trick ends when the others pass",
         ("action.pass.out", "trick.end.passes", "trick.winner", "action.overwrite"),
         (Setup(((5, 9, 12), (2, 13), (7, 14)), ("lead 5", "pass", "overwrite 7"), "pass"),),
+    ),
+    Scene(
+        "winner-leads-at-a-full-table",
+        "The last seat of 5 wins a trick by the Rule of 8 and leads the next one",
+        ("trick.winner", "trick.end.eight", "lead.no_pass"),
+        (Setup(((14,), (15,), (13,), (5, 12), (8, 11)), ("lead 5",), "overwrite 8", leader=3),),
     ),
     Scene(
         "cleared-holds-overwritten",
