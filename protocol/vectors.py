@@ -16,9 +16,10 @@ Every expected answer is the reference's own: each conversation is sent through
 - for every variation point, its minimal witness: the smallest position (sized as the divergence
   check sizes its witnesses: cards, then ranks, then pile, then players) within a bounded search (a
   lead, then one play onto it) where changing that reading alone changes an answer. It is searched
-  on the engine rather than taken from the check's Z3 answer, whose ties between equally small
-  witnesses can fall differently after other Z3 queries in the same process: the files must be the
-  same bytes on every run (tests/test_vectors.py checks that the sizes agree with the check's);
+  on the engine rather than taken from the check's Z3 model: no solver is needed, the search sees
+  every answer the protocol compares (the state's `aside` too, which the model does not hold), and
+  only positions play reaches are candidates (tests/test_vectors.py checks that where the check's
+  witness is reachable the two are the same size);
 - one seeded round per player count, played to its end with `legal` checked before every move.
 
 What a vector covers is measured, not declared: `covers.readings` lists the points whose reading,

@@ -368,7 +368,7 @@ def _size(pile: list[int], play: list[int]) -> tuple[int, int]:
 
 @pytest.mark.parametrize("profile", PROFILES)
 def test_each_point_s_witness_is_as_small_as_the_divergence_check_s(profile: str) -> None:
-    """The vectors search their witnesses on the engine (so that ties always fall the same way);
+    """The vectors search their witnesses on the engine, without the solver;
     where the Z3 check's witness can be set up by play under the profile, it has the same size:
     cards on the pile and in the play, then the sum of their ranks."""
     ours = {}
