@@ -23,8 +23,8 @@ from five35.protocol.client import (
     EngineFault,
     engine_session,
 )
-from five35.protocol.compare import RoundResult, check_readings, negotiate
-from five35.protocol.fuzz import fuzz
+from five35.protocol.compare import MAX_MOVES, RoundResult, check_readings, negotiate
+from five35.protocol.fuzz import FuzzResult, fuzz
 from five35.protocol.messages import deal_json, move_json
 from five35.protocol.perft import compare_perft, divide, root_deal
 from five35.protocol.replay import load_replay, replay_json, run_replay, side_by_side, write_replay
@@ -177,6 +177,12 @@ def _witness_text(witness: RoundResult) -> list[str]:
     default=None,
     help="Where to write the replay of a divergence [default: 535-replay-seed<SEED>.json].",
 )
+@click.option(
+    "--timings",
+    is_flag=True,
+    help="Also put the timings (seconds, requests/s, rounds/s) in the output, which then differs "
+    "from run to run; they are always on stderr.",
+)
 @engine_options
 @format_option
 def fuzz_cmd(
@@ -190,11 +196,17 @@ def fuzz_cmd(
     shrink_budget: float,
     players: str | None,
     replay_out: Path | None,
+    timings: bool,
     timeout: float,
     max_line: int,
     fmt: str,
 ) -> None:
-    """Differential fuzzing: play Hypothesis-generated rounds on the engine and the reference."""
+    """Differential fuzzing: play Hypothesis-generated rounds on the engine and the reference.
+
+    Each of --examples Hypothesis examples is one round, dealt and played on both engines; the
+    first divergence is shrunk to a short replay. The summary counts the rounds generated (how
+    many were played to their end, and why the others stopped), the moves and the protocol
+    requests; the speed (requests/s, rounds/s) goes to stderr, and with --timings to the output."""
     choice = resolve(spec_path, profile, readings)
     if players is not None:
         _player_counts(players, choice.ruleset)  # a bad --players fails before the engine starts
@@ -226,10 +238,7 @@ def fuzz_cmd(
     if result.fault is not None:
         _fault_exit(result.fault, fmt, {**head, **result.to_json()})
     _notes(notes)
-    timing = f"seed {seed}, {result.seconds:.2f} s, {result.requests} requests"
-    if result.seconds_to_detect is not None:
-        timing += f", divergence found after {result.seconds_to_detect:.2f} s"
-    click.echo(f"535-check fuzz: {timing}", err=True)
+    click.echo(f"535-check fuzz: seed {seed}, {_speed(result)}", err=True)
     witness = result.witness
     path = None
     if witness is not None:
@@ -240,6 +249,8 @@ def fuzz_cmd(
             raise SpecError("--replay-out", f"cannot write {path}: {exc.strerror or exc}") from None
     if fmt == "json":
         out = {**head, **result.to_json(), "result": "divergence" if witness else "agree"}
+        if timings:
+            out["timing"] = result.timing_json()
         if witness is not None:
             out["replay"] = str(path)
             out["witness"] = replay_json(ruleset, target, seed, witness)
@@ -248,22 +259,55 @@ def fuzz_cmd(
         click.echo(f"engine: {name} ({target})")
         click.echo(f"reference: {ruleset.label()}")
         click.echo(f"seed: {seed}")
+        click.echo(_rounds_text(result))
+        if timings:
+            click.echo(f"speed: {_speed(result)}")
         if witness is None:
-            why = " (time budget reached)" if result.budget_exhausted else ""
-            click.echo(
-                f"no divergence in {result.examples} rounds{why} ({result.rounds_ended} played to the end): "
-                f"{result.moves} moves, {result.requests} requests"
-            )
             click.echo("exercised: " + ", ".join(f"{name} {n}" for name, n in result.coverage))
         else:
             click.echo(
                 f"DIVERGENCE in round {result.first_found_at} "
-                f"(shrunk with {result.shrink_runs} further runs):"
+                f"(shrunk by replaying {result.shrink_runs} smaller rounds):"
             )
             for line in _witness_text(witness):
                 click.echo(line)
             click.echo(f"replay written to {path}; run: 535-check replay {path} --engine {_quote(target)}")
     sys.exit(EXIT_FAILED if witness is not None else EXIT_OK)
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n:,} {what}" if n == 1 else f"{n:,} {what}s"
+
+
+def _rounds_text(result: FuzzResult) -> str:
+    """What the search did, every number named: rounds generated and how each one stopped."""
+    rounds = result.rounds_json()
+    how = [f"{rounds['played_to_the_end']:,} played to the end"]
+    if rounds["diverged"]:
+        how.append("1 diverged")
+    if rounds["stopped_at_the_move_cap"]:
+        how.append(f"{rounds['stopped_at_the_move_cap']:,} stopped at the {MAX_MOVES}-move cap")
+    if rounds["cut_short_by_hypothesis"]:
+        how.append(f"{rounds['cut_short_by_hypothesis']:,} cut short by Hypothesis")
+    why = ", the time budget ran out" if result.budget_exhausted else ""
+    return (
+        f"searched {_count(result.examples, 'round')} for --examples {result.examples_asked}{why} "
+        f"({', '.join(how)}): {_count(result.moves, 'move')}, "
+        f"{_count(result.search_requests, 'protocol request')}"
+    )
+
+
+def _speed(result: FuzzResult) -> str:
+    text = (
+        f"{result.search_seconds:.2f} s searching: {result.requests_per_second:,.0f} requests/s, "
+        f"{result.rounds_per_second:,.0f} rounds/s"
+    )
+    if result.seconds_to_detect is not None:
+        text += (
+            f"; divergence found after {result.seconds_to_detect:.2f} s, "
+            f"shrunk in {result.seconds - result.seconds_to_detect:.2f} s"
+        )
+    return text
 
 
 def _quote(text: str) -> str:

@@ -73,7 +73,14 @@ BUGS = {
     "eight-points": "an 8 left in hand costs 2 points instead of 5",
     "passed-winner": "when all but one pass, the trick goes to the player who passed last",
     "run-order": "a higher run beats a lower one (11,12,13 beats 1,2,3)",
+    # Bugs that only show late in a match or at a full table: the fuzzer must still shrink them
+    # to a short replay (a witness starts from a round with scores, not from a whole match).
+    "late-penalty": "a player who already has 15 points or more pays half the penalty (rounded down)",
+    "match-end-over": "the match ends only when a score passes 20, not when it reaches 20",
+    "six-set-close": "with 6 players a set is closed by its 4th card instead of its 5th",
+    "five-winner-lead": "with 5 players, after seat 4 wins a trick, seat 0 leads the next one",
 }
+LATE_SCORE = 15
 FAULTS = ("garbage", "hang", "crash", "oversized")
 
 
@@ -110,6 +117,8 @@ class Engine:
     def set_close(self, players: int) -> int:
         if "set-close" in self.bugs:
             return 5
+        if "six-set-close" in self.bugs and players == 6:
+            return 4
         return 5 if players >= 5 else 4
 
     def copies(self, players: int) -> int:
@@ -273,7 +282,10 @@ class Engine:
     def end_trick(self, rnd: dict[str, Any], winner: int, reasons: list[str]) -> list[dict[str, Any]]:
         for play in rnd["trick"]:
             rnd["cleared"].extend(play["cards"])
-        rnd.update(pile=None, kind=None, trick=[], passed=[], last=-1, opening_eight=False, to_move=winner)
+        leader = winner
+        if "five-winner-lead" in self.bugs and rnd["players"] == 5 and winner == 4:
+            leader = 0
+        rnd.update(pile=None, kind=None, trick=[], passed=[], last=-1, opening_eight=False, to_move=leader)
         return [{"event": "trick_end", "winner": winner, "reasons": sorted(reasons)}]
 
     def apply(self, rnd: dict[str, Any], move: dict[str, Any]) -> list[dict[str, Any]]:
@@ -329,12 +341,21 @@ class Engine:
         if "eight-points" in self.bugs:
             points[8] = 2
         penalties = [sum(points[c] for c in h) for h in rnd["hands"]]
+        if "late-penalty" in self.bugs:
+            penalties = [
+                p // 2 if s >= LATE_SCORE else p for s, p in zip(rnd["scores"], penalties, strict=True)
+            ]
         rnd["scores"] = [s + p for s, p in zip(rnd["scores"], penalties, strict=True)]
         events = [
             {"event": "round_end", "went_out": went_out, "penalties": penalties, "scores": rnd["scores"]}
         ]
         rnd["phase"] = "round_over"
-        if max(rnd["scores"]) >= MATCH_END:
+        over = (
+            max(rnd["scores"]) > MATCH_END
+            if "match-end-over" in self.bugs
+            else max(rnd["scores"]) >= MATCH_END
+        )
+        if over:
             rnd["phase"] = "match_over"
             best = min(rnd["scores"])
             winners = [i for i, s in enumerate(rnd["scores"]) if s == best]

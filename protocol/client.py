@@ -24,7 +24,7 @@ import threading
 import time
 import unicodedata
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
@@ -39,6 +39,8 @@ from .messages import (
     encode,
     lone_surrogate,
     move_json,
+    quick_loads,
+    request_line,
 )
 
 FaultKind = Literal["start", "crash", "timeout", "malformed", "oversized", "protocol"]
@@ -97,12 +99,39 @@ def _request(message: Mapping[str, Any]) -> tuple[int, str]:
     return (int(message["id"]), str(message["type"]))
 
 
+def _shown_line(direction: str, raw: bytes) -> str:
+    text = raw.rstrip(b"\n").decode("utf-8", "replace")
+    shown = text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + f"... ({len(text)} chars)"
+    return f"{direction} {shown}"
+
+
+def _same_json(raw: bytes, answer: Any, message: Mapping[str, Any], expected: Mapping[str, Any]) -> bool:
+    """Whether the parsed `answer` is the reference's answer `expected` (plus the envelope) as
+    JSON: the same values and the same JSON types.
+
+    Python's == sees the JSON value true as the integer 1, so equality alone is not enough. The
+    fast path admits no numbers but integers, and the reference's bodies hold no boolean but
+    `"ok": true` and no string with "true" or "false" in it: so when the answer's text has exactly
+    one `true`, no `false`, and its "ok" is True, equal values are also equal types."""
+    if expected.get("ok") is not True or raw.count(b"true") != 1 or b"false" in raw:
+        return False
+    if type(answer) is not dict or answer.get("ok") is not True or len(answer) != len(expected) + 2:
+        return False
+    if answer.get("id") != message["id"] or answer.get("type") != message["type"]:
+        return False
+    return all(answer.get(key, _MISSING) == value for key, value in expected.items())
+
+
+_MISSING = object()
+
+
 class EngineClient:
     """One engine session: numbered requests, validated responses, a transcript.
 
-    Subclasses move bytes: `_send` hands a batch of requests to the engine, `_answer` returns the
-    raw answer line to one of them within the timeout. Parsing (with the size and depth limits of
-    five35.spec.limits) and validation are the same for every kind of engine."""
+    Subclasses move bytes: `_send` hands a batch of requests (each already encoded as one JSON
+    line) to the engine, `_answer` returns the raw answer line to one of them within the timeout.
+    Parsing (with the size and depth limits of five35.spec.limits) and validation are the same for
+    every kind of engine."""
 
     label: str = "engine"
     timeout: float = DEFAULT_TIMEOUT
@@ -112,15 +141,12 @@ class EngineClient:
         self._next_id = 1
         self.requests = 0
         self.players: int | None = None  # the table of the last new_round sent
-        self._transcript: deque[str] = deque(maxlen=TRANSCRIPT_LINES)
+        # (direction, line): formatted only when a fault shows the transcript.
+        self._transcript: deque[tuple[str, bytes]] = deque(maxlen=TRANSCRIPT_LINES)
 
     @property
     def transcript(self) -> tuple[str, ...]:
-        return tuple(self._transcript)
-
-    def _note(self, direction: str, text: str) -> None:
-        shown = text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + f"... ({len(text)} chars)"
-        self._transcript.append(f"{direction} {shown}")
+        return tuple(_shown_line(direction, raw) for direction, raw in self._transcript)
 
     def fault(self, kind: FaultKind, message: str, request: Mapping[str, Any] | None = None) -> EngineFault:
         return EngineFault(kind, message, self.transcript, _request(request) if request else None)
@@ -135,43 +161,81 @@ class EngineClient:
         The engine still answers one request at a time; pipelining only saves the round trips.
         Each answer is parsed and validated as it arrives, so a fault names the first bad answer.
         """
-        messages = []
+        return self.exchange(requests, ())  # type: ignore[return-value]
+
+    def exchange(
+        self, requests: list[tuple[str, dict[str, Any]]], expected: Sequence[Mapping[str, Any] | None]
+    ) -> list[dict[str, Any] | None]:
+        """`batch`, told what the reference answers: `expected[i]` is the body (no id, no type) of
+        the reference's answer to request i, or None when there is none to compare with.
+
+        An answer that is exactly that JSON (the same values of the same JSON types) is returned
+        as None and is not validated again: the reference's answers are valid by construction.
+        Every other answer is validated as by `batch`, in order, so a malformed answer is a fault
+        wherever it is in the batch, before the caller compares anything."""
+        messages: list[dict[str, Any]] = []
+        lines: list[bytes] = []
         tables = []
         for kind, fields in requests:
-            messages.append({"id": self._next_id, "type": kind, **fields})
+            message = {"id": self._next_id, "type": kind, **fields}
             self._next_id += 1
             if kind == "new_round" and type(fields.get("players")) is int:
                 self.players = fields["players"]
             tables.append(self.players)
+            messages.append(message)
+            lines.append(request_line(message))
         self.requests += len(messages)
-        for message in messages:
-            self._note(">", json.dumps(message, separators=(",", ":")))
-        self._send(messages)
-        return [
-            self._receive(message, self._answer(message), players)
-            for message, players in zip(messages, tables, strict=True)
-        ]
+        # The transcript pairs each request with its answer (a batch of a hundred requests would
+        # otherwise push the answers out of it): the first before sending, each later one when
+        # its answer is awaited, so a fault's transcript ends with the request it names.
+        note = self._transcript.append
+        note((">", lines[0]))
+        self._send(messages, lines)
+        out: list[dict[str, Any] | None] = []
+        for i, message in enumerate(messages):
+            if i:
+                note((">", lines[i]))
+            body = expected[i] if i < len(expected) else None
+            out.append(self._receive(message, self._answer(message), tables[i], body))
+        return out
 
-    def _receive(self, message: dict[str, Any], raw: bytes, players: int | None) -> dict[str, Any]:
-        self._note("<", raw.decode("utf-8", "replace"))
+    def _receive(
+        self,
+        message: dict[str, Any],
+        raw: bytes,
+        players: int | None,
+        expected: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any] | None:
+        self._transcript.append(("<", raw))
         try:
-            answer = load_json(raw, "the answer", max_bytes=self.max_line, max_depth=MAX_DEPTH)
-        except InputLimitError as exc:
-            raise self.fault("malformed", f"the answer: {exc.message}", message) from None
-        bad = lone_surrogate(answer) if b"\\u" in raw else None
-        if bad is not None:
-            raise self.fault(
-                "malformed",
-                f"the answer: {bad}: a lone surrogate escape (\\ud800-\\udfff) is not Unicode text",
-                message,
-            )
+            answer = quick_loads(raw, self.max_line)
+        except ValueError:
+            answer = self._load_exactly(message, raw)
+        else:
+            if expected is not None and _same_json(raw, answer, message, expected):
+                return None
+        if b"\\u" in raw:
+            bad = lone_surrogate(answer)
+            if bad is not None:
+                raise self.fault(
+                    "malformed",
+                    f"the answer: {bad}: a lone surrogate escape (\\ud800-\\udfff) is not Unicode text",
+                    message,
+                )
         try:
             check_response(message, answer, players)
         except ProtocolViolation as exc:
             raise self.fault("protocol", str(exc), message) from None
         return answer  # type: ignore[no-any-return]
 
-    def _send(self, messages: list[dict[str, Any]]) -> None:
+    def _load_exactly(self, message: dict[str, Any], raw: bytes) -> Any:
+        """The answer read by load_json: its limits, its messages (the fast path declined it)."""
+        try:
+            return load_json(raw, "the answer", max_bytes=self.max_line, max_depth=MAX_DEPTH)
+        except InputLimitError as exc:
+            raise self.fault("malformed", f"the answer: {exc.message}", message) from None
+
+    def _send(self, messages: list[dict[str, Any]], lines: list[bytes]) -> None:
         raise NotImplementedError
 
     def _answer(self, message: dict[str, Any]) -> bytes:
@@ -241,6 +305,8 @@ class SubprocessEngine(EngineClient):
         self._buffer = bytearray()
         self._waiting: list[dict[str, Any]] = []  # the batch being answered
         self._answered = 0  # how many of its answers were read
+        self._oversized: int | None = None  # the batch index of an answer line cut off as too long
+        self._ended: str | None = None  # what the engine was doing when its stdout ended
         # Closed in close(): the file lives as long as the engine process.
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115
         try:
@@ -279,11 +345,11 @@ class SubprocessEngine(EngineClient):
             how = "stdout closed"
         return self.fault("crash", f"the engine died while {doing} ({how}){self._stderr_tail()}", message)
 
-    def _send(self, messages: list[dict[str, Any]]) -> None:
+    def _send(self, messages: list[dict[str, Any]], lines: list[bytes]) -> None:
         if self._closed:
             raise self.fault("crash", "the engine was already closed", messages[0])
-        self._waiting, self._answered = messages, 0
-        self._write(b"".join(encode(m) for m in messages), time.monotonic() + self.timeout, messages)
+        self._waiting, self._answered, self._oversized = messages, 0, None
+        self._write(b"".join(lines), time.monotonic() + self.timeout, messages)
 
     def _answer(self, message: dict[str, Any]) -> bytes:
         # Each answer gets the full timeout, counted from the previous answer.
@@ -301,7 +367,9 @@ class SubprocessEngine(EngineClient):
             except BlockingIOError:
                 written = 0
             except (BrokenPipeError, ConnectionResetError):
-                raise self._died("reading its input", messages[0]) from None
+                # The answers it gave before it died are read (and checked) first.
+                self._ended = self._ended or "reading its input"
+                return
             view = view[written:]
             if written:
                 deadline = time.monotonic() + self.timeout
@@ -311,6 +379,8 @@ class SubprocessEngine(EngineClient):
             readable, writable, _ = select.select([self._out], [self._in], [], max(remaining, 0))
             if readable:
                 self._drain(0)
+                if self._ended is not None or self._oversized is not None:
+                    return  # no answer past that point can matter: the batch ends in a fault there
                 deadline = time.monotonic() + self.timeout
             elif not writable:
                 raise self.fault(
@@ -319,14 +389,20 @@ class SubprocessEngine(EngineClient):
 
     def _drain(self, first: int) -> None:
         """Read what the engine wrote; `first` is the batch's first request still waiting for its
-        answer, so that an oversized line is blamed on the request it answers."""
+        answer (the buffer holds the answers from it on).
+
+        The end of the stream and a line over the limit are noted, not raised: the whole answers
+        before them are read and checked first, in order, so that a fault names the first bad
+        answer. A line over the limit is cut off and nothing more is read."""
         chunk = os.read(self._out, 1 << 16)
         if not chunk:
-            raise self._died("answering", self._waiting[first])
+            self._ended = self._ended or "answering"
+            return
         self._buffer += chunk
-        if len(self._buffer) - (self._buffer.rfind(b"\n") + 1) > self.max_line:
-            blamed = self._waiting[min(first + self._buffer.count(b"\n"), len(self._waiting) - 1)]
-            raise self.fault("oversized", f"an answer line exceeds {self.max_line} bytes", blamed)
+        tail = self._buffer.rfind(b"\n") + 1
+        if len(self._buffer) - tail > self.max_line:
+            self._oversized = first + self._buffer.count(b"\n", 0, tail)
+            del self._buffer[tail:]
 
     def _read_line(self, deadline: float, index: int) -> bytes:
         """The answer line to request `index` of the batch."""
@@ -341,8 +417,10 @@ class SubprocessEngine(EngineClient):
                 raw = bytes(self._buffer[:end])
                 del self._buffer[: end + 1]
                 return raw
-            if len(self._buffer) > self.max_line:
-                raise self.fault("oversized", f"the answer exceeds {self.max_line} bytes", message)
+            if self._oversized is not None:  # the line cut off in _drain: this answer's
+                raise self.fault("oversized", f"an answer line exceeds {self.max_line} bytes", message)
+            if self._ended is not None:
+                raise self._died(self._ended, message)
             remaining = deadline - time.monotonic()
             if remaining <= 0 or not select.select([self._out], [], [], remaining)[0]:
                 raise self.fault("timeout", f"no answer within {self.timeout:g} s", message)
@@ -459,15 +537,15 @@ class InProcessEngine(EngineClient):
         self._worker = worker or _Worker(label)
         self._closed = False
 
-    def _send(self, messages: list[dict[str, Any]]) -> None:
+    def _send(self, messages: list[dict[str, Any]], lines: list[bytes]) -> None:
         if self._worker.stuck is not None:
             raise self.fault("timeout", f"the engine is still busy with {self._worker.stuck}", messages[0])
         if self._closed:
             raise self.fault("crash", "the engine was already closed", messages[0])
         handle = self.engine.handle
-        for message in messages:
+        for line in lines:
             # A fresh copy, exactly as json.loads would give it: the engine may keep or change it.
-            self._worker.submit(functools.partial(_handle_one, handle, json.loads(encode(message))))
+            self._worker.submit(functools.partial(_handle_one, handle, json.loads(line)))
 
     def _answer(self, message: dict[str, Any]) -> bytes:
         request = f"request {message['id']} ({message['type']})"

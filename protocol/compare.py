@@ -8,7 +8,6 @@ engine through its client; the first disagreement is a `Divergence`. The deal of
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import functools
 import json
@@ -24,9 +23,10 @@ from five35.spec import Ruleset, Spec, SpecError
 
 from .client import EngineClient, response_body
 from .messages import deal_json, event_json, move_json, move_key, shown
-from .server import legal_json, state_json
+from .server import Answers
 
 MAX_MOVES = 400
+FIRST_MOVES = 4  # moves sent with a round's new_round (see play_round)
 
 
 @dataclass(frozen=True)
@@ -67,9 +67,9 @@ class RoundResult:
     seen: tuple[tuple[str, int], ...] = ()  # what the agreed moves exercised (see compare_apply)
 
     @property
-    def size(self) -> tuple[int, int, int]:
-        """Smaller is a better witness: fewer cards dealt, fewer moves, fewer players."""
-        return (self.deal.cards, len(self.moves), self.deal.players)
+    def size(self) -> tuple[int, int, int, int]:
+        """Smaller is a better witness: fewer cards dealt, fewer moves, fewer players, lower scores."""
+        return (self.deal.cards, len(self.moves), self.deal.players, sum(self.deal.scores or ()))
 
 
 # A chooser picks the next move (legal or, as a probe, illegal) or None to stop.
@@ -90,8 +90,9 @@ def moves_text(keys: list[tuple[str, tuple[int, ...]]]) -> str:
     return "; ".join(f"{a} {','.join(map(str, c))}".strip() for a, c in sorted(keys))
 
 
-def compare_legal(step: int, game: Game, state: State, answer: dict[str, Any]) -> None:
-    ref = {"ok": True, **legal_json(game, state)}
+def compare_legal(step: int, body: dict[str, Any], answer: dict[str, Any]) -> None:
+    """`answer` to `legal` against the reference's answer body `body` (Answers.legal)."""
+    ref = {"ok": True, **body}
     eng = response_body(answer)
     if not answer["ok"]:
         raise _Found(Divergence(step, "legal", None, f"the engine refused legal: {eng['error']}", ref, eng))
@@ -110,8 +111,9 @@ def compare_legal(step: int, game: Game, state: State, answer: dict[str, Any]) -
         raise _Found(Divergence(step, "legal", None, summary, ref, eng))
 
 
-def compare_state(step: int, game: Game, state: State, answer: dict[str, Any]) -> None:
-    mine = state_json(game, state)
+def compare_state(step: int, body: dict[str, Any], answer: dict[str, Any]) -> None:
+    """`answer` to `state` against the reference's answer body `body` (Answers.state, wrapped)."""
+    mine = body["state"]
     ref = {"ok": True, "state": mine}
     eng = response_body(answer)
     if not answer["ok"]:
@@ -125,19 +127,8 @@ def compare_state(step: int, game: Game, state: State, answer: dict[str, Any]) -
         )
 
 
-def compare_apply(
-    step: int, game: Game, state: State, move: Move, answer: dict[str, Any], seen: Counter[str] | None = None
-) -> State:
-    """Apply `move` on the reference and compare with the engine's answer; returns the new state.
-
-    `seen` counts what the agreed move exercised: events, trick-end reasons, refused probes.
-    """
-    try:
-        new, events = game.apply(state, move)
-        ref: dict[str, Any] = {"ok": True, "events": [event_json(e) for e in events]}
-    except IllegalMove as exc:
-        new = state
-        ref = {"ok": False, "error": {"code": "illegal_move", "message": str(exc)}}
+def compare_apply(step: int, move: Move, ref: dict[str, Any], answer: dict[str, Any]) -> None:
+    """`answer` to applying `move` against the reference's answer `ref` (see Step.apply)."""
     eng = response_body(answer)
     if ref["ok"] and not eng["ok"]:
         summary = f"the engine rejects the legal move '{move}': {eng['error']['message']}"
@@ -154,79 +145,170 @@ def compare_apply(
     if not ref["ok"] and eng["error"]["code"] != "illegal_move":
         summary = f"the engine refuses the illegal move '{move}' with code {eng['error']['code']}"
         raise _Found(Divergence(step, "apply", move, summary, ref, eng))
-    if seen is not None:
-        if not ref["ok"]:
-            seen["illegal_move_refused"] += 1
-        for event in ref.get("events", ()):
-            seen[event["event"]] += 1
-            seen.update(event.get("reasons", ()))
-    return new
+
+
+@dataclass(frozen=True)
+class Step:
+    """One move as the reference plays it: the answers it gives to the move's apply, and to the
+    state and legal requests after it. `apply` is the whole answer body (ok, events or error);
+    an illegal move (a probe) leaves the state as it was."""
+
+    move: Move
+    apply: dict[str, Any]
+    state: dict[str, Any]
+    legal: dict[str, Any]
+    after: State
+
+
+def reference_step(game: Game, answers: Answers, state: State, move: Move) -> Step:
+    try:
+        new, events = game.apply(state, move)
+        ref: dict[str, Any] = {"ok": True, "events": [event_json(e) for e in events]}
+    except IllegalMove as exc:
+        new = state
+        ref = {"ok": False, "error": {"code": "illegal_move", "message": str(exc)}}
+    return Step(move, ref, {"state": answers.state(new)}, answers.legal(new), new)
+
+
+def _exercised(seen: Counter[str], ref: dict[str, Any]) -> None:
+    """Count what an agreed move exercised: events, trick-end reasons, refused probes."""
+    if not ref["ok"]:
+        seen["illegal_move_refused"] += 1
+        return
+    for event in ref["events"]:
+        seen[event["event"]] += 1
+        seen.update(event.get("reasons", ()))
 
 
 def play_round(
-    game: Game, engine: EngineClient, deal: Position, chooser: Chooser, max_moves: int = MAX_MOVES
+    game: Game,
+    engine: EngineClient,
+    deal: Position,
+    chooser: Chooser,
+    max_moves: int = MAX_MOVES,
+    answers: Answers | None = None,
 ) -> RoundResult:
     """Play one round on the reference and the engine and compare every answer.
 
     The moves are chosen on the reference alone (the chooser never sees the engine's answers), so
-    they can be sent ahead: moves go to the engine in pipelined batches of 1, 1, 2, 4, 8, ... moves
-    (apply, state and legal per move; new_round, state and legal first). Each batch's answers are
-    compared in order, so the first difference is the divergence, and at most as many moves are
-    chosen past it as before it (which keeps shrinking cheap). The moves after the divergence are
-    dropped from the result. Engine faults (EngineFault) propagate: they are not divergences.
+    they can be sent ahead: new_round, state and legal go to the engine with the first FIRST_MOVES
+    moves, then the moves follow in pipelined batches of twice as many each time (apply, state and
+    legal per move). Each batch's answers are compared in order, so the first difference is the
+    divergence, and at most as many moves are chosen past it as before it, or FIRST_MOVES (which
+    keeps shrinking cheap). The moves after the divergence are dropped from the result. Engine
+    faults (EngineFault) propagate: they are not divergences.
+
+    The reference's answers are worked out as the moves are chosen and handed to the client with
+    the requests (EngineClient.exchange): an answer that is exactly the reference's is neither
+    validated nor compared again. `answers` is a cache of the reference's answers for `game`,
+    shared between the rounds of a run.
     """
+    ref = answers if answers is not None and answers.game is game else Answers(game)
     start_requests = engine.requests
     moves: list[Move] = []
-    plan = check = game.play_from(deal)
+    plan = game.play_from(deal)
+    stopped = False
+    seen: Counter[str] = Counter()
+
+    def plan_steps(count: int) -> list[Step]:
+        nonlocal plan, stopped
+        steps: list[Step] = []
+        while len(steps) < count and plan.phase == "play" and len(moves) + len(steps) < max_moves:
+            move = chooser(game, plan, ref.moves(plan))
+            if move is None:
+                stopped = True
+                break
+            step = reference_step(game, ref, plan, move)
+            steps.append(step)
+            plan = step.after
+        return steps
+
+    legal_body = ref.legal(plan)
+    state_body = {"state": ref.state(plan)}
     requests: list[tuple[str, dict[str, Any]]] = [
         ("new_round", deal_json(deal)),
         ("state", {}),
         ("legal", {}),
     ]
-    batch_size, stopped = 1, False
-    seen: Counter[str] = Counter()
+    expected: list[dict[str, Any] | None] = [{"ok": True}, _ok(state_body), _ok(legal_body)]
+    steps = plan_steps(FIRST_MOVES)
+    batch_size = FIRST_MOVES
+    legal_answer: dict[str, Any] | None = None
     try:
-        answers = engine.batch(requests)
-        if not answers[0]["ok"]:
-            body = response_body(answers[0])
-            summary = f"the engine refuses the deal: {body['error']['message']}"
-            raise _Found(Divergence(0, "new_round", None, summary, {"ok": True}, body))
-        compare_state(0, game, check, answers[1])
-        legal_answer = answers[2]
         while True:
-            compare_legal(len(moves), game, check, legal_answer)
-            if stopped or plan.phase != "play" or len(moves) >= max_moves:
+            for step in steps:
+                requests += [("apply", {"move": move_json(step.move)}), ("state", {}), ("legal", {})]
+                expected += [_ok(step.apply), _ok(step.state), _ok(step.legal)]
+            got = engine.exchange(requests, expected)
+            offset = 0
+            if len(moves) == 0:  # the first batch: the deal, and the answers before any move
+                answer = got[0]
+                if answer is not None and not answer["ok"]:
+                    body = response_body(answer)
+                    summary = f"the engine refuses the deal: {body['error']['message']}"
+                    raise _Found(Divergence(0, "new_round", None, summary, {"ok": True}, body))
+                state_answer = got[1]
+                if state_answer is not None:
+                    compare_state(0, state_body, state_answer)
+                legal_answer, offset = got[2], 3
+            for i, step in enumerate(steps):
+                if legal_answer is not None:
+                    compare_legal(len(moves), legal_body, legal_answer)
+                moves.append(step.move)
+                applied, state_answer = got[offset + 3 * i], got[offset + 3 * i + 1]
+                if applied is not None:
+                    compare_apply(len(moves) - 1, step.move, step.apply, applied)
+                _exercised(seen, step.apply)
+                if state_answer is not None:
+                    compare_state(len(moves), step.state, state_answer)
+                legal_answer, legal_body = got[offset + 3 * i + 2], step.legal
+            steps = [] if stopped else plan_steps(batch_size)
+            if not steps:
                 break
-            chosen: list[Move] = []
-            while len(chosen) < batch_size and plan.phase == "play" and len(moves) + len(chosen) < max_moves:
-                move = chooser(game, plan, game.legal_moves(plan))
-                if move is None:
-                    stopped = True
-                    break
-                chosen.append(move)
-                with contextlib.suppress(IllegalMove):  # an illegal probe changes nothing
-                    plan, _ = game.apply(plan, move)
-            if not chosen:
-                break
-            requests = []
-            for move in chosen:
-                requests += [("apply", {"move": move_json(move)}), ("state", {}), ("legal", {})]
-            answers = engine.batch(requests)
-            for i, move in enumerate(chosen):
-                if i:
-                    compare_legal(len(moves), game, check, answers[3 * i - 1])
-                moves.append(move)
-                check = compare_apply(len(moves) - 1, game, check, move, answers[3 * i], seen)
-                compare_state(len(moves), game, check, answers[3 * i + 1])
-            legal_answer = answers[-1]
             batch_size *= 2
+            requests, expected = [], []
+        if legal_answer is not None:
+            compare_legal(len(moves), legal_body, legal_answer)
     except _Found as found:
         d = found.divergence
         return RoundResult(deal, tuple(moves), d, engine.requests - start_requests)
-    ended = check.phase != "play"
+    ended = plan.phase != "play"
     return RoundResult(
         deal, tuple(moves), None, engine.requests - start_requests, ended, tuple(sorted(seen.items()))
     )
+
+
+def _ok(body: dict[str, Any]) -> dict[str, Any] | None:
+    """What a matching answer must be: ok true with `body` (None for a refusal: its message is
+    the engine's own, so a refusal is always validated and compared)."""
+    if "ok" in body:
+        return body if body["ok"] is True else None
+    return {"ok": True, **body}
+
+
+class Games:
+    """One reference Game per player count (building one precomputes its move tables), and the
+    cache of its answers (server.Answers) that every round of a run shares."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        self._games: dict[int, Game] = {}
+        self._answers: dict[int, Answers] = {}
+
+    def __call__(self, players: int) -> Game:
+        game = self._games.get(players)
+        if game is None:
+            game = self._games[players] = Game(self.ruleset, players)
+            self._answers[players] = Answers(game)
+        return game
+
+    def answers(self, players: int) -> Answers:
+        self(players)
+        return self._answers[players]
+
+    def play(self, engine: EngineClient, deal: Position, chooser: Chooser) -> RoundResult:
+        """`play_round` at the deal's table, with the answers every round of the run shares."""
+        return play_round(self(deal.players), engine, deal, chooser, answers=self.answers(deal.players))
 
 
 def script(moves: tuple[Move, ...]) -> Chooser:

@@ -1,10 +1,17 @@
 """Differential fuzzing of an engine against the reference, with Hypothesis, and shrinking.
 
-Hypothesis draws a deal and then, step by step, the move to play; the strategies lean towards the
-rule-heavy moments: hands built from sets and runs with extra 7s, 8s and 9s, moves that hold an 8,
-that close a set or a run, passes, going out, and now and then an illegal move the engine must
-refuse. The first divergence is shrunk by Hypothesis (fewer cards, fewer moves), then by removing
-every card nobody plays; the result is a `RoundResult` small enough to read.
+Each Hypothesis example is one round: a deal, then, move by move, what to play. The choices lean
+towards the rule-heavy moments: hands built from sets and runs with extra 7s, 8s and 9s, scores
+at the start, in the middle or near the end of a match, moves that hold an 8, that close a set or a
+run, passes, going out, and now and then an illegal move the engine must refuse.
+
+Every choice is drawn through one `st.randoms()` object per round: a Hypothesis choice each, so the
+run is a function of the seed and Hypothesis can still shrink it, at a fraction of the cost of a
+`data.draw` per choice (the harness's own cost is what limits a fast engine; benchmarks/).
+
+The first divergence is shrunk briefly by Hypothesis (a bounded number of rounds), then by
+protocol.shrink: the round restarted later, seats, moves and cards removed, scores lowered. The
+result is a `RoundResult` small enough to read.
 
 Long runs are pure functions of (ruleset, engine, seed, examples): split a big job over processes
 by giving each a different --seed.
@@ -12,38 +19,53 @@ by giving each a different --seed.
 
 from __future__ import annotations
 
-import dataclasses
+import random
 import time
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from five35.checks.hypothesis_env import hypothesis_settings, private_hypothesis_home
-from five35.engine import PASS, Game, IllegalMove, Move, Position, State
+from five35.engine import PASS, Game, Move, Position, State
 from five35.spec import Ruleset
-from hypothesis import given
+from hypothesis import Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
 from .client import EngineClient, EngineFault
-from .compare import RoundResult, play_round, script
+from .compare import Chooser, Games, RoundResult
+from .shrink import MAX_SHRINK_RUNS, shrink
+
+__all__ = ["FuzzResult", "Games", "fuzz"]
 
 MAX_HAND = 10  # small hands reach going out, penalties and match end within a few dozen moves
-MAX_SHRINK_RUNS = 400
+MAX_GROUPS = 5  # sets and runs per hand
+#: Rounds Hypothesis may replay to shrink the first divergence before protocol.shrink takes over.
+#: Its shrinker works on the choices, which after a change mean other cards and other moves; the
+#: five35 shrinker works on the position and the moves themselves and is far cheaper per gain.
+HYPOTHESIS_SHRINK_RUNS = 100
 EIGHT = 8
 
 
 @dataclass(frozen=True)
 class FuzzResult:
-    """What a fuzz run did. `witness` is the shrunk divergence, `fault` an engine fault."""
+    """What a fuzz run did. `witness` is the shrunk divergence, `fault` an engine fault.
+
+    The counts cover the rounds Hypothesis generated to search (not those replayed to shrink):
+    `examples` rounds were generated for `examples_asked` (Hypothesis's max_examples), of which
+    `rounds_ended` were played to their end, `rounds_capped` stopped at the move cap, `rounds_cut`
+    were cut short by Hypothesis itself (it abandons an example whose choices it cannot complete),
+    and the one that diverged (if any) stopped there. `moves` and `search_requests` are those of
+    the search; `requests` counts shrinking too, `shrink_runs` the rounds replayed to shrink
+    (`hypothesis_shrink_runs` of them by Hypothesis's own shrinker).
+    """
 
     seed: int
     examples: int  # rounds generated (not counting shrinking)
     moves: int
     requests: int
-    rounds_ended: int  # rounds played to their end (the rest stopped at the move cap or a divergence)
+    rounds_ended: int
     coverage: tuple[tuple[str, int], ...]  # events, trick-end reasons and refused probes agreed on
     witness: RoundResult | None
     first_found_at: int | None  # the example that first diverged
@@ -52,21 +74,62 @@ class FuzzResult:
     fault: EngineFault | None
     budget_exhausted: bool
     shrink_runs: int
+    examples_asked: int = 0
+    rounds_capped: int = 0
+    rounds_cut: int = 0
+    hypothesis_shrink_runs: int = 0
+    search_seconds: float = 0.0  # the generation phase alone (requests and rounds per second)
+    search_requests: int = 0
+
+    @property
+    def requests_per_second(self) -> float:
+        return self.search_requests / self.search_seconds if self.search_seconds > 0 else 0.0
+
+    @property
+    def rounds_per_second(self) -> float:
+        return self.examples / self.search_seconds if self.search_seconds > 0 else 0.0
+
+    def rounds_json(self) -> dict[str, int]:
+        diverged = int(self.first_found_at is not None)
+        return {
+            "generated": self.examples,
+            "played_to_the_end": self.rounds_ended,
+            "stopped_at_the_move_cap": self.rounds_capped,
+            "cut_short_by_hypothesis": self.rounds_cut,
+            "diverged": diverged,
+        }
 
     def to_json(self) -> dict[str, Any]:
-        # No timings: the JSON of a run is byte-identical for the same seed.
+        # No timings: the JSON of a run is byte-identical for the same seed (timing_json has them).
         return {
             "seed": self.seed,
-            "examples": self.examples,
+            "examples": self.examples_asked,
+            "rounds": self.rounds_json(),
             "moves": self.moves,
-            "requests": self.requests,
-            "rounds_ended": self.rounds_ended,
+            "requests": {
+                "searching": self.search_requests,
+                "shrinking": self.requests - self.search_requests,
+                "total": self.requests,
+            },
             "coverage": dict(self.coverage),
             "divergence": self.witness is not None,
             "first_found_at": self.first_found_at,
             "budget_exhausted": self.budget_exhausted,
-            "shrink_runs": self.shrink_runs,
+            "shrinking": {
+                "rounds_replayed": self.shrink_runs,
+                "by_hypothesis": self.hypothesis_shrink_runs,
+            },
             "fault": self.fault.to_json() if self.fault else None,
+        }
+
+    def timing_json(self) -> dict[str, Any]:
+        """The run's timings: they vary from run to run, so they are kept out of to_json."""
+        return {
+            "seconds": round(self.seconds, 3),
+            "search_seconds": round(self.search_seconds, 3),
+            "requests_per_second": round(self.requests_per_second),
+            "rounds_per_second": round(self.rounds_per_second, 1),
+            "seconds_to_detect": None if self.seconds_to_detect is None else round(self.seconds_to_detect, 3),
         }
 
 
@@ -79,43 +142,49 @@ class _Diverged(Exception):
 class _Stop(BaseException):
     """Ends the Hypothesis run at once (a BaseException so Hypothesis does not try to shrink it)."""
 
-    def __init__(self, fault: EngineFault | None = None) -> None:
-        super().__init__(str(fault) if fault else "time budget exhausted")
+    def __init__(self, fault: EngineFault | None = None, why: str = "time budget exhausted") -> None:
+        super().__init__(str(fault) if fault else why)
         self.fault = fault
 
 
-# ---- strategies --------------------------------------------------------------------------------
+# ---- what a round is made of -------------------------------------------------------------------
 
 
-def deals(ruleset: Ruleset, player_counts: tuple[int, ...]) -> st.SearchStrategy[Position]:
-    """Deals rich in sets, runs and 7/8/9, with small hands and scores that can reach match end.
+class Deals:
+    """Deals rich in sets, runs and 7/8/9, with small hands, and scores at the start of a match,
+    anywhere in it, or near its end (where late-match rules show: penalties that end the match).
 
-    A hand is a short list of group codes, each one integer (one cheap draw, which Hypothesis
-    shrinks towards 0 = a single 1): a set of 1-3 cards or a run of 2-4 cards, at a rank taken from
-    the ranks with 7, 8 and 9 listed twice more.
-    """
-    ranks = ruleset.ranks
-    weighted = list(ranks) + [r for r in (7, 8, 9) if r in ranks] * 2
-    codes = st.integers(0, 2 * 3 * len(weighted) - 1)
+    A hand is 1 to MAX_GROUPS groups, each one choice (which shrinks towards 0, a single of the
+    lowest rank): a set of 1-3 cards or a run of 2-4 cards, at a rank taken from the ranks with 7,
+    8 and 9 listed twice more."""
 
-    def group(code: int) -> list[int]:
+    def __init__(self, ruleset: Ruleset, player_counts: tuple[int, ...]) -> None:
+        self.ruleset = ruleset
+        self.player_counts = player_counts
+        ranks = ruleset.ranks
+        self.weighted: list[int] = [*ranks, *[r for r in (7, 8, 9) if r in ranks] * 2]
+        self.codes = 2 * 3 * len(self.weighted)
+        self.top = max(ruleset.match_end_score - 1, 0)
+
+    def group(self, code: int) -> list[int]:
+        ranks = self.ruleset.ranks
         kind, rest = code % 2, code // 2
-        size, rank = rest % 3, weighted[rest // 3]
+        size, rank = rest % 3, self.weighted[rest // 3]
         if kind == 0:
             return [rank] * (size + 1)
         i = ranks.index(rank)
         return list(ranks[i : i + 2 + size])
 
-    @st.composite
-    def deal(draw: st.DrawFn) -> Position:
-        players = draw(st.sampled_from(player_counts))
-        left = dict.fromkeys(ranks, ruleset.copies(players))
-        size = min(MAX_HAND, ruleset.deck_size(players) // players)
+    def draw(self, rnd: random.Random) -> Position:
+        players = self.player_counts[rnd.randrange(len(self.player_counts))]
+        ranks = self.ruleset.ranks
+        left = dict.fromkeys(ranks, self.ruleset.copies(players))
+        size = min(MAX_HAND, self.ruleset.deck_size(players) // players)
         hands: list[tuple[int, ...]] = []
         for _ in range(players):
             hand: list[int] = []
-            for code in draw(st.lists(codes, min_size=2, max_size=5)):
-                for card in group(code):
+            for _ in range(1 + rnd.randrange(MAX_GROUPS)):
+                for card in self.group(rnd.randrange(self.codes)):
                     if left[card] > 0 and len(hand) < size:
                         left[card] -= 1
                         hand.append(card)
@@ -124,15 +193,16 @@ def deals(ruleset: Ruleset, player_counts: tuple[int, ...]) -> st.SearchStrategy
                 left[card] -= 1
                 hand.append(card)
             hands.append(tuple(sorted(hand)))
-        leader = draw(st.integers(0, players - 1))
-        top = max(ruleset.match_end_score - 1, 0)
-        if draw(st.booleans()):
-            scores = tuple(draw(st.integers(0, top)) for _ in range(players))
-        else:
+        leader = rnd.randrange(players)
+        # 0: a match's first round; 1: anywhere in a match; 2: near its end.
+        stage = rnd.randrange(3)
+        if stage == 0:
             scores = (0,) * players
+        elif stage == 1:
+            scores = tuple(rnd.randrange(self.top + 1) for _ in range(players))
+        else:
+            scores = tuple(max(self.top - rnd.randrange(6), 0) for _ in range(players))
         return Position(tuple(hands), leader, scores)
-
-    return deal()
 
 
 def hot_moves(game: Game, state: State, legal: tuple[Move, ...]) -> tuple[list[Move], list[Move], list[Move]]:
@@ -152,42 +222,58 @@ def hot_moves(game: Game, state: State, legal: tuple[Move, ...]) -> tuple[list[M
     return hot, closing, adds
 
 
-def probe_moves(game: Game, state: State, legal: tuple[Move, ...]) -> list[Move]:
-    """Illegal moves worth trying, those with cards the player holds first (pass on a lead, ...)."""
-    legal_set = set(legal)
-    hand = state.hands[state.to_move]
-    universe = [Move(a, p.cards) for p in game.placeable_piles() for a in ("lead", "overwrite", "add")]
-    universe.append(PASS)
-    seen: set[Move] = set()
-    held: list[Move] = []
-    other: list[Move] = []
-    for move in universe:
-        move = Move(move.action, tuple(sorted(move.cards)))
-        if move in legal_set or move in seen:
-            continue
-        seen.add(move)
-        (held if game.codec.holds(hand, game.codec.pack(move.cards)) else other).append(move)
-    return held + other
+class Probes:
+    """Illegal moves worth trying, those with cards the player holds first (pass on a lead, ...).
+
+    The candidates (every pile a turn can place, as a lead, an overwrite or an add, and the pass)
+    and the cards each takes are worked out once per Game."""
+
+    def __init__(self) -> None:
+        self._universe: dict[int, list[tuple[Move, int]]] = {}
+
+    def universe(self, game: Game) -> list[tuple[Move, int]]:
+        found = self._universe.get(id(game))
+        if found is None:
+            seen: set[Move] = set()
+            found = []
+            moves = [Move(a, p.cards) for p in game.placeable_piles() for a in ("lead", "overwrite", "add")]
+            for move in [*moves, PASS]:
+                move = Move(move.action, tuple(sorted(move.cards)))
+                if move not in seen:
+                    seen.add(move)
+                    found.append((move, game.codec.pack(move.cards)))
+            self._universe[id(game)] = found
+        return found
+
+    def __call__(self, game: Game, state: State, legal: tuple[Move, ...]) -> list[Move]:
+        legal_set = set(legal)
+        guard = game.codec.guard
+        hand = state.hands[state.to_move] | guard
+        held: list[Move] = []
+        other: list[Move] = []
+        for move, need in self.universe(game):
+            if move not in legal_set:
+                (held if (hand - need) & guard == guard else other).append(move)
+        return held + other
 
 
 PROBE_CODES = 64  # of MOVE_CODES: about one move in 16 is an illegal probe
 MOVE_CODES = 1024
 
 
-def drawn_moves(data: st.DataObject) -> Callable[[Game, State, tuple[Move, ...]], Move | None]:
-    """Each move is one drawn integer (cheap, and it shrinks towards the first legal move).
+def drawn_moves(rnd: random.Random, probes: Probes) -> Chooser:
+    """Each move is one drawn integer (it shrinks towards the first legal move).
 
     Codes at the top are probes (an illegal move the engine must refuse); of the rest, three in four
     pick among the rule-heavy moves, one in four among all legal moves.
     """
-    codes = st.integers(0, MOVE_CODES - 1)
 
     def choose(game: Game, state: State, legal: tuple[Move, ...]) -> Move | None:
-        code = data.draw(codes)
+        code = rnd.randrange(MOVE_CODES)
         if code >= MOVE_CODES - PROBE_CODES:
-            probes = probe_moves(game, state, legal)
-            if probes:
-                return probes[(code - (MOVE_CODES - PROBE_CODES)) % len(probes)]
+            found = probes(game, state, legal)
+            if found:
+                return found[(code - (MOVE_CODES - PROBE_CODES)) % len(found)]
         # code % 4: 0 any legal move; 1 an 8, a pass or going out; 2 a closing add (else any add);
         # 3 any add (else an 8, a pass or going out).
         kind, index = code % 4, code // 4
@@ -204,20 +290,6 @@ def drawn_moves(data: st.DataObject) -> Callable[[Game, State, tuple[Move, ...]]
 # ---- the run -----------------------------------------------------------------------------------
 
 
-class Games:
-    """One reference Game per player count (building one precomputes its move tables)."""
-
-    def __init__(self, ruleset: Ruleset) -> None:
-        self.ruleset = ruleset
-        self._games: dict[int, Game] = {}
-
-    def __call__(self, players: int) -> Game:
-        game = self._games.get(players)
-        if game is None:
-            game = self._games[players] = Game(self.ruleset, players)
-        return game
-
-
 def fuzz(
     ruleset: Ruleset,
     engine: EngineClient,
@@ -227,16 +299,20 @@ def fuzz(
     time_budget: float | None = None,
     shrink_budget: float | None = None,
     player_counts: tuple[int, ...] = (2, 3, 4, 5, 6),
+    hypothesis_shrink_runs: int = HYPOTHESIS_SHRINK_RUNS,
+    shrink_runs: int = MAX_SHRINK_RUNS,
 ) -> FuzzResult:
     """Fuzz `engine` (already past hello) against the reference under `ruleset`.
 
     `time_budget` bounds the whole run, `shrink_budget` the shrinking after the first divergence
-    (the smallest witness found by then is kept); both in seconds, None for no bound.
+    (the smallest witness found by then is kept); both in seconds, None for no bound. Shrinking
+    is also bounded by rounds replayed: `hypothesis_shrink_runs` by Hypothesis, then
+    `shrink_runs` by protocol.shrink; within those bounds the result depends on the seed alone.
     """
     games = Games(ruleset)
     started = time.monotonic()
     deadline = started + time_budget if time_budget is not None else None
-    stats = {"examples": 0, "moves": 0, "runs": 0, "ended": 0}
+    stats = {"examples": 0, "moves": 0, "runs": 0, "ended": 0, "capped": 0, "cut": 0}
     coverage: Counter[str] = Counter()
     requests_before = engine.requests
     first: dict[str, Any] = {}
@@ -244,20 +320,29 @@ def fuzz(
     # (it checks that a replayed example draws the same data), so the reason is kept here too.
     halt: dict[str, _Stop] = {}
     best: list[RoundResult] = []
+    search: dict[str, float] = {}
 
     def remember(result: RoundResult) -> None:
         if not first:
             first["example"] = stats["examples"]
+            first["run"] = stats["runs"]
             first["seconds"] = time.monotonic() - started
+            search["seconds"] = first["seconds"]
+            search["requests"] = engine.requests - requests_before
             if shrink_budget is not None:
                 first["shrink_deadline"] = time.monotonic() + shrink_budget
         if not best or result.size < best[0].size:
             best[:] = [result]
 
-    deal_strategy = deals(ruleset, player_counts)
+    deals = Deals(ruleset, player_counts)
+    probes = Probes()
+    randoms = st.randoms(use_true_random=False)
+    # Hypothesis shrinks for a bounded number of rounds (checked in `run`); no explain phase.
+    hypothesis_phases = [Phase.explicit, Phase.generate]
+    if hypothesis_shrink_runs > 0:
+        hypothesis_phases.append(Phase.shrink)
 
-    # The explain phase adds runs after shrinking; kept, as shrink_runs has always counted them.
-    @hypothesis_settings(examples, explain=True)
+    @settings(hypothesis_settings(examples), phases=hypothesis_phases)
     @hypothesis_seed(seed)
     @given(st.data())
     def run(data: st.DataObject) -> None:
@@ -265,18 +350,26 @@ def fuzz(
         if (deadline is not None and now > deadline) or now > first.get("shrink_deadline", now + 1):
             halt["stop"] = _Stop()
             raise halt["stop"]
-        deal = data.draw(deal_strategy)
+        if first and stats["runs"] - first["run"] >= hypothesis_shrink_runs:
+            halt["stop"] = _Stop(why="Hypothesis's share of the shrinking is used up")
+            raise halt["stop"]
+        rnd = data.draw(randoms)
+        deal = deals.draw(rnd)
         stats["runs"] += 1
-        if not first:
+        searching = not first
+        if searching:
             stats["examples"] += 1
+            stats["cut"] += 1  # until the round is over: Hypothesis may stop it in a draw
         try:
-            result = play_round(games(deal.players), engine, deal, drawn_moves(data))
+            result = games.play(engine, deal, drawn_moves(rnd, probes))
         except EngineFault as fault:
             halt["stop"] = _Stop(fault)
             raise halt["stop"] from None
-        if not first:
+        if searching:
+            stats["cut"] -= 1
             stats["moves"] += len(result.moves)
             stats["ended"] += result.ended
+            stats["capped"] += result.divergence is None and not result.ended
             coverage.update(dict(result.seen))
         if result.divergence is not None:
             remember(result)
@@ -300,13 +393,23 @@ def fuzz(
             # Without a witness this is a real error; with one, a flaky engine (it answered a
             # replayed example differently) still left the smallest divergence seen.
             raise
-    shrink_runs = stats["runs"]
+    if not search:
+        search["seconds"] = time.monotonic() - started
+        search["requests"] = engine.requests - requests_before
+    hypothesis_runs = stats["runs"] - stats["examples"]
+    extra = 0
     witness = best[0] if best else None
     if witness is not None and fault is None:
         try:
             limits = [d for d in (deadline, first.get("shrink_deadline")) if d is not None]
-            witness, extra = minimize(games, engine, witness, min(limits) if limits else None)
-            shrink_runs += extra
+            witness, extra = shrink(
+                games,
+                engine,
+                witness,
+                counts=player_counts,
+                deadline=min(limits) if limits else None,
+                max_runs=shrink_runs,
+            )
         except EngineFault as exc:
             fault = exc
     return FuzzResult(
@@ -322,58 +425,11 @@ def fuzz(
         seconds=time.monotonic() - started,
         fault=fault,
         budget_exhausted=budget_exhausted and witness is None,
-        shrink_runs=shrink_runs - stats["examples"],
+        shrink_runs=hypothesis_runs + extra,
+        examples_asked=examples,
+        rounds_capped=stats["capped"],
+        rounds_cut=stats["cut"],
+        hypothesis_shrink_runs=hypothesis_runs,
+        search_seconds=search["seconds"],
+        search_requests=int(search["requests"]),
     )
-
-
-def _removable(game: Game, result: RoundResult) -> list[tuple[int, int]]:
-    """(seat, rank) of each card of the deal that its holder does not need for the witness's moves."""
-    played: dict[tuple[int, int], int] = {}
-    state = game.play_from(result.deal)
-    for move in result.moves:
-        if state.phase != "play":
-            break
-        player = state.to_move
-        try:
-            state, _ = game.apply(state, move)
-        except IllegalMove:
-            continue  # a probe: it placed nothing
-        for card in move.cards:
-            played[(player, card)] = played.get((player, card), 0) + 1
-    out = []
-    for seat, hand in enumerate(result.deal.hands):
-        for rank in sorted(set(hand)):
-            if hand.count(rank) > played.get((seat, rank), 0):
-                out.append((seat, rank))
-    return out
-
-
-def minimize(
-    games: Games, engine: EngineClient, witness: RoundResult, deadline: float | None
-) -> tuple[RoundResult, int]:
-    """Remove unplayed cards and zero the scores while the engines still diverge; returns the runs."""
-    runs = 0
-    improved = True
-    while improved and runs < MAX_SHRINK_RUNS:
-        improved = False
-        candidates: list[Position] = []
-        deal = witness.deal
-        if deal.scores is not None and any(deal.scores):
-            candidates.append(dataclasses.replace(deal, scores=(0,) * deal.players))
-        for seat, rank in _removable(games(deal.players), witness):
-            hand = list(deal.hands[seat])
-            if len(hand) <= 1:
-                continue
-            hand.remove(rank)
-            hands = (*deal.hands[:seat], tuple(hand), *deal.hands[seat + 1 :])
-            candidates.append(dataclasses.replace(deal, hands=hands))
-        for candidate in candidates:
-            if deadline is not None and time.monotonic() > deadline:
-                return witness, runs
-            runs += 1
-            result = play_round(games(candidate.players), engine, candidate, script(witness.moves))
-            if result.divergence is not None and result.size < witness.size:
-                witness = result
-                improved = True
-                break
-    return witness, runs

@@ -10,6 +10,7 @@ the harness does not pay for a schema validator on every step (tests keep the tw
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
 from typing import Any
@@ -17,6 +18,7 @@ from typing import Any
 from five35.engine import ACTIONS, Event, Game, MatchEnd, Move, Pile, Position, RoundEnd, State, TrickEnd
 from five35.engine.cards import DealError
 from five35.spec import Ruleset
+from five35.spec.limits import MAX_DEPTH
 
 PROTOCOL_VERSION = 1
 REQUEST_TYPES = ("hello", "new_round", "legal", "apply", "state", "quit")
@@ -86,6 +88,89 @@ def encode(message: Mapping[str, Any]) -> bytes:
     except UnicodeEncodeError:
         # A lone surrogate (from a "\ud800" escape) has no UTF-8 form; escaped, it stays valid JSON.
         return json.dumps(message, separators=(",", ":")).encode() + b"\n"
+
+
+# ---- the fast path for reading JSON lines --------------------------------------------------------
+
+# A JSON string (escapes included) in UTF-8 bytes: multi-byte characters never hold an ASCII byte.
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_INNERMOST = re.compile(rb"\[\]|\{\}")
+
+
+class SlowPath(ValueError):
+    """`quick_loads` cannot vouch for this text: read it with five35.spec.limits.load_json, which
+    gives the one-line message for whatever is wrong with it (or parses what is merely unusual)."""
+
+
+def shallow(raw: bytes, max_depth: int = MAX_DEPTH) -> bool:
+    """True when `raw` provably nests no deeper than `max_depth`, in C-speed passes; False when it
+    may (then the exact, character by character `json_depth` decides).
+
+    No more opening brackets than the limit settles it at once. Otherwise the strings are cut out
+    (the same tokens JSON reads, up to the first point the text stops being JSON), every byte but
+    the brackets dropped, and the innermost `[]`/`{}` pairs removed once per pass: a well-nested
+    skeleton is gone after exactly as many passes as it is deep, and anything else (unbalanced,
+    mismatched, too deep) is left over."""
+    if raw.count(b"[") + raw.count(b"{") <= max_depth:
+        return True
+    skeleton = _STRING.sub(b"", raw).translate(None, _NOT_BRACKETS)
+    for _ in range(max_depth):
+        if not skeleton:
+            return True
+        stripped = _INNERMOST.sub(b"", skeleton)
+        if len(stripped) == len(skeleton):
+            return False
+        skeleton = stripped
+    return not skeleton
+
+
+def _refuse_number(text: str) -> Any:
+    # No protocol message holds a fraction, an exponent, NaN or Infinity: let load_json judge it.
+    raise SlowPath(text)
+
+
+_DECODER = json.JSONDecoder(parse_float=_refuse_number, parse_constant=_refuse_number)
+
+
+def quick_loads(raw: bytes, max_bytes: int, max_depth: int = MAX_DEPTH) -> Any:
+    """A JSON line parsed without `load_json`'s character-by-character depth scan, when that is
+    safe: UTF-8, within `max_bytes`, provably within `max_depth`, no non-integer numbers. Raises
+    SlowPath (or another ValueError) otherwise; the caller then calls load_json, so every message
+    about bad input stays load_json's."""
+    if len(raw) > max_bytes or not shallow(raw, max_depth):
+        raise SlowPath("needs the exact checks")
+    return _DECODER.decode(raw.decode("utf-8"))
+
+
+_BARE = {kind: kind.encode() for kind in ("legal", "state", "quit")}
+_ACTION_BYTES = {action: action.encode() for action in ACTIONS}
+_BARE_KEYS, _APPLY_KEYS, _MOVE_KEYS = ["id", "type"], ["id", "type", "move"], ["action", "cards"]
+
+
+def request_line(message: Mapping[str, Any]) -> bytes:
+    """`encode(message)` for a request, the common shapes (legal, state, quit, an apply of a
+    well-formed move) written directly: the harness sends tens of thousands per second. The bytes
+    are exactly encode()'s (tests/test_protocol.py compares them)."""
+    rid, kind = message["id"], message["type"]
+    if type(rid) is int and list(message) == _BARE_KEYS and kind in _BARE:
+        return b'{"id":%d,"type":"%s"}\n' % (rid, _BARE[kind])
+    move = message.get("move")
+    if type(rid) is int and kind == "apply" and list(message) == _APPLY_KEYS and type(move) is dict:
+        action, cards = move.get("action"), move.get("cards")
+        if (
+            list(move) == _MOVE_KEYS
+            and action in _ACTION_BYTES
+            and type(cards) is list
+            and all(type(c) is int for c in cards)
+        ):
+            listed = ",".join(map(str, cards)).encode()
+            return b'{"id":%d,"type":"apply","move":{"action":"%s","cards":[%s]}}\n' % (
+                rid,
+                _ACTION_BYTES[action],
+                listed,
+            )
+    return encode(message)
 
 
 def lone_surrogate(value: Any) -> str | None:

@@ -23,7 +23,7 @@ from five35.spec import Ruleset, Spec, SpecError, dumps
 from five35.spec.limits import MAX_FILE_BYTES, InputLimitError, load_json
 
 from .client import EngineClient
-from .compare import RoundResult, check_readings, play_round, script, with_parameters
+from .compare import RoundResult, check_readings, script, with_parameters
 from .fuzz import Games
 from .messages import ProtocolViolation, deal_json, move_from_json, move_json, read_deal, schema, shown
 
@@ -128,8 +128,7 @@ def load_replay(path: Path) -> Replay:
 def run_replay(replay: Replay, ruleset: Ruleset, engine: EngineClient) -> RoundResult:
     """Play the replay's deal and moves on the reference and the engine in lock-step."""
     deal = replay.position(ruleset)
-    games = Games(ruleset)
-    return play_round(games(deal.players), engine, deal, script(replay.moves))
+    return Games(ruleset).play(engine, deal, script(replay.moves))
 
 
 def _display(value: Any) -> Any:

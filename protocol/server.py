@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, BinaryIO
 
-from five35.engine import Game, IllegalMove, Move, State
+from five35.engine import Game, IllegalMove, Move, Pile, Play, State
 from five35.spec import Ruleset, load_spec
 from five35.spec.limits import MAX_DEPTH, InputLimitError, load_json
 
@@ -26,6 +26,7 @@ from .messages import (
     move_from_json,
     move_json,
     pile_json,
+    quick_loads,
     read_deal,
 )
 
@@ -58,6 +59,97 @@ def legal_json(game: Game, state: State) -> dict[str, Any]:
     }
 
 
+class Answers:
+    """The reference's answers for one Game, cached: the same as `state_json`, `legal_json` and
+    `Game.legal_moves`, computed once per distinct question.
+
+    A fuzz run asks about the same hands and piles over and over (every example of a seed starts
+    from similar deals, and shrinking replays rounds many times), and `535-check serve` answers
+    the same. The legal moves depend only on the mover's hand and the pile, a hand's card list only
+    on its packed counts, so those are the keys. The values are shared: callers must not change
+    them (they are only compared and encoded). Each cache is emptied when it reaches LIMIT entries,
+    which bounds the memory and changes nothing but the speed."""
+
+    LIMIT = 1 << 15
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._moves: dict[tuple[int, Pile | None], tuple[Move, ...]] = {}
+        self._legal: dict[tuple[int, int, Pile | None], dict[str, Any]] = {}
+        self._cards: dict[int, tuple[int, ...]] = {}
+        self._plays: dict[Play, dict[str, Any]] = {}
+        self._legal_text: dict[tuple[int, int, Pile | None] | None, bytes] = {}
+
+    def moves(self, state: State) -> tuple[Move, ...]:
+        """`game.legal_moves(state)`."""
+        if state.phase != "play":
+            return ()
+        key = (state.hands[state.to_move], state.pile)
+        found = self._moves.get(key)
+        if found is None:
+            if len(self._moves) >= self.LIMIT:
+                self._moves.clear()
+            found = self._moves[key] = self.game.legal_moves(state)
+        return found
+
+    def legal(self, state: State) -> dict[str, Any]:
+        """`legal_json(game, state)`."""
+        if state.phase != "play":
+            return {"to_move": None, "moves": []}
+        key = (state.to_move, state.hands[state.to_move], state.pile)
+        found = self._legal.get(key)
+        if found is None:
+            if len(self._legal) >= self.LIMIT:
+                self._legal.clear()
+            moves = [move_json(m) for m in self.moves(state)]
+            found = self._legal[key] = {"to_move": state.to_move, "moves": moves}
+        return found
+
+    def legal_line(self, state: State, rid: int) -> bytes:
+        """`encode()` of the whole `legal` answer to request `rid`: the body's JSON is cached
+        with it, so serve does not encode the same list of moves again."""
+        key = (state.to_move, state.hands[state.to_move], state.pile) if state.phase == "play" else None
+        text = self._legal_text.get(key)
+        if text is None:
+            if len(self._legal_text) >= self.LIMIT:
+                self._legal_text.clear()
+            text = self._legal_text[key] = encode(self.legal(state))[1:-2]
+        return b'{"id":%d,"type":"legal","ok":true,%s}\n' % (rid, text)
+
+    def cards(self, packed: int) -> list[int]:
+        found = self._cards.get(packed)
+        if found is None:
+            if len(self._cards) >= self.LIMIT:
+                self._cards.clear()
+            found = self._cards[packed] = tuple(self.game.codec.cards(packed))
+        return list(found)
+
+    def _play(self, play: Play) -> dict[str, Any]:
+        found = self._plays.get(play)
+        if found is None:
+            if len(self._plays) >= self.LIMIT:
+                self._plays.clear()
+            found = self._plays[play] = {"player": play.player, **move_json(play.move)}
+        return found
+
+    def state(self, state: State) -> dict[str, Any]:
+        """`state_json(game, state)`."""
+        cards = self.cards
+        passed = state.passed
+        return {
+            "players": state.players,
+            "phase": state.phase,
+            "to_move": state.to_move if state.phase == "play" else None,
+            "hands": [cards(h) for h in state.hands],
+            "pile": pile_json(state.pile),
+            "trick": [self._play(p) for p in state.trick],
+            "passed": [p for p in range(state.players) if passed >> p & 1] if passed else [],
+            "cleared": cards(state.cleared),
+            "aside": cards(state.aside),
+            "scores": list(state.scores),
+        }
+
+
 class ReferenceEngine:
     """The reference engine under one ruleset, answering protocol requests."""
 
@@ -65,13 +157,16 @@ class ReferenceEngine:
         self.ruleset = ruleset
         self.name = name
         self._games: dict[int, Game] = {}
+        self._answers: dict[int, Answers] = {}
         self.game: Game | None = None
         self.state: State | None = None
+        self.answers: Answers | None = None
 
     def game_for(self, players: int) -> Game:
         game = self._games.get(players)
         if game is None:
             game = self._games[players] = Game(self.ruleset, players)
+            self._answers[players] = Answers(game)
         return game
 
     def handle(self, request: Mapping[str, Any]) -> dict[str, Any]:
@@ -87,6 +182,17 @@ class ReferenceEngine:
             return _error(rid, kind, exc.code, exc.message)
         return {"id": rid, "type": kind, "ok": True, **body}
 
+    def respond(self, request: Mapping[str, Any]) -> bytes:
+        """`handle(request)` as the JSON line `535-check serve` writes (encode()'s bytes)."""
+        if request.get("type") == "legal" and self.state is not None and self.answers is not None:
+            try:
+                check_request(request)
+            except ProtocolViolation:
+                pass  # handle() answers it
+            else:
+                return self.answers.legal_line(self.state, request["id"])
+        return encode(self.handle(request))
+
     def _answer(self, request: Mapping[str, Any]) -> dict[str, Any]:
         kind = request["type"]
         if kind == "hello":
@@ -100,12 +206,12 @@ class ReferenceEngine:
             return self._new_round(request)
         if kind == "quit":
             return {}
-        if self.game is None or self.state is None:
+        if self.game is None or self.state is None or self.answers is None:
             raise _Refused("no_round", "no round has been started (send new_round first)")
         if kind == "legal":
-            return legal_json(self.game, self.state)
+            return self.answers.legal(self.state)
         if kind == "state":
-            return {"state": state_json(self.game, self.state)}
+            return {"state": self.answers.state(self.state)}
         move = move_from_json(request["move"], "apply.move")
         return {"events": self._apply(self.game, self.state, move)}
 
@@ -113,6 +219,7 @@ class ReferenceEngine:
         # The one deal check (the replay loader uses it too); ProtocolViolation is a bad_request.
         deal = {key: request[key] for key in DEAL_FIELDS}
         self.game, _, self.state = read_deal(deal, "new_round", self.ruleset, self.game_for)
+        self.answers = self._answers[self.game.players]
         return {}
 
     def _apply(self, game: Game, state: State, move: Move) -> list[dict[str, Any]]:
@@ -154,37 +261,86 @@ def serve(
     """Answer JSON lines from `stdin` on `stdout` until end of input or `quit`; returns requests served.
 
     Every line is answered, an unreadable one (not JSON, not UTF-8, nested too deep, longer than
-    `max_bytes`) with `bad_request` naming its line number; the server never stops on bad input."""
+    `max_bytes`) with `bad_request` naming its line number; the server never stops on bad input.
+
+    Input is read as it arrives and the answers to all the whole lines read are written with one
+    flush: a harness that sends requests in batches gets its answers without a system call per
+    answer, and one that waits for each answer gets it at once."""
+    read = getattr(stdin, "read1", stdin.read)
     served = 0
     number = 0
+    pending = bytearray()
+    skipping = False  # inside a line over the limit, already answered: drop it up to its newline
     while True:
-        line = stdin.readline(max_bytes + 1)
-        if not line:
-            break
-        number += 1
-        request: Any = None
-        if len(line) > max_bytes and not line.endswith(b"\n"):
-            while line and not line.endswith(b"\n"):  # skip the rest of the line, in bounded pieces
-                line = stdin.readline(max_bytes + 1)
-            response = _error(
-                None, None, "bad_request", f"line {number}: over the limit of {max_bytes} bytes"
-            )
-        elif not line.strip():
-            continue
-        else:
-            try:
-                request = load_json(line, f"line {number}", max_bytes=max_bytes, max_depth=MAX_DEPTH)
-            except InputLimitError as exc:
-                response = _error(None, None, "bad_request", str(exc))
+        chunk = read(1 << 16)
+        out: list[bytes] = []
+        start = 0
+        pending += chunk
+        while True:
+            end = pending.find(b"\n", start)
+            if end < 0:
+                break
+            line = bytes(pending[start : end + 1])
+            start = end + 1
+            if skipping:
+                skipping = False
+                continue
+            number += 1
+            if len(line) > max_bytes + 1:
+                answer, quit_ = encode(_over(number, max_bytes)), False
             else:
-                response = (
-                    engine.handle(request)
-                    if isinstance(request, dict)
-                    else _error(None, None, "bad_request", f"line {number}: expected a JSON object")
-                )
-        stdout.write(encode(response))
+                answer, quit_ = _answer_line(engine, line, number, max_bytes)
+            if not answer:
+                continue
+            out.append(answer)
+            served += 1
+            if quit_:
+                _write(stdout, out)
+                return served
+        del pending[:start]
+        if not skipping and len(pending) > max_bytes:
+            # A line whose first max_bytes + 1 bytes hold no newline: answered now, the rest dropped.
+            number += 1
+            out.append(encode(_over(number, max_bytes)))
+            served += 1
+            skipping = True
+        if skipping:
+            pending.clear()
+        if not chunk:
+            if pending:  # a last line without its newline
+                number += 1
+                answer, _ = _answer_line(engine, bytes(pending), number, max_bytes)
+                if answer:
+                    out.append(answer)
+                    served += 1
+            _write(stdout, out)
+            return served
+        _write(stdout, out)
+
+
+def _over(number: int, max_bytes: int) -> dict[str, Any]:
+    return _error(None, None, "bad_request", f"line {number}: over the limit of {max_bytes} bytes")
+
+
+def _answer_line(engine: ReferenceEngine, line: bytes, number: int, max_bytes: int) -> tuple[bytes, bool]:
+    """The answer line to one request line (empty for a blank line, which is not a request), and
+    whether it was a `quit` the server accepted (the end of the session)."""
+    if not line.strip():
+        return b"", False
+    try:
+        request = quick_loads(line, max_bytes)
+    except ValueError:
+        try:
+            request = load_json(line, f"line {number}", max_bytes=max_bytes, max_depth=MAX_DEPTH)
+        except InputLimitError as exc:
+            return encode(_error(None, None, "bad_request", str(exc))), False
+    if not isinstance(request, dict):
+        return encode(_error(None, None, "bad_request", f"line {number}: expected a JSON object")), False
+    answer = engine.respond(request)
+    return answer, request.get("type") == "quit" and answer.endswith(b'"ok":true}\n')
+
+
+def _write(stdout: BinaryIO, out: list[bytes]) -> None:
+    if out:
+        stdout.write(b"".join(out))
         stdout.flush()
-        served += 1
-        if isinstance(request, dict) and request.get("type") == "quit" and response["ok"]:
-            break
-    return served

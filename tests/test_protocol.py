@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
+import random
 import subprocess
 import sys
 import time
@@ -16,13 +18,16 @@ import pytest
 from click.testing import CliRunner
 from five35.cli import main
 from five35.cli.main import EXIT_TERMINATED
-from five35.engine import Move
+from five35.engine import Game, Move
 from five35.protocol.client import EngineFault, InProcessEngine, SubprocessEngine, open_engine
 from five35.protocol.compare import negotiate, with_parameters
-from five35.protocol.messages import ProtocolViolation, check_response, schema
-from five35.protocol.server import ReferenceEngine
+from five35.protocol.messages import ProtocolViolation, check_response, encode, request_line, schema, shallow
+from five35.protocol.server import Answers, ReferenceEngine, legal_json, serve, state_json
 from five35.spec import SpecError, load_spec
+from five35.spec.limits import json_depth
 from referencing import Registry, Resource
+
+from tests.hostile_engines import script
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "engine535.py"
@@ -350,7 +355,9 @@ def test_cli_exit_code_3_for_a_hanging_engine() -> None:
     assert result.returncode == 3 and len(result.stderr.splitlines()) == 1
     fault = json.loads(result.stdout)["fault"]
     assert fault["kind"] == "timeout" and fault["request"] == {"id": 5, "type": "apply"}
-    assert fault["transcript"][-1].startswith('> {"id":7,"type":"legal"')
+    # The transcript pairs requests with their answers and ends with the one left unanswered.
+    assert fault["transcript"][-2].startswith('< {"id":4,"type":"legal"')
+    assert fault["transcript"][-1].startswith('> {"id":5,"type":"apply"')
 
 
 def test_a_hanging_in_process_engine_does_not_keep_the_cli_alive(tmp_path: Path) -> None:
@@ -467,3 +474,216 @@ def _engine_pids(path: Path) -> list[int]:
         ["pgrep", "-f", f"^{sys.executable} {path}"], capture_output=True, text=True, check=False
     )
     return [int(p) for p in found.stdout.split()]
+
+
+# ---- the fast paths: the same answers, the same faults -----------------------------------------
+
+
+def _nested(rng: random.Random, depth: int) -> Any:
+    if depth == 0 or rng.random() < 0.2:
+        return rng.choice([1, -2, None, True, "a[b", 'x\\"]', "{", "é[", "\\u00e9"])
+    width = 1 if rng.random() < 0.7 else rng.randint(0, 3)
+    if rng.random() < 0.5:
+        return [_nested(rng, depth - 1) for _ in range(width)]
+    return {f"k{i}[": _nested(rng, depth - 1) for i in range(width)}
+
+
+def test_the_quick_depth_check_never_passes_what_the_exact_one_refuses() -> None:
+    """`shallow` may send a shallow text to the exact check, never a deep one past it: whatever
+    the text (nested, brackets in strings, escapes, cut short, a quote removed), True from it
+    means json_depth is within the limit, so load_json would have read it too."""
+    rng = random.Random(0)
+    trusted = 0
+    for _ in range(4000):
+        text = json.dumps(_nested(rng, rng.randint(0, 90)), ensure_ascii=rng.random() < 0.5)
+        for variant in (text, text[: rng.randint(0, len(text))], text.replace('"', "", 1)):
+            limit = rng.randint(1, 70)
+            if shallow(variant.encode(), limit):
+                trusted += 1
+                assert json_depth(variant) <= limit, variant[:200]
+    assert trusted > 5000  # it does vouch for most texts
+    assert not shallow(b"[" * 65 + b"]" * 65, 64) and shallow(b"[" * 64 + b"]" * 64, 64)
+    assert not shallow(b'"' + b"[" * 70, 64)  # an unterminated string: the exact check decides
+
+
+def test_request_lines_are_exactly_encode() -> None:
+    messages: list[dict[str, Any]] = [
+        {"id": 3, "type": "legal"},
+        {"id": 10**15, "type": "state"},
+        {"id": 9, "type": "quit"},
+        {"id": 5, "type": "apply", "move": {"action": "lead", "cards": [1, 2, 3]}},
+        {"id": 5, "type": "apply", "move": {"action": "pass", "cards": []}},
+        {"id": 5, "type": "apply", "move": {"cards": [1], "action": "add"}},
+        {"id": 5, "move": {"action": "add", "cards": [1]}, "type": "apply"},
+        {"id": 5, "type": "apply", "move": {"action": "add", "cards": [True]}},
+        {"id": True, "type": "legal"},
+        {"type": "legal", "id": 4},
+        {"id": 2, "type": "hello", "protocol": 1},
+        {"id": 2, "type": "new_round", "players": 2, "hands": [[1], [2]], "leader": 0, "scores": [0, 0]},
+    ]
+    for message in messages:
+        assert request_line(message) == encode(message), message
+
+
+class Scripted:
+    """The reference, except that the answer to the first `legal` after new_round is `legal`."""
+
+    def __init__(self, legal: dict[str, Any]) -> None:
+        self.inner = ReferenceEngine(load_spec().ruleset())
+        self.legal = legal
+
+    def handle(self, request: dict[str, Any]) -> dict[str, Any]:
+        answer = self.inner.handle(request)
+        if request["type"] == "legal":
+            return {"id": request["id"], "type": "legal", **self.legal}
+        return answer
+
+
+def _legal_exchange(legal: dict[str, Any]) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+    """Ask `legal` of an engine answering `legal`, telling the client the reference's answer."""
+    reference = ReferenceEngine(load_spec().ruleset())
+    deal = {"players": 2, "hands": [[1, 2], [3]], "leader": 0, "scores": [0, 0]}
+    reference.handle({"id": 1, "type": "new_round", **deal})
+    expected = {
+        k: v for k, v in reference.handle({"id": 2, "type": "legal"}).items() if k not in ("id", "type")
+    }
+    engine = InProcessEngine(Scripted(legal), "scripted")
+    engine.hello()
+    engine.request("new_round", **deal)
+    return engine.exchange([("legal", {})], [expected])[0], expected
+
+
+def test_an_answer_equal_to_the_reference_is_not_checked_again_but_a_lookalike_is() -> None:
+    """An answer that is the reference's own JSON comes back as None (agreed, valid by
+    construction); one that Python's == confuses with it (true for 1, 1.0 for 1) is validated
+    and is a fault; one with the moves in another order is validated and returned."""
+    _, expected = _legal_exchange({"ok": True, "to_move": 0, "moves": []})
+    same, _ = _legal_exchange(expected)
+    assert same is None
+    as_bool = {
+        **expected,
+        "moves": [{**m, "cards": [True if c == 1 else c for c in m["cards"]]} for m in expected["moves"]],
+    }
+    assert as_bool == expected  # the trap: Python sees true as 1
+    with pytest.raises(EngineFault, match="expected an integer, got bool"):
+        _legal_exchange(as_bool)
+    with pytest.raises(EngineFault, match="expected an integer, got float"):
+        _legal_exchange({**expected, "to_move": 0.0})
+    with pytest.raises(EngineFault, match="ok: expected true or false"):
+        _legal_exchange({**expected, "ok": 1})
+    reordered = {**expected, "moves": list(reversed(expected["moves"]))}
+    answer, _ = _legal_exchange(reordered)
+    assert answer is not None and answer["moves"] == reordered["moves"]
+
+
+def _states(players: int, seed: int) -> list[Any]:
+    game = Game(load_spec().ruleset(), players)
+    rng = random.Random(seed)
+    state = game.new_match(seed)
+    out = [state]
+    while state.phase == "play":
+        state, _ = game.apply(state, rng.choice(game.legal_moves(state)))
+        out.append(state)
+    return out
+
+
+def test_cached_answers_are_the_reference_answers() -> None:
+    for players in (2, 4, 6):
+        game = Game(load_spec().ruleset(), players)
+        answers = Answers(game)
+        for round_seed in range(3):
+            for state in _states(players, round_seed):
+                for _ in range(2):  # the second time from the caches
+                    assert answers.moves(state) == game.legal_moves(state)
+                    assert answers.legal(state) == legal_json(game, state)
+                    assert answers.state(state) == state_json(game, state)
+                    line = answers.legal_line(state, 77)
+                    assert line == encode({"id": 77, "type": "legal", "ok": True, **legal_json(game, state)})
+
+
+class Trickle(io.BytesIO):
+    """Input that arrives a few bytes at a time, as from a pipe."""
+
+    def __init__(self, data: bytes, sizes: list[int]) -> None:
+        super().__init__(data)
+        self.sizes = sizes
+        self.turn = 0
+
+    def read1(self, size: int = -1) -> bytes:
+        self.turn += 1
+        return super().read1(self.sizes[self.turn % len(self.sizes)])
+
+
+def test_serve_answers_the_same_however_the_input_arrives() -> None:
+    """Blank lines, a line over the limit, bad JSON, a round, a last line without its newline:
+    the same answers whether the input comes at once or a few bytes at a time, and each the
+    answer to its line alone."""
+    limit = 200
+    lines = [
+        b'{"id": 1, "type": "hello", "protocol": 1}\n',
+        b"\n",
+        b'{"id": 2, "type": "new_round", "players": 2, "hands": [[1, 2], [3]], "leader": 0, "scores": [0, 0]}'
+        b"\n",
+        b'{"id": 3, "type": "legal", "pad": "' + b"x" * 300 + b'"}\n',
+        b"   \n",
+        b'{"id": 4, "type": "legal"}\n',
+        b'{"id": 5, "type": "legal", "x": "' + b"y" * (limit - 35) + b'"}\n',
+        b"{nope\n",
+        b'{"id": 6, "type": "apply", "move": {"action": "lead", "cards": [1]}}\n',
+        b'{"id": 7, "type": "state"}',
+    ]
+    data = b"".join(lines)
+    whole = io.BytesIO()
+    assert serve(ReferenceEngine(load_spec().ruleset()), io.BytesIO(data), whole, max_bytes=limit) == 8
+    for sizes in ([1], [3, 7], [64], [5, 200, 1]):
+        out = io.BytesIO()
+        serve(ReferenceEngine(load_spec().ruleset()), Trickle(data, sizes), out, max_bytes=limit)
+        assert out.getvalue() == whole.getvalue(), sizes
+    answers = [json.loads(line) for line in whole.getvalue().splitlines()]
+    assert answers[2]["error"]["message"] == f"line 4: over the limit of {limit} bytes"
+    assert answers[4]["error"]["message"].startswith("line 7: ")  # content of exactly the limit
+    assert answers[5]["error"]["message"].startswith("line 8: line 1 column 2: not valid JSON")
+    assert [a["id"] for a in answers] == [1, 2, None, 4, None, None, 6, 7]
+    one_by_one = ReferenceEngine(load_spec().ruleset())
+    for index, line in ((0, 0), (1, 2), (3, 5), (6, 8), (7, 9)):
+        assert answers[index] == one_by_one.handle(json.loads(lines[line]))
+
+
+@pytest.mark.parametrize(
+    ("body", "kind", "words"),
+    [
+        # A malformed answer, then an oversized one, arrive together: the first is the fault.
+        (
+            'if req["type"] == "state":\n    return "not json\\n"\n'
+            'if req["type"] == "legal":\n    return "x" * 9000\nreturn good(req)',
+            "malformed",
+            "request 3 (state)",
+        ),
+        # An answer over the limit after good ones: blamed on its own request, not the last line.
+        (
+            'if req["type"] == "legal":\n    return "x" * 9000 + "\\n"\nreturn good(req)',
+            "oversized",
+            "request 4 (legal)",
+        ),
+        # The engine dies after two answers: those are read first, the fault names the third.
+        ('if req["type"] == "legal":\n    sys.exit(4)\nreturn good(req)', "crash", "request 4 (legal)"),
+    ],
+)
+def test_a_pipelined_batch_is_judged_answer_by_answer(
+    tmp_path: Path, body: str, kind: str, words: str
+) -> None:
+    """However the answers of a batch arrive (together, cut off, before the engine dies), the
+    fault is the first bad answer's, as if each had been read alone."""
+    engine = SubprocessEngine(script(tmp_path, "batch", body), max_line=4096)
+    try:
+        engine.hello()
+        deal = {"players": 2, "hands": [[1], [2, 3]], "leader": 1, "scores": [0, 0]}
+        requests = [("new_round", deal), ("state", {}), ("legal", {}), ("state", {}), ("legal", {})]
+        with pytest.raises(EngineFault) as info:
+            engine.batch(requests)
+    finally:
+        engine.close()
+    assert info.value.kind == kind and words in str(info.value), str(info.value)
+    assert info.value.request is not None
+    named = f'> {{"id":{info.value.request[0]},'
+    assert any(line.startswith(named) for line in info.value.transcript[-2:]), info.value.transcript
