@@ -46,6 +46,10 @@ def test_the_smallest_witnesses_are_the_expected_ones() -> None:
         "eight_on_add": ("add 8", 2),
         "eight_exemption": ("add 8", 2),
         "five_player_set_close": ("add 1,1,1", 4),  # onto a single 1: fewest cards on the table first
+        # Ties in the explicit order: a single 8 below a single 9, but no play leaves a single 8 to
+        # face (it ends the trick), so the first tie play can set up: an 8 onto a 9.
+        "eight_rank": ("overwrite 8", 2),
+        "run_order": ("overwrite 2,3", 4),  # onto the lower of the two smallest runs
     }
     for point, (move, cards) in expected.items():
         w = got[f"vp.{point}"].witness
@@ -53,6 +57,8 @@ def test_the_smallest_witnesses_are_the_expected_ones() -> None:
         assert str(Move.from_json(w.situation["move"])) == move, (point, w.summary)
         assert w.cards == cards, (point, w.summary)
     assert got["vp.five_player_set_close"].witness.situation["players"] == 5  # type: ignore[union-attr]
+    assert got["vp.eight_rank"].witness.situation["pile"]["cards"] == [9]  # type: ignore[union-attr]
+    assert got["vp.run_order"].witness.situation["pile"]["cards"] == [1, 2]  # type: ignore[union-attr]
 
 
 def test_each_witness_separates_its_readings_in_the_model() -> None:
