@@ -64,9 +64,13 @@ CHECK_CLAUSES = {"graphs.succession": "pile.run", "graphs.beats": "action.overwr
 _SEVERITY_RANK = {Severity.HIGH: 0, Severity.MEDIUM: 1, Severity.LOW: 2}
 
 
+#: Plurals that are not the word and an s.
+PLURALS = {"ambiguity": "ambiguities", "mismatch": "mismatches", "match": "matches"}
+
+
 def plural(n: int, word: str, many: str | None = None) -> str:
-    """ "1 failure", "2 failures", "1,204 situations"."""
-    return f"{n:,} {word if n == 1 else (many or word + 's')}"
+    """A count and its noun: 1 failure, 2 failures, 1,204 situations, 2 mismatches."""
+    return f"{n:,} {word if n == 1 else (many or PLURALS.get(word) or word + 's')}"
 
 
 def render(
@@ -287,7 +291,7 @@ def render_text(run: CheckRun, *, baseline: frozenset[str] | None = None, strict
     if findings:
         new = {n.id for n in run.new_findings(baseline)}
         kinds = Counter(finding.kind for finding in findings)
-        by_kind = ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items()))
+        by_kind = ", ".join(plural(n, kind) for kind, n in sorted(kinds.items()))
         lines += ["", f"Findings ({by_kind}{f'; {len(new)} new' if baseline is not None else ''}):"]
         for finding in findings:
             mark = " [new]" if baseline is not None and finding.id in new else ""

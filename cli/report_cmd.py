@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 import click
@@ -54,10 +55,12 @@ def run_report(
     level: Level,
     jobs: int = DEFAULT_JOBS,
     place: str = "--out",
+    extra_files: Mapping[str, str] | None = None,
 ) -> int:
     """Run the checks, the impact estimate and the variant comparison, write the report, print
     where it went; returns the exit code (1 when a check failed, as `535-check check`). `place`
-    is what an error about `out` names (the option, or the path for the default job)."""
+    is what an error about `out` names (the option, or the path for the default job); `extra_files`
+    (name -> text) are written beside the report, together with it."""
     with Outputs() as outputs:
         # Reserved before the long work, so that a report that cannot be written fails at once.
         target = outputs.directory(out, place)
@@ -93,6 +96,7 @@ def run_report(
                     jobs=jobs,
                     results=results,
                     notes=notes,
+                    extra_files=extra_files,
                 )
             except OSError as exc:
                 raise SpecError(
@@ -101,9 +105,10 @@ def run_report(
         outputs.commit()
     seconds = time.perf_counter() - start
     summary = run.data["summary"]
-    kinds = ", ".join(f"{v['total']} {k}" for k, v in summary["by_kind"].items() if v["total"])
+    kinds = ", ".join(plural(v["total"], k) for k, v in summary["by_kind"].items() if v["total"])
     failures = len(run.data["failures"])
-    click.echo(f"report written to {out}/: report.md, report.html, report.json")
+    written = ", ".join(["report.md", "report.html", "report.json", *(extra_files or {})])
+    click.echo(f"report written to {out}/: {written}")
     click.echo(
         f"{plural(summary['total'], 'finding')} ({kinds}); {summary['open']} open; "
         f"{plural(failures, 'check failure')}; seed {seed}; {seconds:.1f} s"

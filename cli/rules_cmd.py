@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from five35.checks.output import plural
 from five35.spec import Ruleset, Spec, dumps
 
 from .main import examples_epilog, resolve, rules_options
@@ -56,9 +57,9 @@ def render_text(spec: Spec, ruleset: Ruleset) -> str:
     in_use = ruleset.readings
     out = [
         f"{spec.game}: {spec.label}",
-        f"{len(spec.clauses)} clauses, {len(spec.parameters)} parameters, "
-        f"{len(spec.variation_points)} variation points, {len(spec.rules)} rules, "
-        f"{len(spec.profiles)} profiles (default: {spec.default_profile})",
+        f"{plural(len(spec.clauses), 'clause')}, {plural(len(spec.parameters), 'parameter')}, "
+        f"{plural(len(spec.variation_points), 'variation point')}, {plural(len(spec.rules), 'rule')}, "
+        f"{plural(len(spec.profiles), 'profile')} (default: {spec.default_profile})",
         f"ruleset in use: {ruleset.label()}  ('>' marks the reading it uses)",
     ]
     if any(vp.unimplemented for vp in spec.variation_points.values()):

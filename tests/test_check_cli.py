@@ -77,8 +77,13 @@ def test_junit_is_valid_xml_with_a_testcase_per_check() -> None:
     assert suite.find("properties") is not None
 
 
-def test_failures_go_to_junit_sarif_and_github() -> None:
-    engine = ["--engine", "python:tests.planted:RunOrderReversed"]
+def test_failures_go_to_junit_sarif_and_github(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A spec of the repository (not the installed one, which may live outside the working
+    # directory): the annotations and SARIF results point at its lines.
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(ROOT))  # tests.planted, from the working directory elsewhere
+    (tmp_path / "535.yaml").write_text(load_spec().path.read_text(encoding="utf-8"), encoding="utf-8")
+    engine = ["--engine", "python:tests.planted:RunOrderReversed", "--spec", "535.yaml"]
     junit = CliRunner().invoke(main, [*QUICK, *engine, "--format", "junit"])
     assert junit.exit_code == 1
     suite = ET.fromstring(junit.stdout).find("testsuite")
@@ -91,7 +96,7 @@ def test_failures_go_to_junit_sarif_and_github() -> None:
     assert results and all(r["level"] == "error" for r in results)
     assert results[0]["locations"][0]["physicalLocation"]["region"]["startLine"] > 1
     github = CliRunner().invoke(main, [*QUICK, *engine, "--format", "github"]).stdout.splitlines()
-    assert github[0].startswith("::error file=") and "::" in github[0][2:]
+    assert github[0].startswith("::error file=535.yaml,line=") and "::" in github[0][2:]
     assert "FAILED" in github[-1]
 
 

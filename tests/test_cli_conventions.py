@@ -240,6 +240,11 @@ def test_every_bad_number_is_said_the_same_way(tmp_path: Path, args: list[str], 
 def test_plural() -> None:
     assert [plural(n, "failure") for n in (0, 1, 2)] == ["0 failures", "1 failure", "2 failures"]
     assert plural(1, "match", "matches") == "1 match" and plural(1204, "card") == "1,204 cards"
+    assert [plural(2, k) for k in ("mismatch", "ambiguity", "gap")] == [
+        "2 mismatches",
+        "2 ambiguities",
+        "2 gaps",
+    ]
 
 
 def test_messages_count_in_the_singular_when_there_is_one() -> None:
