@@ -1,5 +1,6 @@
 """What `535-check` does with no command: check the spec at level ci and write the report into
-./535-report/, then say where it went. The exit code is the one `check` would give.
+./535-report/, with the profile's clarified rulebooks in German, Spanish and English beside it
+(rulebook.LANG.md and .html), then say where it went. The exit code is the one `check` would give.
 
 The spec is the embedded one unless `[tool.five35]` in pyproject.toml names another (`spec`), and
 that table's `profile` and `level` apply too."""
@@ -9,6 +10,7 @@ from __future__ import annotations
 from typing import cast
 
 from five35.checks.findings import Level
+from five35.reports.rulebook import rulebook_files
 from five35.spec import SpecError, load_spec
 
 from .config import Config
@@ -26,7 +28,16 @@ def default_job(config: Config | None = None) -> int:
             raise SpecError(config.place("profile"), exc.message) from None
         raise
     level = cast(Level, config.get("level") or "ci") if config is not None else "ci"
+    # The clarified rulebooks of the profile go beside the report, made before the long work.
+    rulebooks = rulebook_files(spec, ruleset)
     # No option names the directory here, so an error about it names the path.
     return run_report(
-        spec, ruleset, DEFAULT_OUT, DEFAULT_GAMES, DEFAULT_SEED, level, place=f"./{DEFAULT_OUT}"
+        spec,
+        ruleset,
+        DEFAULT_OUT,
+        DEFAULT_GAMES,
+        DEFAULT_SEED,
+        level,
+        place=f"./{DEFAULT_OUT}",
+        extra_files=rulebooks,
     )

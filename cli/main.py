@@ -568,9 +568,9 @@ def main(ctx: click.Context) -> None:
 
 def _register() -> None:
     # Each command lives in its own module, so the commands stay independent of each other.
-    from . import check_cmd, protocol_cmds, report_cmd, rules_cmd, simulate_cmd, vectors_cmd
+    from . import check_cmd, protocol_cmds, report_cmd, rulebook_cmd, rules_cmd, simulate_cmd, vectors_cmd
 
-    for module in (rules_cmd, simulate_cmd, check_cmd, report_cmd, protocol_cmds, vectors_cmd):
+    for module in (rules_cmd, simulate_cmd, check_cmd, report_cmd, rulebook_cmd, protocol_cmds, vectors_cmd):
         for command in module.COMMANDS:
             if command.epilog is None and command.name in EXAMPLES:
                 command.epilog = examples_epilog(EXAMPLES[command.name])

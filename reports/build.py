@@ -399,10 +399,14 @@ def _impact_rows(
     if not q.words.points:
         for r in members:
             if r.finding.impact is not None:
+                alt = r.finding.alternative
                 rows.append(
                     {
                         "subject": r.finding.id,
-                        "label": plain.finding(r.finding).rstrip("."),
+                        # the other side is what was measured against the rules as played
+                        "label": alt.compared.label
+                        if alt is not None
+                        else plain.finding(r.finding).rstrip("."),
                         "games": r.finding.impact.games,
                         "per_players": r.finding.impact.to_json()["per_players"],
                     }

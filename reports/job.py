@@ -308,9 +308,10 @@ def make_report(
     jobs: int = 1,
     results: Sequence[CheckResult] | None = None,
     notes: Sequence[str] = (),
+    extra_files: Mapping[str, str] | None = None,
 ) -> ReportRun:
     """Run everything (`report_result`) and write report.md, report.html and report.json into
-    `out_dir`."""
+    `out_dir`, with `extra_files` (name -> text, e.g. the clarified rulebooks) beside them."""
     finished = report_result(
         spec,
         ruleset,
@@ -324,5 +325,5 @@ def make_report(
         notes=notes,
     )
     data = report_data(finished)
-    paths = write_report(out_dir, data)
+    paths = write_report(out_dir, data, extra=extra_files)
     return ReportRun(data, paths, len(data["failures"]))

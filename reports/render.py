@@ -467,19 +467,23 @@ def render_all(data: Mapping[str, Any]) -> dict[str, str]:
 
 
 def write_report(
-    out_dir: Path, data: Mapping[str, Any], render: Callable[[Mapping[str, Any]], dict[str, str]] = render_all
+    out_dir: Path,
+    data: Mapping[str, Any],
+    render: Callable[[Mapping[str, Any]], dict[str, str]] = render_all,
+    extra: Mapping[str, str] | None = None,
 ) -> list[Path]:
-    """Render all three files, write them to temporary files in `out_dir`, then move each into
-    place. An error or an interrupt before the moves leaves the old report (or none) and no
-    temporary file behind."""
+    """Render all three files, write them (and the `extra` files, name -> text) to temporary files
+    in `out_dir`, then move each into place. An error or an interrupt before the moves leaves the
+    old report (or none) and no temporary file behind."""
     out_dir.mkdir(parents=True, exist_ok=True)
     # mkstemp makes owner-only files; a report is for reading, so give it the usual umask mode.
     umask = os.umask(0)
     os.umask(umask)
     temps: list[tuple[Path, Path]] = []
     try:
-        texts = render(data)
-        for name in FILES:
+        texts = {**render(data), **(extra or {})}
+        names = [*FILES, *(extra or {})]
+        for name in names:
             fd, tmp_name = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=out_dir)
             temps.append((Path(tmp_name), out_dir / name))
             with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
@@ -494,4 +498,4 @@ def write_report(
             with contextlib.suppress(FileNotFoundError):
                 leftover.unlink()
         raise
-    return [out_dir / name for name in FILES]
+    return [out_dir / name for name in names]

@@ -44,6 +44,8 @@ TEMPLATE_BLANKS: Mapping[str, frozenset[str]] = {
     "contradiction": frozenset({"clauses", "title"}),
     "other": frozenset({"clauses", "title"}),
 }
+#: The blanks the rulebook's own words may use.
+RULEBOOK_BLANKS = frozenset({"game", "profile", "n"})
 #: The blanks an alternative's labels, words and method may use.
 ALTERNATIVE_BLANKS = frozenset({"points", "clause", "where", "under", "label", "combo", "plain"})
 
@@ -201,6 +203,7 @@ class Words:
     questions: Mapping[str, QuestionWords]
     clauses: Mapping[str, ClauseWords]
     repairs: Mapping[str, Mapping[str, str]]  # clause -> language -> the clause as it should read
+    rulebook: Mapping[str, Mapping[str, Any]]  # language -> the clarified rulebook's own words
     #: The English sentence per point or parameter under its first listed reading (the spec's default
     #: once the spec is attached): what a check proposes for a finding about that subject.
     wordings: Mapping[str, str]
@@ -417,6 +420,10 @@ def _own_problems(data: dict[str, Any]) -> Iterator[tuple[Key, str]]:
     for check, subjects in data["scene_of"].items():
         for subject, scene in subjects.items():
             yield from named(("scene_of", check, subject), "scenes", scene)
+    for lang, row in data["rulebook"].items():
+        for name, text in row.items():
+            if isinstance(text, str):
+                yield from _blank_problems(("rulebook", lang, name), text, RULEBOOK_BLANKS)
     owner: dict[str, str] = {}
     for qid, q in data["questions"].items():
         points = q.get("points", [])
@@ -619,6 +626,7 @@ def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Words:
         questions=questions,
         clauses={c: ClauseWords(row["name"], row["en"]) for c, row in data["clauses"].items()},
         repairs={c: dict(row) for c, row in data["repairs"].items()},
+        rulebook={lang: dict(row) for lang, row in data["rulebook"].items()},
         wordings=_subject_wordings(questions, first),
         templates=dict(data["templates"]),
         by_impact=ImpactGrades(

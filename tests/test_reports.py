@@ -515,8 +515,13 @@ def test_no_command_writes_the_report_into_535_report(
     result = CliRunner().invoke(main, [])
     assert result.exit_code == 0, result.output
     assert "report written to 535-report/" in result.stdout
-    assert sorted(p.name for p in (tmp_path / "535-report").iterdir()) == sorted(FILES)
+    # the clarified rulebooks of the default profile beside the report
+    books = [f"rulebook.{lang}.{ext}" for lang in ("de", "es", "en") for ext in ("md", "html")]
+    assert sorted(p.name for p in (tmp_path / "535-report").iterdir()) == sorted([*FILES, *books])
+    assert all(name in result.stdout for name in books)
     _validate(json.loads((tmp_path / "535-report" / "report.json").read_text(encoding="utf-8")))
+    german = (tmp_path / "535-report" / "rulebook.de.md").read_text(encoding="utf-8")
+    assert german.startswith("# 535 (Five Three Five): die Regeln mit Klarstellungen")
 
 
 def test_the_real_checks_feed_the_report() -> None:

@@ -1,0 +1,251 @@
+"""The report's unit is the question a designer settles: every finding of report.json belongs to
+exactly one question or stands alone, the questions are ranked for action, every question has its
+proposed wording in English, German and Spanish, and no heading or prose line of report.md carries
+an id, a reading key, "-1", "None" or "none"."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from five35.checks.findings import SEVERITIES, Finding, FindingKind
+from five35.checks.pipeline import assign, points_at_stake
+from five35.reports import render_all
+from five35.spec import embedded_spec_path, load_spec
+from five35.spec.words import LANGUAGES, WORDS_SUFFIX, questions_of, words_of
+from test_reports import _validate, fixture_data, full_report
+
+SPEC = load_spec()
+WORDS = words_of(SPEC)
+
+
+def _full() -> dict[str, Any]:
+    return full_report()[0]
+
+
+# ---- every finding once ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("which", ["fixture", "full"])
+def test_every_finding_belongs_to_exactly_one_question_or_stands_alone(which: str) -> None:
+    data = fixture_data() if which == "fixture" else _full()
+    members = [m for q in data["questions"] for m in q["members"]]
+    ids = [s["id"] for s in data["findings"]]
+    assert len(members) == len(set(members))
+    assert sorted(members + data["standalone"]) == sorted(ids)
+    owner = {m: q["id"] for q in data["questions"] for m in q["members"]}
+    for s in data["findings"]:
+        assert s["question"] == owner.get(s["id"]), s["id"]
+    _validate(json.loads(render_all(data)["report.json"]))
+
+
+def test_the_five_player_question_gathers_what_the_issue_counted() -> None:
+    """Issue 9: the five-player question appeared as 14 separate findings."""
+    data = _full()
+    (five,) = [q for q in data["questions"] if q["id"] == "five_players"]
+    sections = {s["id"]: s for s in data["findings"]}
+    assert len(five["members"]) == 14
+    points = {sections[m]["variation_point"] for m in five["members"]}
+    assert points == {"five_player_copies", "five_player_set_close", None}
+    kinds = {sections[m]["kind"] for m in five["members"]}
+    assert kinds == {"ambiguity", "contradiction", "dead_clause", "mismatch"}
+    # the points' own sections first
+    assert five["members"][:2] == ["vp.five_player_copies", "vp.five_player_set_close"]
+    # the two verb mismatches are one question, the damaged texts stand alone
+    (verb,) = [q for q in data["questions"] if q["id"] == "closing_verb"]
+    assert [sections[m]["kind"] for m in verb["members"]] == ["mismatch", "mismatch"]
+    assert {sections[f]["kind"] for f in data["standalone"]} == {"defect", "mismatch"}
+
+
+def test_the_grouping_follows_typed_fields_and_the_words_file(tmp_path: Path) -> None:
+    """Not ids: a finding with no variation point goes by its alternative's engine, else by the
+    points its readings turn on; moving a point out of a question in the words file moves its
+    findings with it."""
+    rs = SPEC.ruleset()
+    finding = Finding(
+        id="made.up.id",
+        kind=FindingKind.CONTRADICTION,
+        title="t",
+        clauses=("deck.copies",),
+        detail="d",
+        check="test",
+        readings={
+            "add_past_closing=capped": "",
+            "add_past_closing=overflow": "",  # both readings: the finding does not turn on this point
+            "five_player_copies=five_is_small": "",  # not the played reading: at stake
+            "five_player_set_close=five_is_large": "",
+        },
+    )
+    assert points_at_stake(SPEC, rs, finding.readings) == ["five_player_copies"]
+    assert assign(SPEC, rs, [finding]) == {"made.up.id": "five_players"}
+    text = (embedded_spec_path().with_name(embedded_spec_path().stem + WORDS_SUFFIX)).read_text("utf-8")
+    old = "    points: [five_player_copies, five_player_set_close]\n"
+    assert old in text
+    house = tmp_path / "house.yaml"
+    house.write_text(embedded_spec_path().read_text(encoding="utf-8"), encoding="utf-8")
+    split = text.replace(old, "    points: [five_player_set_close]\n")
+    split = split.replace("      - when: {five_player_copies: five_is_large}", "      - when: {}", 1)
+    split = split.replace("      - when: {five_player_copies: five_is_small}", "      - when: {}", 1)
+    split = re.sub(r"      five_player_copies=five_is_(large|small): .*\n", "", split)
+    (tmp_path / f"house{WORDS_SUFFIX}").write_text(split, encoding="utf-8")
+    spec = load_spec(house)
+    # the point no question lists is a question of its own, in the spec's words
+    assert assign(spec, spec.ruleset(), [finding]) == {"made.up.id": "five_player_copies"}
+    own = [q for q in questions_of(spec) if q.id == "five_player_copies"]
+    assert own and own[0].ask["en"] == spec.variation_points["five_player_copies"].question
+
+
+def test_questions_are_ranked_for_action() -> None:
+    data = _full()
+    assert [q["rank"] for q in data["questions"]] == list(range(1, len(data["questions"]) + 1))
+    grades = WORDS.by_impact
+    sev = {s.value: i for i, s in enumerate(SEVERITIES)}
+
+    def key(q: dict[str, Any]) -> tuple[int, int, int, float]:
+        share = q["impact"]["share"] if q["impact"] else -1.0
+        grade = (
+            3
+            if not q["impact"]
+            else 0
+            if share >= grades.high_share
+            else 1
+            if share >= grades.low_share
+            else 2
+        )
+        return (grade, sev[q["severity"]], q["status"] != "open", -share)
+
+    keys = [key(q) for q in data["questions"]]
+    assert keys == sorted(keys)
+    # the question no game changes comes after every one that changes most games
+    last_often = max(
+        i for i, q in enumerate(data["questions"]) if q["impact"] and q["impact"]["share"] >= 0.5
+    )
+    never = [i for i, q in enumerate(data["questions"]) if q["impact"] and q["impact"]["share"] == 0]
+    assert never and min(never) > last_often
+
+
+def test_the_first_section_of_report_md_lists_the_questions_ranked() -> None:
+    md = render_all(_full())["report.md"]
+    sections = re.findall(r"^## (.+)$", md, re.M)
+    assert sections[0] == "Questions to settle"
+    first = md.split("## Questions to settle\n")[1].split("\n## ")[0]
+    for q in _full()["questions"]:
+        assert f"\n{q['rank']}. **{q['ask']['en']}**\n" in first, q["id"]
+        row = first.split(f"{q['rank']}. **{q['ask']['en']}**")[1].split("\n\n")[0]
+        for part in ("Games changed:", "Evidence:", "Readings:", "Basis:", "Proposed:"):
+            assert part in row, (q["id"], part)
+        assert "[played]" in row
+
+
+# ---- words in three languages ------------------------------------------------------------------
+
+
+def test_every_question_has_its_wording_in_three_languages_for_every_reading() -> None:
+    for q in questions_of(SPEC):
+        assert set(q.ask) == set(LANGUAGES), q.id
+        assert q.wordings, q.id
+        for w in q.wordings:
+            assert set(w.text) == set(LANGUAGES) and all(w.text.values()), q.id
+        for point in q.points:
+            for reading in SPEC.variation_points[point].readings:
+                assert [w for w in q.wordings if w.when.get(point) == reading], (q.id, point, reading)
+                assert reading in q.readings or f"{point}={reading}" in q.readings, (q.id, reading)
+        for name in SPEC.profiles:
+            readings = dict(SPEC.ruleset(name).reading_items)
+            assert all(q.wording(readings, lang) for lang in LANGUAGES), (q.id, name)
+    for q in _full()["questions"]:
+        assert set(q["wording"]) == set(LANGUAGES), q["id"]
+
+
+def test_the_wordings_use_the_texts_own_terms() -> None:
+    """The aligned glossary (seeds/README.md): a German wording about a run says Lauf, a Spanish one
+    escalera; never the other language's word."""
+    glossary = [  # English, German, Spanish
+        (r"\bruns?\b", r"l[aä]uf", r"escalera"),
+        (r"\btricks?\b", r"stich", r"baza"),
+        (r"\bsets?\b(?! aside)", r"s[aä]tz", r"\bsets?\b"),
+        (r"\bsingle\b", r"einzel", r"individual"),  # "eine einzelne 8", as the German text says
+    ]
+    for q in questions_of(SPEC):
+        for w in q.wordings:
+            for en, de, es in glossary:
+                if re.search(en, w.text["en"], re.I):
+                    assert re.search(de, w.text["de"], re.I), (q.id, de, w.text["de"])
+                    assert re.search(es, w.text["es"], re.I), (q.id, es, w.text["es"])
+            assert "Stich" not in w.text["es"] and "baza" not in w.text["de"], q.id
+
+
+def test_no_proposal_deletes_a_clause() -> None:
+    for s in _full()["findings"]:
+        assert not re.search(r"\bdelete\b", s["proposed_wording"], re.I), s["id"]
+
+
+# ---- plain words -------------------------------------------------------------------------------
+
+SMALL = re.compile(r"<small>.*?</small>")
+
+
+def forbidden_tokens(data: dict[str, Any]) -> set[str]:
+    """Every id and reading key the report knows: finding ids, question ids with an underscore,
+    clause ids, point names, `point=reading` keys, reading names with an underscore, check names."""
+    spec = SPEC
+    found = {s["id"] for s in data["findings"]} | set(spec.clauses)
+    found |= {p for p in spec.variation_points} | {c["name"] for c in data["checks"]}
+    found |= {f"{p}={r}" for p, vp in spec.variation_points.items() for r in vp.listed}
+    found |= {r for vp in spec.variation_points.values() for r in vp.listed}
+    found |= {q["id"] for q in data["questions"]}
+    # plain English words that are also ids ("deal", "title", "points", "wrap") are words in prose
+    return {t for t in found if re.search(r"[._=@]", t)}
+
+
+def prose_lines(md: str) -> list[tuple[int, str]]:
+    return [(n, SMALL.sub("", line)) for n, line in enumerate(md.splitlines(), 1)]
+
+
+def test_the_small_print_is_marked_so_a_test_can_skip_it() -> None:
+    md = render_all(_full())["report.md"]
+    refs = [line for line in md.splitlines() if "<small>" in line]
+    assert refs and all(line.count("<small>") == line.count("</small>") == 1 for line in refs)
+    assert all(re.search(r"<small>Ref: [^<]+</small>", line) for line in refs)
+
+
+@pytest.mark.parametrize("which", ["fixture", "full"])
+def test_no_heading_or_prose_line_carries_an_id_or_an_engine_value(which: str) -> None:
+    data = fixture_data() if which == "fixture" else _full()
+    md = render_all(data)["report.md"]
+    tokens = forbidden_tokens(data)
+    bad: list[str] = []
+    for n, line in prose_lines(md):
+        for token in re.findall(r"[\w.@=+-]+", line):
+            token = token.strip(".-")
+            if token in tokens:
+                bad.append(f"{n}: id {token}")
+        if re.search(r"\b[a-z0-9]+_[a-z0-9_]+\b", line):
+            bad.append(f"{n}: snake_case {re.findall(r'[a-z0-9]+_[a-z0-9_]+', line)}")
+        if re.search(r"(?<![\w])-1\b", line):
+            bad.append(f"{n}: -1")
+        if re.search(r"\bnone\b", line, re.I):
+            bad.append(f"{n}: none/None: {line[:80]}")
+        if re.search(r"\b(True|False|null)\b", line):
+            bad.append(f"{n}: a literal: {line[:80]}")
+    assert not bad, bad[:20]
+
+
+def test_witnesses_are_told_as_scenes_with_players_from_one() -> None:
+    data = _full()
+    md = render_all(data)["report.md"]
+    assert "Player 0" not in md and "player 0" not in md
+    scenes = [q["scene"] for q in data["questions"] if q["scene"]]
+    assert len(scenes) >= len(SPEC.variation_points) - 2
+    for scene in scenes:
+        assert scene["setup"] and scene["outcomes"]
+        for outcome in scene["outcomes"]:
+            assert outcome["label"] and outcome["words"].endswith(".")
+    # the run-order scene: who leads what, who is to move holding what, what each reading allows
+    (order,) = [q for q in data["questions"] if q["id"] == "run_order"]
+    assert re.search(
+        r"Player \d leads [\d,]+\. Player \d is to move, facing the run", order["scene"]["setup"]
+    )
