@@ -201,3 +201,28 @@ def test_an_output_through_a_symbolic_link_replaces_the_file_not_the_link(tmp_pa
     assert (tmp_path / "link.json").is_symlink()
     assert json.loads((tmp_path / "real.json").read_text())["format"] == "five35-check/1"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["link.json", "real.json"]
+
+
+def test_spec_files_as_arguments_are_checked_one_after_the_other(tmp_path: Path) -> None:
+    """As the pre-commit hook calls it: each file checked as with --spec; the worst exit wins."""
+    text = load_spec().path.read_text(encoding="utf-8")
+    (tmp_path / "a.535.yaml").write_text(text, encoding="utf-8")
+    (tmp_path / "b.535.yaml").write_text(
+        text.replace("default_profile: published", "default_profile: german-literal"), "utf-8"
+    )
+    args = ["check", "--level", "quick", "--only", "text_audit"]
+    both = CliRunner().invoke(main, [*args, str(tmp_path / "a.535.yaml"), str(tmp_path / "b.535.yaml")])
+    assert both.exit_code == 0, both.output
+    assert both.stdout.count("PASSED") == 2
+    assert "ruleset published" in both.stdout and "ruleset german-literal" in both.stdout
+    (tmp_path / "bad.535.yaml").write_text(text.replace("profiles:", "profils:", 1), encoding="utf-8")
+    bad = CliRunner().invoke(main, [*args, str(tmp_path / "a.535.yaml"), str(tmp_path / "bad.535.yaml")])
+    assert bad.exit_code == 2 and bad.stdout == ""  # every file loads before any check runs
+    assert bad.stderr.strip().startswith(f"535-check: error: {tmp_path / 'bad.535.yaml'}:")
+    for extra, needle in (
+        (["--format", "json"], "SPEC: several spec files are checked with --format text"),
+        (["--spec", str(tmp_path / "a.535.yaml")], "SPEC: give spec files as arguments or with --spec"),
+    ):
+        files = [str(tmp_path / "a.535.yaml")] * (2 if "--format" in extra else 1)
+        refused = CliRunner().invoke(main, [*args, *extra, *files])
+        assert refused.exit_code == 2 and needle in refused.stderr, refused.output
