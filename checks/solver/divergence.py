@@ -185,30 +185,32 @@ MAX_TIES = 16
 
 
 def _canonical_fields(sit: SymSituation, m: Model) -> list[tuple[Any, int, int]]:
-    """The canonical order among equally small situations, up to the play: fewest players, no pile
-    before a single before a set before a run, the lowest pile, the smallest, no 8 in the opening
-    pile, lead before overwrite before add (then the fewest cards played, then the cards, lowest first).
-    Each is an integer term with its domain's bounds. Every variable a witness reads gets pinned, so
-    the answer is a function of the question alone."""
-    return [
-        (sit.players, m.p.players_min, m.p.players_max),
-        (sit.kind, NONE, RUN),
-        (sit.low, 0, m.R - 1),
-        (sit.n, 0, m.maxn),
-        (z3.If(sit.opening8, 1, 0), 0, 1),
-        (sit.action, LEAD, ADD),
-    ]
+    """The canonical order among situations that tie on every objective (which pin the pile's size,
+    the player count and the 8 in the opening pile): no pile before a single before a set before a
+    run, the lowest pile, lead before overwrite before add (then the fewest cards played, then the
+    cards, lowest first). Each is an integer term with its domain's bounds. Every variable a witness
+    reads gets pinned, so the answer is a function of the question alone."""
+    return [(sit.kind, NONE, RUN), (sit.low, 0, m.R - 1), (sit.action, LEAD, ADD)]
 
 
 def _least(solver: Any, keep: list[Any], term: Any, lowest: int, highest: int) -> tuple[int, int]:
     """The least value of `term` under `keep` (satisfiable, with `term` within lowest..highest), and
     the queries it took. Only Z3's sat or unsat steers the search, never the model it returns, so the
-    value and the count are the same whatever Z3 worked on before: the lowest value is asked first
-    (most often the answer), then the rest halved."""
+    value and the count are the same whatever Z3 worked on before. The least values are small, so
+    the search gallops up from the bound (lowest, then ranges doubling in width) and halves the
+    range it lands in."""
     queries = 1
     if solver.check(*keep, term == lowest) == z3.sat:
         return lowest, queries
-    lo, hi = lowest + 1, highest
+    lo, width = lowest + 1, 1
+    while True:
+        hi = min(lo + width - 1, highest)
+        if hi == highest:
+            break  # the least value is within the domain: no need to ask
+        queries += 1
+        if solver.check(*keep, term <= hi) == z3.sat:
+            break
+        lo, width = hi + 1, width * 2
     while lo < hi:
         mid = (lo + hi) // 2
         queries += 1
