@@ -47,9 +47,11 @@ class CardCodec:
     def unit(self, rank: int) -> int:
         return 1 << (self.index[rank] * FIELD)
 
-    def pack(self, cards: Iterable[int]) -> int:
+    def pack(self, cards: Iterable[object]) -> int:
         """The packed counts of `cards`; ValueError for a rank outside the codec's ranks or more
-        than MAX_COPIES cards of one rank (which would overflow its field)."""
+        than MAX_COPIES cards of one rank (which would overflow its field). The cards are typed
+        `object` because they are checked here, also where mypyc compiles this module (an int
+        argument would be converted or refused before the check)."""
         packed = 0
         index = self.index
         for card in cards:

@@ -45,6 +45,7 @@ from five35.spec.vocabulary import Vocabulary
 
 from .cards import FIELD, MAX_COPIES, CardCodec, DealError, ranks_text
 from .state import (
+    COMPILED,
     PASS,
     Event,
     MatchEnd,
@@ -56,7 +57,15 @@ from .state import (
     State,
     TrickEnd,
     TrickEndReason,
+    new_state,
 )
+
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # pragma: no cover - installed without mypy_extensions: no compiler to tell
+
+    def mypyc_attr(*args: object, **kwargs: object) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
 
 
 class IllegalMove(ValueError):
@@ -84,43 +93,84 @@ EIGHT = 8
 LISTED_EIGHT_RUNS = ((7, 8), (7, 8, 9))
 
 
-_new_object = object.__new__
-_set_attribute = object.__setattr__
-
-
 def _evolve(state: State, **changes: Any) -> State:
-    """`dataclasses.replace(state, **changes)` without re-running the frozen dataclass's __init__:
-    the new State gets a copy of the old one's field dictionary with `changes` written into it."""
-    fields = state.__dict__.copy()
-    fields.update(changes)
-    new: State = _new_object(State)
-    _set_attribute(new, "__dict__", fields)
-    return new
+    """`dataclasses.replace(state, **changes)`, without the frozen dataclass's __init__."""
+    get = changes.get
+    return new_state(
+        get("players", state.players),
+        get("hands", state.hands),
+        get("to_move", state.to_move),
+        get("pile", state.pile),
+        get("last_player", state.last_player),
+        get("passed", state.passed),
+        get("opening_has_eight", state.opening_has_eight),
+        get("trick", state.trick),
+        get("cleared", state.cleared),
+        get("aside", state.aside),
+        get("scores", state.scores),
+        get("round", state.round),
+        get("round_leader", state.round_leader),
+        get("phase", state.phase),
+        get("seed", state.seed),
+    )
 
 
 def build() -> str:
-    """Which build of the engine this is: the mypyc-compiled modules or the pure-Python source."""
-    return "pure Python" if __file__.endswith(".py") else f"compiled by mypyc ({__file__.rsplit('/', 1)[-1]})"
+    """Which build of the engine runs: the modules compiled by mypyc, or the pure-Python source."""
+    return f"compiled by mypyc ({__file__.rsplit('/', 1)[-1]})" if COMPILED else "pure Python"
+
+
+Ends = tuple[tuple[Event, ...], ...]  # (TrickEnd(seat, reasons),) for every seat
 
 
 class _Entry:
     """One placing move from one pile, with what a fast step needs about it."""
 
-    __slots__ = ("closes", "ends", "ends_rule_of_8", "has_eight", "move", "need", "option", "pile", "plays")
+    __slots__ = (
+        "ends",
+        "ends_with_8",
+        "fires",
+        "has_eight",
+        "move",
+        "need",
+        "option",
+        "pile",
+        "plays",
+        "reasons",
+        "reasons_with_8",
+    )
 
-    def __init__(self, game: Game, option: Option, plays: tuple[Play, ...], rule_of_8: bool) -> None:
+    def __init__(self, game: Game, option: Option, leading: bool) -> None:
         self.option = option
         self.move = option.move
         self.need = option.need
         self.pile = option.pile
         self.has_eight = option.has_eight
-        self.plays = plays  # Play(seat, move) for every seat, shared by every trick that has it
-        # The reasons the trick ends when it is placed: by its size alone, and with the Rule of 8
-        # (None: placing it never applies the Rule of 8), and the TrickEnd events per winning seat.
-        self.closes: tuple[TrickEndReason, ...] = () if option.closes is None else (option.closes,)
-        self.ends = game._trick_end_events(self.closes)
-        with_8 = (TrickEndReason.RULE_OF_8, *self.closes)
-        self.ends_rule_of_8 = game._trick_end_events(with_8) if rule_of_8 else None
+        # Play(seat, move) for every seat, shared by every trick that has it.
+        self.plays = tuple(Play(seat, option.move) for seat in range(game.players))
+        # What the rule_of_8 hook answers, less its one input known only at the step (the opening
+        # pile's 8, under eight_exemption=whole_trick); used only where the hook is Game's own.
+        fires = not leading and (option.move.action != "add" or game.eight_on_add)
+        self.fires = fires and (option.listed_eight if game.eight_listed_only else option.has_eight)
+        # The events when placing it ends the trick: by its size alone (None: it does not), and
+        # with the Rule of 8.
+        self.reasons: tuple[TrickEndReason, ...] = () if option.closes is None else (option.closes,)
+        self.reasons_with_8 = (TrickEndReason.RULE_OF_8, *self.reasons)
+        self.ends: Ends | None = game._trick_end_events(self.reasons) if self.reasons else None
+        self.ends_with_8: Ends = game._trick_end_events(self.reasons_with_8)
+
+
+class _Segment:
+    """A run of a node's moves that each take the same number k of every rank they use, and the
+    answers found so far: which of the moves a hand holds, by the hand's key."""
+
+    __slots__ = ("add", "mask", "memo", "pairs")
+
+    def __init__(self, add: int, mask: int, pairs: tuple[tuple[Move, int], ...]) -> None:
+        self.add = add
+        self.mask = mask
+        self.pairs = pairs
+        self.memo: dict[int, tuple[Move, ...]] = {}
 
 
 class _Node:
@@ -146,10 +196,8 @@ class _Node:
 #: Answers a segment remembers at most (2 ** ranks can be many for a deck of many ranks).
 SEGMENT_MEMORY = 8192
 
-Segment = tuple[int, int, dict[int, tuple[Move, ...]], tuple[tuple[Move, int], ...]]
 
-
-def _segments(pairs: tuple[tuple[Move, int], ...], codec: CardCodec) -> tuple[Segment, ...] | None:
+def _segments(pairs: tuple[tuple[Move, int], ...], codec: CardCodec) -> tuple[_Segment, ...] | None:
     """The moves split into runs of moves that each take the same number `k` of every rank they
     use (singles and runs: k = 1, sets: k = their size), for a memo per run: which of its moves a
     hand holds depends only on which of the run's ranks it holds k of, the segment's key
@@ -171,26 +219,26 @@ def _segments(pairs: tuple[tuple[Move, int], ...], codec: CardCodec) -> tuple[Se
             runs.append((k, mask, [(move, need)]))
     every = range(len(codec.ranks))
     return tuple(
-        (sum((top - k) << (i * FIELD) for i in every), mask, {}, tuple(moves)) for k, mask, moves in runs
+        _Segment(sum((top - k) << (i * FIELD) for i in every), mask, tuple(moves)) for k, mask, moves in runs
     )
 
 
-#: The methods the fast path stands in for: a class that overrides any of them takes the plain path.
+#: The private step methods the fast path stands in for: a class that overrides any of them takes
+#: the plain path. Hooks are public and pure (see the module docstring): the fast path calls an
+#: overridden rule_of_8 or trick_winner at every step, and caches next_seat in a table.
 _FAST_PATH_METHODS = (
-    "rule_of_8",
-    "trick_winner",
-    "next_seat",
-    "penalty",
     "_apply_pass",
     "_apply_play",
     "_end_trick",
-    "_end_round",
     "_next_active",
     "_trick_cards",
     "_options_for",
 )
 
 
+# Compiled by mypyc, Game is a native class; variants and tests subclass it in Python, and their
+# overrides are called through Python (the fast path calls no overridable method per step).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game:
     """535 under `ruleset` with `players` players: deal, legal moves, apply."""
 
@@ -259,13 +307,18 @@ class Game:
         self.full_deck = self.codec.pack([rank for rank in ruleset.ranks for _ in range(self.copies)])
         cls = type(self)
         self._fast = all(getattr(cls, name) is getattr(Game, name) for name in _FAST_PATH_METHODS)
+        self._own_rule_of_8 = cls.rule_of_8 is Game.rule_of_8
+        self._own_trick_winner = cls.trick_winner is Game.trick_winner
         self._guard = self.codec.guard
         self._units = {rank: self.codec.unit(rank) for rank in ruleset.ranks}
         self._pass_plays = tuple(Play(seat, PASS) for seat in range(players))
-        self._events: dict[tuple[TrickEndReason, ...], tuple[tuple[Event, ...], ...]] = {}
+        self._events: dict[tuple[TrickEndReason, ...], Ends] = {}
         self._all_passed = self._trick_end_events((TrickEndReason.ALL_PASSED,))
-        self._next_table: list[int] | None = None
-        self._play_need: dict[int, int] = {}  # id(Play) -> its packed cards, for the Plays entries hold
+        # Whether a trick ends once `passed` (a seat bit set) have passed: one player left.
+        self._one_left = [players - passed.bit_count() == 1 for passed in range(1 << players)]
+        self._next_table: list[int] = []  # filled on first use, from the next_seat hook
+        # id(Play) -> its packed cards, for the Plays entries and _pass_plays hold (so keep alive).
+        self._play_need: dict[int, int] = {id(play): 0 for play in self._pass_plays}
         self._piles: dict[Pile, Pile] = {}  # one object per distinct pile, so piles compare by identity
         self._nodes: dict[Pile | None, _Node] = {}
         self._node_ids: dict[int, _Node] = {}
@@ -445,22 +498,15 @@ class Game:
             options = self._build_lead_options() if pile is None else self._build_responses(pile)
             entries: tuple[_Entry, ...] = ()
             if self._fast:
-                entries = tuple(self._entry(o, leading=pile is None) for o in options)
+                entries = tuple(_Entry(self, o, leading=pile is None) for o in options)
+                for entry in entries:
+                    for play in entry.plays:
+                        self._play_need[id(play)] = entry.need
             node = self._nodes[pile] = _Node(pile, options, entries, self.codec)
             self._node_ids[id(pile)] = node
         return node
 
-    def _entry(self, option: Option, leading: bool) -> _Entry:
-        plays = tuple(Play(seat, option.move) for seat in range(self.players))
-        for play in plays:
-            self._play_need[id(play)] = option.need
-        # rule_of_8 (not overridden on the fast path) less its one input known only at the step,
-        # the opening pile's 8 under eight_exemption=whole_trick.
-        fires = not leading and (option.move.action != "add" or self.eight_on_add)
-        fires = fires and (option.listed_eight if self.eight_listed_only else option.has_eight)
-        return _Entry(self, option, plays, fires)
-
-    def _trick_end_events(self, reasons: tuple[TrickEndReason, ...]) -> tuple[tuple[Event, ...], ...]:
+    def _trick_end_events(self, reasons: tuple[TrickEndReason, ...]) -> Ends:
         """`(TrickEnd(seat, reasons),)` for every seat, one shared tuple per seat and reasons."""
         events = self._events.get(reasons)
         if events is None:
@@ -492,11 +538,12 @@ class Game:
             moves = [move for move, need in node.pairs if (hand - need) & guard == guard]
         else:
             moves = []
-            for add, mask, memo, pairs in segments:
-                key = (held + add) & mask
+            for segment in segments:
+                memo = segment.memo
+                key = (held + segment.add) & segment.mask
                 found = memo.get(key)
                 if found is None:
-                    found = tuple(move for move, need in pairs if (hand - need) & guard == guard)
+                    found = tuple(move for move, need in segment.pairs if (hand - need) & guard == guard)
                     if len(memo) < SEGMENT_MEMORY:
                         memo[key] = found
                 moves += found
@@ -526,10 +573,12 @@ class Game:
         return self._apply_play(state, option, hand - option.need)
 
     def _fast_apply(self, state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
-        """`apply` for a Game that overrides no hook a step calls: the same states and events as the
-        plain path, from the answers cached in the pile's node and the move's entry."""
+        """`apply` for a Game that overrides no private step method: the same states and events as
+        the plain path, from the answers cached in the pile's node and the move's entry."""
         pile = state.pile
-        node = self._node_ids.get(id(pile)) or self._node(pile)
+        node = self._node_ids.get(id(pile))
+        if node is None:
+            node = self._node(pile)
         entry = node.by_id.get(id(move))
         player = state.to_move
         if entry is None:
@@ -540,82 +589,146 @@ class Game:
             entry = node.entries.get(move)
             if entry is None:
                 raise IllegalMove(move, state, "not a lead, overwrite or add that fits the pile")
-        hand = state.hands[player]
+        hands = state.hands
+        need = entry.need
+        hand = hands[player]
         guard = self._guard
-        if ((hand | guard) - entry.need) & guard != guard:
+        if ((hand | guard) - need) & guard != guard:
             raise IllegalMove(move, state, f"player {player} does not hold those cards")
-        hand -= entry.need
-        hands = list(state.hands)
-        hands[player] = hand
-        fields = state.__dict__.copy()
-        new: State = _new_object(State)
-        _set_attribute(new, "__dict__", fields)
-        fields["hands"] = tuple(hands)
-        ends = entry.ends_rule_of_8
-        if ends is None or (self.exempt_whole_trick and state.opening_has_eight):
-            ends = entry.ends if entry.closes else None
+        hand -= need
+        new_hands = (*hands[:player], hand, *hands[player + 1 :])
+        trick = (*state.trick, entry.plays[player])
+        if self._own_rule_of_8:
+            fires = entry.fires and not (self.exempt_whole_trick and state.opening_has_eight)
+        else:
+            fires = self.rule_of_8(entry.option, state)
+        ends = entry.ends_with_8 if fires else entry.ends
+        opening_has_eight = entry.has_eight if pile is None else state.opening_has_eight
         if hand == 0:
-            fields["trick"] = (*state.trick, entry.plays[player])
-            fields["pile"] = entry.pile
-            fields["last_player"] = player
-            if pile is None:
-                fields["opening_has_eight"] = entry.has_eight
-            return self._end_round(new, player, ends[player] if ends is not None else ())
+            moved = new_state(
+                state.players,
+                new_hands,
+                player,
+                entry.pile,
+                player,
+                state.passed,
+                opening_has_eight,
+                trick,
+                state.cleared,
+                state.aside,
+                state.scores,
+                state.round,
+                state.round_leader,
+                state.phase,
+                state.seed,
+            )
+            return self._end_round(moved, player, () if ends is None else ends[player])
         if ends is not None:
-            fields["pile"] = None
-            fields["trick"] = ()
-            fields["passed"] = 0
-            fields["last_player"] = -1
-            fields["opening_has_eight"] = False
-            fields["cleared"] = state.cleared + self._trick_need(state.trick) + entry.need
-            return new, ends[player]
-        fields["trick"] = (*state.trick, entry.plays[player])
-        fields["pile"] = entry.pile
-        fields["last_player"] = player
-        if pile is None:
-            fields["opening_has_eight"] = entry.has_eight
-        fields["to_move"] = self._next_seat_table()[state.passed * self.players + player]
-        return new, ()
+            if self._own_trick_winner:
+                winner = player
+            else:
+                winner = self.trick_winner(trick, entry.reasons_with_8 if fires else entry.reasons)
+            ended = new_state(
+                state.players,
+                new_hands,
+                winner,
+                None,
+                -1,
+                0,
+                False,
+                (),
+                state.cleared + self._trick_need(trick),
+                state.aside,
+                state.scores,
+                state.round,
+                state.round_leader,
+                state.phase,
+                state.seed,
+            )
+            return ended, self._ends_for(ends, winner, entry.reasons_with_8 if fires else entry.reasons)
+        table = self._next_table or self._build_next_table()
+        return new_state(
+            state.players,
+            new_hands,
+            table[state.passed * self.players + player],
+            entry.pile,
+            player,
+            state.passed,
+            opening_has_eight,
+            trick,
+            state.cleared,
+            state.aside,
+            state.scores,
+            state.round,
+            state.round_leader,
+            state.phase,
+            state.seed,
+        ), ()
 
     def _fast_pass(self, state: State, player: int) -> tuple[State, tuple[Event, ...]]:
         passed = state.passed | (1 << player)
         trick = (*state.trick, self._pass_plays[player])
-        fields = state.__dict__.copy()
-        new: State = _new_object(State)
-        _set_attribute(new, "__dict__", fields)
-        if (self.players - passed.bit_count()) == 1:
-            for play in reversed(trick):
-                if play.move.action != "pass":
-                    winner = play.player
-                    break
-            else:
-                # trick_winner (not overridden here) raises for a trick without a placing move.
+        if self._one_left[passed]:
+            winner = -1
+            if self._own_trick_winner:
+                for play in reversed(trick):
+                    if play.move.action != "pass":
+                        winner = play.player
+                        break
+            if winner < 0:  # also where Game's own trick_winner raises: a trick nobody placed in
                 winner = self.trick_winner(trick, (TrickEndReason.ALL_PASSED,))
-            fields["pile"] = None
-            fields["trick"] = ()
-            fields["passed"] = 0
-            fields["last_player"] = -1
-            fields["opening_has_eight"] = False
-            fields["to_move"] = winner
-            fields["cleared"] = state.cleared + self._trick_need(trick)
-            return new, self._all_passed[winner]
-        fields["passed"] = passed
-        fields["trick"] = trick
-        fields["to_move"] = self._next_seat_table()[passed * self.players + player]
-        return new, ()
+            ended = new_state(
+                state.players,
+                state.hands,
+                winner,
+                None,
+                -1,
+                0,
+                False,
+                (),
+                state.cleared + self._trick_need(trick),
+                state.aside,
+                state.scores,
+                state.round,
+                state.round_leader,
+                state.phase,
+                state.seed,
+            )
+            return ended, self._ends_for(self._all_passed, winner, (TrickEndReason.ALL_PASSED,))
+        table = self._next_table or self._build_next_table()
+        return new_state(
+            state.players,
+            state.hands,
+            table[passed * self.players + player],
+            state.pile,
+            state.last_player,
+            passed,
+            state.opening_has_eight,
+            trick,
+            state.cleared,
+            state.aside,
+            state.scores,
+            state.round,
+            state.round_leader,
+            state.phase,
+            state.seed,
+        ), ()
 
-    def _next_seat_table(self) -> list[int]:
+    def _ends_for(self, ends: Ends, winner: int, reasons: tuple[TrickEndReason, ...]) -> tuple[Event, ...]:
+        """The shared `(TrickEnd(winner, reasons),)`; made anew for a seat outside the table, which
+        only an overridden trick_winner can name."""
+        return ends[winner] if 0 <= winner < self.players else (TrickEnd(winner, reasons),)
+
+    def _build_next_table(self) -> list[int]:
         """`_next_active(seat, passed)` at index passed * players + seat (-1 when every seat passed),
-        built on first use from the next_seat hook."""
-        table = self._next_table
-        if table is None:
-            everyone = (1 << self.players) - 1
-            table = self._next_table = [
-                -1 if passed == everyone else self._next_active(seat, passed)
-                for passed in range(1 << self.players)
-                for seat in range(self.players)
-            ]
-        return table
+        from the next_seat hook, on first use."""
+        everyone = (1 << self.players) - 1
+        self._next_table = [
+            -1 if passed == everyone else self._next_active(seat, passed)
+            for passed in range(1 << self.players)
+            for seat in range(self.players)
+        ]
+        return self._next_table
 
     def _trick_need(self, trick: tuple[Play, ...]) -> int:
         """`_trick_cards(trick)`, from the packed cards of the Plays the entries hold."""
@@ -736,9 +849,9 @@ class Game:
 
     def start_round(
         self,
-        hands: Sequence[Sequence[int]],
-        leader: int,
-        scores: Sequence[int] | None = None,
+        hands: Sequence[Sequence[object]],
+        leader: object,
+        scores: Sequence[object] | None = None,
         *,
         round_no: int = 1,
         seed: int = 0,
@@ -746,41 +859,45 @@ class Game:
         """A round from given hands (for scenarios and the engine protocol); the rest is set aside.
 
         The engine's input boundary: a deal this engine cannot play, or its packed counts could not
-        hold, raises DealError (a ValueError) naming the part at fault in the protocol's terms."""
+        hold, raises DealError (a ValueError) naming the part at fault in the protocol's terms. The
+        values are typed `object` because they are checked here: compiled by mypyc, an argument
+        typed int would already be converted (True to 1) or refused with a TypeError."""
         players = self.players
         if len(hands) != players:
             raise DealError("hands", f"{len(hands)} hands for {players} players")
         if type(leader) is not int or not 0 <= leader < players:
             raise DealError("leader", f"seat {leader!r} is not at the table (seats 0-{players - 1})")
+        points: list[int] = []
         if scores is not None:
             if len(scores) != players:
                 raise DealError("scores", f"{len(scores)} scores for {players} players")
             for seat, score in enumerate(scores):
                 if type(score) is not int or score < 0:
                     raise DealError(f"scores[{seat}]", f"expected a natural number, got {score!r}")
+                points.append(score)
         packed = self._pack_deal(hands)
         if packed is None:
             packed = self._checked_deal(hands)
         dealt = sum(packed)
-        return State(
-            players=players,
-            hands=tuple(packed),
-            to_move=leader,
-            pile=None,
-            last_player=-1,
-            passed=0,
-            opening_has_eight=False,
-            trick=(),
-            cleared=0,
-            aside=self.full_deck - dealt,
-            scores=tuple(scores) if scores is not None else (0,) * players,
-            round=round_no,
-            round_leader=leader,
-            phase="play",
-            seed=seed,
+        return new_state(
+            players,
+            tuple(packed),
+            leader,
+            None,
+            -1,
+            0,
+            False,
+            (),
+            0,
+            self.full_deck - dealt,
+            tuple(points) if scores is not None else (0,) * players,
+            round_no,
+            leader,
+            "play",
+            seed,
         )
 
-    def _pack_deal(self, hands: Sequence[Sequence[int]]) -> list[int] | None:
+    def _pack_deal(self, hands: Sequence[Sequence[object]]) -> list[int] | None:
         """The packed hands of a deal this engine can play, or None when anything is wrong with it
         (then `_checked_deal` finds the first fault and names it). Every card must be an int of the
         deck, and the deck must hold every hand after the ones before it (so no rank exceeds its
@@ -805,7 +922,7 @@ class Game:
             packed.append(held)
         return packed
 
-    def _checked_deal(self, hands: Sequence[Sequence[int]]) -> list[int]:
+    def _checked_deal(self, hands: Sequence[Sequence[object]]) -> list[int]:
         """The packed hands, checked card by card: DealError naming the first fault."""
         copies = self.copies
         ranks = self.codec.index
@@ -814,18 +931,20 @@ class Game:
         for seat, hand in enumerate(hands):
             if not hand:
                 raise DealError(f"hands[{seat}]", "the hand is empty (every player holds a card)")
+            cards: list[int] = []
             for card in hand:
                 if type(card) is not int or card not in ranks:
                     raise DealError(
                         f"hands[{seat}]",
                         f"{card!r} is not a rank of the deck ({ranks_text(self.ruleset.ranks)})",
                     )
-            held = Counter(hand)
+                cards.append(card)
+            held = Counter(cards)
             for rank, count in sorted(held.items()):
                 if count > copies:
                     raise DealError(f"hands[{seat}]", f"{count} cards of rank {rank}, the deck has {copies}")
             total.update(held)
-            packed.append(self.codec.pack(hand))
+            packed.append(self.codec.pack(cards))
         for rank, count in sorted(total.items()):
             if count > copies:
                 raise DealError("hands", f"{count} cards of rank {rank} in all, the deck has {copies}")
