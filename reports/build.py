@@ -494,7 +494,7 @@ def _question(
 def _share_words(impact: Mapping[str, Any] | None) -> str:
     if not impact:
         return "not measured"
-    return f"{impact['share']:.0%} of games at {impact['players']} players"
+    return f"{impact['share'] * 100:.0f} % of games at {impact['players']} players"
 
 
 def _plain_verdict(

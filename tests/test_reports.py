@@ -627,3 +627,38 @@ def test_arranging_a_finished_report_plays_no_card(monkeypatch: pytest.MonkeyPat
     for name in ("legal_moves", "apply", "play_from", "start_round", "new_match"):
         monkeypatch.setattr(Game, name, refuse)
     assert render_all(report_data(finished))["report.json"] == before
+
+
+# ---- charts ----------------------------------------------------------------------------------------
+
+
+def test_every_chart_is_as_wide_as_its_title_and_a_zero_bar_shows() -> None:
+    from html import unescape
+
+    from five35.reports.svg import impact_bars, title_width
+
+    html = render_all(fixture_data())["report.html"]
+    charts = re.findall(r'<svg [^>]*width="(\d+)"[^>]*>\s*<title>([^<]*)</title>', html)
+    assert len(charts) == sum(len(q["impacts"]) for q in fixture_data()["questions"]) + 6
+    for width, title in charts:
+        assert int(width) >= title_width(unescape(title)), title
+    long_title = "Games changed: " + "a very long description of what was measured " * 3
+    svg = impact_bars(long_title, "x", {"2": {"share": 0.0, "ci_low": 0.0, "ci_high": 0.02}})
+    assert f'width="{title_width(long_title)}"' in svg
+    # a share of 0: a mark on the baseline, labelled 0%, not an invisible bar of height 0
+    assert re.search(r'<rect class="zero" [^>]*height="2"', svg) and ">0%</text>" in svg
+
+
+def test_the_means_of_the_profile_comparison_carry_intervals() -> None:
+    from five35.reports.render import mean_interval, variant_view
+
+    view = variant_view(fixture_data()["variants"])
+    for metric in view["metrics"]:
+        for row in metric["rows"]:
+            for cell in row["cells"]:
+                assert cell is not None and cell[1] <= cell[0] <= cell[2], metric["key"]
+    # the mean of 1, 2, 3 (twice each): 2, with a 95% interval from its standard error
+    mean, lo, hi = mean_interval({"count": 6, "histogram": [[1, 2], [2, 2], [3, 2]]}) or (0, 0, 0)
+    assert mean == 2.0 and round(hi - 2.0, 3) == round(2.0 - lo, 3) == round(
+        1.959964 * (0.8**0.5) / 6**0.5, 3
+    )
