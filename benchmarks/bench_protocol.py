@@ -1,122 +1,344 @@
-"""Protocol throughput and time-to-detect for the planted bugs.
+"""The fuzz harness's speed, against a fast engine and against `535-check serve`, and shrinking.
 
-    python benchmarks/bench_protocol.py                 # throughput against `535-check serve`
-    python benchmarks/bench_protocol.py --bugs --seeds 0 1 2   # plus every planted bug, per seed
+    python benchmarks/bench_protocol.py                  # throughput, this tree and the baseline
+    python benchmarks/bench_protocol.py --bugs           # and every planted bug of examples/engine535.py
+    python benchmarks/bench_protocol.py --baseline none  # this tree only
 
-Measures, against the reference served over a pipe:
-- raw request/response round trips (one `legal` at a time), and pipelined;
-- the fuzzer: protocol requests per second and moves per second over --examples rounds;
-and, with --bugs, for each bug of examples/engine535.py: seconds until the first divergence, seconds
-including shrinking, and the size of the shrunk replay (moves, cards dealt, players).
-Timings vary with the machine; the counts are deterministic for a seed.
+Throughput: `fuzz --examples N --seed S` against two engines, each run in a fresh process:
+- a recorded-reply engine (benchmarks/recorded_engine.py): the reference's answers to the very
+  requests this harness sends for (N, S), recorded beforehand and replayed without any JSON work,
+  so its cost is a line read and a write per request (its own rate alone is printed too): the
+  figure is the harness's;
+- `535-check serve`, the reference over a pipe.
+The same is measured for the baseline, the tree at BASELINE (`git archive`, run from a temporary
+directory), in the same run, interleaved, best of --repeat: the ratios are this tree's rate over
+the baseline's on the same machine under the same load. Rates are requests per wall second; the
+CPU seconds of the harness and of the engine are printed beside them (the machine is shared, and
+a busy machine shows in wall time first).
+
+--bugs: for each planted bug and seed, the seconds to the first divergence and in all (with the
+default 40 s shrink budget), and the size of the replay (moves, cards dealt, players);
+--bugs-baseline does the same with the baseline harness (slow: its shrinking can use the budget).
+
+Targets (issue 12, item 2): at least 10,000 requests/s against the fast engine; at least 2x the
+baseline's rate against `535-check serve`; every planted bug's replay within 10 moves.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import platform
+import resource
+import shlex
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from five35.protocol.client import SubprocessEngine
-from five35.protocol.compare import negotiate
-from five35.protocol.fuzz import fuzz
-from five35.spec import load_spec
-
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLE = f"{sys.executable} {ROOT / 'examples' / 'engine535.py'}"
-BUGS = ("lead-pass", "opening-eight", "run-gap", "set-close", "eight-points", "passed-winner", "run-order")
+HERE = Path(__file__).resolve().parent
+RECORDED = HERE / "recorded_engine.py"
+EXAMPLE = ROOT / "examples" / "engine535.py"
+#: The tree before the fuzz harness work of issue 12 (item 2): "today" in the issue's targets.
+BASELINE = "577bdb8"
+COMPONENTS = ("spec", "engine", "checks", "reports", "protocol", "cli")
+FAST_TARGET = 10_000
+SERVE_RATIO_TARGET = 2.0
+REPLAY_MOVES_TARGET = 10
+BUGS = (
+    "lead-pass",
+    "opening-eight",
+    "run-gap",
+    "set-close",
+    "eight-points",
+    "passed-winner",
+    "run-order",
+    "late-penalty",
+    "match-end-over",
+    "six-set-close",
+    "five-winner-lead",
+)
 
 
-def raw_round_trips(command: str, count: int) -> dict[str, float]:
-    engine = SubprocessEngine(command)
-    try:
-        engine.hello()
-        engine.new_round(4, [[1, 2, 3, 8, 8, 9, 11], [4, 5, 7, 7], [12, 13, 14], [2, 15, 15]], 0, [0] * 4)
-        started = time.perf_counter()
-        for _ in range(count):
-            engine.legal()
-        one_by_one = count / (time.perf_counter() - started)
-        started = time.perf_counter()
-        for _ in range(count // 50):
-            engine.batch([("legal", {}), ("state", {})] * 25)
-        pipelined = (count // 50) * 50 / (time.perf_counter() - started)
-    finally:
-        engine.close()
-    return {"requests_per_s_one_by_one": round(one_by_one), "requests_per_s_pipelined": round(pipelined)}
+# ---- the measurements, each in its own process -------------------------------------------------
 
 
-def fuzz_throughput(command: str, examples: int, seed: int) -> dict[str, Any]:
+def measure(command: str, examples: int, seed: int, shrink_budget: float | None) -> dict[str, Any]:
+    """Run the fuzzer in this process against `command`; what it did and what it cost."""
+    from five35.protocol.client import SubprocessEngine
+    from five35.protocol.compare import negotiate
+    from five35.protocol.fuzz import fuzz
+    from five35.spec import load_spec
+
     spec = load_spec()
-    engine = SubprocessEngine(command)
+    engine = SubprocessEngine(command, timeout=30)
     try:
         ruleset, _ = negotiate(spec, spec.ruleset(), engine.hello(), {})
-        result = fuzz(ruleset, engine, examples=examples, seed=seed)
+        cpu, wall = time.process_time(), time.perf_counter()
+        result = fuzz(ruleset, engine, examples=examples, seed=seed, shrink_budget=shrink_budget)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     finally:
-        engine.close()
-    assert result.witness is None and result.fault is None, "the reference disagrees with itself"
-    return {
-        "examples": examples,
+        engine.close()  # waits for the engine: its CPU time is then the children's
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    witness = result.witness
+    out: dict[str, Any] = {
+        "requests": result.requests,
         "rounds": result.examples,
         "moves": result.moves,
-        "requests": result.requests,
-        "seconds": round(result.seconds, 2),
-        "requests_per_s": round(result.requests / result.seconds),
-        "moves_per_s": round(result.moves / result.seconds),
+        "seconds": wall,
+        "harness_cpu": cpu,
+        "engine_cpu": children.ru_utime + children.ru_stime,
+        "fault": str(result.fault) if result.fault else None,
+        "divergence": None,
     }
+    if witness is not None and witness.divergence is not None:
+        out["divergence"] = {
+            "round": result.first_found_at,
+            "detect_s": result.seconds_to_detect,
+            "request": witness.divergence.request,
+            "replay_moves": len(witness.moves),
+            "replay_cards": witness.deal.cards,
+            "players": witness.deal.players,
+            "scores": list(witness.deal.scores or ()),
+        }
+    return out
 
 
-def bug_detection(bug: str, seed: int, examples: int) -> dict[str, Any]:
-    spec = load_spec()
-    engine = SubprocessEngine(f"{EXAMPLE} --bug {bug}")
+class Tree:
+    """A five35 tree to run: this checkout, or a commit extracted into a temporary directory."""
+
+    def __init__(self, name: str, path: Path | None) -> None:
+        self.name = name
+        self.path = path  # None: the installed (editable) five35 of this checkout
+
+    @property
+    def env(self) -> dict[str, str]:
+        env = dict(os.environ)
+        if self.path is not None:
+            env["PYTHONPATH"] = str(self.path)
+        return env
+
+    @property
+    def serve(self) -> str:
+        if self.path is None:
+            return f"{shlex.quote(str(Path(sys.executable).parent / '535-check'))} serve"
+        code = "from five35.cli import main; main()"
+        return f"env PYTHONPATH={shlex.quote(str(self.path))} {sys.executable} -c {shlex.quote(code)} serve"
+
+    def python(self, *args: str, timeout: float = 900) -> str:
+        done = subprocess.run(
+            [sys.executable, *args],
+            env=self.env,
+            cwd=tempfile.gettempdir(),  # not ROOT: the checkout's folders are not five35 there
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"{self.name}: {' '.join(args[:3])}: {done.stderr.strip()[-800:]}")
+        return done.stdout
+
+    def run(
+        self, command: str, examples: int, seed: int, shrink_budget: float | None = None
+    ) -> dict[str, Any]:
+        budget = "none" if shrink_budget is None else str(shrink_budget)
+        args = ["--measure", command, "--examples", str(examples), "--seed", str(seed), "--budget", budget]
+        return json.loads(self.python(str(Path(__file__).resolve()), *args))  # type: ignore[no-any-return]
+
+    def record(self, path: Path, examples: int, seed: int) -> int:
+        code = (
+            f"import sys; sys.path.insert(0, {str(HERE)!r}); from pathlib import Path; "
+            f"import recorded_engine; print(recorded_engine.record(Path({str(path)!r}), {examples}, {seed}))"
+        )
+        return int(self.python("-c", code).strip())
+
+
+def baseline_tree(rev: str, into: Path) -> Tree | None:
+    """The tree at `rev`, extracted under `into`; None (with a note) where git cannot give it."""
+    target = into / "five35"
+    target.mkdir(parents=True)
     try:
-        ruleset, _ = negotiate(spec, spec.ruleset(), engine.hello(), {})
-        result = fuzz(ruleset, engine, examples=examples, seed=seed)
-    finally:
-        engine.close()
-    witness = result.witness
-    assert witness is not None and witness.divergence is not None, f"{bug} not found with seed {seed}"
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", rev, *COMPONENTS], capture_output=True, check=True
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
+    except (OSError, subprocess.CalledProcessError) as exc:
+        print(f"note: no baseline: git archive {rev} failed ({exc})")
+        return None
+    return Tree(f"baseline {rev}", into)
+
+
+# ---- the report -------------------------------------------------------------------------------
+
+
+def machine() -> dict[str, Any]:
+    model = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    affinity = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     return {
-        "bug": bug,
-        "seed": seed,
-        "round": result.first_found_at,
-        "detect_s": round(result.seconds_to_detect or 0.0, 3),
-        "total_s": round(result.seconds, 2),
-        "replay_moves": len(witness.moves),
-        "replay_cards": witness.deal.cards,
-        "players": witness.deal.players,
-        "request": witness.divergence.request,
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "cpu": model,
+        "nproc": affinity,
+        "cpu_count": os.cpu_count(),
+        "loadavg": [round(x, 2) for x in os.getloadavg()],
     }
+
+
+def rate(run: dict[str, Any]) -> float:
+    return float(run["requests"] / run["seconds"])
+
+
+def best(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    return max(runs, key=rate)
+
+
+def line(name: str, run: dict[str, Any]) -> str:
+    return (
+        f"  {name:<30} {rate(run):>8,.0f} requests/s  {run['rounds'] / run['seconds']:>6,.0f} rounds/s  "
+        f"({run['requests']:,} requests in {run['seconds']:.2f} s; CPU: harness {run['harness_cpu']:.2f} s, "
+        f"engine {run['engine_cpu']:.2f} s)"
+    )
+
+
+def throughput(trees: list[Tree], examples: int, seed: int, repeat: int, work: Path) -> dict[str, Any]:
+    recordings = {}
+    for tree in trees:
+        path = work / f"recording-{len(recordings)}.lines"
+        recordings[tree.name] = (path, tree.record(path, examples, seed))
+    engines = {
+        tree.name: {
+            "fast engine": f"{sys.executable} {RECORDED} {recordings[tree.name][0]}",
+            "535-check serve": tree.serve,
+        }
+        for tree in trees
+    }
+    runs: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for _ in range(repeat):  # interleaved: a change of load hits every figure alike
+        for kind in ("fast engine", "535-check serve"):
+            for tree in trees:
+                runs.setdefault((tree.name, kind), []).append(
+                    tree.run(engines[tree.name][kind], examples, seed)
+                )
+    sys.path.insert(0, str(HERE))
+    import recorded_engine
+
+    alone = max(recorded_engine.measure_alone(recordings[trees[0].name][0]) for _ in range(repeat))
+    report: dict[str, Any] = {"examples": examples, "seed": seed, "repeat": repeat, "engine_alone": alone}
+    print(f"fuzz --examples {examples} --seed {seed}, best of {repeat}:")
+    print(f"  the fast engine alone (the recording piped in, no harness): {alone:,.0f} requests/s")
+    for kind in ("fast engine", "535-check serve"):
+        for tree in trees:
+            chosen = best(runs[(tree.name, kind)])
+            report[f"{tree.name}: {kind}"] = {**chosen, "requests_per_s": rate(chosen)}
+            print(line(f"{tree.name}: {kind}", chosen))
+    current = trees[0].name
+    fast = rate(best(runs[(current, "fast engine")]))
+    report["fast_engine_requests_per_s"] = fast
+    verdicts = [f"fast engine: {fast:,.0f} requests/s (target {FAST_TARGET:,}): {ok(fast >= FAST_TARGET)}"]
+    if len(trees) > 1:
+        base = trees[1].name
+        for kind in ("fast engine", "535-check serve"):
+            ratio = rate(best(runs[(current, kind)])) / rate(best(runs[(base, kind)]))
+            report[f"ratio: {kind}"] = ratio
+            target = f" (target {SERVE_RATIO_TARGET:g}x)" if kind == "535-check serve" else ""
+            verdict = f": {ok(ratio >= SERVE_RATIO_TARGET)}" if target else ""
+            verdicts.append(f"{kind}: {ratio:.2f}x the baseline's rate{target}{verdict}")
+    for verdict in verdicts:
+        print(f"  {verdict}")
+    return report
+
+
+def ok(passed: bool) -> str:
+    return "met" if passed else "NOT MET"
+
+
+def bugs(tree: Tree, seeds: list[int], examples: int) -> list[dict[str, Any]]:
+    rows = []
+    print(f"planted bugs ({tree.name}; fuzz --examples {examples}, default shrink budget 40 s):")
+    for bug in BUGS:
+        for seed in seeds:
+            command = f"{sys.executable} {EXAMPLE} --bug {bug}"
+            try:
+                run = tree.run(command, examples, seed, shrink_budget=40.0)
+            except RuntimeError as exc:  # a tree that cannot run the bug: say so, go on
+                print(f"  {bug:<18} seed {seed}: not run ({str(exc).splitlines()[-1][:100]})")
+                continue
+            found = run["divergence"]
+            if found is None:
+                print(f"  {bug:<18} seed {seed}: NOT FOUND in {run['rounds']} rounds")
+                rows.append({"bug": bug, "seed": seed, "found": False})
+                continue
+            row = {"bug": bug, "seed": seed, "found": True, "total_s": run["seconds"], **found}
+            rows.append(row)
+            print(
+                f"  {bug:<18} seed {seed}: round {found['round']:>4}, found in {found['detect_s']:6.2f} s, "
+                f"{run['seconds']:6.2f} s in all; replay: {found['replay_moves']:>2} moves, "
+                f"{found['replay_cards']:>2} cards, {found['players']} players, scores {found['scores']} "
+                f"({found['request']})"
+            )
+    found = [r for r in rows if r["found"]]
+    if found:
+        longest = max(r["replay_moves"] for r in found)
+        print(
+            f"  longest replay: {longest} moves (target {REPLAY_MOVES_TARGET}): "
+            f"{ok(longest <= REPLAY_MOVES_TARGET and len(found) == len(rows))}; "
+            f"median time in all {statistics.median(r['total_s'] for r in found):.2f} s, "
+            f"longest {max(r['total_s'] for r in found):.2f} s"
+        )
+    return rows
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--serve", default=f"{Path(sys.executable).parent / '535-check'} serve")
     parser.add_argument("--examples", type=int, default=500)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--raw", type=int, default=5000, help="round trips for the raw measurement")
-    parser.add_argument("--bugs", action="store_true", help="also time the detection of every planted bug")
-    parser.add_argument("--seeds", type=int, nargs="+", default=[0], help="seeds for --bugs")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each throughput figure (best kept)")
+    parser.add_argument("--baseline", default=BASELINE, help="git revision to compare with, or 'none'")
+    parser.add_argument("--bugs", action="store_true", help="time and size every planted bug's replay")
+    parser.add_argument("--bugs-baseline", action="store_true", help="the same with the baseline harness")
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2], help="seeds for --bugs")
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument("--measure", help=argparse.SUPPRESS)
+    parser.add_argument("--budget", default="none", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    report: dict[str, Any] = {
-        "raw": raw_round_trips(args.serve, args.raw),
-        "fuzz": fuzz_throughput(args.serve, args.examples, args.seed),
-    }
-    if args.bugs:
-        rows = [bug_detection(bug, seed, 500) for bug in BUGS for seed in args.seeds]
-        report["bugs"] = rows
-        report["bugs_summary"] = {
-            bug: {
-                "max_detect_s": max(r["detect_s"] for r in rows if r["bug"] == bug),
-                "max_total_s": max(r["total_s"] for r in rows if r["bug"] == bug),
-                "median_replay_moves": statistics.median(r["replay_moves"] for r in rows if r["bug"] == bug),
-            }
-            for bug in BUGS
-        }
-    print(json.dumps(report, indent=2))
+    if args.measure:
+        budget = None if args.budget == "none" else float(args.budget)
+        print(json.dumps(measure(args.measure, args.examples, args.seed, budget)))
+        return
+    report: dict[str, Any] = {"machine_before": machine()}
+    print("machine: " + json.dumps(report["machine_before"]))
+    work = Path(tempfile.mkdtemp(prefix="five35-bench-"))
+    try:
+        trees = [Tree("this tree", None)]
+        if args.baseline != "none":
+            base = baseline_tree(args.baseline, work / "baseline")
+            if base is not None:
+                trees.append(base)
+        report["throughput"] = throughput(trees, args.examples, args.seed, args.repeat, work)
+        if args.bugs:
+            report["bugs"] = bugs(trees[0], args.seeds, args.examples)
+        if args.bugs_baseline and len(trees) > 1:
+            report["bugs_baseline"] = bugs(trees[1], args.seeds, args.examples)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    report["machine_after"] = machine()
+    print(f"load after: {report['machine_after']['loadavg']}")
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2) + "\n")
 
 
 if __name__ == "__main__":

@@ -72,9 +72,7 @@ def measure_alone(path: Path) -> float:
     requests, _ = _load(str(path))
     data = b"".join(requests)
     started = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, __file__, str(path)], input=data, capture_output=True, check=True
-    )
+    done = subprocess.run([sys.executable, __file__, str(path)], input=data, capture_output=True, check=True)
     seconds = time.perf_counter() - started
     if done.stdout.count(b"\n") != len(requests):
         raise RuntimeError("the recorded engine did not answer every request")

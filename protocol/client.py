@@ -25,6 +25,7 @@ import time
 import unicodedata
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
@@ -113,16 +114,21 @@ def _same_json(raw: bytes, answer: Any, message: Mapping[str, Any], expected: Ma
     fast path admits no numbers but integers, and the reference's bodies hold no boolean but
     `"ok": true` and no string with "true" or "false" in it: so when the answer's text has exactly
     one `true`, no `false`, and its "ok" is True, equal values are also equal types."""
-    if expected.get("ok") is not True or raw.count(b"true") != 1 or b"false" in raw:
+    if raw.count(b"true") != 1 or b"false" in raw or expected.get("ok") is not True:
         return False
-    if type(answer) is not dict or answer.get("ok") is not True or len(answer) != len(expected) + 2:
+    if type(answer) is not dict or answer.get("ok") is not True:
         return False
-    if answer.get("id") != message["id"] or answer.get("type") != message["type"]:
-        return False
-    return all(answer.get(key, _MISSING) == value for key, value in expected.items())
+    return answer == {"id": message["id"], "type": message["type"], **expected}
 
 
-_MISSING = object()
+@dataclass(frozen=True)
+class Posted:
+    """A batch of requests sent to an engine, its answers not yet read (EngineClient.post)."""
+
+    messages: list[dict[str, Any]]
+    lines: list[bytes]
+    tables: list[int | None]  # the player count each request belongs to
+    expected: Sequence[Mapping[str, Any] | None]
 
 
 class EngineClient:
@@ -141,6 +147,7 @@ class EngineClient:
         self._next_id = 1
         self.requests = 0
         self.players: int | None = None  # the table of the last new_round sent
+        self._posted: deque[Posted] = deque()  # batches sent and not yet collected
         # (direction, line): formatted only when a fault shows the transcript.
         self._transcript: deque[tuple[str, bytes]] = deque(maxlen=TRANSCRIPT_LINES)
 
@@ -173,6 +180,13 @@ class EngineClient:
         as None and is not validated again: the reference's answers are valid by construction.
         Every other answer is validated as by `batch`, in order, so a malformed answer is a fault
         wherever it is in the batch, before the caller compares anything."""
+        return self.collect(self.post(requests, expected))
+
+    def post(
+        self, requests: list[tuple[str, dict[str, Any]]], expected: Sequence[Mapping[str, Any] | None] = ()
+    ) -> Posted:
+        """Send a batch without waiting for its answers: `collect` reads them, batches in the
+        order they were posted. The engine answers one batch while the caller prepares the next."""
         messages: list[dict[str, Any]] = []
         lines: list[bytes] = []
         tables = []
@@ -185,18 +199,30 @@ class EngineClient:
             messages.append(message)
             lines.append(request_line(message))
         self.requests += len(messages)
+        posted = Posted(messages, lines, tables, expected)
         # The transcript pairs each request with its answer (a batch of a hundred requests would
-        # otherwise push the answers out of it): the first before sending, each later one when
-        # its answer is awaited, so a fault's transcript ends with the request it names.
+        # otherwise push the answers out of it): a request is noted when its answer is awaited, or
+        # when sending fails, so that a fault's transcript ends with the request it names.
+        try:
+            self._send(messages, lines)
+        except EngineFault as fault:
+            self._transcript.append((">", lines[0]))
+            raise EngineFault(fault.kind, fault.message, self.transcript, fault.request) from None
+        self._posted.append(posted)
+        return posted
+
+    def collect(self, posted: Posted) -> list[dict[str, Any] | None]:
+        """The answers to a posted batch (see `exchange`); every earlier batch must be collected."""
+        if not self._posted or self._posted[0] is not posted:
+            raise ValueError("batches are collected in the order they were posted")
+        self._posted.popleft()
         note = self._transcript.append
-        note((">", lines[0]))
-        self._send(messages, lines)
         out: list[dict[str, Any] | None] = []
-        for i, message in enumerate(messages):
-            if i:
-                note((">", lines[i]))
+        expected = posted.expected
+        for i, message in enumerate(posted.messages):
+            note((">", posted.lines[i]))
             body = expected[i] if i < len(expected) else None
-            out.append(self._receive(message, self._answer(message), tables[i], body))
+            out.append(self._receive(message, self._answer(message), posted.tables[i], body))
         return out
 
     def _receive(
@@ -303,9 +329,8 @@ class SubprocessEngine(EngineClient):
         self.timeout = timeout
         self.max_line = max_line
         self._buffer = bytearray()
-        self._waiting: list[dict[str, Any]] = []  # the batch being answered
-        self._answered = 0  # how many of its answers were read
-        self._oversized: int | None = None  # the batch index of an answer line cut off as too long
+        self._waiting: deque[dict[str, Any]] = deque()  # the requests sent, not yet answered
+        self._cut = False  # an answer line over the limit was cut off after the whole lines buffered
         self._ended: str | None = None  # what the engine was doing when its stdout ended
         # Closed in close(): the file lives as long as the engine process.
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115
@@ -348,13 +373,13 @@ class SubprocessEngine(EngineClient):
     def _send(self, messages: list[dict[str, Any]], lines: list[bytes]) -> None:
         if self._closed:
             raise self.fault("crash", "the engine was already closed", messages[0])
-        self._waiting, self._answered, self._oversized = messages, 0, None
+        self._waiting.extend(messages)
         self._write(b"".join(lines), time.monotonic() + self.timeout, messages)
 
     def _answer(self, message: dict[str, Any]) -> bytes:
         # Each answer gets the full timeout, counted from the previous answer.
-        raw = self._read_line(time.monotonic() + self.timeout, self._answered)
-        self._answered += 1
+        raw = self._read_line(time.monotonic() + self.timeout)
+        self._waiting.popleft()
         return raw
 
     def _write(self, data: bytes, deadline: float, messages: list[dict[str, Any]]) -> None:
@@ -378,8 +403,8 @@ class SubprocessEngine(EngineClient):
             remaining = deadline - time.monotonic()
             readable, writable, _ = select.select([self._out], [self._in], [], max(remaining, 0))
             if readable:
-                self._drain(0)
-                if self._ended is not None or self._oversized is not None:
+                self._drain()
+                if self._ended is not None or self._cut:
                     return  # no answer past that point can matter: the batch ends in a fault there
                 deadline = time.monotonic() + self.timeout
             elif not writable:
@@ -387,9 +412,9 @@ class SubprocessEngine(EngineClient):
                     "timeout", f"the engine stopped reading its input for {self.timeout:g} s", messages[0]
                 )
 
-    def _drain(self, first: int) -> None:
-        """Read what the engine wrote; `first` is the batch's first request still waiting for its
-        answer (the buffer holds the answers from it on).
+    def _drain(self) -> None:
+        """Read what the engine wrote (the buffer holds the answers to the requests waiting, in
+        order).
 
         The end of the stream and a line over the limit are noted, not raised: the whole answers
         before them are read and checked first, in order, so that a fault names the first bad
@@ -401,12 +426,12 @@ class SubprocessEngine(EngineClient):
         self._buffer += chunk
         tail = self._buffer.rfind(b"\n") + 1
         if len(self._buffer) - tail > self.max_line:
-            self._oversized = first + self._buffer.count(b"\n", 0, tail)
+            self._cut = True
             del self._buffer[tail:]
 
-    def _read_line(self, deadline: float, index: int) -> bytes:
-        """The answer line to request `index` of the batch."""
-        message = self._waiting[index]
+    def _read_line(self, deadline: float) -> bytes:
+        """The answer line to the first request waiting for one."""
+        message = self._waiting[0]
         while True:
             end = self._buffer.find(b"\n")
             if end >= 0:
@@ -417,14 +442,14 @@ class SubprocessEngine(EngineClient):
                 raw = bytes(self._buffer[:end])
                 del self._buffer[: end + 1]
                 return raw
-            if self._oversized is not None:  # the line cut off in _drain: this answer's
+            if self._cut:  # the line cut off in _drain: this answer's
                 raise self.fault("oversized", f"an answer line exceeds {self.max_line} bytes", message)
             if self._ended is not None:
                 raise self._died(self._ended, message)
             remaining = deadline - time.monotonic()
             if remaining <= 0 or not select.select([self._out], [], [], remaining)[0]:
                 raise self.fault("timeout", f"no answer within {self.timeout:g} s", message)
-            self._drain(index)
+            self._drain()
 
     def close(self) -> None:
         if self._closed:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib import resources
@@ -21,12 +21,14 @@ import jsonschema
 from five35.engine import Game, IllegalMove, Move, Position, State
 from five35.spec import Ruleset, Spec, SpecError
 
-from .client import EngineClient, response_body
+from .client import EngineClient, EngineFault, Posted, response_body
 from .messages import deal_json, event_json, move_json, move_key, shown
 from .server import Answers
 
 MAX_MOVES = 400
 FIRST_MOVES = 4  # moves sent with a round's new_round (see play_round)
+STATE: tuple[str, dict[str, Any]] = ("state", {})
+LEGAL: tuple[str, dict[str, Any]] = ("legal", {})
 
 
 @dataclass(frozen=True)
@@ -192,14 +194,15 @@ def play_round(
 
     The moves are chosen on the reference alone (the chooser never sees the engine's answers), so
     they can be sent ahead: new_round, state and legal go to the engine with the first FIRST_MOVES
-    moves, then the moves follow in pipelined batches of twice as many each time (apply, state and
-    legal per move). Each batch's answers are compared in order, so the first difference is the
-    divergence, and at most as many moves are chosen past it as before it, or FIRST_MOVES (which
-    keeps shrinking cheap). The moves after the divergence are dropped from the result. Engine
-    faults (EngineFault) propagate: they are not divergences.
+    moves, then the moves follow in batches of twice as many each time (apply, state and legal per
+    move), each batch posted before the previous one's answers are read, so that the engine
+    answers while the harness chooses and compares. The answers are compared in order, so the
+    first difference is the divergence; the moves after it are dropped from the result (the
+    requests sent ahead are still answered, and checked: an engine fault in them is a fault).
+    Engine faults (EngineFault) propagate: they are not divergences.
 
     The reference's answers are worked out as the moves are chosen and handed to the client with
-    the requests (EngineClient.exchange): an answer that is exactly the reference's is neither
+    the requests (EngineClient.post): an answer that is exactly the reference's is neither
     validated nor compared again. `answers` is a cache of the reference's answers for `game`,
     shared between the rounds of a run.
     """
@@ -207,41 +210,51 @@ def play_round(
     start_requests = engine.requests
     moves: list[Move] = []
     plan = game.play_from(deal)
+    planned = 0
     stopped = False
     seen: Counter[str] = Counter()
 
     def plan_steps(count: int) -> list[Step]:
-        nonlocal plan, stopped
+        nonlocal plan, planned, stopped
         steps: list[Step] = []
-        while len(steps) < count and plan.phase == "play" and len(moves) + len(steps) < max_moves:
+        while len(steps) < count and plan.phase == "play" and planned < max_moves:
             move = chooser(game, plan, ref.moves(plan))
             if move is None:
                 stopped = True
                 break
             step = reference_step(game, ref, plan, move)
             steps.append(step)
+            planned += 1
             plan = step.after
         return steps
 
+    def post(steps: list[Step], requests: list[tuple[str, dict[str, Any]]], expected: list[Any]) -> None:
+        for step in steps:
+            requests.extend((("apply", {"move": move_json(step.move)}), STATE, LEGAL))
+            expected.extend((_ok(step.apply), _ok(step.state), _ok(step.legal)))
+        batches.append((engine.post(requests, expected), steps, not batches and not moves))
+
     legal_body = ref.legal(plan)
     state_body = {"state": ref.state(plan)}
-    requests: list[tuple[str, dict[str, Any]]] = [
-        ("new_round", deal_json(deal)),
-        ("state", {}),
-        ("legal", {}),
-    ]
-    expected: list[dict[str, Any] | None] = [{"ok": True}, _ok(state_body), _ok(legal_body)]
-    steps = plan_steps(FIRST_MOVES)
+    batches: deque[tuple[Posted, list[Step], bool]] = deque()
+    post(
+        plan_steps(FIRST_MOVES),
+        [("new_round", deal_json(deal)), ("state", {}), ("legal", {})],
+        [{"ok": True}, _ok(state_body), _ok(legal_body)],
+    )
     batch_size = FIRST_MOVES
     legal_answer: dict[str, Any] | None = None
     try:
-        while True:
-            for step in steps:
-                requests += [("apply", {"move": move_json(step.move)}), ("state", {}), ("legal", {})]
-                expected += [_ok(step.apply), _ok(step.state), _ok(step.legal)]
-            got = engine.exchange(requests, expected)
+        while batches:
+            if len(batches) == 1 and not stopped and plan.phase == "play" and planned < max_moves:
+                ahead = plan_steps(batch_size)
+                if ahead:
+                    post(ahead, [], [])
+                    batch_size *= 2
+            posted, steps, first = batches.popleft()
+            got = engine.collect(posted)
             offset = 0
-            if len(moves) == 0:  # the first batch: the deal, and the answers before any move
+            if first:  # the deal, and the answers before any move
                 answer = got[0]
                 if answer is not None and not answer["ok"]:
                     body = response_body(answer)
@@ -262,16 +275,21 @@ def play_round(
                 if state_answer is not None:
                     compare_state(len(moves), step.state, state_answer)
                 legal_answer, legal_body = got[offset + 3 * i + 2], step.legal
-            steps = [] if stopped else plan_steps(batch_size)
-            if not steps:
-                break
-            batch_size *= 2
-            requests, expected = [], []
         if legal_answer is not None:
             compare_legal(len(moves), legal_body, legal_answer)
     except _Found as found:
+        while batches:  # the requests sent ahead: read (and checked), so the next round starts clean
+            engine.collect(batches.popleft()[0])
         d = found.divergence
         return RoundResult(deal, tuple(moves), d, engine.requests - start_requests)
+    except (KeyboardInterrupt, SystemExit, EngineFault):
+        raise  # the session ends: the answers still to come no longer matter
+    except BaseException:
+        # The chooser stopped the round (Hypothesis abandons an example by raising from a draw):
+        # the answers to what was sent ahead are read, so the next round starts clean.
+        while batches:
+            engine.collect(batches.popleft()[0])
+        raise
     ended = plan.phase != "play"
     return RoundResult(
         deal, tuple(moves), None, engine.requests - start_requests, ended, tuple(sorted(seen.items()))

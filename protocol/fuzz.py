@@ -9,9 +9,11 @@ Every choice is drawn through one `st.randoms()` object per round: a Hypothesis 
 run is a function of the seed and Hypothesis can still shrink it, at a fraction of the cost of a
 `data.draw` per choice (the harness's own cost is what limits a fast engine; benchmarks/).
 
-The first divergence is shrunk briefly by Hypothesis (a bounded number of rounds), then by
-protocol.shrink: the round restarted later, seats, moves and cards removed, scores lowered. The
-result is a `RoundResult` small enough to read.
+Hypothesis generates; protocol.shrink shrinks the first divergence: the round restarted later,
+seats, moves and cards removed, scores lowered, each candidate one replayed round. Hypothesis's
+own shrinker works on the choices, which after a change mean other cards and other moves; it can
+be given a number of rounds (hypothesis_shrink_runs) but found nothing smaller than protocol.shrink
+on the planted bugs, in more time. The result is a `RoundResult` small enough to read.
 
 Long runs are pure functions of (ruleset, engine, seed, examples): split a big job over processes
 by giving each a different --seed.
@@ -35,16 +37,16 @@ from hypothesis.errors import HypothesisException
 
 from .client import EngineClient, EngineFault
 from .compare import Chooser, Games, RoundResult
+from .messages import fewer_collections
 from .shrink import MAX_SHRINK_RUNS, shrink
 
 __all__ = ["FuzzResult", "Games", "fuzz"]
 
 MAX_HAND = 10  # small hands reach going out, penalties and match end within a few dozen moves
 MAX_GROUPS = 5  # sets and runs per hand
-#: Rounds Hypothesis may replay to shrink the first divergence before protocol.shrink takes over.
-#: Its shrinker works on the choices, which after a change mean other cards and other moves; the
-#: five35 shrinker works on the position and the moves themselves and is far cheaper per gain.
-HYPOTHESIS_SHRINK_RUNS = 100
+#: Rounds Hypothesis may replay to shrink the first divergence before protocol.shrink takes over
+#: (none by default: see the module's docstring).
+HYPOTHESIS_SHRINK_RUNS = 0
 EIGHT = 8
 
 
@@ -306,9 +308,34 @@ def fuzz(
 
     `time_budget` bounds the whole run, `shrink_budget` the shrinking after the first divergence
     (the smallest witness found by then is kept); both in seconds, None for no bound. Shrinking
-    is also bounded by rounds replayed: `hypothesis_shrink_runs` by Hypothesis, then
-    `shrink_runs` by protocol.shrink; within those bounds the result depends on the seed alone.
+    is also bounded by rounds replayed: `hypothesis_shrink_runs` by Hypothesis (none by default),
+    then `shrink_runs` by protocol.shrink; within those bounds the result depends on the seed alone.
     """
+    with fewer_collections():
+        return _fuzz(
+            ruleset,
+            engine,
+            examples,
+            seed,
+            time_budget,
+            shrink_budget,
+            player_counts,
+            hypothesis_shrink_runs,
+            shrink_runs,
+        )
+
+
+def _fuzz(
+    ruleset: Ruleset,
+    engine: EngineClient,
+    examples: int,
+    seed: int,
+    time_budget: float | None,
+    shrink_budget: float | None,
+    player_counts: tuple[int, ...],
+    hypothesis_shrink_runs: int,
+    shrink_runs: int,
+) -> FuzzResult:
     games = Games(ruleset)
     started = time.monotonic()
     deadline = started + time_budget if time_budget is not None else None

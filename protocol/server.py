@@ -23,6 +23,7 @@ from .messages import (
     check_request,
     encode,
     event_json,
+    fewer_collections,
     move_from_json,
     move_json,
     pile_json,
@@ -266,6 +267,11 @@ def serve(
     Input is read as it arrives and the answers to all the whole lines read are written with one
     flush: a harness that sends requests in batches gets its answers without a system call per
     answer, and one that waits for each answer gets it at once."""
+    with fewer_collections():
+        return _serve(engine, stdin, stdout, max_bytes)
+
+
+def _serve(engine: ReferenceEngine, stdin: BinaryIO, stdout: BinaryIO, max_bytes: int) -> int:
     read = getattr(stdin, "read1", stdin.read)
     served = 0
     number = 0
