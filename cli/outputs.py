@@ -11,9 +11,11 @@ removes the temporary places and leaves the targets as they were.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import shutil
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -86,7 +88,13 @@ class Outputs:
     def file(self, path: Path, place: str) -> OutputFile:
         """Reserve the file `path` (named `place` in errors): its directory must exist. A symbolic
         link is followed, so the file it points to is replaced, not the link."""
-        given = Path(path)
+        try:
+            return self._file(Path(path), place)
+        except OSError as exc:
+            # Path.is_dir() and exists() raise on some errors, e.g. a name over 255 bytes.
+            raise SpecError(place, f"cannot write {path} ({exc.strerror or exc})") from None
+
+    def _file(self, given: Path, place: str) -> OutputFile:
         if given.is_dir():
             raise SpecError(place, f"{given} is a directory")
         target = Path(os.path.realpath(given))
@@ -104,7 +112,7 @@ class Outputs:
             raise SpecError(place, f"directory {str(shown)!r} does not exist")
         self._check_unique(target, place)
         try:
-            fd, name = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{target.name}.", suffix=".tmp", dir=parent)
+            fd, name = tempfile.mkstemp(prefix=_temp_prefix(target.name), suffix=".tmp", dir=parent)
         except OSError as exc:
             raise SpecError(place, f"cannot write into {parent} ({exc.strerror or exc})") from None
         os.close(fd)
@@ -112,11 +120,18 @@ class Outputs:
         self._files.append(reserved)
         return reserved
 
-    def directory(self, path: Path, place: str) -> OutputDir:
+    def directory(self, path: Path, place: str, names: Iterable[str] = ()) -> OutputDir:
         """Reserve the directory `path`. When it exists, the command's files replace files of the
         same name in it and the rest stay; when it does not, it appears whole at the commit, with
-        any missing parents."""
-        target = Path(path)
+        any missing parents. `names` are the files the command will put there: in an existing
+        directory each must be free or a file it may replace, checked now rather than after the
+        work."""
+        try:
+            return self._directory(Path(path), place, tuple(names))
+        except OSError as exc:
+            raise SpecError(place, f"cannot write into {path} ({exc.strerror or exc})") from None
+
+    def _directory(self, target: Path, place: str, names: tuple[str, ...]) -> OutputDir:
         system = _special(target) or _special(Path(os.path.realpath(target)))
         if system:
             raise SpecError(place, f"{target} is in the system directory {system}, not a place for an output")
@@ -130,8 +145,11 @@ class Outputs:
         home = target if merge else _nearest_existing(target.parent)
         if not home.is_dir():
             raise SpecError(place, f"{home} is not a directory")
+        if merge:
+            for name in names:
+                _check_replaceable(target / name, place)
         try:
-            temp = Path(tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{target.name}.", dir=home))
+            temp = Path(tempfile.mkdtemp(prefix=_temp_prefix(target.name), dir=home))
         except OSError as exc:
             raise SpecError(place, f"cannot write into {home} ({exc.strerror or exc})") from None
         reserved = OutputDir(target, temp, place, merge)
@@ -139,24 +157,30 @@ class Outputs:
         return reserved
 
     def commit(self) -> None:
-        """Move every output into place. Only an OS failure in the middle of the moves (a full
-        disk, another program) can leave some moved and some not; it is reported naming the
-        output."""
+        """Move every output into place, all or nothing: a file already there is first moved
+        aside, and when a move fails (a full disk, another program in the way) the moves already
+        made are undone and the old files put back; the failure is reported naming the output."""
         mode = 0o666 & ~_umask()
         with stop_signals_held():
-            for out in self._files:
-                try:
+            moves = _Moves()
+            place, where = "", Path()
+            try:
+                for out in self._files:
+                    place, where = out.place, out.target
                     os.chmod(out.temp, mode)
-                    os.replace(out.temp, out.target)
-                except OSError as exc:
-                    raise SpecError(out.place, f"cannot write {out.target} ({exc.strerror or exc})") from None
+                    moves.replace(out.temp, out.target)
+                for out_dir in self._dirs:
+                    place, where = out_dir.place, out_dir.target
+                    _commit_dir(out_dir, mode, moves)
+            except OSError as exc:
+                moves.undo()
+                shown = exc.filename if exc.filename is not None else where
+                raise SpecError(place, f"cannot write {shown} ({exc.strerror or exc})") from None
+            moves.finish()
             for out_dir in self._dirs:
-                try:
-                    _commit_dir(out_dir, mode)
-                except OSError as exc:
-                    raise SpecError(
-                        out_dir.place, f"cannot write into {out_dir.target} ({exc.strerror or exc})"
-                    ) from None
+                if out_dir.merge:
+                    with contextlib.suppress(OSError):
+                        out_dir.temp.rmdir()
             self._committed = True
 
     def discard(self) -> None:
@@ -189,18 +213,110 @@ def _nearest_existing(path: Path) -> Path:
     return path
 
 
-def _commit_dir(out: OutputDir, mode: int) -> None:
+def _temp_prefix(name: str) -> str:
+    # Cut, so that a target name near the 255-byte limit still leaves room for the random part.
+    return f"{TEMP_PREFIX}{name[:64]}."
+
+
+class _Moves:
+    """The renames of one commit, so that they can be undone: each move that replaced an existing
+    file first moved that file aside (a backup beside it), put back on undo."""
+
+    def __init__(self) -> None:
+        self._done: list[tuple[Path, Path, Path | None]] = []  # (source, target, backup)
+        self._made: list[Path] = []  # directories created for a new output directory
+
+    def replace(self, source: Path, target: Path) -> None:
+        backup = None
+        if os.path.lexists(target):
+            if target.is_dir() and not target.is_symlink():
+                raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(target))
+            fd, name = tempfile.mkstemp(prefix=_temp_prefix(target.name), suffix=".old", dir=target.parent)
+            os.close(fd)
+            backup = Path(name)
+            try:
+                os.replace(target, backup)
+            except OSError:
+                backup.unlink()
+                raise
+        try:
+            os.replace(source, target)
+        except OSError:
+            if backup is not None:
+                os.replace(backup, target)
+            raise
+        self._done.append((source, target, backup))
+
+    def rename_new(self, source: Path, target: Path) -> None:
+        """Move a new directory into place, making its missing parents."""
+        missing = []
+        parent = target.parent
+        while not os.path.lexists(parent) and parent != parent.parent:
+            missing.append(parent)
+            parent = parent.parent
+        for directory in reversed(missing):
+            directory.mkdir()
+            self._made.append(directory)
+        if os.path.lexists(target):
+            # os.rename would quietly replace an empty directory that appeared since the reservation.
+            raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(target))
+        os.rename(source, target)
+        self._done.append((source, target, None))
+
+    def undo(self) -> None:
+        """Every move back where it came from (the temporary places, which discard() removes) and
+        every old file back in place; best effort, since undo runs because the file system failed."""
+        for source, target, backup in reversed(self._done):
+            with contextlib.suppress(OSError):
+                os.replace(target, source)
+            if backup is not None:
+                with contextlib.suppress(OSError):
+                    os.replace(backup, target)
+        for directory in reversed(self._made):
+            with contextlib.suppress(OSError):
+                directory.rmdir()
+        self._done.clear()
+        self._made.clear()
+
+    def finish(self) -> None:
+        for _, _, backup in self._done:
+            if backup is not None:
+                with contextlib.suppress(OSError):
+                    backup.unlink()
+        self._done.clear()
+
+
+def _check_replaceable(path: Path, place: str) -> None:
+    """`path` is free, or a file (or a symbolic link) that a rename may replace."""
+    if not os.path.lexists(path) or path.is_symlink():
+        return
+    if path.is_dir():
+        raise SpecError(place, f"{path} is a directory, where the command writes a file")
+    if not path.is_file():
+        raise SpecError(place, f"{path} is not a regular file, where the command writes one")
+
+
+def _commit_dir(out: OutputDir, mode: int, moves: _Moves) -> None:
     for entry in out.temp.iterdir():
         if entry.is_file():
             os.chmod(entry, mode)
     if out.merge:
-        for entry in sorted(out.temp.iterdir()):
-            os.replace(entry, out.target / entry.name)
-        out.temp.rmdir()
+        entries = sorted(out.temp.iterdir())
+        for entry in entries:  # all checked before the first move, so a refusal moves nothing
+            target = out.target / entry.name
+            if (
+                os.path.lexists(target)
+                and not target.is_symlink()
+                and (entry.is_dir() or not target.is_file())
+            ):
+                raise IsADirectoryError(
+                    errno.EISDIR, "a directory or special file is in the way", str(target)
+                )
+        for entry in entries:
+            moves.replace(entry, out.target / entry.name)
     else:
         os.chmod(out.temp, 0o777 & ~_umask())
-        out.target.parent.mkdir(parents=True, exist_ok=True)
-        os.rename(out.temp, out.target)
+        moves.rename_new(out.temp, out.target)
 
 
 def check_appendable(path: Path, place: str) -> None:

@@ -16,6 +16,7 @@ from five35.checks.findings import LEVELS, CheckResult, Level
 from five35.checks.output import plural
 from five35.checks.runner import all_checks, observing
 from five35.engine.executor import default_jobs
+from five35.reports import FILES
 from five35.reports import job as report_job
 from five35.spec import Ruleset, Spec, SpecError
 
@@ -63,7 +64,7 @@ def run_report(
     (name -> text) are written beside the report, together with it."""
     with Outputs() as outputs:
         # Reserved before the long work, so that a report that cannot be written fails at once.
-        target = outputs.directory(out, place)
+        target = outputs.directory(out, place, [*FILES, *(extra_files or {})])
         keep_interrupts_from_z3()
         start = time.perf_counter()
         checks = len(all_checks())
