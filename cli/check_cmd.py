@@ -11,12 +11,14 @@ a GitHub Actions step), a Markdown summary is appended to it at the end.
 
 from __future__ import annotations
 
+import math
 import os
+import queue
 import sys
+import threading
 from collections.abc import Callable
-from importlib import import_module
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import click
 from click.shell_completion import CompletionItem
@@ -32,6 +34,7 @@ from five35.checks.runner import (
     select_checks,
 )
 from five35.engine import Game
+from five35.protocol.client import EngineFault, load_factory, raised
 from five35.spec import SpecError
 
 from .main import (
@@ -39,6 +42,7 @@ from .main import (
     EXIT_ENGINE_FAULT,
     EXIT_FAILED,
     EXIT_OK,
+    PROG,
     SEED,
     PathGiven,
     detail,
@@ -64,27 +68,42 @@ EXAMPLES = [
 ]
 
 
-def load_engine(spec: str) -> EngineFactory:
-    """`python:module:factory` -> the factory (ruleset, players) -> Game-like; raises ValueError."""
+#: Seconds an --engine module may take to import, by default (a module that hangs must not hang check).
+IMPORT_TIMEOUT = 30.0
+
+
+def load_engine(spec: str, timeout: float = IMPORT_TIMEOUT) -> EngineFactory:
+    """`python:module:factory` -> the factory (ruleset, players) -> Game-like.
+
+    As for the protocol's in-process engines (`load_factory`): SpecError naming --engine for a bad
+    value, a module that does not exist or no callable factory; EngineFault when the engine's own
+    code fails while it is imported (an exception, a syntax error, sys.exit()) or takes over
+    `timeout` seconds, the import running in a daemon thread that is left behind if it hangs."""
     kind, sep, rest = spec.partition(":")
     module_name, sep2, attr = rest.partition(":")
     if kind != "python" or not sep or not sep2 or not module_name or not attr:
-        raise ValueError(f"--engine: expected python:MODULE:FACTORY, got {spec!r}")
+        raise SpecError("--engine", f"expected python:MODULE:FACTORY, got {spec!r}")
     if "" not in sys.path and str(Path.cwd()) not in sys.path:
         # Like `python -m`, let a module in the current directory be named directly.
         sys.path.insert(0, str(Path.cwd()))
+    results: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
+
+    def load() -> None:
+        try:
+            results.put((True, load_factory(rest)))
+        except BaseException as exc:  # the engine's code: SystemExit too is its, not ours
+            results.put((False, exc))
+
+    threading.Thread(target=load, name=f"five35 import {module_name}", daemon=True).start()
     try:
-        module = import_module(module_name)
-    except ImportError as exc:
-        raise ValueError(f"--engine: cannot import {module_name!r} ({exc})") from None
-    except Exception as exc:
-        raise ValueError(f"--engine: importing {module_name!r} raised {type(exc).__name__}: {exc}") from None
-    factory = getattr(module, attr, None)
-    if factory is None:
-        raise ValueError(f"--engine: module {module_name!r} has no {attr!r}")
-    if not callable(factory):
-        raise ValueError(f"--engine: {module_name}:{attr} is not callable")
-    return cast(Callable[..., Game], factory)
+        ok, value = results.get(timeout=timeout)
+    except queue.Empty:
+        raise EngineFault("timeout", f"{spec}: importing {module_name} took over {timeout:g} s") from None
+    if not ok:
+        if isinstance(value, SpecError | EngineFault):
+            raise value
+        raise EngineFault("start", f"{spec}: {raised(value)}")
+    return cast(Callable[..., Game], value)
 
 
 def complete_checks(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
@@ -96,6 +115,13 @@ def complete_checks(ctx: click.Context, param: click.Parameter, incomplete: str)
             names.setdefault(group, f"every {group} check")
         names[check.name] = check.title
     return [CompletionItem(n, help=h) for n, h in names.items() if n.startswith(incomplete)]
+
+
+def _finite(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    # FloatRange lets nan through: every comparison with nan is false.
+    if not math.isfinite(value):
+        raise click.BadParameter(f"expected a finite number of seconds, got {value}", ctx, param)
+    return value
 
 
 def exit_code(run: CheckRun, *, strict: bool, baseline: frozenset[str] | None) -> int:
@@ -176,6 +202,14 @@ def exit_code(run: CheckRun, *, strict: bool, baseline: frozenset[str] | None) -
     help="Check another in-process engine: FACTORY(ruleset, players) returns a Game-like object.",
 )
 @click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True, max=86400),
+    callback=_finite,
+    default=IMPORT_TIMEOUT,
+    show_default=True,
+    help="Seconds the --engine module may take to import; longer is an engine fault (exit 3).",
+)
+@click.option(
     "--only",
     multiple=True,
     metavar="CHECK",
@@ -197,6 +231,7 @@ def check(
     write_baseline: Path | None,
     strict: bool,
     engine_spec: str | None,
+    timeout: float,
     only: tuple[str, ...],
 ) -> None:
     """Check the engine against the spec: Hypothesis invariants over whole matches, graph analyses,
@@ -213,7 +248,7 @@ def check(
         if len(spec_files) > 1 and (fmt != "text" or output_file or write_baseline or sarif_file):
             fail_usage("SPEC: several spec files are checked with --format text and no output files only")
     try:
-        engine = load_engine(engine_spec) if engine_spec else Game
+        engine = load_engine(engine_spec, timeout) if engine_spec else Game
         selected = [c.name for c in select_checks(only or None)]
         baseline = load_baseline(baseline_path) if baseline_path is not None else None
     except ValueError as exc:
@@ -223,6 +258,9 @@ def check(
         fail_usage(message)
     except BaselineError as exc:
         fail_usage(str(exc))
+    except EngineFault as fault:
+        click.echo(f"{PROG}: error: --engine: {fault}", err=True)
+        sys.exit(EXIT_ENGINE_FAULT)
     summary_file = _step_summary()
     targets = list(spec_files) if spec_files else [spec_path]
     # Every spec loads before any check runs: a typo in the last file fails at once.

@@ -197,6 +197,13 @@ def complete_readings(ctx: click.Context, param: click.Parameter, incomplete: st
     return [item for item in items if item.value.startswith(incomplete)]
 
 
+def _no_empty_profile(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    # `--profile=` (an unset shell variable) would otherwise quietly mean the default profile.
+    if value is not None and not value.strip():
+        raise click.BadParameter("expected a profile name, got an empty string", ctx, param)
+    return value
+
+
 def rules_options(func: F) -> F:
     """The options every command shares: --spec, --profile, --reading."""
     func = click.option(
@@ -210,6 +217,7 @@ def rules_options(func: F) -> F:
     func = click.option(
         "--profile",
         default=None,
+        callback=_no_empty_profile,
         shell_complete=complete_profiles,
         help="Named profile from the spec (default: the spec's default).",
     )(func)

@@ -127,7 +127,7 @@ def test_findings_fail_only_under_strict_and_only_when_new(tmp_path: Path, dead_
     [
         (["--engine", "python:no_such_module_x:make"], "cannot import"),
         (["--engine", "java:x"], "expected python:MODULE:FACTORY"),
-        (["--engine", "python:tests.planted:Nope"], "has no 'Nope'"),
+        (["--engine", "python:tests.planted:Nope"], "has no callable 'Nope'"),
         (["--only", "nope"], "no check called 'nope'"),
         (["--baseline", "/nonexistent/b.json"], "cannot read baseline"),
         (["--reading", "run_gaps=sideways"], "run_gaps has no reading"),
