@@ -23,15 +23,24 @@ from five35.protocol.client import (
     EngineFault,
     engine_session,
 )
-from five35.protocol.compare import MAX_MOVES, RoundResult, check_readings, negotiate
+from five35.protocol.compare import MAX_MOVES, RoundResult, check_readings, negotiate, with_parameters
 from five35.protocol.fuzz import FuzzResult, fuzz
 from five35.protocol.messages import deal_json, move_json
 from five35.protocol.perft import compare_perft, divide, root_deal
-from five35.protocol.replay import load_replay, replay_json, run_replay, side_by_side, write_replay
+from five35.protocol.replay import load_replay, replay_json, run_replay, side_by_side
 from five35.protocol.server import REFERENCE_NAME, ReferenceEngine, serve
 from five35.spec import Ruleset, Spec, SpecError, dumps, load_spec
 
-from .main import EXIT_ENGINE_FAULT, EXIT_FAILED, EXIT_OK, SEED, parse_readings, resolve, rules_options
+from .main import (
+    EXIT_ENGINE_FAULT,
+    EXIT_FAILED,
+    EXIT_OK,
+    SEED,
+    parse_readings,
+    resolve,
+    rules_options,
+)
+from .outputs import Outputs
 from .progress import Ticker
 
 
@@ -213,66 +222,70 @@ def fuzz_cmd(
     replay_path = replay_out or Path(f"535-replay-seed{seed}.json")
     if not replay_path.resolve().parent.is_dir():
         raise SpecError("--replay-out", f"no directory {replay_path.parent} to write the replay to")
-    head: dict[str, Any] = {"engine": target, "seed": seed}
-    try:
-        with engine_session(target, timeout, max_line) as engine:
-            ruleset, name, notes = _agree_on_rules(choice.spec, choice.ruleset, engine, readings)
-            head.update({"engine_name": name, "reference": ruleset.to_json()})
-            if players is None:
-                counts = tuple(range(ruleset.players_min, ruleset.players_max + 1))
-            else:
-                counts = _player_counts(players, ruleset)  # within the engine's table too
-            # A plain line every few seconds in a CI log, where nothing else shows until the end.
-            with Ticker("fuzz", "requests", count=lambda: engine.requests):
-                result = fuzz(
-                    ruleset,
-                    engine,
-                    examples=examples,
-                    seed=seed,
-                    time_budget=time_budget,
-                    shrink_budget=shrink_budget,
-                    player_counts=counts,
-                )
-    except EngineFault as fault:
-        _fault_exit(fault, fmt, head)
-    if result.fault is not None:
-        _fault_exit(result.fault, fmt, {**head, **result.to_json()})
-    _notes(notes)
-    click.echo(f"535-check fuzz: seed {seed}, {_speed(result)}", err=True)
-    witness = result.witness
-    path = None
-    if witness is not None:
-        path = replay_path
+    with Outputs() as outputs:
+        # Reserved now (the name too), so that a replay that cannot be written fails before the
+        # fuzzing; it appears only when there is a divergence to write.
+        replay_file = outputs.file(replay_path, "--replay-out")
+        head: dict[str, Any] = {"engine": target, "seed": seed}
         try:
-            write_replay(path, replay_json(ruleset, target, seed, witness))
-        except OSError as exc:
-            raise SpecError("--replay-out", f"cannot write {path}: {exc.strerror or exc}") from None
-    if fmt == "json":
-        out = {**head, **result.to_json(), "result": "divergence" if witness else "agree"}
-        if timings:
-            out["timing"] = result.timing_json()
+            with engine_session(target, timeout, max_line) as engine:
+                ruleset, name, notes = _agree_on_rules(choice.spec, choice.ruleset, engine, readings)
+                head.update({"engine_name": name, "reference": ruleset.to_json()})
+                if players is None:
+                    counts = tuple(range(ruleset.players_min, ruleset.players_max + 1))
+                else:
+                    counts = _player_counts(players, ruleset)  # within the engine's table too
+                # A plain line every few seconds in a CI log, where nothing else shows until the end.
+                with Ticker("fuzz", "requests", count=lambda: engine.requests):
+                    result = fuzz(
+                        ruleset,
+                        engine,
+                        examples=examples,
+                        seed=seed,
+                        time_budget=time_budget,
+                        shrink_budget=shrink_budget,
+                        player_counts=counts,
+                    )
+        except EngineFault as fault:
+            _fault_exit(fault, fmt, head)
+        if result.fault is not None:
+            _fault_exit(result.fault, fmt, {**head, **result.to_json()})
+        _notes(notes)
+        click.echo(f"535-check fuzz: seed {seed}, {_speed(result)}", err=True)
+        witness = result.witness
+        path = None
         if witness is not None:
-            out["replay"] = str(path)
-            out["witness"] = replay_json(ruleset, target, seed, witness)
-        click.echo(dumps(out))
-    else:
-        click.echo(f"engine: {name} ({target})")
-        click.echo(f"reference: {ruleset.label()}")
-        click.echo(f"seed: {seed}")
-        click.echo(_rounds_text(result))
-        if timings:
-            click.echo(f"speed: {_speed(result)}")
-        if witness is None:
-            click.echo("exercised: " + ", ".join(f"{name} {n}" for name, n in result.coverage))
+            path = replay_path
+            replay_file.write_text(dumps(replay_json(ruleset, target, seed, witness)) + "\n")
+            outputs.commit()
+        if fmt == "json":
+            out = {**head, **result.to_json(), "result": "divergence" if witness else "agree"}
+            if timings:
+                out["timing"] = result.timing_json()
+            if witness is not None:
+                out["replay"] = str(path)
+                out["witness"] = replay_json(ruleset, target, seed, witness)
+            click.echo(dumps(out))
         else:
-            click.echo(
-                f"DIVERGENCE in round {result.first_found_at} "
-                f"(shrunk by replaying {result.shrink_runs} smaller rounds):"
-            )
-            for line in _witness_text(witness):
-                click.echo(line)
-            click.echo(f"replay written to {path}; run: 535-check replay {path} --engine {_quote(target)}")
-    sys.exit(EXIT_FAILED if witness is not None else EXIT_OK)
+            click.echo(f"engine: {name} ({target})")
+            click.echo(f"reference: {ruleset.label()}")
+            click.echo(f"seed: {seed}")
+            click.echo(_rounds_text(result))
+            if timings:
+                click.echo(f"speed: {_speed(result)}")
+            if witness is None:
+                click.echo("exercised: " + ", ".join(f"{name} {n}" for name, n in result.coverage))
+            else:
+                click.echo(
+                    f"DIVERGENCE in round {result.first_found_at} "
+                    f"(shrunk by replaying {result.shrink_runs} smaller rounds):"
+                )
+                for line in _witness_text(witness):
+                    click.echo(line)
+                click.echo(
+                    f"replay written to {path}; run: 535-check replay {path} --engine {_quote(target)}"
+                )
+        sys.exit(EXIT_FAILED if witness is not None else EXIT_OK)
 
 
 def _count(n: int, what: str) -> str:
@@ -344,6 +357,14 @@ def replay_cmd(
         with engine_session(target, timeout, max_line) as engine:
             hello = engine.hello()
             check_readings(spec, hello["readings"], "engine hello")
+            # Held to the spec schema's bounds as fuzz and perft hold them (negotiate); the replay
+            # itself plays the file's parameters.
+            _, declared = with_parameters(ruleset, hello["parameters"], "engine hello")
+            if declared:
+                notes.append(
+                    "the engine declares other parameters (" + ", ".join(declared) + "); "
+                    "the replay uses the file's"
+                )
             differs = sorted(p for p, r in hello["readings"].items() if ruleset.readings.get(p) != r)
             if differs:
                 shown = ", ".join(f"{p}={hello['readings'][p]}" for p in differs)
