@@ -86,6 +86,22 @@ CASES: list[tuple[str, list[str], Setup, tuple[str, ...]]] = [
     ("check-seed-negative", ["check", *QUICK, "--seed", "-3"], _nothing, ("--seed", "-3")),
     ("check-format", ["check", *QUICK, "--format", "pdf"], _nothing, ("--format", "pdf")),
     ("check-only-unknown", ["check", *QUICK[:2], "--only", "nope"], _nothing, ("nope",)),
+    # `--only=` (an unset shell variable) must not quietly select every check.
+    ("check-only-empty", ["check", *QUICK[:2], "--only="], _nothing, ("--only", "empty string")),
+    # ... nor `--profile=` quietly mean the default profile, in any command.
+    ("check-profile-empty", ["check", *QUICK, "--profile="], _nothing, ("--profile", "empty string")),
+    ("rules-profile-empty", ["rules", "--profile="], _nothing, ("--profile", "empty string")),
+    ("simulate-profile-blank", ["simulate", "--profile", " "], _nothing, ("--profile", "empty string")),
+    ("check-timeout-nan", ["check", *QUICK, "--timeout", "nan"], _nothing, ("--timeout", "nan")),
+    ("check-timeout-zero", ["check", *QUICK, "--timeout", "0"], _nothing, ("--timeout", "0")),
+    # Names over 255 bytes: Path.is_dir() raises on them instead of answering.
+    (
+        "check-output-name-too-long",
+        ["check", *QUICK, "--output-file", "o" * 256],
+        _nothing,
+        ("--output-file", "too long"),
+    ),
+    ("report-out-name-too-long", ["report", "--out", "o" * 256], _nothing, ("--out", "too long")),
     ("check-engine-kind", ["check", *QUICK, "--engine", "java:x"], _nothing, ("--engine", "java:x")),
     (
         "check-engine-module",

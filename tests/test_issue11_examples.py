@@ -517,6 +517,8 @@ def divergence_into_long_name(inputs: Path) -> list[str]:
 
 
 EXIT_AT_IMPORT = "import sys\nsys.exit(0)\n"
+RAISE_AT_IMPORT = "raise RuntimeError('not today')\n"
+HANG_AT_IMPORT = "import time\ntime.sleep(60)\n"
 
 FURTHER: list[Example] = [
     # spec files and source texts
@@ -625,8 +627,6 @@ FURTHER: list[Example] = [
         against(patched("hello", HELLO_PARAMETER.format('copies={"small_game": 8, "large_game": 8}'))),
         2,
         ("engine hello: parameters.copies.small_game", "maximum 7, got 8"),
-        broken="cli/protocol_cmds.py replay_cmd checks the engine's readings but never its parameters "
-        "(fuzz and perft do, through negotiate): exit 1, a divergence",
     ),
     # options
     Example(
@@ -650,7 +650,35 @@ FURTHER: list[Example] = [
         3,
         ("--engine", "exits535", "SystemExit"),
         pythonpath_inputs=True,
-        broken="cli/check_cmd.py load_engine catches Exception, not SystemExit: exit 0, nothing printed",
+    ),
+    Example(
+        "check --engine whose module raises at import",
+        in_inputs("raises535.py", RAISE_AT_IMPORT, "check", *QUICK, "--engine", "python:raises535:make"),
+        3,  # as fuzz and replay: the engine under test misbehaved
+        ("--engine", "engine fault (start)", "RuntimeError: not today"),
+        pythonpath_inputs=True,
+    ),
+    Example(
+        "check --engine whose module hangs at import",
+        in_inputs(
+            "hangs535.py",
+            HANG_AT_IMPORT,
+            "check",
+            *QUICK,
+            "--engine",
+            "python:hangs535:make",
+            "--timeout",
+            "1",
+        ),
+        3,
+        ("--engine", "engine fault (timeout)", "hangs535", "over 1 s"),
+        pythonpath_inputs=True,
+    ),
+    Example(
+        "replay: engine hello declares players up to 10**30",
+        against(patched("hello", HELLO_PARAMETER.format('players={"min": 2, "max": 10**30}'))),
+        2,
+        ("engine hello: parameters.players.max", "maximum 12"),
     ),
     # output paths
     Example(
@@ -658,37 +686,30 @@ FURTHER: list[Example] = [
         words("check", *QUICK, "--output-file", NAME_256),
         2,
         ("--output-file", "too long"),
-        broken="cli/outputs.py Outputs.file: Path.is_dir() raises OSError(ENAMETOOLONG): a traceback, exit 1",
     ),
     Example(
         "check --write-baseline of 256 characters",
         words("check", *QUICK, "--write-baseline", NAME_256),
         2,
         ("--write-baseline", "too long"),
-        broken="cli/outputs.py Outputs.file, as for --output-file",
     ),
     Example(
         "report --out of 256 characters",
         words("report", "--out", NAME_256, "--level", "quick"),
         2,
         ("--out", "too long"),
-        broken="cli/outputs.py Outputs.file/directory: is_dir() raises OSError(ENAMETOOLONG): a traceback",
     ),
     Example(
         "report --out DIR whose report.md is a directory",
         report_over_a_directory,
         2,
         ("--out", "report.md"),
-        broken="cli/outputs.py: the merge into an existing DIR is not checked when reserved; after the "
-        "work the commit moves report.html and report.json in, then fails on report.md",
     ),
     Example(
         "fuzz --replay-out of 256 characters, with a divergence",
         divergence_into_long_name,
         2,
         ("--replay-out", "too long"),
-        broken="cli/protocol_cmds.py fuzz_cmd checks only the replay's directory before the run: the "
-        "name is refused after the fuzzing and shrinking, under a second stderr line",
     ),
 ]
 
