@@ -15,6 +15,11 @@ The loops take turns, `--repeats` times, so that a change in the machine's load 
 them; each reports its best rate. Rates are moves per CPU second of this process (the one-core
 figure, fair on a shared machine), with the wall-clock rate beside them. The targets: the reference
 loop at least 100 times the naive engine (issue 12), and at least 50,000 moves per CPU second.
+
+`--breakdown` adds where a move's time goes: the CPU time of one legal_moves (leads and answers
+apart), one apply, one rng.choice, and of the deal per round, over the states of recorded rounds
+(benchmarks/engine-profile.md tells the cProfile story). The line `engine:` says which build runs:
+compiled by mypyc (`pip install .`) or pure Python (an editable install, FIVE35_PURE_PYTHON=1).
 """
 
 from __future__ import annotations
@@ -108,6 +113,49 @@ class Rate:
         )
 
 
+def breakdown(game: Game, seed: int) -> list[str]:
+    """Microseconds per call of the pieces of a playout step, over the states of 60 rounds."""
+    rng = random.Random(seed)
+    steps = []
+    for i in range(60):
+        state = game.new_match(seed + i)
+        while state.phase == "play":
+            move = rng.choice(game.legal_moves(state))
+            steps.append((state, move))
+            state, _ = game.apply(state, move)
+    leads = [s for s, _ in steps if s.pile is None]
+    answers = [s for s, _ in steps if s.pile is not None]
+    lists = [game.legal_moves(s) for s, _ in steps]
+    legal, apply, choice = game.legal_moves, game.apply, rng.choice
+
+    def cost(run: Callable[[], object], calls: int) -> float:
+        best = float("inf")
+        for _ in range(5):
+            start = time.process_time()
+            for _ in range(20):
+                run()
+            best = min(best, time.process_time() - start)
+        return best / 20 / calls * 1e6
+
+    parts = {
+        "legal_moves, lead": cost(lambda: [legal(s) for s in leads], len(leads)),
+        "legal_moves, answer": cost(lambda: [legal(s) for s in answers], len(answers)),
+        "legal_moves, all": cost(lambda: [legal(s) for s, _ in steps], len(steps)),
+        "apply": cost(lambda: [apply(s, m) for s, m in steps], len(steps)),
+        "rng.choice": cost(lambda: [choice(moves) for moves in lists], len(lists)),
+        "deal (new_match) per round": cost(lambda: [game.new_match(seed + i) for i in range(60)], 60),
+    }
+    per_move = parts["deal (new_match) per round"] * 60 / len(steps)
+    total = parts["legal_moves, all"] + parts["apply"] + parts["rng.choice"] + per_move
+    lines = [f"{name:<27} {us:8.3f} us per call" for name, us in parts.items()]
+    lines.append(
+        f"a move: {total:.3f} us = legal_moves {parts['legal_moves, all'] / total:.0%}, apply "
+        f"{parts['apply'] / total:.0%}, rng.choice {parts['rng.choice'] / total:.0%}, "
+        f"the deal {per_move / total:.0%} (its share per move; {len(leads) / len(steps):.0%} of moves lead)"
+    )
+    return lines
+
+
 def machine() -> str:
     cpu = platform.processor() or platform.machine()
     try:
@@ -138,6 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=2, help="times each loop runs; the best counts (2)")
     parser.add_argument("--seed", type=int, default=0, help="round i is dealt from seed+i (default 0)")
     parser.add_argument("--players", type=int, default=4, choices=range(2, 7), help="players (default 4)")
+    parser.add_argument("--breakdown", action="store_true", help="also say where a move's time goes")
     args = parser.parse_args(argv)
     if args.seconds <= 0 or args.repeats < 1:
         parser.error("--seconds must be positive and --repeats at least 1")
@@ -169,6 +218,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"ratio play_game / naive:    {bots / rates['naive'].per_cpu_second:7.1f}x")
     verdict = "meets" if ref >= TARGET_MOVES_PER_SECOND else "BELOW"
     print(f"reference: {verdict} the {TARGET_MOVES_PER_SECOND:,} moves/s target")
+    if args.breakdown:
+        print("where a move's time goes (CPU microseconds, best of 5):")
+        for line in breakdown(game, args.seed):
+            print(f"  {line}")
     return 0
 
 

@@ -58,6 +58,7 @@ from .state import (
     TrickEnd,
     TrickEndReason,
     new_state,
+    step_state,
 )
 
 try:
@@ -605,8 +606,8 @@ class Game:
         ends = entry.ends_with_8 if fires else entry.ends
         opening_has_eight = entry.has_eight if pile is None else state.opening_has_eight
         if hand == 0:
-            moved = new_state(
-                state.players,
+            moved = step_state(
+                state,
                 new_hands,
                 player,
                 entry.pile,
@@ -615,12 +616,6 @@ class Game:
                 opening_has_eight,
                 trick,
                 state.cleared,
-                state.aside,
-                state.scores,
-                state.round,
-                state.round_leader,
-                state.phase,
-                state.seed,
             )
             return self._end_round(moved, player, () if ends is None else ends[player])
         if ends is not None:
@@ -628,8 +623,8 @@ class Game:
                 winner = player
             else:
                 winner = self.trick_winner(trick, entry.reasons_with_8 if fires else entry.reasons)
-            ended = new_state(
-                state.players,
+            ended = step_state(
+                state,
                 new_hands,
                 winner,
                 None,
@@ -638,17 +633,11 @@ class Game:
                 False,
                 (),
                 state.cleared + self._trick_need(trick),
-                state.aside,
-                state.scores,
-                state.round,
-                state.round_leader,
-                state.phase,
-                state.seed,
             )
             return ended, self._ends_for(ends, winner, entry.reasons_with_8 if fires else entry.reasons)
         table = self._next_table or self._build_next_table()
-        return new_state(
-            state.players,
+        return step_state(
+            state,
             new_hands,
             table[state.passed * self.players + player],
             entry.pile,
@@ -657,12 +646,6 @@ class Game:
             opening_has_eight,
             trick,
             state.cleared,
-            state.aside,
-            state.scores,
-            state.round,
-            state.round_leader,
-            state.phase,
-            state.seed,
         ), ()
 
     def _fast_pass(self, state: State, player: int) -> tuple[State, tuple[Event, ...]]:
@@ -677,8 +660,8 @@ class Game:
                         break
             if winner < 0:  # also where Game's own trick_winner raises: a trick nobody placed in
                 winner = self.trick_winner(trick, (TrickEndReason.ALL_PASSED,))
-            ended = new_state(
-                state.players,
+            ended = step_state(
+                state,
                 state.hands,
                 winner,
                 None,
@@ -687,17 +670,11 @@ class Game:
                 False,
                 (),
                 state.cleared + self._trick_need(trick),
-                state.aside,
-                state.scores,
-                state.round,
-                state.round_leader,
-                state.phase,
-                state.seed,
             )
             return ended, self._ends_for(self._all_passed, winner, (TrickEndReason.ALL_PASSED,))
         table = self._next_table or self._build_next_table()
-        return new_state(
-            state.players,
+        return step_state(
+            state,
             state.hands,
             table[passed * self.players + player],
             state.pile,
@@ -706,12 +683,6 @@ class Game:
             state.opening_has_eight,
             trick,
             state.cleared,
-            state.aside,
-            state.scores,
-            state.round,
-            state.round_leader,
-            state.phase,
-            state.seed,
         ), ()
 
     def _ends_for(self, ends: Ends, winner: int, reasons: tuple[TrickEndReason, ...]) -> tuple[Event, ...]:

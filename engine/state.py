@@ -288,3 +288,50 @@ def new_state(
         },
     )
     return state
+
+
+def step_state(
+    state: State,
+    hands: tuple[int, ...],
+    to_move: int,
+    pile: Pile | None,
+    last_player: int,
+    passed: int,
+    opening_has_eight: bool,
+    trick: tuple[Play, ...],
+    cleared: int,
+) -> State:
+    """`state` with the fields a step changes replaced: `new_state` for one step of play, which
+    copies the rest (players, aside, scores, round, round_leader, phase, seed) from `state`. From
+    source it copies the field dictionary and writes the given fields into it, several times
+    faster than passing all fifteen."""
+    if COMPILED:
+        return new_state(
+            state.players,
+            hands,
+            to_move,
+            pile,
+            last_player,
+            passed,
+            opening_has_eight,
+            trick,
+            cleared,
+            state.aside,
+            state.scores,
+            state.round,
+            state.round_leader,
+            state.phase,
+            state.seed,
+        )
+    fields = state.__dict__.copy()
+    new: State = _new_object(State)
+    _set_attribute(new, "__dict__", fields)
+    fields["hands"] = hands
+    fields["to_move"] = to_move
+    fields["pile"] = pile
+    fields["last_player"] = last_player
+    fields["passed"] = passed
+    fields["opening_has_eight"] = opening_has_eight
+    fields["trick"] = trick
+    fields["cleared"] = cleared
+    return new

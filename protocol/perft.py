@@ -31,7 +31,17 @@ def perft(game: Game, state: State, depth: int) -> int:
     moves = game.legal_moves(state)
     if depth == 1:
         return len(moves)
-    return sum(perft(game, game.apply(state, m)[0], depth - 1) for m in moves)
+    apply = game.apply
+    total = 0
+    if depth == 2:
+        # The leaves are counted, not made: the last level costs one legal_moves per child.
+        legal = game.legal_moves
+        for move in moves:
+            total += len(legal(apply(state, move)[0]))
+        return total
+    for move in moves:
+        total += perft(game, apply(state, move)[0], depth - 1)
+    return total
 
 
 def divide(game: Game, state: State, depth: int) -> list[tuple[Move, int]]:

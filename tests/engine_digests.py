@@ -9,6 +9,7 @@ private methods, which must keep working).
 
     python tests/engine_digests.py --write    # record tests/engine_digests.json from this code
     python tests/engine_digests.py            # compare this code with the recorded file
+    python tests/engine_digests.py --many 20  # this build and its digests over 20 matches per case
 
 The recorded file was written from the engine before it was optimised (issue 12); the test
 tests/test_engine_golden.py compares the current engine with it.
@@ -109,7 +110,22 @@ def compute() -> dict[str, str]:
     }
 
 
+def many(matches: int) -> dict[str, str]:
+    """Every case's digest over `matches` seeded matches instead of the fixture's few."""
+    return {
+        name: match_digest(cls(ruleset, players), range(matches), bots)
+        for name, cls, ruleset, players, _, bots in cases()
+    }
+
+
 def main(argv: list[str]) -> int:
+    if "--many" in argv:
+        # For tests/test_engine_builds.py: this interpreter's engine build and its digests, as JSON.
+        from five35.engine.game import build
+
+        matches = int(argv[argv.index("--many") + 1])
+        print(json.dumps({"build": build(), "digests": many(matches)}, sort_keys=True))
+        return 0
     digests = compute()
     if "--write" in argv:
         FIXTURE.write_text(json.dumps(digests, indent=1, sort_keys=True) + "\n", encoding="utf-8")

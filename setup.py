@@ -1,0 +1,127 @@
+"""Build script: pyproject.toml declares the package; this file adds the optional compiled engine.
+
+`pip install .` compiles the engine's hot path (engine/cards.py, engine/state.py, engine/game.py)
+with mypyc, which ships with mypy (a build requirement), into C extensions beside the same modules'
+source (issue 12: random playouts about twice as fast). Where it cannot, it installs the pure-Python
+engine, which plays byte for byte the same games (tests/test_engine_builds.py):
+
+- FIVE35_PURE_PYTHON=1 in the environment asks for the pure-Python engine;
+- an editable install (`pip install -e .`) runs the engine from its source, so that edits count;
+- mypyc compiles for CPython only, and needs mypy importable at build time;
+- no C compiler, or a failed compile, leaves no extension behind, never half of one.
+
+FIVE35_REQUIRE_COMPILED=1 turns the last two fallbacks into errors, for a build that must be compiled.
+mypyc's input and output go to build/ (FIVE35_BUILD_DIR, if set, instead).
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+ROOT = Path(__file__).resolve().parent
+#: The modules compiled, as paths in the staging tree (below).
+COMPILED = ("five35/engine/cards.py", "five35/engine/state.py", "five35/engine/game.py")
+#: The component folders mypy must see under their installed names (five35.engine imports five35.spec).
+STAGED = ("engine", "spec")
+#: The commands that build the package; metadata queries and editable installs compile nothing.
+BUILDING = {"bdist_wheel", "build", "build_ext", "install"}
+
+
+def _say(message: str) -> None:
+    print(f"five35 setup: {message}", file=sys.stderr)
+
+
+def _flag(name: str) -> bool:
+    return os.environ.get(name, "") not in ("", "0")
+
+
+def _why_pure() -> str | None:
+    """Why this build installs the pure-Python engine, or None to compile it."""
+    if _flag("FIVE35_PURE_PYTHON"):
+        return "FIVE35_PURE_PYTHON is set"
+    if not BUILDING & set(sys.argv[1:]):
+        return "not a build (metadata or an editable install)"
+    if platform.python_implementation() != "CPython":
+        return f"mypyc compiles for CPython, this is {platform.python_implementation()}"
+    try:
+        import mypyc.build  # noqa: F401
+    except ImportError:
+        return "mypyc (part of mypy) is not installed"
+    return None
+
+
+def _extensions() -> list[Any]:
+    """The mypyc extensions, or none (the pure-Python engine)."""
+    why = _why_pure()
+    if why is not None:
+        if BUILDING & set(sys.argv[1:]):
+            _say(f"installing the pure-Python engine: {why}")
+        return []
+    from mypyc.build import mypycify
+
+    work = Path(os.environ.get("FIVE35_BUILD_DIR") or ROOT / "build").resolve()
+    # mypy names a module after its path: a staging tree gives the folders their installed names.
+    stage = work / "mypyc-src"
+    shutil.rmtree(stage, ignore_errors=True)
+    for folder in STAGED:
+        ignore = shutil.ignore_patterns("__pycache__", "*.so", "*.pyd")
+        shutil.copytree(ROOT / folder, stage / "five35" / folder, ignore=ignore)
+    here = os.getcwd()
+    os.chdir(stage)
+    try:
+        extensions = mypycify(
+            ["--explicit-package-bases", "--follow-imports=silent", "--ignore-missing-imports", *COMPILED],
+            group_name="five35",
+            target_dir=str(work / "mypyc-c"),
+        )
+    except (Exception, SystemExit) as exc:  # mypy reports a type error by exiting
+        if _flag("FIVE35_REQUIRE_COMPILED"):
+            raise
+        _say(f"installing the pure-Python engine: mypyc could not translate it ({exc!r})")
+        return []
+    finally:
+        os.chdir(here)
+    for ext in extensions:
+        # setuptools wants paths relative to this file, where they can be (FIVE35_BUILD_DIR may be
+        # elsewhere).
+        ext.sources = [_relative(source) for source in ext.sources]
+        ext.include_dirs = [_relative(folder) for folder in ext.include_dirs]
+    return extensions
+
+
+def _relative(path: str) -> str:
+    full = Path(path).resolve()
+    return str(full.relative_to(ROOT)) if full.is_relative_to(ROOT) else str(full)
+
+
+class OptionalBuildExt(build_ext):
+    """Builds every extension or none: a shim without its shared library would not import."""
+
+    def run(self) -> None:
+        if not self.extensions:
+            return
+        if getattr(self, "editable_mode", False):
+            _say("editable install: the engine runs from its source (pure Python)")
+            self.extensions = []
+            return
+        try:
+            super().run()
+        except Exception as exc:
+            if _flag("FIVE35_REQUIRE_COMPILED"):
+                raise
+            for ext in self.extensions:
+                built = Path(self.get_ext_fullpath(ext.name))
+                built.unlink(missing_ok=True)
+            self.extensions = []
+            _say(f"installing the pure-Python engine: compiling it failed ({exc})")
+
+
+setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt})
