@@ -208,9 +208,10 @@ def best(runs: list[dict[str, Any]]) -> dict[str, Any]:
 
 def line(name: str, run: dict[str, Any]) -> str:
     return (
-        f"  {name:<30} {rate(run):>8,.0f} requests/s  {run['rounds'] / run['seconds']:>6,.0f} rounds/s  "
-        f"({run['requests']:,} requests in {run['seconds']:.2f} s; CPU: harness {run['harness_cpu']:.2f} s, "
-        f"engine {run['engine_cpu']:.2f} s)"
+        f"  {name:<32} {rate(run):>7,.0f} requests/s {run['rounds'] / run['seconds']:>5,.0f} rounds/s  "
+        f"({run['requests']:,} requests in {run['seconds']:.2f} s; CPU s: harness {run['harness_cpu']:.2f}, "
+        f"{run['requests'] / run['harness_cpu']:,.0f} requests per harness CPU s; "
+        f"engine {run['engine_cpu']:.2f} with its start)"
     )
 
 
@@ -259,6 +260,9 @@ def throughput(trees: list[Tree], examples: int, seed: int, repeat: int, work: P
             verdicts.append(f"{kind}: {ratio:.2f}x the baseline's rate{target}{verdict}")
     for verdict in verdicts:
         print(f"  {verdict}")
+    load = os.getloadavg()[0]
+    if load > (os.cpu_count() or 1):
+        print(f"  note: load average {load:.1f} on {os.cpu_count()} CPUs: wall-clock rates show the load")
     return report
 
 
