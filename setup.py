@@ -121,7 +121,8 @@ class OptionalBuildExt(build_ext):
                 built = Path(self.get_ext_fullpath(ext.name))
                 built.unlink(missing_ok=True)
             self.extensions = []
-            _say(f"installing the pure-Python engine: compiling it failed ({exc})")
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            _say(f"installing the pure-Python engine: compiling it failed ({reason[:200]})")
 
 
 setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt})

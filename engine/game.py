@@ -116,6 +116,21 @@ def _evolve(state: State, **changes: Any) -> State:
     )
 
 
+def shuffle(rng: random.Random, cards: list[int]) -> None:
+    """`rng.shuffle(cards)`, written out: the same swaps from the same draws of
+    `rng.getrandbits` as random.shuffle (CPython's Fisher-Yates over _randbelow_with_getrandbits),
+    without two Python calls per card, and so a deal that no change to random.shuffle can move
+    (tests/test_engine_api.py holds it to random.shuffle)."""
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 def build() -> str:
     """Which build of the engine runs: the modules compiled by mypyc, or the pure-Python source."""
     return f"compiled by mypyc ({__file__.rsplit('/', 1)[-1]})" if COMPILED else "pure Python"
@@ -311,13 +326,17 @@ class Game:
         self._own_rule_of_8 = cls.rule_of_8 is Game.rule_of_8
         self._own_trick_winner = cls.trick_winner is Game.trick_winner
         self._guard = self.codec.guard
+        self._deck = tuple(self.codec.cards(self.full_deck))
         self._units = {rank: self.codec.unit(rank) for rank in ruleset.ranks}
         self._pass_plays = tuple(Play(seat, PASS) for seat in range(players))
         self._events: dict[tuple[TrickEndReason, ...], Ends] = {}
         self._all_passed = self._trick_end_events((TrickEndReason.ALL_PASSED,))
         # Whether a trick ends once `passed` (a seat bit set) have passed: one player left.
         self._one_left = [players - passed.bit_count() == 1 for passed in range(1 << players)]
-        self._next_table: list[int] = []  # filled on first use, from the next_seat hook
+        # _next_active(seat, passed) at passed * players + seat, each asked of the hooks the first
+        # time a step needs it (-1 until then): a next_seat that never reaches an active seat
+        # loops where it always did, and only there.
+        self._next_table = [-1] * ((1 << players) * players)
         # id(Play) -> its packed cards, for the Plays entries and _pass_plays hold (so keep alive).
         self._play_need: dict[int, int] = {id(play): 0 for play in self._pass_plays}
         self._piles: dict[Pile, Pile] = {}  # one object per distinct pile, so piles compare by identity
@@ -635,11 +654,10 @@ class Game:
                 state.cleared + self._trick_need(trick),
             )
             return ended, self._ends_for(ends, winner, entry.reasons_with_8 if fires else entry.reasons)
-        table = self._next_table or self._build_next_table()
         return step_state(
             state,
             new_hands,
-            table[state.passed * self.players + player],
+            self._next_after(player, state.passed),
             entry.pile,
             player,
             state.passed,
@@ -672,11 +690,10 @@ class Game:
                 state.cleared + self._trick_need(trick),
             )
             return ended, self._ends_for(self._all_passed, winner, (TrickEndReason.ALL_PASSED,))
-        table = self._next_table or self._build_next_table()
         return step_state(
             state,
             state.hands,
-            table[passed * self.players + player],
+            self._next_after(player, passed),
             state.pile,
             state.last_player,
             passed,
@@ -690,16 +707,13 @@ class Game:
         only an overridden trick_winner can name."""
         return ends[winner] if 0 <= winner < self.players else (TrickEnd(winner, reasons),)
 
-    def _build_next_table(self) -> list[int]:
-        """`_next_active(seat, passed)` at index passed * players + seat (-1 when every seat passed),
-        from the next_seat hook, on first use."""
-        everyone = (1 << self.players) - 1
-        self._next_table = [
-            -1 if passed == everyone else self._next_active(seat, passed)
-            for passed in range(1 << self.players)
-            for seat in range(self.players)
-        ]
-        return self._next_table
+    def _next_after(self, seat: int, passed: int) -> int:
+        """`_next_active(seat, passed)`, remembered (the hooks it asks are pure)."""
+        index = passed * self.players + seat
+        found = self._next_table[index]
+        if found < 0:
+            found = self._next_table[index] = self._next_active(seat, passed)
+        return found
 
     def _trick_need(self, trick: tuple[Play, ...]) -> int:
         """`_trick_cards(trick)`, from the packed cards of the Plays the entries hold."""
@@ -810,8 +824,8 @@ class Game:
     def _deal(self, seed: int, round_no: int, scores: tuple[int, ...], leader: int | None) -> State:
         # A string seed is hashed with SHA-512 by random.Random: stable across runs and platforms.
         rng = random.Random(f"five35-deal:{seed}:{round_no}")
-        deck = self.codec.cards(self.full_deck)
-        rng.shuffle(deck)
+        deck = list(self._deck)
+        shuffle(rng, deck)
         size = self.ruleset.hand_size(self.players)
         hands = [sorted(deck[i * size : (i + 1) * size]) for i in range(self.players)]
         if leader is None:

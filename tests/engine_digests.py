@@ -22,6 +22,7 @@ import json
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from five35.engine import Game
 from five35.engine.simulate import play_game
@@ -33,6 +34,22 @@ PLAYERS = (2, 3, 4, 5, 6)
 BOT_LINEUPS = (("random",), ("greedy", "cautious", "random"))
 
 GameClass = Callable[[Ruleset, int], Game]
+
+
+class TurnsGoBackwards(Game):
+    """Overrides the next_seat hook (which the fast path tables): turns pass to the lower seat."""
+
+    def next_seat(self, seat: int) -> int:
+        return (seat - 1) % self.players
+
+
+class LastSeatWinsAllPassed(Game):
+    """Overrides the trick_winner hook for one reason only, so both of its answers are played."""
+
+    def trick_winner(self, trick: tuple[Any, ...], reasons: tuple[Any, ...]) -> int:
+        if reasons == ("all_passed",):
+            return int(trick[-1].player)
+        return super().trick_winner(trick, reasons)
 
 
 def _json(value: object) -> bytes:
@@ -93,6 +110,9 @@ def cases() -> Iterator[tuple[str, GameClass, Ruleset, int, range, tuple[str, ..
     for name, (cls, _) in BUGS.items():
         for players in (4, 5):
             yield f"planted:{name}/{players}", cls, base, players, range(3), ("random",)
+    for hooked in (TurnsGoBackwards, LastSeatWinsAllPassed):
+        for players in (3, 4):
+            yield f"hook:{hooked.__name__}/{players}", hooked, base, players, range(3), ("random",)
 
 
 def _deals(ruleset: Ruleset, players: int) -> bool:
@@ -125,6 +145,16 @@ def main(argv: list[str]) -> int:
 
         matches = int(argv[argv.index("--many") + 1])
         print(json.dumps({"build": build(), "digests": many(matches)}, sort_keys=True))
+        return 0
+    if "--write-missing" in argv:
+        # Cases added after the file was recorded, computed by the engine this interpreter imports
+        # (for the engine before issue 12: a checkout of it on PYTHONPATH).
+        recorded = json.loads(FIXTURE.read_text(encoding="utf-8"))
+        for name, cls, ruleset, players, seeds, bots in cases():
+            if name not in recorded:
+                recorded[name] = match_digest(cls(ruleset, players), seeds, bots)
+                print(f"added {name}")
+        FIXTURE.write_text(json.dumps(recorded, indent=1, sort_keys=True) + "\n", encoding="utf-8")
         return 0
     digests = compute()
     if "--write" in argv:

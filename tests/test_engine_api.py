@@ -125,3 +125,17 @@ def test_engine_api(profile: str, players: int) -> None:
         replay = list(_states(game, seed))
         assert replay == trace
         assert game.new_match(seed) == trace[0][0]
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 17, 52, 65, 200])
+def test_the_deal_shuffles_as_random_shuffle(size: int) -> None:
+    """The engine's written-out shuffle makes random.shuffle's permutation from the same seeds."""
+    from five35.engine.game import shuffle
+
+    for seed in range(200):
+        ours, theirs = list(range(size)), list(range(size))
+        mine, reference = random.Random(f"deal:{seed}"), random.Random(f"deal:{seed}")
+        shuffle(mine, ours)
+        reference.shuffle(theirs)
+        assert ours == theirs
+        assert mine.getrandbits(32) == reference.getrandbits(32)  # the same draws consumed
