@@ -16,6 +16,10 @@ them; each reports its best rate. Rates are moves per CPU second of this process
 figure, fair on a shared machine), with the wall-clock rate beside them. The targets: the reference
 loop at least 100 times the naive engine (issue 12), and at least 50,000 moves per CPU second.
 
+`--variants` adds the reference loop for engines that subclass Game (checks.impact.variants, one
+overriding each kind of hook, and one overriding a private step method, which takes the plain
+path): compiled, their overrides are called through Python.
+
 `--breakdown` adds where a move's time goes: the CPU time of one legal_moves (leads and answers
 apart), one apply, one rng.choice, and of the deal per round, over the states of recorded rounds
 (benchmarks/engine-profile.md tells the cProfile story). The line `engine:` says which build runs:
@@ -34,10 +38,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from five35.engine import Game
+from five35.engine import Event, Game, Play, State, TrickEndReason
 from five35.engine.game import build
 from five35.engine.simulate import play_game
-from five35.spec import load_spec
+from five35.spec import Ruleset, load_spec
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import naive_engine as naive
@@ -45,10 +49,10 @@ import naive_engine as naive
 TARGET_MOVES_PER_SECOND = 50_000
 TARGET_RATIO = 100
 
-Play = Callable[[int, random.Random], int]
+Playout = Callable[[int, random.Random], int]
 
 
-def reference_round(game: Game) -> Play:
+def reference_round(game: Game) -> Playout:
     def play(seed: int, rng: random.Random) -> int:
         state = game.new_match(seed)
         moves = 0
@@ -60,14 +64,14 @@ def reference_round(game: Game) -> Play:
     return play
 
 
-def bot_round(game: Game) -> Play:
+def bot_round(game: Game) -> Playout:
     def play(seed: int, rng: random.Random) -> int:
         return sum(1 for _ in play_game(game, seed, ["random"], "round"))
 
     return play
 
 
-def naive_round(players: int, largest: int | None) -> Play:
+def naive_round(players: int, largest: int | None) -> Playout:
     def play(seed: int, rng: random.Random) -> int:
         state = naive.deal(players, seed)
         moves = 0
@@ -90,7 +94,7 @@ class Rate:
     def per_cpu_second(self) -> float:
         return self.moves / self.cpu if self.cpu else 0.0
 
-    def measure(self, play: Play, seed: int, seconds: float) -> None:
+    def measure(self, play: Playout, seed: int, seconds: float) -> None:
         """Play rounds seed, seed+1, ... for `seconds` of wall time; keep the run if it is faster."""
         rng = random.Random(seed)
         played = moves = 0
@@ -112,6 +116,35 @@ class Rate:
             f"per CPU second ({self.moves:,} moves in {self.rounds:,} rounds, {per_round:.1f} per round, "
             f"{self.cpu:.2f} s CPU / {self.wall:.2f} s wall: {self.moves / self.wall:,.0f} moves/s wall)"
         )
+
+
+class PlainPath(Game):
+    """Overrides a private step method (as tests/planted does), so every step takes the plain path."""
+
+    def _end_trick(
+        self, state: State, trick: tuple[Play, ...], winner: int, reasons: tuple[TrickEndReason, ...]
+    ) -> tuple[State, tuple[Event, ...]]:
+        return super()._end_trick(state, trick, winner, reasons)
+
+
+def variant_lines(ruleset: Ruleset, players: int, seed: int, seconds: float, reference: float) -> list[str]:
+    from five35.checks.impact.variants import VARIANTS
+
+    chosen = {
+        "printed_points (penalty)": VARIANTS["printed_points"],
+        "no_eight_by_add (rule_of_8)": VARIANTS["no_eight_by_add"],
+        "trick_taken_away (trick_winner)": VARIANTS["trick_taken_away"],
+        "add_closes_only (closes, cached)": VARIANTS["add_closes_only"],
+        "plain path (_end_trick)": PlainPath,
+    }
+    lines = []
+    for name, cls in chosen.items():
+        rate = Rate()
+        rate.measure(reference_round(cls(ruleset, players)), seed, seconds)
+        lines.append(
+            f"{name:<33} {rate.per_cpu_second:>10,.0f} moves/s, {rate.per_cpu_second / reference:.2f}x Game"
+        )
+    return lines
 
 
 def breakdown(game: Game, seed: int) -> list[str]:
@@ -197,12 +230,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="round i is dealt from seed+i (default 0)")
     parser.add_argument("--players", type=int, default=4, choices=range(2, 7), help="players (default 4)")
     parser.add_argument("--breakdown", action="store_true", help="also say where a move's time goes")
+    parser.add_argument("--variants", action="store_true", help="also time engines that subclass Game")
     args = parser.parse_args(argv)
     if args.seconds <= 0 or args.repeats < 1:
         parser.error("--seconds must be positive and --repeats at least 1")
     ruleset = load_spec().ruleset()
     game = Game(ruleset, args.players)
-    loops: dict[str, Play] = {
+    loops: dict[str, Playout] = {
         "reference": reference_round(game),
         "play_game": bot_round(game),
         "naive": naive_round(args.players, None),
@@ -228,6 +262,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"ratio play_game / naive:    {bots / rates['naive'].per_cpu_second:7.1f}x")
     verdict = "meets" if ref >= TARGET_MOVES_PER_SECOND else "BELOW"
     print(f"reference: {verdict} the {TARGET_MOVES_PER_SECOND:,} moves/s target")
+    if args.variants:
+        print("engines that subclass Game (the reference loop):")
+        for line in variant_lines(ruleset, args.players, args.seed, args.seconds, ref):
+            print(f"  {line}")
     if args.breakdown:
         print("where a move's time goes (CPU microseconds, best of 5):")
         for line in breakdown(game, args.seed):

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from . import _docstrings
+
 FIELD = 4
 MAX_COPIES = (1 << (FIELD - 1)) - 1
 LOW = (1 << (FIELD - 1)) - 1
@@ -94,3 +96,7 @@ def ranks_text(ranks: Sequence[int]) -> str:
         if rank is not None:
             start = prev = rank
     return ", ".join(parts) if ordered else "no ranks"
+
+
+# Last: every class is defined.
+_docstrings.restore(globals())

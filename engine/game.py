@@ -43,6 +43,7 @@ from typing import Any, ClassVar, NamedTuple
 from five35.spec import Ruleset, SpecError
 from five35.spec.vocabulary import Vocabulary
 
+from . import _docstrings
 from .cards import FIELD, MAX_COPIES, CardCodec, DealError, ranks_text
 from .state import (
     COMPILED,
@@ -1052,3 +1053,7 @@ class Game:
     def returns(self, state: State) -> tuple[int, ...]:
         """Penalty points so far per player (lower is better), as OpenSpiel's `returns`."""
         return state.scores
+
+
+# Last: every class is defined.
+_docstrings.restore(globals())

@@ -7,9 +7,11 @@ one integer operation. `five35.engine.cards` converts between packed hands and c
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any, Final, Literal
+
+from . import _docstrings
 
 Action = Literal["lead", "overwrite", "add", "pass"]
 Kind = Literal["single", "set", "run"]
@@ -25,8 +27,17 @@ ACTIONS: tuple[Action, ...] = ("lead", "overwrite", "add", "pass")
 COMPILED: Final = not __file__.endswith(".py")
 
 
+class Record:
+    """The base of the frozen dataclasses here: copy, deepcopy and pickle rebuild one through its
+    __init__. (Compiled, a native object has no __dict__ for them to fill, and setting its fields
+    one by one meets the frozen dataclass's __setattr__.)"""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), tuple(getattr(self, f.name) for f in fields(self)))  # type: ignore[arg-type]
+
+
 @dataclass(frozen=True)
-class Move:
+class Move(Record):
     """An action and the cards it places, sorted by rank. A pass places no cards.
 
     The same cards can be an overwrite or an add; those are different moves.
@@ -52,7 +63,7 @@ PASS = Move("pass")
 
 
 @dataclass(frozen=True)
-class Pile:
+class Pile(Record):
     """The central pile of a trick: its kind and its cards, runs in rank succession order."""
 
     kind: Kind
@@ -88,7 +99,7 @@ TRICK_END_REASONS: tuple[TrickEndReason, ...] = tuple(TrickEndReason)
 
 
 @dataclass(frozen=True)
-class TrickEnd:
+class TrickEnd(Record):
     """A trick ended, for the `TrickEndReason`s given."""
 
     winner: int
@@ -99,7 +110,7 @@ class TrickEnd:
 
 
 @dataclass(frozen=True)
-class RoundEnd:
+class RoundEnd(Record):
     went_out: int
     penalties: tuple[int, ...]
     scores: tuple[int, ...]
@@ -114,7 +125,7 @@ class RoundEnd:
 
 
 @dataclass(frozen=True)
-class MatchEnd:
+class MatchEnd(Record):
     scores: tuple[int, ...]
     winners: tuple[int, ...]
 
@@ -126,7 +137,7 @@ Event = TrickEnd | RoundEnd | MatchEnd
 
 
 @dataclass(frozen=True)
-class Play:
+class Play(Record):
     """One turn of the current trick: who moved and what."""
 
     player: int
@@ -134,7 +145,7 @@ class Play:
 
 
 @dataclass(frozen=True)
-class Position:
+class Position(Record):
     """A position to play from, as a person would set up a table: the hands at the start of a
     round, who leads it, the scores before it, and the moves made since (for example the trick so
     far). `Game.play_from(position)` gives the State; every witness, scene, replay deal and
@@ -181,7 +192,7 @@ class Position:
 
 
 @dataclass(frozen=True)
-class State:
+class State(Record):
     """The whole state of a match. Immutable and hashable; `Game.to_json` serialises it.
 
     `hands`, `cleared` and `aside` are packed counts (see module docstring).
@@ -335,3 +346,7 @@ def step_state(
     fields["trick"] = trick
     fields["cleared"] = cleared
     return new
+
+
+# Last: every class is defined.
+_docstrings.restore(globals())
