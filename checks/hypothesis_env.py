@@ -14,7 +14,7 @@ the same function), so `private_hypothesis_home` replaces one private function. 
 checked every time (`HypothesisIncompatible` otherwise, never a silent no-op), and pyproject.toml
 pins Hypothesis to `SUPPORTED_HYPOTHESIS`, the releases whose source was read for it (6.152.0 to
 6.165.10: the function, `Constants` and `CONSTANTS_CACHE` are unchanged there, and
-`storage_directory` returns a `StorageDirectory`). tests/test_hypothesis_env.py fails when an
+`storage_directory` returns a `StorageDirectory`). tests/checks/test_hypothesis_env.py fails when an
 installed release breaks any of this.
 """
 

@@ -121,7 +121,7 @@ def shuffle(rng: random.Random, cards: list[int]) -> None:
     """`rng.shuffle(cards)`, written out: the same swaps from the same draws of
     `rng.getrandbits` as random.shuffle (CPython's Fisher-Yates over _randbelow_with_getrandbits),
     without two Python calls per card, and so a deal that no change to random.shuffle can move
-    (tests/test_engine_api.py holds it to random.shuffle)."""
+    (tests/engine/test_engine_api.py holds it to random.shuffle)."""
     getrandbits = rng.getrandbits
     for i in range(len(cards) - 1, 0, -1):
         n = i + 1

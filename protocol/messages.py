@@ -173,7 +173,7 @@ _BARE_KEYS, _APPLY_KEYS, _MOVE_KEYS = ["id", "type"], ["id", "type", "move"], ["
 def request_line(message: Mapping[str, Any]) -> bytes:
     """`encode(message)` for a request, the common shapes (legal, state, quit, an apply of a
     well-formed move) written directly: the harness sends tens of thousands per second. The bytes
-    are exactly encode()'s (tests/test_protocol.py compares them)."""
+    are exactly encode()'s (tests/protocol/test_protocol.py compares them)."""
     rid, kind = message["id"], message["type"]
     if type(rid) is int and list(message) == _BARE_KEYS and kind in _BARE:
         return b'{"id":%d,"type":"%s"}\n' % (rid, _BARE[kind])

@@ -18,7 +18,7 @@ Every expected answer is the reference's own: each conversation is sent through
   lead, then one play onto it) where changing that reading alone changes an answer. It is searched
   on the engine rather than taken from the check's Z3 model: no solver is needed, the search sees
   every answer the protocol compares (the state's `aside` too, which the model does not hold), and
-  only positions play reaches are candidates (tests/test_vectors.py checks that where the check's
+  only positions play reaches are candidates (tests/protocol/test_vectors.py checks that where the check's
   witness is reachable the two are the same size);
 - one seeded round per player count, played to its end with `legal` checked before every move.
 

@@ -12,7 +12,7 @@ private methods, which must keep working).
     python tests/engine_digests.py --many 20  # this build and its digests over 20 matches per case
 
 The recorded file was written from the engine before it was optimised (issue 12); the test
-tests/test_engine_golden.py compares the current engine with it.
+tests/engine/test_engine_golden.py compares the current engine with it.
 """
 
 from __future__ import annotations
@@ -140,7 +140,7 @@ def many(matches: int) -> dict[str, str]:
 
 def main(argv: list[str]) -> int:
     if "--many" in argv:
-        # For tests/test_engine_builds.py: this interpreter's engine build and its digests, as JSON.
+        # For tests/engine/test_engine_builds.py: this interpreter's engine build and its digests, as JSON.
         from five35.engine.game import build
 
         matches = int(argv[argv.index("--many") + 1])

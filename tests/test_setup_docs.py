@@ -45,5 +45,5 @@ def test_the_test_command_installs_chromium_only_when_missing() -> None:
     assert guard == "(test -x /usr/bin/chromium"
     assert "apt-get update" in rest and "apt-get install -y -qq chromium" in rest
     # The browser test drives exactly the binary the guard looks for.
-    browser_test = (ROOT / "tests" / "test_report_browser.py").read_text(encoding="utf-8")
+    browser_test = (ROOT / "tests" / "reports" / "test_report_browser.py").read_text(encoding="utf-8")
     assert '"/usr/bin/chromium"' in browser_test

@@ -2,7 +2,7 @@
 
 Each is a small subclass of five35.engine.Game overriding one hook or method, so `535-check check
 --engine python:tests.planted:<Name>` (or `run_checks(engine=<Name>)`) must catch it. `BUGS` lists
-them with the rule they break, for tests/test_planted_bugs.py.
+them with the rule they break, for tests/checks/test_planted_bugs.py.
 """
 
 from __future__ import annotations

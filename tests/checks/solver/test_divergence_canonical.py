@@ -25,7 +25,7 @@ from five35.checks.solver.divergence import (
 )
 from five35.spec import dumps, load_spec
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 SPEC = load_spec()
 CTX = CheckContext(SPEC, SPEC.ruleset(), level="ci")
 

@@ -29,7 +29,7 @@ from referencing import Registry, Resource
 
 from tests.hostile_engines import script
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "engine535.py"
 SERVE = f"{Path(sys.executable).parent / '535-check'} serve"
 

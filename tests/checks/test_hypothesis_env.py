@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 from hypothesis.configuration import storage_directory
 from hypothesis.internal.conjecture import providers
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 # Far from every constant Hypothesis ships or five35's source holds.
 MARKER = 987_654_321_123
 

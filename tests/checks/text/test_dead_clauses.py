@@ -8,7 +8,7 @@ from five35.checks.findings import CheckContext, Finding
 from five35.checks.text.dead_clauses import check_dead_clauses
 from five35.spec import load_spec
 
-SPEC_FILE = Path(__file__).resolve().parent.parent / "spec" / "535.yaml"
+SPEC_FILE = Path(__file__).resolve().parents[3] / "spec" / "535.yaml"
 
 
 def run(path: Path | None = None) -> dict[str, Finding]:

@@ -25,7 +25,7 @@ import pytest
 from engine_digests import many
 from five35.engine.game import build
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DIGESTS = ROOT / "tests" / "engine_digests.py"
 COMPONENTS = ("spec", "engine", "checks", "reports", "protocol", "cli")
 MATCHES = 12  # seeded matches per case: 107 cases, about 1,300 matches, 50,000 moves per player count

@@ -1,6 +1,6 @@
 """The spec reader's input limits at their edges, and the proof that every match ends.
 
-The table of bad files through the command line is tests/test_bad_input_spec.py; here the limits
+The table of bad files through the command line is tests/spec/test_bad_input_spec.py; here the limits
 are probed one step either side, the reader is compared with PyYAML's own safe loader on the
 embedded spec, and the round bound is checked against an exhaustive search and real play.
 """

@@ -18,7 +18,7 @@ from five35.protocol.server import ReferenceEngine
 from five35.spec import load_spec
 from referencing import Registry, Resource
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 DEAL = {"players": 2, "hands": [[1, 5, 9], [2, 7, 13]], "leader": 0, "scores": [0, 0]}
 
 

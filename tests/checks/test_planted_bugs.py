@@ -22,7 +22,7 @@ from five35.spec import load_spec
 
 # The planted engines are named `tests.planted` (as `--engine python:tests.planted:...` names them
 # from the checkout), which needs the checkout on the path however pytest was started.
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 

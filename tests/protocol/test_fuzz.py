@@ -20,7 +20,7 @@ from five35.protocol.server import ReferenceEngine
 from five35.protocol.shrink import by_seat, shrink
 from five35.spec import load_spec
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = f"{sys.executable} {ROOT / 'examples' / 'engine535.py'}"
 SERVE = f"{Path(sys.executable).parent / '535-check'} serve"
 

@@ -39,7 +39,7 @@ from five35.spec.yaml_input import MAX_ALIAS_NODES
 
 from tests.hostile_engines import plugin, replay_data, replay_file, script
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CLI = str(Path(sys.executable).parent / "535-check")
 LIMIT = 5.0  # seconds: "Each example ... within 5 s"
 HANG = 20.0  # seconds after which a run is killed and reported as a hang

@@ -15,7 +15,7 @@ from five35.protocol.messages import schema
 from five35.protocol.replay import load_replay, side_by_side
 from five35.spec import SpecError, load_spec
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = f"{sys.executable} {ROOT / 'examples' / 'engine535.py'}"
 
 

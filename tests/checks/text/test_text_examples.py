@@ -9,7 +9,7 @@ from five35.checks.findings import CheckContext, Finding
 from five35.checks.text.text_examples import check_text_examples
 from five35.spec import load_spec
 
-SPEC_FILE = Path(__file__).resolve().parent.parent / "spec" / "535.yaml"
+SPEC_FILE = Path(__file__).resolve().parents[3] / "spec" / "535.yaml"
 
 
 def run(path: Path | None = None, level: str = "ci") -> dict[str, Finding]:

@@ -41,7 +41,7 @@ from five35.protocol.vectors import (
 from five35.spec import Spec, load_spec
 from referencing import Registry, Resource
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ENGINE535 = ROOT / "examples" / "engine535.py"
 NODE_RUNNER = ROOT / "examples" / "vectors-node" / "run.mjs"
 PROFILES = ("published", "german-literal", "spanish-literal")

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from five35.cli import main
 from five35.spec import load_spec
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 QUICK = ["check", "--level", "quick", "--only", "graphs.succession", "--only", "graphs.beats"]
 
 
