@@ -98,7 +98,7 @@ def test_the_engines_readings_set_the_reference() -> None:
             "--depth",
             "3",
             "--engine",
-            f"python:{ROOT / 'tests' / 'test_perft.py'}:german_engine",
+            f"python:{Path(__file__).resolve()}:german_engine",
         ],
     )
     assert result.exit_code == 0, result.output
