@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 
 from five35.engine import Event, Game, Move, State, TrickEnd
 from five35.spec import Ruleset, Spec, load_spec
+from five35.spec.vocabulary import Vocabulary
 from hypothesis.configuration import set_hypothesis_home_dir
 
 # Hypothesis caches the constants of the code under test in ./.hypothesis even with database=None,
@@ -123,9 +124,31 @@ class RulesOracle:
     """Legal moves and trick endings, from the rule texts and the readings, by brute force.
 
     Piles are (kind, cards) with a run's cards in playing order (15,1 under wrap).
+    It states each reading itself (it is the tests' independent view), so it lists the readings it
+    states and refuses any other, rather than play a new reading like an old one.
     """
 
+    KNOWN: Mapping[str, tuple[str, ...]] = {
+        "run_gaps": ("gaps_break", "gaps_skipped"),
+        "run_wrap": ("no_wrap", "wrap"),
+        "run_order": ("lower_beats", "higher_beats"),
+        "five_player_copies": ("five_is_large", "five_is_small"),
+        "five_player_set_close": ("five_is_large", "five_is_small"),
+        "add_to_single": ("allowed", "not_allowed"),
+        "add_run_ends": ("either_end", "top_end"),
+        "add_past_closing": ("capped", "overflow"),
+        "eight_forms": ("any_eight", "listed_forms"),
+        "eight_on_add": ("adds_trigger", "plays_only"),
+        "eight_exemption": ("whole_trick", "opening_play"),
+        "eight_rank": ("by_number", "strongest"),
+        "deal": ("table", "deal_all"),
+        "first_leader": ("drawn", "seat_0"),
+        "round_leader": ("went_out", "next_seat"),
+        "turn_order": ("ascending_seats", "descending_seats"),
+    }
+
     def __init__(self, rules: Ruleset, players: int) -> None:
+        Vocabulary(self.KNOWN, ()).require("the scenario tests' RulesOracle", rules.readings)
         r = rules.readings
         self.readings: Mapping[str, str] = r
         self.ranks = list(rules.ranks)

@@ -227,3 +227,21 @@ def test_a_planted_rule_bug_is_caught(mutant: type[Game], profile: str) -> None:
     with pytest.raises(AssertionError):
         for seed in range(5):
             _play_match(game, seed, oracle_check=True, rounds=None)
+
+
+def test_the_rules_oracle_refuses_a_reading_it_does_not_state() -> None:
+    """The tests' own statement of the rules never plays a new reading like an old one."""
+    import dataclasses
+
+    from five35.spec.vocabulary import UnimplementedReading
+
+    base = spec().ruleset()
+    items = tuple(sorted({**base.readings, "run_order": "runs_unbeaten"}.items()))
+    with pytest.raises(UnimplementedReading, match="RulesOracle does not implement reading run_order"):
+        RulesOracle(dataclasses.replace(base, reading_items=items), 2)
+
+
+def test_the_rules_oracle_states_every_reading_of_the_engine() -> None:
+    from five35.engine import Game
+
+    assert dict(RulesOracle.KNOWN) == dict(Game.VOCABULARY.points)
