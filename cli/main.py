@@ -295,13 +295,15 @@ class _Stop:
     def __init__(self) -> None:
         self.signum: int | None = None
         self.done = threading.Event()
+        self.repeater: threading.Thread | None = None
 
     def handle(self, signum: int, frame: FrameType | None) -> None:
         if self.done.is_set():
             return  # already unwound and on the way out: nothing more to stop
         if self.signum is None:
             self.signum = signum
-            threading.Thread(target=self._repeat, name="535-check-stop", daemon=True).start()
+            self.repeater = threading.Thread(target=self._repeat, name="535-check-stop", daemon=True)
+            self.repeater.start()
         raise Terminated() if self.signum == signal.SIGTERM else KeyboardInterrupt()
 
     def _repeat(self) -> None:
@@ -335,7 +337,13 @@ def _signals_unwind() -> Iterator[None]:
         yield
     finally:
         _stop.done.set()
-        sys.unraisablehook = hook
+        if _stop.repeater is not None:
+            # A repeat already on its way must land on our handler (which now ignores it), not
+            # on the default one restored below: that would raise in some __del__ on the way out
+            # and print "Exception ignored".
+            _stop.repeater.join(2 * _Stop.REPEAT)
+        else:
+            sys.unraisablehook = hook
         for sig, handler in previous.items():
             signal.signal(sig, handler)
 

@@ -28,7 +28,8 @@ from tests.hostile_engines import DEAL, plugin, replay_file, script
 
 REFERENCE = "python:five35.protocol.server:reference_engine"
 LIMIT_SECONDS = 5.0
-TIMEOUT = ["--timeout", "0.5"]
+# Long enough for a plugin to import five35 on a loaded 2-core machine, short enough for a table.
+TIMEOUT = ["--timeout", "1.5"]
 
 
 @dataclass(frozen=True)
@@ -198,7 +199,7 @@ ENGINE_CASES = [
     Case("garbage line", against(on("legal", 'return "not json\\n"')), 3,
          (f"engine fault (malformed) {AT_LEGAL}: the answer: line 1 column 1: not valid JSON",)),
     Case("hang", against(on("legal", "time.sleep(60)")), 3,
-         (f"engine fault (timeout) {AT_LEGAL}: no answer within 0.5 s",)),
+         (f"engine fault (timeout) {AT_LEGAL}: no answer within 1.5 s",)),
     Case("never answers hello", against(program("time.sleep(60)")), 3,
          (f"engine fault (timeout) {AT_HELLO}",)),
     Case("exits at start", against(program("sys.exit(1)")), 3,
@@ -262,7 +263,7 @@ PLUGIN_CASES = [
     Case("a missing dependency", against(module("import no_such_dependency_535\n", head=False)), 3,
          ("engine fault (start)", "ModuleNotFoundError")),
     Case("hangs at import", against(module("import threading\nthreading.Event().wait()\n", head=False)), 3,
-         ("engine fault (timeout)", "importing and starting the engine took over 0.5 s")),
+         ("engine fault (timeout)", "importing and starting the engine took over 1.5 s")),
     Case("factory raises", against(module("def make():\n    raise ValueError('no engine')\n")), 3,
          ("engine fault (start)", "the factory raised ValueError: no engine")),
     Case("factory returns no engine", against(module("def make():\n    return 42\n")), 3,
@@ -282,13 +283,13 @@ PLUGIN_CASES = [
     Case("handle() raises KeyboardInterrupt", against(handled("hello", "raise KeyboardInterrupt")), 3,
          (f"engine fault (crash) {AT_HELLO}: handle() raised KeyboardInterrupt",)),
     Case("handle() never returns", against(handled("legal", "threading.Event().wait()")), 3,
-         (f"engine fault (timeout) {AT_LEGAL}: handle() gave no answer within 0.5 s",)),
+         (f"engine fault (timeout) {AT_LEGAL}: handle() gave no answer within 1.5 s",)),
     Case("close() raises",
          against(engine_class("    def close(self):\n        raise OSError('disk full')\n")), 3,
          ("engine fault (crash): close() raised OSError: disk full",)),
     Case("close() never returns",
          against(engine_class("    def close(self):\n        threading.Event().wait()\n")),
-         3, ("engine fault (timeout): close() did not return within 0.5 s",)),
+         3, ("engine fault (timeout): close() did not return within 1.5 s",)),
     Case("handle() returns a set", against(handled("hello", "a['moves'] = {1}")), 3,
          (f"engine fault (malformed) {AT_HELLO}: handle() returned what is not JSON",)),
     Case("handle() returns None", against(handled("hello", "a = None")), 3,
