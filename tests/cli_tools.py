@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import threading
+import time
 import traceback
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from click.testing import CliRunner, Result
@@ -55,3 +59,41 @@ def run_bad_input(
     after = sorted(p.relative_to(cwd) for p in cwd.rglob("*"))
     assert after == before, f"files left behind: {sorted(set(after) - set(before))}"
     return result
+
+
+class StderrWatch:
+    """A command in its own session, its stderr collected line by line as it comes, so a test can
+    wait for a phase to start before it sends a signal."""
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        cwd: Path,
+        env: Mapping[str, str],
+        stdin: int | None = subprocess.DEVNULL,
+    ) -> None:
+        self.proc = subprocess.Popen(
+            list(argv),
+            cwd=cwd,
+            env=dict(env),
+            stdin=stdin,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+        self.lines: list[str] = []
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.proc.stderr is not None
+        for line in self.proc.stderr:
+            self.lines.append(line.rstrip("\n"))
+
+    def wait_for(self, needle: str, timeout: float = 60.0) -> None:
+        end = time.monotonic() + timeout
+        while not any(needle in line for line in self.lines):
+            assert self.proc.poll() is None, f"ended before {needle!r}: {self.lines}"
+            assert time.monotonic() < end, f"no {needle!r} on stderr after {timeout} s: {self.lines}"
+            time.sleep(0.05)

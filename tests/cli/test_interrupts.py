@@ -11,47 +11,23 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 import pytest
+from cli_tools import StderrWatch
 from five35.cli.main import EXIT_INTERRUPTED, EXIT_TERMINATED
 
 CODE = "import sys; from five35.cli import main; sys.exit(main())"
 DEADLINE = 2.0  # seconds from the signal to the exit of the last process
 
 
-class Run:
+class Run(StderrWatch):
     """`535-check ARGS` in `cwd`, its stderr collected line by line as it comes."""
 
     def __init__(self, args: list[str], cwd: Path, stdin: int | None = subprocess.DEVNULL) -> None:
         env = {k: v for k, v in os.environ.items() if k not in ("CI", "GITHUB_ACTIONS")}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", CODE, *args],
-            cwd=cwd,
-            env=env,
-            stdin=stdin,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-            start_new_session=True,
-        )
-        self.lines: list[str] = []
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def _read(self) -> None:
-        assert self.proc.stderr is not None
-        for line in self.proc.stderr:
-            self.lines.append(line.rstrip("\n"))
-
-    def wait_for(self, needle: str, timeout: float = 60.0) -> None:
-        end = time.monotonic() + timeout
-        while not any(needle in line for line in self.lines):
-            assert self.proc.poll() is None, f"ended before {needle!r}: {self.lines}"
-            assert time.monotonic() < end, f"no {needle!r} on stderr after {timeout} s: {self.lines}"
-            time.sleep(0.05)
+        super().__init__([sys.executable, "-c", CODE, *args], cwd, env, stdin)
 
     def children(self) -> list[int]:
         return _children(self.proc.pid)

@@ -23,7 +23,6 @@ import re
 import signal
 import subprocess
 import sys
-import threading
 import time
 import tomllib
 from collections.abc import Callable, Iterator
@@ -34,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_tools import StderrWatch
 from five35.spec import embedded_spec_path
 from five35.spec.yaml_input import MAX_ALIAS_NODES
 
@@ -899,35 +899,14 @@ def test_serve_answers_hostile_requests_and_goes_on(tmp_path: Path) -> None:
 # ---- slow interrupts, and the report directory an interrupt left -----------------------------------
 
 
-class Running:
+class Running(StderrWatch):
     """`535-check ARGS` in its own session, stderr read line by line as it comes."""
 
     def __init__(self, args: list[str], cwd: Path) -> None:
-        self.proc = subprocess.Popen(
-            [CLI, *args],
-            cwd=cwd,
-            env=ENV,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-            start_new_session=True,
-        )
-        self.lines: list[str] = []
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def _read(self) -> None:
-        assert self.proc.stderr is not None
-        for line in self.proc.stderr:
-            self.lines.append(line.rstrip("\n"))
+        super().__init__([CLI, *args], cwd, ENV)
 
     def wait_for(self, needle: str, timeout: float = 30.0) -> None:
-        end = time.monotonic() + timeout
-        while not any(needle in line for line in self.lines):
-            assert self.proc.poll() is None, f"ended before {needle!r}: {self.lines}"
-            assert time.monotonic() < end, f"no {needle!r} on stderr after {timeout} s: {self.lines}"
-            time.sleep(0.05)
+        super().wait_for(needle, timeout)
 
     def group(self) -> list[int]:
         """Every live process of the run's session but the main one (its workers)."""
