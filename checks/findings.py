@@ -32,6 +32,10 @@ class FindingKind(StrEnum):
     DEAD_CLAUSE = "dead_clause"  # a rule that can never apply under some reading
     MISMATCH = "mismatch"  # the German and Spanish texts say different things
     DEFECT = "defect"  # a source text is damaged (lost characters, ...)
+    # Found by discovery rather than written into the spec (issue 13):
+    SILENCE = "silence"  # the texts do not decide something play depends on (a mutant or a rule interaction)
+    DECISION = "engine_decision"  # the engine decides where the texts are silent (declared in the words file)
+    LIVENESS = "liveness"  # a trick, round or match may not end, or a player to move has no legal move
 
 
 FINDING_KINDS: tuple[FindingKind, ...] = tuple(FindingKind)
@@ -252,6 +256,9 @@ class Finding:
     proposed_wording: str | None = None
     status: Status = OPEN
     unsat_core: tuple[str, ...] = ()  # for contradictions: the clause ids / spec entries in conflict
+    # What a discovered finding is about (an engine hook, a rule pair, an engine decision's id): the
+    # pipeline gathers the findings of one topic into one question.
+    topic: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -274,6 +281,29 @@ class Finding:
             "status": str(self.status),
             "settled_by": None if self.status.is_open else self.status.to_json(),
             "unsat_core": list(self.unsat_core),
+            "topic": self.topic,
+        }
+
+
+@dataclass(frozen=True)
+class ProvedProperty:
+    """A property of the rules a check proved: `method` says how ("z3": symbolic over its domain;
+    "exhaustive": every case of a small domain), `scope` over what (reading combinations, parameter
+    tables, deals)."""
+
+    name: str
+    statement: str
+    method: Literal["z3", "exhaustive"]
+    scope: str
+    clauses: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "statement": self.statement,
+            "method": self.method,
+            "scope": self.scope,
+            "clauses": list(self.clauses),
         }
 
 
@@ -369,6 +399,8 @@ class CheckResult:
     exhaustive: int = 0  # situations checked exhaustively
     generated: int = 0  # situations generated (Hypothesis, random)
     proofs: int = 0  # Z3 proofs run
+    mutants: int = 0  # engine mutants run (discovery)
+    proved: tuple[ProvedProperty, ...] = ()  # properties proved, listed by `check`
     findings: tuple[Finding, ...] = ()
     failures: tuple[Failure, ...] = ()
     notes: tuple[str, ...] = ()
@@ -389,6 +421,8 @@ class CheckResult:
             "exhaustive": self.exhaustive,
             "generated": self.generated,
             "proofs": self.proofs,
+            "mutants": self.mutants,
+            "proved": [p.to_json() for p in self.proved],
             "findings": [f.to_json() for f in self.findings],
             "failures": [f.to_json() for f in self.failures],
             "notes": list(self.notes),
