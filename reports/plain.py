@@ -32,6 +32,9 @@ KIND_WORDS: Mapping[str, str] = {
     FindingKind.DEAD_CLAUSE: "never applies",
     FindingKind.MISMATCH: "German and Spanish differ",
     FindingKind.DEFECT: "damaged text",
+    FindingKind.SILENCE: "the text does not say",
+    FindingKind.DECISION: "the engine decides",
+    FindingKind.LIVENESS: "may never end",
 }
 _VERBS = {"lead": "leads", "overwrite": "overwrites with", "add": "adds", "pass": "passes"}
 _INFINITIVES = {"lead": "lead", "overwrite": "overwrite with", "add": "add", "pass": "pass"}
