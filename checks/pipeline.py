@@ -10,10 +10,12 @@ a finding whose check proposed none, and the questions: which question of the wo
 finding belongs to (`assign`), and the questions ranked for a designer (`form_questions`). The
 report (five35.reports.build) only arranges a ReportData.
 
-A finding belongs to the question of its variation point; else, when it compares against an engine
-variant (its `Alternative`), to the question whose `variants` name that engine; else to the question
-of the points its readings turn on (the points with a reading other than the played one, among the
-points not all of whose readings it lists). A finding that none of these places stands alone.
+A discovered finding (one with a `topic`) belongs first to the question whose `topics` list its
+topic. Otherwise a finding belongs to the question of its variation point; else, when it compares
+against an engine variant (its `Alternative`), to the question whose `variants` name that engine;
+else to the question of the points its readings turn on (the points with a reading other than the
+played one, among the points not all of whose readings it lists). A finding that none of these
+places stands alone.
 """
 
 from __future__ import annotations
@@ -400,10 +402,14 @@ def assign(spec: Spec, ruleset: Ruleset, findings: Sequence[Finding]) -> dict[st
                     f"(variants: {known})",
                 )
             by_variant.setdefault(name, q.id)
+    by_topic = {t: q.id for q in questions for t in q.topics}
     names = _variant_names()
     out: dict[str, str | None] = {}
     for f in findings:
-        out[f.id] = _owner(spec, ruleset, f, by_point, by_variant, names)
+        if f.topic is not None and f.topic in by_topic:
+            out[f.id] = by_topic[f.topic]
+        else:
+            out[f.id] = _owner(spec, ruleset, f, by_point, by_variant, names)
     return out
 
 

@@ -180,6 +180,9 @@ class QuestionWords:
     ask: Mapping[str, str]
     readings: Mapping[str, str]  # reading (or `point=reading`) -> short plain name
     wordings: tuple[Wording, ...]
+    # The topics of discovered findings (Finding.topic: an engine hook, a rule pair, an engine
+    # decision's id) this question gathers; a topic belongs to one question only.
+    topics: tuple[str, ...] = ()
 
     def wordings_for(self, readings: Mapping[str, str]) -> tuple[Wording, ...]:
         """The sentences that settle the question under `readings` (point -> reading)."""
@@ -425,7 +428,15 @@ def _own_problems(data: dict[str, Any]) -> Iterator[tuple[Key, str]]:
             if isinstance(text, str):
                 yield from _blank_problems(("rulebook", lang, name), text, RULEBOOK_BLANKS)
     owner: dict[str, str] = {}
+    topic_owner: dict[str, str] = {}
     for qid, q in data["questions"].items():
+        for i, topic in enumerate(q.get("topics", [])):
+            if topic in topic_owner:
+                yield (
+                    ("questions", qid, "topics", i),
+                    f"topic {topic!r} is already a topic of question {topic_owner[topic]!r}",
+                )
+            topic_owner.setdefault(topic, qid)
         points = q.get("points", [])
         for i, point in enumerate(points):
             if point in owner:
@@ -434,8 +445,8 @@ def _own_problems(data: dict[str, Any]) -> Iterator[tuple[Key, str]]:
                     f"point {point!r} is already a point of question {owner[point]!r}",
                 )
             owner.setdefault(point, qid)
-        if not points and not q.get("parameters") and not q.get("variants"):
-            yield ("questions", qid), "gathers nothing: give it points, parameters or variants"
+        if not points and not q.get("parameters") and not q.get("variants") and not q.get("topics"):
+            yield ("questions", qid), "gathers nothing: give it points, parameters, variants or topics"
     for name, scene in data["scenes"].items():
         leader = scene.get("leader", 0)
         if leader >= len(scene["hands"]):
@@ -615,6 +626,7 @@ def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Words:
                 )
                 for w in q["wordings"]
             ),
+            topics=tuple(q.get("topics", ())),
         )
         for qid, q in data["questions"].items()
     }
