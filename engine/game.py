@@ -17,7 +17,11 @@ that overrides some of these public hooks and nothing else:
 - `rule_of_8(option, state)`: whether a placing move is the Rule of 8;
 - `trick_winner(trick, reasons)`: who wins a trick that ends for `reasons`;
 - `next_seat(seat)`: whose turn follows a seat's;
-- `penalty(hand)`: the points a hand left at the end of a round scores.
+- `penalty(hand)`: the points a hand left at the end of a round scores;
+- `deck_copies()`: how many copies of each rank the deck holds at this table (`__init__` reads it);
+- `hand_size()`: how many cards each player is dealt;
+- `first_leader(draw)`: who leads round 1, given the seat `draw` drawn from the deal's generator;
+- `round_leader(state)`: who leads the round after the finished round `state`.
 
 A hook is a pure function of its arguments and of what `__init__` set: a variant never overrides a
 `_private` method and never changes an attribute after `__init__`, so the cached answers stay true
@@ -302,7 +306,7 @@ class Game:
         self.ruleset = ruleset
         self.players = players
         self.codec = CardCodec(ruleset.ranks)
-        self.copies = ruleset.copies(players)
+        self.copies = self.deck_copies()
         if self.copies > MAX_COPIES:
             raise SpecError("parameters.copies", f"at most {MAX_COPIES} copies of a rank are supported")
         self.set_closing_size = ruleset.set_closing_size(players)
@@ -425,6 +429,27 @@ class Game:
     def next_seat(self, seat: int) -> int:
         step = -1 if self.descending_turns else 1
         return (seat + step) % self.players
+
+    def deck_copies(self) -> int:
+        """Copies of each rank at this table (five_player_copies); `__init__` reads it once, so it
+        sees only `ruleset` and `players`."""
+        return self.ruleset.copies(self.players)
+
+    def hand_size(self) -> int:
+        """Cards dealt to each player (deal, parameters.hand_size); SpecError when the deck cannot
+        supply them."""
+        return self.ruleset.hand_size(self.players)
+
+    def first_leader(self, draw: int) -> int:
+        """Who leads round 1 (first_leader): `draw` is the seat drawn from the deal's generator."""
+        return draw if self.ruleset.reading("first_leader") == "drawn" else 0
+
+    def round_leader(self, state: State) -> int:
+        """Who leads the round after the finished round `state` (round_leader): the player who
+        went out (the finished round's player to move) or the seat after the round's leader."""
+        if self.ruleset.reading("round_leader") == "went_out":
+            return state.to_move
+        return self.next_seat(state.round_leader)
 
     # ---- precomputed options -------------------------------------------------------------------
 
@@ -816,21 +841,19 @@ class Game:
         """Deal the next round after a round ended (round_leader decides who leads)."""
         if state.phase != "round_over":
             raise ValueError(f"next_round needs a finished round, not phase {state.phase!r}")
-        if self.ruleset.reading("round_leader") == "went_out":
-            leader = state.to_move
-        else:
-            leader = self.next_seat(state.round_leader)
-        return self._deal(state.seed, state.round + 1, state.scores, leader)
+        return self._deal(state.seed, state.round + 1, state.scores, self.round_leader(state))
 
     def _deal(self, seed: int, round_no: int, scores: tuple[int, ...], leader: int | None) -> State:
         # A string seed is hashed with SHA-512 by random.Random: stable across runs and platforms.
         rng = random.Random(f"five35-deal:{seed}:{round_no}")
         deck = list(self._deck)
         shuffle(rng, deck)
-        size = self.ruleset.hand_size(self.players)
+        size = self.hand_size()
         hands = [sorted(deck[i * size : (i + 1) * size]) for i in range(self.players)]
         if leader is None:
-            leader = rng.randrange(self.players) if self.ruleset.reading("first_leader") == "drawn" else 0
+            # Drawn under every reading, after the shuffle: the deck of a seed never depends on who
+            # leads, and a first_leader that ignores the draw still deals the same hands.
+            leader = self.first_leader(rng.randrange(self.players))
         return self.start_round(hands, leader, scores, round_no=round_no, seed=seed)
 
     def start_round(
