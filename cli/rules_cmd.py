@@ -116,6 +116,9 @@ def render_text(spec: Spec, ruleset: Ruleset) -> str:
         out.extend(_wrap(rule.statement, 2, f"{rule.id}: "))
         uses = f"; uses {', '.join(rule.uses)}" if rule.uses else ""
         out.extend(_wrap(f"(clauses {', '.join(rule.cites)}{uses})", 6))
+        if rule.when or rule.decides:
+            when, decides = ", ".join(rule.when) or "-", ", ".join(rule.decides) or "-"
+            out.extend(_wrap(f"(when {when}; decides {decides})", 6))
 
     out += _heading(f"Profiles ({len(spec.profiles)})")
     for profile in spec.profiles.values():

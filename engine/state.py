@@ -19,6 +19,46 @@ Phase = Literal["play", "round_over", "match_over"]
 
 ACTIONS: tuple[Action, ...] = ("lead", "overwrite", "add", "pass")
 
+# The vocabulary a spec's rules say when they apply in and what they decide with (`when:` and
+# `decides:` in spec/535.yaml); the loader refuses any other name, and the rule-interaction check
+# (checks/discovery/interactions.py) pairs rules by them. Declared here, beside the actions, because
+# they name the steps and the outcomes this engine has.
+
+#: The moments a rule can apply at: one of the four actions, or what follows a step (the end of a
+#: trick, of a round, of a match), or the deal of a round.
+MOMENTS: tuple[str, ...] = ("deal", "lead", "overwrite", "add", "pass", "trick_end", "round_end", "match_end")
+
+#: What a rule can decide.
+DECISIONS: tuple[str, ...] = (
+    "deck",
+    "hands",
+    "legal_moves",
+    "pile",
+    "trick_ends",
+    "trick_winner",
+    "next_to_move",
+    "round_ends",
+    "round_leader",
+    "penalties",
+    "scores",
+    "match_ends",
+    "match_winner",
+)
+
+#: The moment a decision opens when it comes out yes: a trick, a round or a match that ends.
+OPENS: dict[str, str] = {"trick_ends": "trick_end", "round_ends": "round_end", "match_ends": "match_end"}
+
+#: What each decision is computed from (when the other is decided at the same moment, it comes
+#: first): the match ends on the scores, the scores are the penalties added, the trick's winner is
+#: known once the trick ends.
+NEEDS: dict[str, tuple[str, ...]] = {
+    "trick_winner": ("trick_ends",),
+    "scores": ("penalties",),
+    "match_ends": ("scores",),
+    "match_winner": ("scores",),
+    "round_leader": ("round_ends",),
+}
+
 # The classes are plain frozen dataclasses, without slots=True: where mypyc compiles this module
 # (see setup.py) each becomes a native class, which has no instance dictionary anyway and which
 # slots=True (a new class made after the fact) would replace by an interpreted one.

@@ -240,6 +240,8 @@ def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Spec:
             kind=r.get("kind"),
             size=r.get("size"),
             beats=r.get("beats"),
+            when=tuple(r.get("when", ())),
+            decides=tuple(r.get("decides", ())),
         )
         for r in data["rules"]
     )
@@ -365,6 +367,7 @@ def _semantic_problems(spec: Spec, data: dict[str, Any], vocabulary: Vocabulary)
                     ("rules", i, "uses", j),
                     f"uses {use!r}, which is neither a parameter nor a variation point",
                 )
+        yield from _rule_vocabulary_problems(i, rule)
         for bound in ("min", "max"):
             value = (rule.size or {}).get(bound)
             if isinstance(value, str) and value not in spec.parameters:
@@ -407,6 +410,21 @@ def _semantic_problems(spec: Spec, data: dict[str, Any], vocabulary: Vocabulary)
             yield ("profiles", name), f"chooses no reading for {', '.join(missing)}"
         merged = {n: p.value for n, p in spec.parameters.items()} | dict(profile.parameters)
         yield from _bounds_problems(("profiles", name, "parameters"), merged)
+
+
+def _rule_vocabulary_problems(index: int, rule: Rule) -> Iterator[tuple[Key, str]]:
+    """A rule's `when` and `decides` in the engine's words: the moments it has and the outcomes
+    it decides (five35.engine.state), which the rule-interaction check pairs rules by."""
+    from five35.engine.state import DECISIONS, MOMENTS  # late: the engine imports this package
+
+    for field_name, names, known in (("when", rule.when, MOMENTS), ("decides", rule.decides, DECISIONS)):
+        what = "moment" if field_name == "when" else "decision"
+        for j, name in enumerate(names):
+            if name not in known:
+                yield (
+                    ("rules", index, field_name, j),
+                    f"unknown {what} {name!r} (the engine's: {', '.join(known)})",
+                )
 
 
 def _vocabulary_problems(spec: Spec, vocabulary: Vocabulary) -> Iterator[tuple[Key, str]]:

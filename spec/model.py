@@ -127,6 +127,10 @@ class Rule:
     kind: str | None
     size: Mapping[str, int | str] | None
     beats: str | None
+    #: The moments the rule applies at and what it decides (the engine's MOMENTS and DECISIONS):
+    #: the rule-interaction check pairs rules by them. Empty in a spec that does not say.
+    when: tuple[str, ...] = ()
+    decides: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -440,7 +444,14 @@ class Spec:
                 for vp in self.variation_points.values()
             ],
             "rules": [
-                {"id": r.id, "cites": list(r.cites), "statement": r.statement, "uses": list(r.uses)}
+                {
+                    "id": r.id,
+                    "cites": list(r.cites),
+                    "statement": r.statement,
+                    "uses": list(r.uses),
+                    "when": list(r.when),
+                    "decides": list(r.decides),
+                }
                 for r in self.rules
             ],
             "profiles": [
