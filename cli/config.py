@@ -1,11 +1,11 @@
 """`[tool.five35]` in pyproject.toml: a project's defaults for `535-check`.
 
 The nearest pyproject.toml, in the working directory or a parent, is read; its `[tool.five35]`
-table may set `level`, `format`, `baseline`, `spec` and `profile`. The command line overrides every
-one of them. Paths are relative to the pyproject.toml's directory, as with ruff and mypy, so the
-defaults mean the same from any subdirectory. A bad value is a one-line error naming
-`pyproject.toml:LINE: tool.five35.KEY` (tomllib gives no line numbers, so the key's line is found in
-the text).
+table may set `level`, `format`, `baseline`, `spec`, `profile`, `executor` and `scheduler`. The
+command line overrides every one of them. Paths are relative to the pyproject.toml's directory, as
+with ruff and mypy, so the defaults mean the same from any subdirectory. A bad value is a one-line
+error naming `pyproject.toml:LINE: tool.five35.KEY` (tomllib gives no line numbers, so the key's
+line is found in the text).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import Any
 
 from five35.checks.findings import LEVELS
 from five35.checks.output import FORMATS
+from five35.engine.executor import EXECUTORS
 from five35.spec import SpecError
 from five35.spec.limits import MAX_FILE_BYTES
 
@@ -30,6 +31,8 @@ KEYS: dict[str, tuple[str, ...] | None] = {
     "baseline": None,
     "spec": None,
     "profile": None,
+    "executor": EXECUTORS,
+    "scheduler": None,
 }
 PATH_KEYS = ("baseline", "spec")
 

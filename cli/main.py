@@ -34,7 +34,16 @@ from typing import Any, NoReturn, TypeVar
 import click
 from click.core import ParameterSource
 from click.shell_completion import CompletionItem
-from five35.engine.executor import MAX_JOBS, WorkerDied
+from five35.engine.executor import (
+    DASK_HINT,
+    EXECUTORS,
+    MAX_JOBS,
+    DaskExecutor,
+    ExecutorUnavailable,
+    LocalExecutor,
+    WorkerDied,
+    make_executor,
+)
 from five35.engine.simulate import DEFAULT_SEED
 from five35.spec import Ruleset, Spec, SpecError, load_spec
 
@@ -67,7 +76,9 @@ __all__ = [
     "PathGiven",
     "RulesChoice",
     "Terminated",
+    "cli_executor",
     "detail",
+    "executor_options",
     "fail_usage",
     "info",
     "keep_interrupts_from_z3",
@@ -229,6 +240,59 @@ def rules_options(func: F) -> F:
         help="Spec file to use instead of the embedded one (e.g. a house-rules copy).",
     )(func)
     return func
+
+
+# ---- --executor / --scheduler -------------------------------------------------------------------
+
+
+def executor_options(func: F) -> F:
+    """--executor and --scheduler: where the long work's units run (cli_executor builds it)."""
+    func = click.option(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="The Dask scheduler to send the work to, e.g. tcp://10.0.0.5:8786 (with --executor dask).",
+    )(func)
+    func = click.option(
+        "--executor",
+        "executor_kind",
+        type=click.Choice(EXECUTORS),
+        default="local",
+        show_default=True,
+        help="Where the work runs: local (processes on this machine) or dask (a Dask distributed "
+        f"cluster, at --scheduler; needs {DASK_HINT}). The output is the same either way.",
+    )(func)
+    return func
+
+
+def _place(option: str, param: str) -> str:
+    """The option, or the [tool.five35] line when the value came from there."""
+    ctx = click.get_current_context(silent=True)
+    config = ctx.meta.get(_CONFIG) if ctx is not None else None
+    from_config = ctx is not None and ctx.get_parameter_source(param) is ParameterSource.DEFAULT_MAP
+    if ctx is not None and config is not None and from_config:
+        return str(config.place(param.removesuffix("_kind")))
+    return option
+
+
+def cli_executor(kind: str, jobs: int, scheduler: str | None) -> LocalExecutor | DaskExecutor:
+    """The executor --executor, --jobs and --scheduler ask for; SpecError (exit 2) naming the
+    option when they do not fit together, dask is missing or the scheduler does not answer."""
+    ctx = click.get_current_context(silent=True)
+    if kind == "local" and scheduler is not None:
+        raise SpecError(_place("--scheduler", "scheduler"), "only used with --executor dask")
+    if kind == "dask":
+        if scheduler is None:
+            raise SpecError(_place("--executor", "executor_kind"), "dask needs --scheduler ADDRESS")
+        jobs_given = ctx is not None and ctx.get_parameter_source("jobs") is ParameterSource.COMMANDLINE
+        if jobs_given:
+            raise SpecError("--jobs", "not used with --executor dask (the cluster's workers run the work)")
+    try:
+        return make_executor(kind, jobs, scheduler)
+    except ExecutorUnavailable as exc:
+        if exc.argument == "scheduler":
+            raise SpecError(_place("--scheduler", "scheduler"), str(exc)) from None
+        raise SpecError(_place("--executor", "executor_kind"), str(exc)) from None
 
 
 class PathGiven(click.Path):
@@ -497,6 +561,8 @@ CONFIG_PARAMS: dict[str, tuple[str, tuple[str, ...]]] = {
     "level": ("level", ("check", "report")),
     "format": ("fmt", ("check",)),
     "baseline": ("baseline_path", ("check",)),
+    "executor": ("executor_kind", ("simulate", "report", "fuzz", "check")),
+    "scheduler": ("scheduler", ("simulate", "report", "fuzz", "check")),
 }
 
 
@@ -529,7 +595,8 @@ Examples:
   535-check check -h                              # one command's options
 
 \b
-Defaults for a project: [tool.five35] in pyproject.toml (level, format, baseline, spec, profile).
+Defaults for a project: [tool.five35] in pyproject.toml (level, format, baseline, spec, profile,
+executor, scheduler).
 """
 
 #: An example for the help of each command whose module gives none.
@@ -584,9 +651,27 @@ def main(ctx: click.Context) -> None:
 
 def _register() -> None:
     # Each command lives in its own module, so the commands stay independent of each other.
-    from . import check_cmd, protocol_cmds, report_cmd, rulebook_cmd, rules_cmd, simulate_cmd, vectors_cmd
+    from . import (
+        check_cmd,
+        merge_cmd,
+        protocol_cmds,
+        report_cmd,
+        rulebook_cmd,
+        rules_cmd,
+        simulate_cmd,
+        vectors_cmd,
+    )
 
-    for module in (rules_cmd, simulate_cmd, check_cmd, report_cmd, rulebook_cmd, protocol_cmds, vectors_cmd):
+    for module in (
+        rules_cmd,
+        simulate_cmd,
+        merge_cmd,
+        check_cmd,
+        report_cmd,
+        rulebook_cmd,
+        protocol_cmds,
+        vectors_cmd,
+    ):
         for command in module.COMMANDS:
             if command.epilog is None and command.name in EXAMPLES:
                 command.epilog = examples_epilog(EXAMPLES[command.name])

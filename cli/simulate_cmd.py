@@ -14,13 +14,22 @@ from five35.engine.simulate import (
     TRICK_END_TALLIES,
     Mode,
     Stats,
-    game_seed,
     round_limit,
     simulate_parallel,
+    simulation_json,
 )
 from five35.spec import dumps
 
-from .main import DEFAULT_SEED, JOBS, SEED, examples_epilog, resolve, rules_options
+from .main import (
+    DEFAULT_SEED,
+    JOBS,
+    SEED,
+    cli_executor,
+    examples_epilog,
+    executor_options,
+    resolve,
+    rules_options,
+)
 from .progress import progress
 
 BOT_HELP = "; ".join(f"{b.name}: {b.explain}" for b in BOTS.values())
@@ -72,7 +81,12 @@ def render_text(data: Mapping[str, Any]) -> str:
         f"ruleset {s['ruleset']}, "
         f"bots {bots}",
         f"seed {data['seed']} (game i is dealt from game_seed({data['seed']}, i); "
-        f"game 0 seed {data['first_game_seed']})",
+        + (
+            f"game 0 seed {data['first_game_seed']})"
+            if data["first_game"] == 0
+            else f"games {data['first_game']}-{data['first_game'] + data['games'] - 1}, "
+            f"game {data['first_game']} seed {data['first_game_seed']})"
+        ),
         "",
     ]
     moves = s["moves"]
@@ -126,12 +140,16 @@ def render_text(data: Mapping[str, Any]) -> str:
     "ended, Rule-of-8 firings, round lengths, rounds per match, penalties and wins per seat, the "
     "first leader's advantage and ties.\n\n"
     "Game i of N is dealt from a seed derived from (--seed, i), so the same arguments always give "
-    "the same output.\n\nBots: " + BOT_HELP + ".",
+    "the same output. --first-game cuts a long campaign into parts (on several machines, or with "
+    "--executor dask on a cluster) whose JSON `535-check merge` joins into the output of one run."
+    "\n\nBots: " + BOT_HELP + ".",
     epilog=examples_epilog(
         [
             "535-check simulate --players 4 --games 1000 --seed 7",
             "535-check simulate --players 3 --bots greedy,random,cautious --mode round --format json",
             "535-check simulate --reading run_wrap=wrap --jobs 2",
+            "535-check simulate --games 5000 --first-game 5000 --format json > part2.json",
+            "535-check simulate --games 100000 --executor dask --scheduler tcp://10.0.0.5:8786",
         ]
     ),
 )
@@ -150,6 +168,15 @@ def render_text(data: Mapping[str, Any]) -> str:
     show_default=True,
     metavar="N",
     help="Number of games (matches or rounds, see --mode) to play.",
+)
+@click.option(
+    "--first-game",
+    type=click.IntRange(min=0, max=2**62),
+    default=0,
+    show_default=True,
+    metavar="I",
+    help="Number of the first game: games I to I+N-1 are played, so that parts of one campaign "
+    "can run apart and be merged (`535-check merge`).",
 )
 @click.option(
     "--seed",
@@ -189,17 +216,21 @@ def render_text(data: Mapping[str, Any]) -> str:
     type=click.Choice(["text", "json"]),
     default="text",
     show_default=True,
-    help="json prints only JSON on stdout.",
+    help="json prints only JSON on stdout (with exact counts, so that parts can be merged).",
 )
+@executor_options
 @rules_options
 def simulate_cmd(
     players: int,
     games: int,
+    first_game: int,
     seed: int,
     mode: Mode,
     bots_text: str,
     jobs: int,
     fmt: str,
+    executor_kind: str,
+    scheduler: str | None,
     spec_path: Path | None,
     profile: str | None,
     readings: tuple[str, ...],
@@ -210,25 +241,27 @@ def simulate_cmd(
     ruleset.check_players(players)
     ruleset.hand_size(players)
     seat_bots(bots, players)
-
-    def run(progress: Callable[[int], None] | None) -> Stats:
-        return simulate_parallel(
-            ruleset, players, range(games), bots, mode, base_seed=seed, jobs=jobs, progress=progress
-        )
+    seeds = range(first_game, first_game + games)
 
     # A bar in a terminal; in a pipe or a CI log a plain line every few seconds instead.
-    with progress("simulate", "games", games, "simulating") as advance:
-        stats = run(advance)
-    data = {
-        "command": "simulate",
-        "seed": seed,
-        "games": games,
-        "first_game_seed": game_seed(seed, 0),
-        # Rounds after which a match is stopped (counted in stats.stopped_by_round_limit).
-        "round_limit": round_limit(ruleset) if mode == "match" else None,
-        "ruleset": ruleset.to_json(),
-        "stats": stats.to_json(),
-    }
+    with cli_executor(executor_kind, jobs, scheduler) as executor:
+
+        def run(progress: Callable[[int], None] | None) -> Stats:
+            return simulate_parallel(
+                ruleset, players, seeds, bots, mode, base_seed=seed, progress=progress, executor=executor
+            )
+
+        with progress("simulate", "games", games, "simulating") as advance:
+            stats = run(advance)
+    data = simulation_json(
+        seed=seed,
+        first_game=first_game,
+        games=games,
+        mode=mode,
+        round_limit=round_limit(ruleset),
+        ruleset=ruleset.to_json(),
+        stats=stats,
+    )
     if fmt == "json":
         click.echo(dumps(data))
     else:

@@ -4,8 +4,15 @@ Every long job in five35 (simulations, impact estimates, variant comparisons) is
 of its arguments applied to many small units. An `Executor` maps such a function over the units
 and yields the results in the units' order, so a result never depends on where or in how many
 processes the units ran. `LocalExecutor(jobs)` runs them here: in the calling process when
-jobs == 1, else in `jobs` worker processes. A cluster executor (e.g. one over a Dask client, whose
-`map`/`gather` have the same shape) only has to implement the same two members.
+jobs == 1, else in `jobs` worker processes. `DaskExecutor(address)` runs them on a Dask
+distributed cluster (the optional extra `five35[dask]`, imported only when asked for).
+`make_executor(kind, jobs, scheduler)` is the one way callers build either.
+
+A worker that dies on a cluster is not an error of the run: its units are pure, so running them
+again gives the same result, and the Dask scheduler does exactly that for every task a lost worker
+held (up to `distributed.scheduler.allowed-failures` times per task, 3 by default; past that the
+unit is reported as WorkerDied). Dask's `retries`, which re-runs a task that *raised*, is not used:
+a pure unit that raises will raise again.
 
 Interrupts: workers ignore SIGINT, so a Ctrl-C in a terminal (sent to the whole process group)
 reaches only the parent, which raises KeyboardInterrupt where it waits, and the executor then
@@ -32,6 +39,15 @@ MAX_JOBS = 64  # more worker processes than this is a typo, not a machine
 
 class WorkerDied(RuntimeError):
     """A worker process ended without giving its unit's result (killed, out of memory, os._exit)."""
+
+
+class ExecutorUnavailable(ValueError):
+    """The executor asked for cannot be built. `argument` is the library argument at fault
+    (`kind`, `scheduler`); str() is the one-line reason, without the argument."""
+
+    def __init__(self, argument: str, message: str) -> None:
+        super().__init__(message)
+        self.argument = argument
 
 
 class Executor(Protocol):
@@ -82,6 +98,15 @@ class LocalExecutor:
     @property
     def workers(self) -> int:
         return self.jobs
+
+    def close(self) -> None:
+        """Nothing to release: each `map` starts and stops its own worker processes."""
+
+    def __enter__(self) -> LocalExecutor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def map(self, fn: Callable[..., R], *iterables: Iterable[Any]) -> Generator[R, None, None]:
         units = list(zip(*iterables, strict=True))
@@ -148,6 +173,124 @@ def _kill(pool: ProcessPoolExecutor) -> None:
                     process.join(1.0)
 
 
+#: Seconds to wait for a Dask scheduler to answer (and to have a worker) before giving up.
+CONNECT_TIMEOUT = 10.0
+EXECUTORS = ("local", "dask")
+DASK_HINT = "pip install 'five35[dask]'"
+
+
+class DaskExecutor:
+    """Units run as tasks on a Dask distributed cluster, through `distributed.Client(address)`.
+
+    Functions and arguments travel with cloudpickle, so a worker needs five35 (the same version)
+    installed, and a function defined at module level; results come back in the units' order.
+    `close()` (or leaving a `with` block) closes the client; the cluster goes on running."""
+
+    def __init__(self, scheduler: str, *, timeout: float = CONNECT_TIMEOUT, client: Any = None) -> None:
+        self.scheduler = scheduler
+        if client is not None:
+            self.client = client
+            self._owned = False
+            return
+        if not scheduler.strip():
+            raise ExecutorUnavailable("scheduler", "expected a Dask scheduler address, got an empty string")
+        try:
+            from distributed import Client
+        except ImportError:
+            raise ExecutorUnavailable("kind", f"dask is not installed ({DASK_HINT})") from None
+        try:
+            # set_as_default=False: this client must not become the one dask.compute() elsewhere in
+            # the process picks up silently.
+            self.client = Client(scheduler, timeout=timeout, set_as_default=False)  # type: ignore[no-untyped-call]
+        except (OSError, TimeoutError, ValueError, TypeError) as exc:
+            reason = " ".join(str(exc).split()) or type(exc).__name__
+            raise ExecutorUnavailable(
+                "scheduler", f"cannot reach a Dask scheduler at {scheduler} within {timeout:g} s ({reason})"
+            ) from None
+        self._owned = True
+        try:
+            self.client.wait_for_workers(1, timeout=timeout)
+        except (OSError, TimeoutError) as exc:
+            self.close()
+            raise ExecutorUnavailable(
+                "scheduler", f"the Dask scheduler at {scheduler} has no worker after {timeout:g} s"
+            ) from exc
+
+    @property
+    def workers(self) -> int:
+        """The cluster's worker threads, as the scheduler counts them now (at least 1)."""
+        info = self.client.scheduler_info(n_workers=-1)
+        return max(1, sum(int(w.get("nthreads", 1)) for w in info.get("workers", {}).values()))
+
+    def close(self) -> None:
+        if self._owned:
+            with contextlib.suppress(Exception):
+                self.client.close(timeout=2)
+            self._owned = False
+
+    def __enter__(self) -> DaskExecutor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def map(self, fn: Callable[..., R], *iterables: Iterable[Any]) -> Generator[R, None, None]:
+        units = list(zip(*iterables, strict=True))
+        return self._gather(fn, units)
+
+    def _gather(self, fn: Callable[..., R], units: list[tuple[Any, ...]]) -> Generator[R, None, None]:
+        if not units:
+            return
+        from distributed import KilledWorker
+
+        # pure=False: every unit its own task. Units are pure, but hashing their arguments (rulesets,
+        # specs) to find equal ones costs more than running the rare duplicate twice.
+        futures = self.client.map(fn, *(list(column) for column in zip(*units, strict=True)), pure=False)
+        finished = False
+        try:
+            for future in futures:
+                try:
+                    result = future.result()
+                except KilledWorker as exc:
+                    raise WorkerDied(
+                        f"a Dask worker died running the same unit again and again ({exc}); "
+                        "its task was re-run the scheduler's allowed number of times"
+                    ) from None
+                yield result
+            finished = True
+        finally:
+            if not finished:
+                # Stops what is queued and running on the cluster, not only what we wait for.
+                with contextlib.suppress(Exception):
+                    self.client.cancel(futures, force=True)
+            for future in futures:
+                with contextlib.suppress(Exception):
+                    future.release()
+
+
+def as_executor(jobs: int | Executor) -> Executor:
+    """`jobs` worker processes on this machine, or the executor a caller passed down."""
+    return LocalExecutor(jobs) if isinstance(jobs, int) else jobs
+
+
+def make_executor(
+    kind: str = "local", jobs: int = 1, scheduler: str | None = None
+) -> LocalExecutor | DaskExecutor:
+    """The executor of a command: `local` (`jobs` processes here) or `dask` (the cluster whose
+    scheduler is at `scheduler`). Raises ExecutorUnavailable naming `kind` or `scheduler` for a
+    combination that cannot work: an unknown kind, a scheduler without dask, a dask executor without
+    a scheduler, a scheduler that does not answer, dask not installed."""
+    if kind not in EXECUTORS:
+        raise ExecutorUnavailable("kind", f"expected one of {', '.join(EXECUTORS)}, got {kind!r}")
+    if kind == "local":
+        if scheduler is not None:
+            raise ExecutorUnavailable("scheduler", "a scheduler is only used by the dask executor")
+        return LocalExecutor(jobs)
+    if scheduler is None:
+        raise ExecutorUnavailable("scheduler", "the dask executor needs a scheduler address")
+    return DaskExecutor(scheduler)
+
+
 def default_jobs() -> int:
     """Worker processes to use when the user does not say: the cores this process may use, at most 2
     (the figures in the README are for 2 cores)."""
@@ -158,4 +301,17 @@ def default_jobs() -> int:
     return max(1, min(2, cores))
 
 
-__all__ = ["MAX_JOBS", "Executor", "LocalExecutor", "WorkerDied", "default_jobs", "stop_signals_held"]
+__all__ = [
+    "CONNECT_TIMEOUT",
+    "EXECUTORS",
+    "MAX_JOBS",
+    "DaskExecutor",
+    "Executor",
+    "ExecutorUnavailable",
+    "LocalExecutor",
+    "WorkerDied",
+    "as_executor",
+    "default_jobs",
+    "make_executor",
+    "stop_signals_held",
+]

@@ -1,0 +1,70 @@
+"""`535-check merge`: join the JSON of simulate runs over parts of one campaign.
+
+Each FILE is the output of `535-check simulate --format json`; their game ranges (`--first-game`,
+`--games`) must be disjoint and together unbroken, and their ruleset, seed, players, mode and bots
+the same. The merged document is exactly what one `simulate` over the whole range prints.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from five35.engine.simulate import SimulationFileError, merge_simulations, read_simulation
+from five35.spec import SpecError, dumps
+from five35.spec.limits import MAX_FILE_BYTES
+
+from .main import PathGiven, examples_epilog
+from .simulate_cmd import render_text
+
+
+def _read(path: Path) -> bytes:
+    try:
+        with open(path, "rb") as handle:
+            # One byte over the limit is enough for load_json to refuse it; a huge file is never read whole.
+            return handle.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise SpecError(str(path), f"cannot read ({exc.strerror or exc})") from None
+
+
+@click.command(
+    "merge",
+    help="Merge the JSON of `simulate --format json` runs over disjoint, adjacent game ranges of "
+    "one campaign (same ruleset, seed, players, mode and bots) into the output one run over the "
+    "whole range gives, byte for byte. Overlapping or missing games, different runs and damaged "
+    "files are refused, naming the file and the key.",
+    epilog=examples_epilog(
+        [
+            "535-check simulate --games 500 --format json > a.json",
+            "535-check simulate --games 500 --first-game 500 --format json > b.json",
+            "535-check merge a.json b.json > all.json      # = simulate --games 1000 --format json",
+        ]
+    ),
+)
+@click.argument(
+    "files", nargs=-1, required=True, type=PathGiven(dir_okay=False, path_type=Path), metavar="FILE..."
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["json", "text"]),
+    default="json",
+    show_default=True,
+    help="json: the merged simulate document; text: its summary, as simulate prints it.",
+)
+def merge_cmd(files: tuple[Path, ...], fmt: str) -> None:
+    seen: dict[Path, Path] = {}
+    for path in files:
+        key = path.resolve()
+        if key in seen:
+            raise SpecError(str(path), f"given twice (also as {seen[key]}): its games would count twice")
+        seen[key] = path
+    try:
+        parts = [read_simulation(_read(path), str(path)) for path in files]
+        merged = merge_simulations(parts)
+    except SimulationFileError as exc:
+        raise SpecError(exc.where, exc.message) from None
+    click.echo(dumps(merged) if fmt == "json" else render_text(merged))
+
+
+COMMANDS = [merge_cmd]
