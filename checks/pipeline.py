@@ -15,7 +15,13 @@ topic. Otherwise a finding belongs to the question of its variation point; else,
 against an engine variant (its `Alternative`), to the question whose `variants` name that engine;
 else to the question of the points its readings turn on (the points with a reading other than the
 played one, among the points not all of whose readings it lists). A finding that none of these
-places stands alone.
+places stands alone, except a discovered finding (one with a topic): the findings of a topic no
+question lists gather into one question of their own (`gathered_questions`), in the generic words of
+the words file's `templates.topic_questions` for their kind.
+
+Questions rank by the share of games their answer changes; a question about an engine decision
+ranks below every question whose answer changes play unless it changes more games itself
+(`form_questions`).
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ from enum import StrEnum
 from five35.engine import Game
 from five35.engine.simulate import Stats
 from five35.spec import Ruleset, Spec, SpecError
-from five35.spec.words import QuestionWords, questions_of, words_of
+from five35.spec.words import LANGUAGES, QuestionWords, Wording, questions_of, words_of
 
 from .findings import (
     FINDING_KINDS,
@@ -354,7 +360,7 @@ def review(
         if is_point_section(f) and f.variation_point is not None:
             sections.setdefault(f.variation_point, f)
     owners = assign(spec, ruleset, findings)
-    by_id = {q.id: q for q in questions_of(spec)}
+    by_id = {q.id: q for q in (*questions_of(spec), *gathered_questions(spec, ruleset, findings))}
     readings = dict(ruleset.reading_items)
     return tuple(
         _review_one(f, sections, impacts, finding_impacts, spec, by_id.get(owners[f.id] or ""), readings)
@@ -388,6 +394,16 @@ def assign(spec: Spec, ruleset: Ruleset, findings: Sequence[Finding]) -> dict[st
     """The question of every finding (by id), None for a finding that stands alone (the rule is
     in the module's docstring). A variant the words file names that checks/variants.py does not
     have is a SpecError naming its line."""
+    out = _words_owners(spec, ruleset, findings)
+    for q in gathered_questions(spec, ruleset, findings):
+        for f in findings:
+            if out[f.id] is None and f.topic in q.topics:
+                out[f.id] = q.id
+    return out
+
+
+def _words_owners(spec: Spec, ruleset: Ruleset, findings: Sequence[Finding]) -> dict[str, str | None]:
+    """The question of the words file every finding belongs to, None where there is none."""
     questions = questions_of(spec)
     by_point = {p: q.id for q in questions for p in q.points}
     by_variant: dict[str, str] = {}
@@ -411,6 +427,66 @@ def assign(spec: Spec, ruleset: Ruleset, findings: Sequence[Finding]) -> dict[st
         else:
             out[f.id] = _owner(spec, ruleset, f, by_point, by_variant, names)
     return out
+
+
+TOPIC_QUESTION_PREFIX = "topic."
+
+
+def gathered_questions(
+    spec: Spec, ruleset: Ruleset, findings: Sequence[Finding]
+) -> tuple[QuestionWords, ...]:
+    """One question per topic of the discovered findings that no question of the words file takes
+    (in the order the topics first appear), in the words of `templates.topic_questions` for the kind
+    of the topic's first finding; its id is `topic.<topic>`. Its proposed sentence stands after the
+    first clause its findings cite; the English one is the first finding's own, when its check
+    wrote one."""
+    words = words_of(spec)
+    owners = _words_owners(spec, ruleset, findings)
+    by_topic: dict[str, list[Finding]] = {}
+    for f in findings:
+        if f.topic is not None and owners[f.id] is None and f.kind.value in words.topic_questions:
+            by_topic.setdefault(f.topic, []).append(f)
+    out: list[QuestionWords] = []
+    for topic, members in by_topic.items():
+        head = members[0]
+        template = words.topic_questions[head.kind.value]
+        cited = next((c for f in members for c in f.clauses if c in spec.clauses), None)
+        blanks = {lang: _topic_blanks(spec, head, topic, cited, lang) for lang in LANGUAGES}
+        wording = {lang: text.format(**blanks[lang]) for lang, text in template.wording.items()}
+        if head.proposed_wording:
+            wording["en"] = head.proposed_wording
+        out.append(
+            QuestionWords(
+                id=f"{TOPIC_QUESTION_PREFIX}{topic}",
+                title=template.title.format(**blanks["en"]),
+                points=(),
+                parameters=(),
+                variants=(),
+                ask={lang: text.format(**blanks[lang]) for lang, text in template.ask.items()},
+                readings={},
+                wordings=(Wording(at=cited, text=wording, when={}),) if cited is not None else (),
+                topics=(topic,),
+            )
+        )
+    return tuple(out)
+
+
+def _topic_blanks(spec: Spec, head: Finding, topic: str, cited: str | None, language: str) -> dict[str, str]:
+    """The blanks of a gathered question's words in one language (TOPIC_QUESTION_BLANKS)."""
+    words = words_of(spec)
+    if cited is None:
+        clause = name = words.topic_no_clause.get(language, "")
+    else:
+        c = spec.clauses[cited]
+        english = words.clauses.get(cited)
+        clause = c.text(language) or (english.en if english else cited)
+        name = words.clause_name(cited)
+    return {
+        "title": head.title.rstrip(".?"),
+        "topic": topic,
+        "clause": " ".join(clause.split()),
+        "name": name,
+    }
 
 
 def _owner(
@@ -498,10 +574,13 @@ def form_questions(
     """The questions with findings under them, the most consequential first, and the ids of the
     findings that stand alone. Ranked by the share of games the answer changes (graded as the words
     file's severities grade impact: most games, some, hardly any, not measured), then severity, then
-    open before settled, then the share itself."""
+    open before settled, then the share itself. A question about an engine decision (the engine
+    already plays one answer) then moves below every question whose answer changes play (a measured
+    share above 0) and changes at least as many games as it does."""
     words = words_of(spec)
     grades = words.by_impact
-    order = {q.id: i for i, q in enumerate(questions_of(spec))}
+    every = (*questions_of(spec), *gathered_questions(spec, ruleset, [r.finding for r in reviewed]))
+    order = {q.id: i for i, q in enumerate(every)}
     groups: dict[str, list[Reviewed]] = {}
     standalone: list[str] = []
     for r in reviewed:
@@ -511,7 +590,7 @@ def form_questions(
             groups.setdefault(r.question, []).append(r)
     sev = {s: i for i, s in enumerate(SEVERITIES)}
     out: list[Question] = []
-    for q in questions_of(spec):
+    for q in every:
         members = groups.get(q.id)
         if not members:
             continue
@@ -553,4 +632,32 @@ def form_questions(
             order[q.id],
         )
 
-    return tuple(sorted(out, key=rank)), tuple(standalone)
+    ranked = sorted(out, key=rank)
+    return tuple(_decisions_below_play(ranked)), tuple(standalone)
+
+
+def _decisions_below_play(ranked: Sequence[Question]) -> list[Question]:
+    """The ranked questions with each engine-decision question placed before the first other
+    question that it outranks: one that does not change play (unmeasured, or a share of 0) and
+    ranks below it already, or one whose measured share is smaller than its own. Decisions keep
+    their order among themselves."""
+    others = [q for q in ranked if q.kind is not FindingKind.DECISION]
+    decisions = [q for q in ranked if q.kind is FindingKind.DECISION]
+    position = {q.id: i for i, q in enumerate(ranked)}
+
+    def share(q: Question) -> float:
+        return q.impact.share if q.impact is not None else -1.0
+
+    def before(d: Question, q: Question) -> bool:
+        if share(q) > 0:
+            return share(d) > share(q)
+        return position[d.id] < position[q.id]
+
+    out: list[Question] = []
+    i = 0
+    for d in decisions:
+        while i < len(others) and not before(d, others[i]):
+            out.append(others[i])
+            i += 1
+        out.append(d)
+    return out + others[i:]

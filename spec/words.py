@@ -19,7 +19,7 @@ import json
 import re
 import string
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -44,6 +44,17 @@ TEMPLATE_BLANKS: Mapping[str, frozenset[str]] = {
     "contradiction": frozenset({"clauses", "title"}),
     "other": frozenset({"clauses", "title"}),
 }
+#: The blanks a question gathered from discovered findings (templates.topic_questions) may use.
+TOPIC_QUESTION_BLANKS = frozenset({"title", "topic", "clause", "name"})
+#: The kinds of discovered findings a question is gathered for when no question lists their topic.
+TOPIC_QUESTION_KINDS = ("silence", "engine_decision", "liveness")
+#: The blanks of the liveness section: a property's scope, a failed property's words, and the
+#: words of a match that can go on forever.
+LIVENESS_SCOPE_BLANKS = frozenset(
+    {"players", "combinations", "rulesets", "deals", "states", "cases", "score", "p_min"}
+)
+LIVENESS_FAILED_BLANKS = frozenset({"statement", "counterexample"})
+LIVENESS_MATCH_END_BLANKS = frozenset({"zero_ranks", "players", "cards", "moves", "score"})
 #: The blanks the rulebook's own words may use.
 RULEBOOK_BLANKS = frozenset({"game", "profile", "n"})
 #: The blanks an alternative's labels, words and method may use.
@@ -149,6 +160,27 @@ class ImpactGrades:
     conventions: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class LivenessProperty:
+    """A liveness or well-definedness property in words: what it says, and over what it holds
+    (a template: LIVENESS_SCOPE_BLANKS)."""
+
+    statement: str
+    scope: str
+
+
+@dataclass(frozen=True)
+class LivenessWords:
+    """The words of the liveness check (the `liveness` section): every property it states, and the
+    title and detail of its findings (a property that fails; a match that can go on forever)."""
+
+    properties: Mapping[str, LivenessProperty]
+    failed_title: str
+    failed_detail: str
+    match_end_title: str
+    match_end_detail: str
+
+
 #: The languages of a proposed wording: English, and the rulebook's own German and Spanish.
 LANGUAGES: tuple[str, ...] = ("en", "de", "es")
 
@@ -194,6 +226,18 @@ class QuestionWords:
 
 
 @dataclass(frozen=True)
+class TopicQuestionWords:
+    """The generic words of a question gathered from discovered findings of one kind whose topic no
+    question lists: its title, the question and the proposed sentence in every language, with
+    blanks (TOPIC_QUESTION_BLANKS) the pipeline fills from the findings."""
+
+    kind: str
+    title: str
+    ask: Mapping[str, str]
+    wording: Mapping[str, str]
+
+
+@dataclass(frozen=True)
 class ClauseWords:
     name: str  # how the report speaks of the clause
     en: str  # a faithful English translation
@@ -221,7 +265,13 @@ class Words:
     alternatives: Mapping[str, AlternativeWords]
     scenes: Mapping[str, SceneWords]
     scene_of: Mapping[str, Mapping[str, SceneWords]]
+    liveness: LivenessWords
     lines: Mapping[Key, int]
+    #: kind of finding -> its words, for a question gathered per topic (templates.topic_questions).
+    topic_questions: Mapping[str, TopicQuestionWords] = field(default_factory=dict)
+    topic_no_clause: Mapping[str, str] = field(default_factory=dict)  # language -> "the rules"
+    #: kind of discovered finding -> its severity where no measurement grades it (severities.by_kind).
+    kind_severity: Mapping[str, str] = field(default_factory=dict)
 
     def where(self, *key: str | int) -> str:
         """`file:line: key` of an entry, for errors that point into the words file."""
@@ -387,6 +437,16 @@ def _own_problems(data: dict[str, Any]) -> Iterator[tuple[Key, str]]:
         if same is not None and same not in evidence:
             yield ("evidence", eid, "same_source_as"), f"names evidence {same!r}, which does not exist"
     for name, text in data["templates"].items():
+        if name == "topic_questions":
+            for kind, row in text.items():
+                if kind == "no_clause":
+                    continue
+                key: Key = ("templates", name, kind)
+                yield from _blank_problems((*key, "title"), row["title"], TOPIC_QUESTION_BLANKS)
+                for part in ("ask", "wording"):
+                    for lang, words in row[part].items():
+                        yield from _blank_problems((*key, part, lang), words, TOPIC_QUESTION_BLANKS)
+            continue
         yield from _blank_problems(("templates", name), text, TEMPLATE_BLANKS[name])
     for name, alt in data["alternatives"].items():
         for side in ("played", "compared"):
@@ -427,6 +487,7 @@ def _own_problems(data: dict[str, Any]) -> Iterator[tuple[Key, str]]:
         for name, text in row.items():
             if isinstance(text, str):
                 yield from _blank_problems(("rulebook", lang, name), text, RULEBOOK_BLANKS)
+    yield from _liveness_problems(data["liveness"])
     owner: dict[str, str] = {}
     topic_owner: dict[str, str] = {}
     for qid, q in data["questions"].items():
@@ -640,7 +701,14 @@ def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Words:
         repairs={c: dict(row) for c, row in data["repairs"].items()},
         rulebook={lang: dict(row) for lang, row in data["rulebook"].items()},
         wordings=_subject_wordings(questions, first),
-        templates=dict(data["templates"]),
+        templates={k: v for k, v in data["templates"].items() if k != "topic_questions"},
+        topic_questions={
+            kind: TopicQuestionWords(kind, row["title"], dict(row["ask"]), dict(row["wording"]))
+            for kind, row in data["templates"].get("topic_questions", {}).items()
+            if kind != "no_clause"
+        },
+        topic_no_clause=dict(data["templates"].get("topic_questions", {}).get("no_clause", {})),
+        kind_severity=dict(data["severities"].get("by_kind", {})),
         by_impact=ImpactGrades(
             float(grades["high_share"]), float(grades["low_share"]), tuple(grades["conventions"])
         ),
@@ -653,5 +721,31 @@ def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Words:
         alternatives=alternatives,
         scenes=scenes,
         scene_of={c: {s: scenes[n] for s, n in subjects.items()} for c, subjects in data["scene_of"].items()},
+        liveness=_liveness(data["liveness"]),
         lines=lines,
+    )
+
+
+def _liveness_problems(section: Mapping[str, Any]) -> Iterator[tuple[Key, str]]:
+    for name, row in section["properties"].items():
+        key: Key = ("liveness", "properties", name, "scope")
+        yield from _blank_problems(key, row["scope"], LIVENESS_SCOPE_BLANKS)
+    for part in ("title", "detail"):
+        failed = section["failed"][part]
+        yield from _blank_problems(("liveness", "failed", part), failed, LIVENESS_FAILED_BLANKS)
+        yield from _blank_problems(
+            ("liveness", "match_end", part), section["match_end"][part], LIVENESS_MATCH_END_BLANKS
+        )
+
+
+def _liveness(section: Mapping[str, Any]) -> LivenessWords:
+    return LivenessWords(
+        properties={
+            name: LivenessProperty(row["statement"], row["scope"])
+            for name, row in section["properties"].items()
+        },
+        failed_title=section["failed"]["title"],
+        failed_detail=section["failed"]["detail"],
+        match_end_title=section["match_end"]["title"],
+        match_end_detail=section["match_end"]["detail"],
     )

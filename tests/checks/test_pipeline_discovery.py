@@ -1,0 +1,150 @@
+"""The pipeline's handling of discovered findings (issue 13): the findings of a topic no question
+lists gather into one question of their own, in the words file's generic words for their kind, in
+English, German and Spanish; engine-decision questions rank below the questions whose answer changes
+play unless they change more games; silences rank by games changed like any question."""
+
+from __future__ import annotations
+
+from five35.checks.findings import Finding, FindingKind, Impact, Severity
+from five35.checks.pipeline import (
+    PointImpact,
+    Reviewed,
+    assign,
+    form_questions,
+    gathered_questions,
+)
+from five35.spec import load_spec
+from five35.spec.words import words_of
+
+SPEC = load_spec()
+RULESET = SPEC.ruleset()
+WORDS = words_of(SPEC)
+
+
+def _impact(share: float, players: int = 4) -> Impact:
+    games = 200
+    return Impact(games, 535, {players: (round(share * games), share, share, share)}, "test")
+
+
+def _found(
+    fid: str,
+    kind: FindingKind,
+    topic: str | None,
+    share: float | None = None,
+    clauses: tuple[str, ...] = ("pile.run",),
+    wording: str | None = None,
+) -> Finding:
+    return Finding(
+        id=fid,
+        kind=kind,
+        title=f"Finding {fid}.",
+        clauses=clauses,
+        detail="",
+        check="discovery",
+        severity=Severity.MEDIUM,
+        topic=topic,
+        impact=_impact(share) if share is not None else None,
+        proposed_wording=wording,
+    )
+
+
+def _reviewed(findings: list[Finding]) -> list[Reviewed]:
+    owners = assign(SPEC, RULESET, findings)
+    return [Reviewed(finding=f, point_section=False, question=owners[f.id]) for f in findings]
+
+
+def test_the_findings_of_an_unlisted_topic_gather_into_one_question() -> None:
+    findings = [
+        _found("mut.a", FindingKind.SILENCE, "hook:next_seat"),
+        _found("mut.b", FindingKind.SILENCE, "hook:next_seat"),
+        _found("live.a", FindingKind.LIVENESS, "liveness.test_only", clauses=()),
+        _found("plain", FindingKind.SILENCE, None),
+    ]
+    owners = assign(SPEC, RULESET, findings)
+    assert owners["mut.a"] == owners["mut.b"] == "topic.hook:next_seat"
+    assert owners["live.a"] == "topic.liveness.test_only"
+    assert owners["plain"] is None  # no topic, no point: it stands alone as before
+    gathered = {q.id: q for q in gathered_questions(SPEC, RULESET, findings)}
+    assert list(gathered) == ["topic.hook:next_seat", "topic.liveness.test_only"]
+    q = gathered["topic.hook:next_seat"]
+    assert q.topics == ("hook:next_seat",) and q.title == "Finding mut.a"
+    # The question and its proposed sentence in the three languages, from the words file; German
+    # and Spanish quote the clause in their own text.
+    assert set(q.ask) == {"en", "de", "es"}
+    clause = SPEC.clauses["pile.run"]
+    assert clause.de is not None and " ".join(clause.de.split()) in q.ask["de"]
+    assert clause.es is not None and " ".join(clause.es.split()) in q.ask["es"]
+    assert [w.at for w in q.wordings] == ["pile.run"]
+    assert set(q.wordings[0].text) == {"en", "de", "es"}
+    # Without a clause: the words file's name for "the rules", and no place in the rulebook.
+    live = gathered["topic.liveness.test_only"]
+    assert WORDS.topic_no_clause["de"] in live.ask["de"] and live.wordings == ()
+
+
+def test_a_check_s_own_sentence_is_the_english_proposal() -> None:
+    own = "Seats follow clockwise, also after a player goes out."
+    q = gathered_questions(
+        SPEC, RULESET, [_found("mut.a", FindingKind.SILENCE, "hook:next_seat", wording=own)]
+    )[0]
+    assert q.wording({}, "en") == own
+    assert q.wording({}, "de") and q.wording({}, "de") != own
+
+
+def test_a_topic_the_words_file_lists_is_not_gathered_again() -> None:
+    listed = next((q for q in WORDS.questions.values() if q.topics), None)
+    if listed is None:
+        return  # no producer has listed a topic yet; tests/checks/test_pipeline_topics.py covers it
+    topic = listed.topics[0]
+    findings = [_found("x", FindingKind.SILENCE, topic)]
+    assert gathered_questions(SPEC, RULESET, findings) == ()
+    assert assign(SPEC, RULESET, findings)["x"] == listed.id
+
+
+def _point_impact(point: str, share: float) -> PointImpact:
+    return PointImpact(point, "a", "b", _impact(share), {})
+
+
+def _point_finding(point: str) -> Finding:
+    return Finding(
+        id=f"vp.{point}",
+        kind=FindingKind.AMBIGUITY,
+        title=point,
+        clauses=(),
+        detail="",
+        check="spec",
+        variation_point=point,
+    )
+
+
+def test_engine_decisions_rank_below_questions_that_change_play_unless_they_change_more() -> None:
+    points = list(SPEC.variation_points)[:2]
+    findings = [_point_finding(p) for p in points] + [
+        _found("dec.small", FindingKind.DECISION, "decision.small", share=0.10),
+        _found("dec.large", FindingKind.DECISION, "decision.large", share=0.90),
+        _found("dec.none", FindingKind.DECISION, "decision.none"),
+        _found("sil.mid", FindingKind.SILENCE, "hook:mid", share=0.30),
+    ]
+    impacts = {points[0]: _point_impact(points[0], 0.60), points[1]: _point_impact(points[1], 0.08)}
+    questions, standalone = form_questions(SPEC, RULESET, _reviewed(findings), impacts)
+    assert standalone == ()
+    order = [q.impact.subject if q.impact else q.id for q in questions]
+    # dec.large changes more games than any point: first. sil.mid ranks by its share like a point.
+    # dec.small (10 %) changes more than points[1] (8 %) but a decision with the same grade still
+    # only moves above questions whose share it beats; dec.none (unmeasured) comes last.
+    assert order.index("dec.large") < order.index(points[0]) < order.index("sil.mid")
+    assert order.index("sil.mid") < order.index("dec.small") < order.index(points[1])
+    assert order[-1] == "topic.decision.none"
+    kinds = {q.id: q.kind for q in questions}
+    assert kinds["topic.decision.small"] is FindingKind.DECISION
+    assert kinds["topic.hook:mid"] is FindingKind.SILENCE
+
+
+def test_a_decision_that_changes_fewer_games_ranks_below_every_question_that_changes_play() -> None:
+    points = list(SPEC.variation_points)[:2]
+    findings = [_point_finding(p) for p in points] + [
+        _found("dec", FindingKind.DECISION, "decision.x", share=0.70),
+    ]
+    # Same grade and severity as the decision, larger share: both stay above it.
+    impacts = {points[0]: _point_impact(points[0], 0.95), points[1]: _point_impact(points[1], 0.80)}
+    questions, _ = form_questions(SPEC, RULESET, _reviewed(findings), impacts)
+    assert [q.id for q in questions][-1] == "topic.decision.x"
