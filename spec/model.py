@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -300,6 +300,9 @@ class Spec:
     embedded: bool = False  # the spec shipped with five35, not a user's file
     #: The rulebook's words (spec/words.py): set by load_spec; `words_of(spec)` never gives None.
     words: Words | None = field(default=None, repr=False, compare=False)
+    #: Readings fixed in place of points this copy no longer declares (`without_point`): every
+    #: ruleset still gives them to the engine, no profile or --reading may choose them.
+    hardwired: tuple[tuple[str, str], ...] = ()
 
     @property
     def label(self) -> str:
@@ -336,6 +339,7 @@ class Spec:
             raise SpecError("--profile", f"unknown profile {name!r} (known: {known})")
         choices = self.profiles[name].readings
         chosen = {point: choice.reading for point, choice in choices.items()}
+        fixed = dict(self.hardwired)
         overridden = []
         for point, value in (readings or {}).items():
             if point not in self.variation_points:
@@ -359,7 +363,7 @@ class Spec:
         params.update(self.profiles[name].parameters)
         return Ruleset(
             profile=name,
-            reading_items=tuple(sorted(chosen.items())),
+            reading_items=tuple(sorted({**fixed, **chosen}.items())),
             ranks=tuple(sorted(params["ranks"])),
             players_min=params["players"]["min"],
             players_max=params["players"]["max"],
@@ -387,7 +391,26 @@ class Spec:
             known = ", ".join(sorted(self.profiles))
             raise SpecError("--profile", f"unknown profile {ruleset.profile!r} (known: {known})")
         base = {p: c.reading for p, c in self.profiles[ruleset.profile].readings.items()}
+        base.update(self.hardwired)
         return self.ruleset(ruleset.profile, {p: r for p, r in merged.items() if base.get(p) != r})
+
+    def without_point(self, point: str) -> Spec:
+        """This spec with `point` no longer a variation point: its default reading hard-wired (every
+        ruleset still gives it to the engine), the point gone from the points and from every
+        profile. What the hidden-point benchmark of discovery hides."""
+        if point not in self.variation_points:
+            raise SpecError("variation_points", f"unknown variation point {point!r}")
+        default = self.variation_points[point].default
+        profiles = {
+            name: replace(p, readings={k: c for k, c in p.readings.items() if k != point})
+            for name, p in self.profiles.items()
+        }
+        return replace(
+            self,
+            variation_points={k: v for k, v in self.variation_points.items() if k != point},
+            profiles=profiles,
+            hardwired=(*self.hardwired, (point, default)),
+        )
 
     def all_reading_combinations(self) -> int:
         """How many complete choices of playable readings there are."""
