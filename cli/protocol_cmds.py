@@ -24,7 +24,7 @@ from five35.protocol.client import (
     engine_session,
 )
 from five35.protocol.compare import MAX_MOVES, RoundResult, check_readings, negotiate, with_parameters
-from five35.protocol.fuzz import FuzzResult, fuzz
+from five35.protocol.fuzz import CampaignRun, FuzzResult, first_divergence, fuzz, fuzz_campaign
 from five35.protocol.messages import deal_json, move_json
 from five35.protocol.perft import compare_perft, divide, root_deal
 from five35.protocol.replay import load_replay, replay_json, run_replay, side_by_side
@@ -35,7 +35,11 @@ from .main import (
     EXIT_ENGINE_FAULT,
     EXIT_FAILED,
     EXIT_OK,
+    JOBS,
     SEED,
+    cli_executor,
+    executor_options,
+    info,
     parse_readings,
     resolve,
     rules_options,
@@ -192,6 +196,24 @@ def _witness_text(witness: RoundResult) -> list[str]:
     help="Also put the timings (seconds, requests/s, rounds/s) in the output, which then differs "
     "from run to run; they are always on stderr.",
 )
+@click.option(
+    "--campaign",
+    type=click.IntRange(min=1, max=1_000_000),
+    default=None,
+    metavar="N",
+    help="Fuzz with N seeds derived from --seed, each run (an engine of its own) a unit of "
+    "--executor; every divergence gets its replay (the seed in its name), the first in seed "
+    "order decides the summary and the exit code.",
+)
+@click.option(
+    "--jobs",
+    type=JOBS,
+    default=1,
+    show_default=True,
+    metavar="J",
+    help="Worker processes for the runs of --campaign (with --executor local).",
+)
+@executor_options
 @engine_options
 @format_option
 def fuzz_cmd(
@@ -206,6 +228,10 @@ def fuzz_cmd(
     players: str | None,
     replay_out: Path | None,
     timings: bool,
+    campaign: int | None,
+    jobs: int,
+    executor_kind: str,
+    scheduler: str | None,
     timeout: float,
     max_line: int,
     fmt: str,
@@ -215,13 +241,44 @@ def fuzz_cmd(
     Each of --examples Hypothesis examples is one round, dealt and played on both engines; the
     first divergence is shrunk to a short replay. The summary counts the rounds generated (how
     many were played to their end, and why the others stopped), the moves and the protocol
-    requests; the speed (requests/s, rounds/s) goes to stderr, and with --timings to the output."""
+    requests; the speed (requests/s, rounds/s) goes to stderr, and with --timings to the output.
+
+    With --campaign N the run is repeated for N seeds (seed i derived from --seed and i), on this
+    machine or on a Dask cluster (--executor dask --scheduler ADDRESS: the engine command must
+    work on the workers too)."""
     choice = resolve(spec_path, profile, readings)
     if players is not None:
         _player_counts(players, choice.ruleset)  # a bad --players fails before the engine starts
     replay_path = replay_out or Path(f"535-replay-seed{seed}.json")
     if not replay_path.resolve().parent.is_dir():
         raise SpecError("--replay-out", f"no directory {replay_path.parent} to write the replay to")
+    ctx = click.get_current_context()
+    if campaign is None:
+        for option, param in (
+            ("--executor", "executor_kind"),
+            ("--scheduler", "scheduler"),
+            ("--jobs", "jobs"),
+        ):
+            if ctx.get_parameter_source(param) is click.core.ParameterSource.COMMANDLINE:
+                raise SpecError(option, "only used with --campaign N")
+    else:
+        _campaign_cmd(
+            choice.spec,
+            choice.ruleset,
+            readings,
+            target,
+            examples=examples,
+            time_budget=time_budget,
+            seed=seed,
+            shrink_budget=shrink_budget,
+            players=players,
+            replay_out=replay_out,
+            runs=campaign,
+            executor=(executor_kind, jobs, scheduler),
+            timeout=timeout,
+            max_line=max_line,
+            fmt=fmt,
+        )
     with Outputs() as outputs:
         # Reserved now (the name too), so that a replay that cannot be written fails before the
         # fuzzing; it appears only when there is a divergence to write.
@@ -286,6 +343,148 @@ def fuzz_cmd(
                     f"replay written to {path}; run: 535-check replay {path} --engine {_quote(target)}"
                 )
         sys.exit(EXIT_FAILED if witness is not None else EXIT_OK)
+
+
+def _campaign_replay(replay_out: Path | None, seed: int) -> Path:
+    """Where the replay of a campaign's run with `seed` goes: the name plain `fuzz --seed SEED`
+    would give it, or --replay-out's name with the seed added."""
+    if replay_out is None:
+        return Path(f"535-replay-seed{seed}.json")
+    return replay_out.with_name(f"{replay_out.stem}-seed{seed}{replay_out.suffix}")
+
+
+def _run_json(run: CampaignRun, replay: Path | None) -> dict[str, Any]:
+    fault = run.faulted
+    out: dict[str, Any] = {"index": run.index, "seed": run.seed}
+    if run.result is not None:
+        out.update(run.result.to_json())
+    else:
+        out["fault"] = fault.to_json() if fault else None
+    out["result"] = "engine_fault" if fault else "divergence" if run.diverged else "agree"
+    out["replay"] = str(replay) if replay is not None else None
+    return out
+
+
+def _run_line(run: CampaignRun, replay: Path | None) -> str:
+    fault = run.faulted
+    if fault is not None:
+        return f"  run {run.index}, seed {run.seed}: {fault}"
+    assert run.result is not None
+    rounds = _count(run.result.examples, "round")
+    if run.result.witness is None:
+        return f"  run {run.index}, seed {run.seed}: agree ({rounds})"
+    d = run.result.witness.divergence
+    summary = d.summary if d is not None else ""
+    return (
+        f"  run {run.index}, seed {run.seed}: DIVERGENCE in round {run.result.first_found_at} "
+        f"({summary}); replay {replay}"
+    )
+
+
+def _campaign_cmd(
+    spec: Spec,
+    chosen: Ruleset,
+    readings: tuple[str, ...],
+    target: str,
+    *,
+    examples: int,
+    time_budget: float | None,
+    seed: int,
+    shrink_budget: float,
+    players: str | None,
+    replay_out: Path | None,
+    runs: int,
+    executor: tuple[str, int, str | None],
+    timeout: float,
+    max_line: int,
+    fmt: str,
+) -> NoReturn:
+    """`fuzz --campaign N`: the rules are agreed with the engine once, here; then every seed is a
+    unit that starts its own engine where it runs."""
+    head: dict[str, Any] = {"engine": target, "seed": seed}
+    try:
+        with engine_session(target, timeout, max_line) as engine:
+            ruleset, name, notes = _agree_on_rules(spec, chosen, engine, readings)
+    except EngineFault as fault:
+        _fault_exit(fault, fmt, head)
+    head.update({"engine_name": name, "reference": ruleset.to_json()})
+    if players is None:
+        counts = tuple(range(ruleset.players_min, ruleset.players_max + 1))
+    else:
+        counts = _player_counts(players, ruleset)
+    info(f"535-check fuzz: campaign of {_count(runs, 'seed')} from base seed {seed}")
+    with Outputs() as outputs, cli_executor(*executor) as units:
+        with Ticker("fuzz", "seeds fuzzed", runs) as ticker:
+
+            def seen(run: CampaignRun) -> None:
+                ticker.update()
+
+            done = fuzz_campaign(
+                ruleset,
+                target,
+                runs=runs,
+                base_seed=seed,
+                examples=examples,
+                timeout=timeout,
+                max_line=max_line,
+                time_budget=time_budget,
+                shrink_budget=shrink_budget,
+                player_counts=counts,
+                executor=units,
+                progress=seen,
+            )
+        first = first_divergence(done)
+        replays: dict[int, Path] = {}
+        for run in done:
+            if run.diverged and run.result is not None and run.result.witness is not None:
+                path = _campaign_replay(replay_out, run.seed)
+                replays[run.index] = path
+                text = dumps(replay_json(ruleset, target, run.seed, run.result.witness)) + "\n"
+                outputs.file(path, "--replay-out").write_text(text)
+        if first is not None and replay_out is not None:
+            assert first.result is not None and first.result.witness is not None
+            text = dumps(replay_json(ruleset, target, first.seed, first.result.witness)) + "\n"
+            outputs.file(replay_out, "--replay-out").write_text(text)
+        outputs.commit()
+    _notes(notes)
+    faulted = next((run for run in done if run.faulted is not None), None)
+    first_path = (replay_out or replays[first.index]) if first is not None else None
+    if fmt == "json":
+        out: dict[str, Any] = {
+            **head,
+            "campaign": {"base_seed": seed, "runs": runs, "examples": examples},
+            "runs": [_run_json(run, replays.get(run.index)) for run in done],
+            "result": "engine_fault" if faulted else "divergence" if first else "agree",
+            "first_divergence": None,
+        }
+        if first is not None and first.result is not None and first.result.witness is not None:
+            out["first_divergence"] = {
+                "index": first.index,
+                "seed": first.seed,
+                "replay": str(first_path),
+                "witness": replay_json(ruleset, target, first.seed, first.result.witness),
+            }
+        click.echo(dumps(out))
+    else:
+        click.echo(f"engine: {name} ({target})")
+        click.echo(f"reference: {ruleset.label()}")
+        click.echo(
+            f"campaign: {_count(runs, 'seed')} from base seed {seed} (seed i = campaign_seed({seed}, i))"
+        )
+        for run in done:
+            click.echo(_run_line(run, replays.get(run.index)))
+        diverged = len(replays)
+        click.echo(f"{diverged} of {_count(runs, 'seed')} diverged" if diverged else "no divergence")
+        if first is not None and first.result is not None and first.result.witness is not None:
+            click.echo(f"FIRST DIVERGENCE (run {first.index}, seed {first.seed}):")
+            for line in _witness_text(first.result.witness):
+                click.echo(line)
+            again = f"535-check replay {first_path} --engine {_quote(target)}"
+            click.echo(f"replay written to {first_path}; run: {again}")
+    if faulted is not None:
+        click.echo(f"535-check: error: run {faulted.index}, seed {faulted.seed}: {faulted.faulted}", err=True)
+        sys.exit(EXIT_ENGINE_FAULT)
+    sys.exit(EXIT_FAILED if first is not None else EXIT_OK)
 
 
 def _count(n: int, what: str) -> str:

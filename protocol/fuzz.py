@@ -15,32 +15,47 @@ own shrinker works on the choices, which after a change mean other cards and oth
 be given a number of rounds (hypothesis_shrink_runs) but found nothing smaller than protocol.shrink
 on the planted bugs, in more time. The result is a `RoundResult` small enough to read.
 
-Long runs are pure functions of (ruleset, engine, seed, examples): split a big job over processes
-by giving each a different --seed.
+Long runs are pure functions of (ruleset, engine, seed, examples): `fuzz_campaign` runs many
+seeds, each one unit (an engine of its own, started where the unit runs) through the one executor
+(five35.engine.executor: worker processes here, or a Dask cluster), and gives their results in
+seed order, so the first divergence in seed order is the same wherever the seeds ran.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import random
 import time
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from five35.checks.hypothesis_env import hypothesis_settings, private_hypothesis_home
 from five35.engine import PASS, Game, Move, Position, State
+from five35.engine.executor import Executor, LocalExecutor
 from five35.spec import Ruleset
 from hypothesis import Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
-from .client import EngineClient, EngineFault
+from .client import EngineClient, EngineFault, engine_session
 from .compare import Chooser, Games, RoundResult
 from .messages import fewer_collections
 from .shrink import MAX_SHRINK_RUNS, shrink
 
-__all__ = ["FuzzResult", "Games", "fuzz"]
+__all__ = [
+    "CampaignRun",
+    "FuzzResult",
+    "Games",
+    "campaign_seed",
+    "first_divergence",
+    "fuzz",
+    "fuzz_campaign",
+    "fuzz_seed",
+]
 
 MAX_HAND = 10  # small hands reach going out, penalties and match end within a few dozen moves
 MAX_GROUPS = 5  # sets and runs per hand
@@ -460,3 +475,133 @@ def _fuzz(
         search_seconds=search["seconds"],
         search_requests=int(search["requests"]),
     )
+
+
+# ---- campaigns: many seeds through the executor ------------------------------------------------
+
+
+def campaign_seed(base_seed: int, index: int) -> int:
+    """The Hypothesis seed of run `index` of a campaign with base seed `base_seed`: hashed, so
+    campaigns with neighbouring base seeds share no runs, and 48 bits, short to quote and exact
+    in JSON."""
+    digest = hashlib.sha256(f"five35-fuzz:{base_seed}:{index}".encode()).digest()
+    return int.from_bytes(digest[:6], "big")
+
+
+@dataclass(frozen=True)
+class CampaignRun:
+    """One seed of a campaign: its fuzz result, or the engine fault that stopped it before the
+    search started (the engine did not start or answer hello)."""
+
+    index: int
+    seed: int
+    result: FuzzResult | None
+    fault: EngineFault | None
+
+    @property
+    def diverged(self) -> bool:
+        return self.result is not None and self.result.witness is not None
+
+    @property
+    def faulted(self) -> EngineFault | None:
+        return self.fault or (self.result.fault if self.result is not None else None)
+
+
+# EngineFault does not survive pickling (its __init__ takes more than the message it passes on),
+# so a fault crosses a process or cluster boundary as its fields.
+_FaultFields = tuple[Any, str, tuple[str, ...], tuple[int, str] | None]
+
+
+def _fields(fault: EngineFault | None) -> _FaultFields | None:
+    return None if fault is None else (fault.kind, fault.message, fault.transcript, fault.request)
+
+
+def _fault(fields: _FaultFields | None) -> EngineFault | None:
+    return None if fields is None else EngineFault(*fields)
+
+
+def fuzz_seed(
+    target: str,
+    timeout: float,
+    max_line: int,
+    ruleset: Ruleset,
+    examples: int,
+    seed: int,
+    time_budget: float | None,
+    shrink_budget: float | None,
+    player_counts: tuple[int, ...],
+    shrink_runs: int = MAX_SHRINK_RUNS,
+) -> tuple[FuzzResult | None, _FaultFields | None]:
+    """One campaign unit: start the engine `target` here, say hello, fuzz it with `seed` against
+    the reference under `ruleset` (already agreed with the engine), close it. Module-level and
+    positional, so that an executor can send it to another process or machine."""
+    try:
+        with engine_session(target, timeout, max_line) as engine:
+            engine.hello()
+            result = fuzz(
+                ruleset,
+                engine,
+                examples=examples,
+                seed=seed,
+                time_budget=time_budget,
+                shrink_budget=shrink_budget,
+                player_counts=player_counts,
+                shrink_runs=shrink_runs,
+            )
+    except EngineFault as fault:
+        return None, _fields(fault)
+    return replace(result, fault=None), _fields(result.fault)
+
+
+def fuzz_campaign(
+    ruleset: Ruleset,
+    target: str,
+    *,
+    runs: int,
+    base_seed: int,
+    examples: int,
+    timeout: float,
+    max_line: int,
+    time_budget: float | None = None,
+    shrink_budget: float | None = None,
+    player_counts: tuple[int, ...] = (2, 3, 4, 5, 6),
+    shrink_runs: int = MAX_SHRINK_RUNS,
+    executor: Executor | None = None,
+    progress: Callable[[CampaignRun], None] | None = None,
+) -> list[CampaignRun]:
+    """Fuzz the engine `target` with `runs` seeds (`campaign_seed(base_seed, i)`), each a unit of
+    `executor` (default: this process), and return every run in seed order. Every seed runs (a
+    campaign keeps every divergence); `time_budget` and `shrink_budget` bound each run, and
+    within them a run depends on its seed alone. `progress` sees each run as it comes back, in order."""
+    seeds = [campaign_seed(base_seed, i) for i in range(runs)]
+    runner = executor if executor is not None else LocalExecutor(1)
+    n = len(seeds)
+    outcomes = runner.map(
+        fuzz_seed,
+        [target] * n,
+        [timeout] * n,
+        [max_line] * n,
+        [ruleset] * n,
+        [examples] * n,
+        seeds,
+        [time_budget] * n,
+        [shrink_budget] * n,
+        [tuple(player_counts)] * n,
+        [shrink_runs] * n,
+    )
+    out: list[CampaignRun] = []
+    # Closed on any way out, so that an interrupt stops the units still running too.
+    with contextlib.closing(outcomes):
+        for index, (seed, (result, fault)) in enumerate(zip(seeds, outcomes, strict=True)):
+            run = CampaignRun(index, seed, None, _fault(fault))
+            if result is not None:
+                run = CampaignRun(index, seed, replace(result, fault=_fault(fault)), None)
+            out.append(run)
+            if progress is not None:
+                progress(run)
+    return out
+
+
+def first_divergence(runs: Sequence[CampaignRun]) -> CampaignRun | None:
+    """The first run, in seed order, that found a divergence."""
+    return next((run for run in runs if run.diverged), None)
