@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from five35.spec import Spec, dumps, embedded_spec_path
 
-from .findings import CheckResult, Failure, Finding, Severity
+from .findings import CheckResult, Failure, Finding, FindingKind, ProvedProperty, Severity
 from .runner import CheckRun, is_engine_crash
 
 Format = Literal["text", "json", "junit", "sarif", "github", "gitlab"]
@@ -66,6 +66,65 @@ _SEVERITY_RANK = {Severity.HIGH: 0, Severity.MEDIUM: 1, Severity.LOW: 2}
 
 #: Plurals that are not the word and an s.
 PLURALS = {"ambiguity": "ambiguities", "mismatch": "mismatches", "match": "matches"}
+
+#: Each kind of finding as CI tools name it: the noun (singular, plural) and what it means (a SARIF
+#: rule's description, a GitLab category).
+KIND_NOUNS: dict[str, tuple[str, str, str]] = {
+    FindingKind.AMBIGUITY: ("ambiguity", "ambiguities", "the text admits readings that play differently"),
+    FindingKind.CONTRADICTION: ("contradiction", "contradictions", "the text says two things at once"),
+    FindingKind.GAP: ("gap", "gaps", "the text never defines something play needs"),
+    FindingKind.DEAD_CLAUSE: ("dead clause", "dead clauses", "a rule that can never apply"),
+    FindingKind.MISMATCH: ("mismatch", "mismatches", "the German and Spanish texts say different things"),
+    FindingKind.DEFECT: ("damaged text", "damaged texts", "a source text is damaged"),
+    FindingKind.SILENCE: ("silence", "silences", "the texts do not decide something play depends on"),
+    FindingKind.DECISION: (
+        "engine decision",
+        "engine decisions",
+        "the engine decides where the texts are silent",
+    ),
+    FindingKind.LIVENESS: (
+        "liveness finding",
+        "liveness findings",
+        "play may never end, or a player to move has no legal move",
+    ),
+}
+#: A SARIF level for each severity of the words file's `severities.by_kind`.
+_SARIF_LEVEL = {"high": "error", "medium": "warning", "low": "note"}
+
+
+def kind_count(n: int, kind: str) -> str:
+    """A count of findings of one kind in words: 2 dead clauses, 1 engine decision."""
+    one, many, _ = KIND_NOUNS.get(kind, (str(kind), f"{kind}s", ""))
+    return f"{n:,} {one if n == 1 else many}"
+
+
+def proved_properties(run: CheckRun) -> list[ProvedProperty]:
+    """Every property a check of the run proved, in the order the checks ran (one of a name)."""
+    seen: dict[str, ProvedProperty] = {}
+    for r in run.results:
+        for p in r.proved:
+            seen.setdefault(p.name, p)
+    return list(seen.values())
+
+
+def discovery_lines(run: CheckRun) -> list[str]:
+    """What discovery did, for people: the mutants run (in all and per check), the silences found
+    (count and titles) and the properties proved (name and method). Empty when no check of the
+    level ran a mutant, found a silence or proved a property."""
+    mutants = [(r.name, r.mutants) for r in run.results if r.mutants]
+    silences = [f for f in run.findings if f.kind is FindingKind.SILENCE]
+    proved = proved_properties(run)
+    if not mutants and not silences and not proved:
+        return []
+    total = sum(n for _, n in mutants)
+    per = ", ".join(f"{name} {n:,}" for name, n in mutants)
+    lines = [f"Discovery at level {run.level}: {plural(total, 'mutant')} run" + (f" ({per})" if per else "")]
+    lines[0] += f"; {kind_count(len(silences), FindingKind.SILENCE)} found" + (":" if silences else ".")
+    lines += [f"  {f.id}: {_one_line(f.title)}" for f in silences]
+    if proved:
+        lines.append(f"Proved ({len(proved)}):")
+        lines += [f"  {p.name} ({p.method}, {_one_line(p.scope)}): {_one_line(p.statement)}" for p in proved]
+    return lines
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
@@ -291,11 +350,14 @@ def render_text(run: CheckRun, *, baseline: frozenset[str] | None = None, strict
     if findings:
         new = {n.id for n in run.new_findings(baseline)}
         kinds = Counter(finding.kind for finding in findings)
-        by_kind = ", ".join(plural(n, kind) for kind, n in sorted(kinds.items()))
+        by_kind = ", ".join(kind_count(n, kind) for kind, n in sorted(kinds.items()))
         lines += ["", f"Findings ({by_kind}{f'; {len(new)} new' if baseline is not None else ''}):"]
         for finding in findings:
             mark = " [new]" if baseline is not None and finding.id in new else ""
             lines.append(f"  {finding.id} ({finding.kind}){mark}: {_one_line(finding.title)}")
+    discovered = discovery_lines(run)
+    if discovered:
+        lines += ["", *discovered]
     lines += ["", verdict(run, baseline=baseline, strict=strict)]
     return "\n".join(lines) + "\n"
 
@@ -348,6 +410,8 @@ def render_junit(
         ("ruleset", run.ruleset.label()),
         ("strict", "true" if strict else "false"),
         ("baseline", "given" if baseline is not None else "none"),
+        ("mutants", str(sum(r.mutants for r in run.results))),
+        ("proved", str(len(proved_properties(run)))),
     ):
         ET.SubElement(props, "property", name=key, value=_xml_text(value))
     for r in run.results:
@@ -395,6 +459,12 @@ def render_junit(
             )
             failure.text = _xml_text("\n".join(body))
         ET.SubElement(case, "system-out").text = _xml_text("\n".join(body))
+    for p in proved_properties(run):
+        counts["tests"] += 1
+        case = ET.SubElement(suite, "testcase", classname="five35.proved", name=p.name, time="0.000")
+        ET.SubElement(case, "system-out").text = _xml_text(
+            f"proved ({p.method}) over {_one_line(p.scope)}: {_one_line(p.statement)}"
+        )
     for key, tag in (
         ("tests", "tests"),
         ("failures", "failure"),
@@ -501,15 +571,17 @@ def render_sarif(
                 },
             }
         )
+    by_kind = _kind_severity(spec)
     for finding in ordered_findings(run, baseline):
         rule_id = f"finding/{finding.kind}"
+        one, _, means = KIND_NOUNS.get(finding.kind, (str(finding.kind), "", str(finding.kind)))
         rules.setdefault(
             rule_id,
             {
                 "id": rule_id,
                 "name": finding.kind,
-                "shortDescription": {"text": f"Rules {finding.kind}"},
-                "defaultConfiguration": {"level": "warning"},
+                "shortDescription": {"text": f"Rules {one}: {means}"},
+                "defaultConfiguration": {"level": _SARIF_LEVEL.get(by_kind.get(finding.kind, ""), "warning")},
             },
         )
         is_new = finding.id in new
@@ -522,6 +594,8 @@ def render_sarif(
             "properties": {
                 "id": finding.id,
                 "severity": finding.severity.value,
+                "kind": finding.kind.value,
+                "topic": finding.topic,
                 "clauses": list(finding.clauses),
                 "witness": finding.witness.to_json() if finding.witness else None,
             },
@@ -563,6 +637,8 @@ def render_sarif(
                     "spec": spec_name(run.spec_path, root),
                     "totals": run.totals(),
                     "skipped": [r.name for r in run.skipped],
+                    "mutants": {r.name: r.mutants for r in run.results if r.mutants},
+                    "proved": [p.to_json() for p in proved_properties(run)],
                 },
             }
         ],
@@ -623,7 +699,7 @@ def github_annotations(
             Annotation(
                 kind,
                 finding_place(run, finding, spec, root),
-                f"{finding.kind}: {finding.id}",
+                f"{KIND_NOUNS.get(finding.kind, (str(finding.kind),))[0]}: {finding.id}",
                 f"{finding.title}. {finding.detail}",
             )
         )
@@ -776,6 +852,12 @@ def render_markdown_summary(
             lines.append(
                 f"| {f.check} | {_where(failure_place(run, f, spec, root))} | {_md(f.message)[:300]} |"
             )
+    discovered = discovery_lines(run)
+    if discovered:
+        lines += ["", "### Discovery", ""]
+        lines += [
+            f"- {_md(line)}" if not line.startswith("  ") else f"  - {_md(line)}" for line in discovered
+        ]
     findings = ordered_findings(run, baseline)
     if findings:
         counted = f"{len(findings)}; {len(new)} new" if baseline is not None else f"{len(findings)}"
@@ -793,6 +875,15 @@ def render_markdown_summary(
                 f"{_where(finding_place(run, finding, spec, root))} | {_md(finding.title)} |"
             )
     return "\n".join(lines) + "\n"
+
+
+def _kind_severity(spec: Spec | None) -> dict[str, str]:
+    """The words file's severity per discovered kind (severities.by_kind); none without a spec."""
+    if spec is None:
+        return {}
+    from five35.spec.words import words_of
+
+    return dict(words_of(spec).kind_severity)
 
 
 def _where(place: Place) -> str:

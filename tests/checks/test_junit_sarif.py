@@ -279,3 +279,130 @@ def test_gitlab_code_quality_report(in_tmp: Path) -> None:
     assert {i["location"]["path"] for i in embedded} == {EMBEDDED_NAME}
     # The same findings keep their fingerprints when the file moves: GitLab compares by them.
     assert {i["check_name"] for i in embedded} == {i["check_name"] for i in issues}
+
+
+# ---- the discovered kinds (issue 13) -------------------------------------------------------------
+
+
+def _discovery_run() -> CheckRun:
+    """A run whose checks discovered things: mutants run, a silence, an engine decision, a
+    liveness finding and two proved properties (synthetic: the output alone is under test)."""
+    from five35.checks.findings import Finding, FindingKind, ProvedProperty, Severity
+
+    def found(fid: str, kind: FindingKind, severity: Severity) -> Finding:
+        return Finding(
+            id=fid,
+            kind=kind,
+            title=f"Title of {fid}",
+            clauses=("pile.run",),
+            detail="detail",
+            check="discovery",
+            severity=severity,
+            topic=f"topic.{fid}",
+        )
+
+    proved = (
+        ProvedProperty("trick.ends", "Every trick ends.", "z3", "every reading combination", ("trick.end",)),
+        ProvedProperty("move.exists", "A player to move has a legal move.", "exhaustive", "2 to 4 players"),
+    )
+    return CheckRun(
+        spec_path=str(SPEC.path),
+        ruleset=SPEC.ruleset(),
+        level="ci",
+        seed=7,
+        engine="e",
+        results=(
+            CheckResult(
+                "discovery.mutants",
+                "Mutants",
+                0.0,
+                mutants=12,
+                findings=(found("silence.a", FindingKind.SILENCE, Severity.MEDIUM),),
+            ),
+            CheckResult(
+                "discovery.decisions",
+                "Decisions",
+                0.0,
+                findings=(found("decision.a", FindingKind.DECISION, Severity.LOW),),
+            ),
+            CheckResult(
+                "discovery.liveness",
+                "Liveness",
+                0.0,
+                proved=proved,
+                findings=(found("liveness.a", FindingKind.LIVENESS, Severity.HIGH),),
+            ),
+        ),
+    )
+
+
+def test_the_text_summary_lists_mutants_silences_and_proved_properties() -> None:
+    text = render(_discovery_run(), "text")
+    assert "Discovery at level ci: 12 mutants run (discovery.mutants 12); 1 silence found:" in text
+    assert "  silence.a: Title of silence.a" in text
+    assert "Proved (2):" in text
+    assert "  trick.ends (z3, every reading combination): Every trick ends." in text
+    assert "  move.exists (exhaustive, 2 to 4 players): A player to move has a legal move." in text
+    # The kinds in words, never in snake case.
+    assert "1 engine decision, 1 liveness finding, 1 silence" in text
+    assert "engine_decision" not in text.split("Findings (")[1].split("\n")[0]
+
+
+def test_a_run_without_discovery_prints_no_discovery_lines() -> None:
+    run = CheckRun(str(SPEC.path), SPEC.ruleset(), "quick", 1, "e", (CheckResult("graphs.beats", "B", 0.0),))
+    assert "Discovery" not in render(run, "text") and "Proved" not in render(run, "text")
+
+
+def test_the_dead_clause_kind_is_counted_in_words() -> None:
+    from five35.checks.findings import Finding, FindingKind
+
+    dead = tuple(
+        Finding(f"dead.{i}", FindingKind.DEAD_CLAUSE, "never", ("pile.run",), "", "dead_clauses")
+        for i in range(2)
+    )
+    run = CheckRun(
+        str(SPEC.path), SPEC.ruleset(), "ci", 1, "e", (CheckResult("dead", "D", 0.0, findings=dead),)
+    )
+    text = render(run, "text")
+    assert "Findings (2 dead clauses):" in text and "dead_clauses)" not in text
+
+
+def test_the_json_carries_mutants_and_proved_properties() -> None:
+    doc = json.loads(render(_discovery_run(), "json"))
+    by_name = {r["name"]: r for r in doc["checks"]}
+    assert by_name["discovery.mutants"]["mutants"] == 12
+    assert [p["method"] for p in by_name["discovery.liveness"]["proved"]] == ["z3", "exhaustive"]
+
+
+def test_sarif_junit_github_gitlab_name_the_discovered_kinds(sarif_schema: dict[str, Any]) -> None:
+    run = _discovery_run()
+    doc = json.loads(render(run, "sarif", spec=SPEC))
+    validate_sarif(doc, sarif_schema)
+    rules = {r["id"]: r for r in doc["runs"][0]["tool"]["driver"]["rules"]}
+    # Severity per kind from the words file's severities.by_kind.
+    assert rules["finding/liveness"]["defaultConfiguration"]["level"] == "error"
+    assert rules["finding/silence"]["defaultConfiguration"]["level"] == "warning"
+    assert rules["finding/engine_decision"]["defaultConfiguration"]["level"] == "note"
+    assert "engine decides" in rules["finding/engine_decision"]["shortDescription"]["text"]
+    props = doc["runs"][0]["properties"]
+    assert props["mutants"] == {"discovery.mutants": 12}
+    assert [p["name"] for p in props["proved"]] == ["trick.ends", "move.exists"]
+    assert {r["properties"]["topic"] for r in doc["runs"][0]["results"]} == {
+        "topic.silence.a",
+        "topic.decision.a",
+        "topic.liveness.a",
+    }
+    suite = junit_suite(render(run, "junit"))
+    assert set(cases(suite, "five35.findings.")) == {"silence.a", "decision.a", "liveness.a"}
+    assert set(cases(suite, "five35.proved")) == {"trick.ends", "move.exists"}
+    assert suite.get("tests") == str(3 + 3 + 2) and suite.get("failures") == "0"
+    github = render(run, "github", spec=SPEC)
+    assert (
+        "title=engine decision%3A decision.a" in github and "title=liveness finding%3A liveness.a" in github
+    )
+    gitlab = json.loads(render(run, "gitlab", spec=SPEC))
+    assert {i["check_name"] for i in gitlab} == {
+        "535-check/silence",
+        "535-check/engine_decision",
+        "535-check/liveness",
+    }
