@@ -32,6 +32,7 @@ from five35.engine.simulate import DEFAULT_SEED
 from five35.spec import Ruleset, Spec
 from five35.spec.limits import MAX_FILE_BYTES, InputLimitError, load_json
 
+from .discovery.liveness import check_liveness
 from .findings import (
     LEVELS,
     Check,
@@ -112,6 +113,7 @@ CHECKS: tuple[Check, ...] = (
         # It reads the texts; the engine only draws its witness scenes, so the reference draws them.
         uses_engine=False,
     ),
+    Check("discovery.liveness", "Every trick, round and match ends; whoever moves can move", check_liveness),
 )
 
 
