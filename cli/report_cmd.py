@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 from five35.checks.findings import LEVELS, CheckResult, Level
-from five35.checks.output import plural
+from five35.checks.output import kind_count, plural
 from five35.checks.runner import all_checks, observing
 from five35.engine.executor import default_jobs
 from five35.reports import FILES
@@ -106,7 +106,7 @@ def run_report(
         outputs.commit()
     seconds = time.perf_counter() - start
     summary = run.data["summary"]
-    kinds = ", ".join(plural(v["total"], k) for k, v in summary["by_kind"].items() if v["total"])
+    kinds = ", ".join(kind_count(v["total"], k) for k, v in summary["by_kind"].items() if v["total"])
     failures = len(run.data["failures"])
     written = ", ".join(["report.md", "report.html", "report.json", *(extra_files or {})])
     click.echo(f"report written to {out}/: {written}")

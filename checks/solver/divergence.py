@@ -226,9 +226,13 @@ def describe_answer(answer: dict[str, Any]) -> str:
         return "illegal"
     if answer.get("trick_end"):
         return f"legal; the trick ends ({', '.join(answer['trick_end'])}), won by player {answer['winner']}"
+    if answer.get("round_end"):
+        # Going out clears the table: there is no pile left to describe.
+        return f"legal; the player in seat {answer.get('went_out')} goes out and the round ends"
     pile = answer.get("pile")
-    shown = f"{pile['kind']} {','.join(map(str, pile['cards']))}" if pile else "none"
-    return f"legal; the central pile becomes {shown}"
+    if not pile:
+        return "legal; the central pile is empty"
+    return f"legal; the central pile becomes {pile['kind']} {','.join(map(str, pile['cards']))}"
 
 
 def legal_moves(model: Model, ruleset: Ruleset, sit: Situation, key: tuple[int, int, int]) -> list[str]:
