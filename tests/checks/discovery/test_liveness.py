@@ -1,0 +1,151 @@
+"""discovery.liveness: the liveness and well-definedness properties of the rules, each proved with its
+method (Z3 over every reading combination and symbolic parameters, or an exhaustive small search),
+and the findings where one fails: a points table with a 0 (the smallest endless match, replayed
+through Game.play_from) and a set that closes beyond the copies."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from five35.checks.discovery.liveness import MATCH_END_TOPIC, analyse, check_liveness
+from five35.checks.findings import CheckContext, CheckResult, FindingKind, Level
+from five35.engine import Game, RoundEnd
+from five35.spec import Spec, SpecError, load_spec
+from five35.spec.words import words_of
+
+SPEC_FILE = Path(__file__).resolve().parents[3] / "spec" / "535.yaml"
+WORDS_FILE = SPEC_FILE.with_name("535.words.yaml")
+
+Z3_PROPERTIES = {
+    "trick.play_places_cards",
+    "trick.pass_leaves_trick",
+    "trick.ends",
+    "lead.single_is_legal",
+    "round.ends",
+    "match.ends",
+}
+EXHAUSTIVE_LIVENESS = {
+    "turn.reaches_every_seat",
+    "state.has_legal_move",
+    "trick.winner_at_table",
+    "round.one_goes_out",
+    "close.run_reachable",
+}
+
+
+def run(spec: Spec, level: Level = "ci") -> CheckResult:
+    result = check_liveness(CheckContext(spec, spec.ruleset(), level=level))
+    assert not result.failures and result.error is None
+    return result
+
+
+def spec_copy(tmp_path: Path, old: str, new: str) -> Spec:
+    text = SPEC_FILE.read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "house.yaml"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return load_spec(path)
+
+
+def test_the_embedded_spec_proves_every_liveness_property_with_its_method() -> None:
+    spec = load_spec()
+    result = run(spec)
+    proved = {p.name: p for p in result.proved}
+    assert set(proved) >= Z3_PROPERTIES | EXHAUSTIVE_LIVENESS
+    words = words_of(spec).liveness
+    for name, p in proved.items():
+        assert p.method == ("z3" if name in Z3_PROPERTIES else "exhaustive"), name
+        assert p.statement == words.properties[name].statement
+        assert p.scope and "{" not in p.scope and p.clauses
+        assert all(c in spec.clauses for c in p.clauses)
+    assert "4,096 reading combinations" in proved["trick.play_places_cards"].scope
+    assert "2-12 players" in proved["turn.reaches_every_seat"].scope
+    assert result.proofs >= len(Z3_PROPERTIES) and result.exhaustive > 1000
+    ids = {f.id for f in result.findings}
+    assert "liveness.match_end" not in ids and "liveness.match.ends" not in ids
+    # Two size questions fail under reading combinations no profile of the spec plays: with 5
+    # players, 4 copies (five_is_small) cannot close a set at 5 or deal Board Game Arena's 12 cards.
+    for f in result.findings:
+        assert f.kind == FindingKind.LIVENESS and f.topic == f.id
+        assert not f.status.is_open and f.severity == "medium"
+        assert f.witness is not None and f.witness.situation["players"] == 5
+        assert "five_player_copies=five_is_small" in f.readings
+    assert ids == {"liveness.close.set_reachable", "liveness.deal.every_player_gets_a_card"}
+
+
+def test_a_points_table_with_a_zero_gets_the_smallest_endless_match(tmp_path: Path) -> None:
+    spec = spec_copy(tmp_path, "value: {1: 1, 2: 1, 3: 1,", "value: {1: 1, 2: 1, 3: 0,")
+    ruleset = spec.ruleset()
+    result = run(spec)
+    assert "match.ends" not in {p.name for p in result.proved}
+    found = {f.id: f for f in result.findings}["liveness.match_end"]
+    assert found.kind == FindingKind.LIVENESS and found.topic == MATCH_END_TOPIC
+    assert found.severity == "high" and found.status.is_open
+    assert "3" in found.detail and "{" not in found.detail + found.title
+    witness = found.witness
+    assert witness is not None and witness.position is not None
+    position = witness.position
+    # The smallest: one card per player at the fewest players, every score one short of the end.
+    assert position.players == ruleset.players_min and position.cards == position.players
+    assert position.scores == (ruleset.match_end_score - 1,) * position.players
+    assert witness.situation["zero_ranks"] == [3]
+    # Replayed through the engine: the round ends by legal play and no score moves.
+    game = Game(ruleset, position.players)
+    state = game.play_from(position)
+    assert state.phase == "round_over" and state.scores == position.scores
+    replay = game.play_from(position.__class__(position.hands, position.leader, position.scores))
+    events = []
+    for move in position.moves:
+        assert move in game.legal_moves(replay)
+        replay, got = game.apply(replay, move)
+        events.extend(got)
+    ends = [e for e in events if isinstance(e, RoundEnd)]
+    assert len(ends) == 1 and not any(ends[0].penalties) and ends[0].scores == position.scores
+    # The next round starts from the same scores: the match can go on forever.
+    assert game.next_round(state).scores == position.scores
+    # Its question asks, in the three languages, that every card score at least 1 point.
+    question = next(q for q in words_of(spec).questions.values() if MATCH_END_TOPIC in q.topics)
+    assert set(question.ask) == {"en", "de", "es"}
+    assert all({"en", "de", "es"} <= set(w.text) for w in question.wordings)
+
+
+def test_a_set_that_closes_beyond_the_copies_fails_with_its_counterexample(tmp_path: Path) -> None:
+    old = "value: {small_game: 4, large_game: 5}\n    cites: [trick.end.set]"
+    spec = spec_copy(tmp_path, old, "value: {small_game: 5, large_game: 5}\n    cites: [trick.end.set]")
+    result = run(spec)
+    assert "close.set_reachable" not in {p.name for p in result.proved}
+    found = {f.id: f for f in result.findings}["liveness.close.set_reachable"]
+    assert found.kind == FindingKind.LIVENESS and found.topic == "liveness.close.set_reachable"
+    assert found.witness is not None
+    situation = found.witness.situation
+    # The smallest counterexample: the fewest players, under the checked ruleset's own readings.
+    assert situation["players"] == 2 and situation["set_closing_size"] == 5 and situation["copies"] == 4
+    assert situation["largest_set"] == 4
+    assert found.severity == "high" and found.status.is_open
+    # The liveness properties themselves still hold.
+    assert {p.name for p in result.proved} >= Z3_PROPERTIES
+
+
+def test_level_ci_is_deterministic() -> None:
+    spec = load_spec()
+    first = analyse(spec, spec.ruleset(), "ci", 0)
+    second = analyse(spec, spec.ruleset(), "ci", 0)
+    assert first == second
+    assert run(spec).to_json() == run(spec).to_json()
+
+
+def test_a_liveness_scope_with_an_unknown_blank_is_refused_at_its_line(tmp_path: Path) -> None:
+    spec_text = SPEC_FILE.read_text(encoding="utf-8")
+    (tmp_path / "house.yaml").write_text(spec_text, encoding="utf-8")
+    words = WORDS_FILE.read_text(encoding="utf-8")
+    old = 'scope: "every turn_order reading at {players} players"'
+    assert old in words
+    (tmp_path / "house.words.yaml").write_text(
+        words.replace(old, 'scope: "every turn_order reading at {seats} seats"'), encoding="utf-8"
+    )
+    with pytest.raises(SpecError) as err:
+        load_spec(tmp_path / "house.yaml")
+    message = str(err.value)
+    assert "house.words.yaml:" in message and "liveness.properties.turn.reaches_every_seat.scope" in message
+    assert "{seats}" in message and "\n" not in message
