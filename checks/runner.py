@@ -32,6 +32,7 @@ from five35.engine.simulate import DEFAULT_SEED
 from five35.spec import Ruleset, Spec
 from five35.spec.limits import MAX_FILE_BYTES, InputLimitError, load_json
 
+from .discovery.decisions import check_decisions
 from .discovery.liveness import check_liveness
 from .findings import (
     LEVELS,
@@ -111,6 +112,12 @@ CHECKS: tuple[Check, ...] = (
         "Text audit: source defects, undefined terms and German/Spanish mismatches",
         check_text_audit,
         # It reads the texts; the engine only draws its witness scenes, so the reference draws them.
+        uses_engine=False,
+    ),
+    Check(
+        "discovery.decisions",
+        "The engine's own decisions where the texts are silent, each with its smallest witness",
+        check_decisions,
         uses_engine=False,
     ),
     Check(
