@@ -117,8 +117,8 @@ CHECKS: tuple[Check, ...] = (
     Check(
         "discovery.decisions",
         "The engine's own decisions where the texts are silent, each with its smallest witness",
+        # It plays the reference engine against the other choices, never the engine under check.
         check_decisions,
-        uses_engine=False,
     ),
     Check(
         "discovery.liveness",
