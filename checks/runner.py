@@ -32,7 +32,7 @@ from five35.engine.simulate import DEFAULT_SEED
 from five35.spec import Ruleset, Spec
 from five35.spec.limits import MAX_FILE_BYTES, InputLimitError, load_json
 
-from .discovery.decisions import check_decisions
+from .discovery.interactions import check_interactions
 from .discovery.liveness import check_liveness
 from .findings import (
     LEVELS,
@@ -115,17 +115,16 @@ CHECKS: tuple[Check, ...] = (
         uses_engine=False,
     ),
     Check(
-        "discovery.decisions",
-        "The engine's own decisions where the texts are silent, each with its smallest witness",
-        # It plays the reference engine against the other choices, never the engine under check.
-        check_decisions,
-    ),
-    Check(
         "discovery.liveness",
         "Every trick, round and match ends; whoever moves can move",
         check_liveness,
         # It proves properties of the rules; its exhaustive searches play the reference engine.
         uses_engine=False,
+    ),
+    Check(
+        "discovery.interactions",
+        "Rule pairs and triples that meet on one play, each order of them played on small deals",
+        check_interactions,
     ),
 )
 

@@ -1,0 +1,690 @@
+"""Rule interactions: the pairs and triples of the spec's rules that meet on one play, and whether
+the texts fix what happens then (issue 13, item 3).
+
+The candidates come from the rules' own data, never from a list written here: every rule says at
+which moments it applies (`when`) and what it decides (`decides`), in the engine's vocabulary
+(five35.engine.state: MOMENTS, DECISIONS, what a decision opens, OPENS, and what it is computed
+from, NEEDS). Two rules that apply at one moment are a candidate when
+
+- they decide the same thing (both say whether the trick ends, and who wins it), or
+- one decides what the other's decision is computed from (the scores a match end reads), or
+- what they decide meets once the moments they open are followed: a rule that ends the trick
+  opens the trick's end, where the winner leads the next trick (a third rule), while going out
+  ends the round at once and decides who plays next too. Such a candidate is a triple.
+
+Each candidate is then played: every reachable play of small deals (the endgames of
+checks/play/graphs.py and a few more, explored exhaustively with the engine under check) is looked
+at, and a candidate occurs at a play where all its rules apply. There its outcome is computed
+under every order of its rules, by a small rules-level evaluation (`_value`: one function per
+decision, asking the engine's public hooks). A rule applied later replaces what an earlier one
+decided; a rule whose clause says it acts at once (the words file's `interactions.at_once`:
+"sofort", "inmediatamente") ends its trick or round before the rules after it at that moment, so
+those do not apply. Then:
+
+- all orders give the same outcome at every such play: the order does not matter, a
+  `ProvedProperty` (exhaustive over the deals explored);
+- they differ, and a clause settles the order (a decision computed from another comes after it,
+  NEEDS, cited by the rule whose decision it is; or exactly one of the rules acts at once, cited
+  by its clause): fixed by that clause, a note;
+- they differ and nothing settles it: a silence of the texts, a `Finding` with both outcomes;
+- the rules never apply to one play in the deals explored: a dead interaction, a note.
+
+Every order is evaluated at every play, so the verdicts are exact over the scope; the scope is
+named in every statement.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import Any
+
+from five35.engine import Game, Move, Position, State
+from five35.engine.game import Option
+from five35.engine.state import DECISIONS, MOMENTS, NEEDS, OPENS, Play, RoundEnd, TrickEndReason
+from five35.spec import Ruleset, Spec, SpecError
+from five35.spec.model import Rule
+from five35.spec.words import words_of
+
+from ..findings import (
+    CheckContext,
+    CheckResult,
+    Finding,
+    FindingKind,
+    ProvedProperty,
+    Severity,
+    Witness,
+)
+from ..play.graphs import HAND_PICKED, Deal, seeded_deals
+
+CHECK = "discovery.interactions"
+TITLE = "Rule interactions: pairs and triples of rules that meet on one play, each order played"
+
+#: How an ending ranks: an immediate rule that ends a round also ends the trick within it.
+_ENDS_LEVEL = {"trick_ends": 1, "round_ends": 2, "match_ends": 3}
+
+#: The plays the moments of a step can be.
+_PLACING = ("lead", "overwrite", "add")
+
+#: Which trick-end reason a rule that ends tricks stands for. The engine names why a trick ended
+#: (TrickEndReason); the spec names the rule; this is where the two meet. A rule not listed here
+#: that decides trick_ends cannot be evaluated (a note says so).
+_REASON_OF_RULE: Mapping[str, TrickEndReason] = {
+    "trick.end.passes": TrickEndReason.ALL_PASSED,
+    "trick.end.set": TrickEndReason.SET_CLOSED,
+    "trick.end.run": TrickEndReason.RUN_CLOSED,
+    "trick.end.eight": TrickEndReason.RULE_OF_8,
+}
+
+#: Extra deals beside graphs.py's endgames: each puts two rules on one play in a few cards.
+EXTRA_DEALS: tuple[Deal, ...] = (
+    Deal("going out on a closing set", ((3, 3, 12), (3, 3))),
+    Deal("going out on a closing run", ((1, 2, 9), (3, 4, 5))),
+    Deal("going out with an 8", ((2, 5), (8,))),
+    Deal("an 8 added to a set of 8s", ((8, 8, 2), (8, 8, 12))),
+    Deal("an 8 closing a run past the gap", ((4, 5, 7, 13), (8, 9, 1))),
+    Deal("three players, a pass after a placer", ((2, 13), (5, 9), (11, 14))),
+)
+
+
+# ---- enumeration ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """Rules that can apply at one moment and decide overlapping things.
+
+    `rules` are the rules that apply at one of `moments` (in the spec's order), `via` the rules at the
+    moments their decisions open that make the overlap (the third of a triple), `overlap` the
+    decisions where they meet, `how` why they are a candidate: "same" (they decide the same thing),
+    "needs" (one decides what the other's decision is computed from) or "opens" (through `via`)."""
+
+    rules: tuple[str, ...]
+    moments: tuple[str, ...]
+    overlap: tuple[str, ...]
+    how: str
+    via: tuple[str, ...] = ()
+
+    @property
+    def all_rules(self) -> tuple[str, ...]:
+        return (*self.rules, *self.via)
+
+    @property
+    def topic(self) -> str:
+        return "interaction:" + "+".join(self.all_rules)
+
+
+def _opened(rules: Sequence[Rule], rule: Rule) -> list[tuple[Rule, str]]:
+    """The rules at the moments `rule`'s decisions open, each with the moment (one level deep: a
+    trick's end, a round's end)."""
+    out: list[tuple[Rule, str]] = []
+    for decision in rule.decides:
+        moment = OPENS.get(decision)
+        if moment is None:
+            continue
+        out.extend((other, moment) for other in rules if other is not rule and moment in other.when)
+    return out
+
+
+def _needs(a: Rule, b: Rule) -> list[str]:
+    """The decisions of `a` and `b` where one is computed from the other."""
+    out = []
+    for x in a.decides:
+        for y in b.decides:
+            if x in NEEDS.get(y, ()) or y in NEEDS.get(x, ()):
+                out += [x, y]
+    return out
+
+
+def candidates(spec: Spec) -> tuple[Candidate, ...]:
+    """Every pair (or triple, through a rule at an opened moment) of the spec's rules that can apply
+    at one moment and decide overlapping things, from their `when` and `decides` alone."""
+    rules = [r for r in spec.rules if r.when and r.decides]
+    found: dict[tuple[str, ...], Candidate] = {}
+    for moment in MOMENTS:
+        here = [r for r in rules if moment in r.when]
+        for a, b in itertools.combinations(here, 2):
+            same = [d for d in a.decides if d in b.decides]
+            needs = _needs(a, b)
+            if same:
+                cand = Candidate((a.id, b.id), (moment,), tuple(same), "same")
+            elif needs:
+                cand = Candidate((a.id, b.id), (moment,), tuple(dict.fromkeys(needs)), "needs")
+            else:
+                opened = _through_opened(rules, a, b, moment)
+                if opened is None:
+                    continue
+                cand = opened
+            # One candidate per rule set, with every moment its rules meet at.
+            known = found.get(cand.all_rules)
+            if known is not None:
+                cand = replace(known, moments=(*known.moments, moment))
+            found[cand.all_rules] = cand
+    return tuple(found.values())
+
+
+def _through_opened(rules: Sequence[Rule], a: Rule, b: Rule, moment: str) -> Candidate | None:
+    for first, second in ((a, b), (b, a)):
+        for other, _ in _opened(rules, first):
+            if other is second:
+                continue
+            meet = [d for d in other.decides if d in second.decides]
+            if meet:
+                return Candidate((a.id, b.id), (moment,), tuple(meet), "opens", (other.id,))
+    return None
+
+
+# ---- one play, as the rules see it ---------------------------------------------------------------
+
+
+@dataclass
+class Step:
+    """One play of a small deal: the state before, the move, what it makes, the state after."""
+
+    game: Game
+    before: State
+    move: Move
+    option: Option | None
+    after: State
+    events: tuple[Any, ...]
+
+    @property
+    def mover(self) -> int:
+        seat: int = self.before.to_move
+        return seat
+
+    @cached_property
+    def went_out(self) -> bool:
+        return any(isinstance(e, RoundEnd) for e in self.events)
+
+    @cached_property
+    def reasons(self) -> frozenset[TrickEndReason]:
+        """Why this play ends the trick, asked of the engine's hooks (closes, rule_of_8, and one
+        player left for a pass), not read off its events."""
+        game, before = self.game, self.before
+        if self.move.action == "pass":
+            passed = before.passed | (1 << self.mover)
+            left = game.players - passed.bit_count()
+            return frozenset({TrickEndReason.ALL_PASSED}) if left == 1 else frozenset()
+        assert self.option is not None
+        out = set()
+        closes = game.closes(self.option.pile, self.move.action)
+        if closes is not None:
+            out.add(closes)
+        if game.rule_of_8(self.option, before):
+            out.add(TrickEndReason.RULE_OF_8)
+        return frozenset(out)
+
+    @cached_property
+    def penalties(self) -> tuple[int, ...]:
+        return tuple(self.game.penalty(h) for h in self.after.hands)
+
+    @cached_property
+    def moments(self) -> tuple[str, ...]:
+        out: list[str] = [self.move.action]
+        if self.reasons:
+            out.append("trick_end")
+        if self.went_out:
+            out.append("round_end")
+        return tuple(out)
+
+
+def applies(rule: Rule, step: Step, moment: str) -> bool | None:
+    """Whether `rule` applies at `moment` of `step`; None when this evaluation cannot say (a rule
+    that ends tricks for a reason the engine does not name)."""
+    if moment not in rule.when or moment not in step.moments:
+        return False
+    if rule.kind is not None:
+        return step.option is not None and step.option.pile.kind == rule.kind
+    if "trick_ends" in rule.decides:
+        reason = _REASON_OF_RULE.get(rule.id)
+        return None if reason is None else reason in step.reasons
+    if "round_ends" in rule.decides:
+        return step.went_out
+    return True
+
+
+Decided = dict[str, Any]
+
+
+def _next_active(game: Game, seat: int, passed: int) -> int:
+    seat = game.next_seat(seat)
+    for _ in range(game.players):
+        if not passed >> seat & 1:
+            return seat
+        seat = game.next_seat(seat)
+    return -1
+
+
+def _value(decision: str, rule: Rule, step: Step, moment: str, decided: Decided) -> Any:
+    """What `rule` decides about `decision` at this play, given what the rules before it decided."""
+    game, before = step.game, step.before
+    if decision == "legal_moves":
+        return True  # every play looked at is legal; the rules' verdicts on it agree by construction
+    if decision == "pile":
+        if moment == "trick_end":
+            return None  # the winner clears the trick
+        return step.option.pile.cards if step.option is not None else before.pile
+    if decision == "trick_ends":
+        return True
+    if decision == "trick_winner":
+        return game.trick_winner((*before.trick, Play(step.mover, step.move)), (_REASON_OF_RULE[rule.id],))
+    if decision == "next_to_move":
+        if "round_ends" in rule.decides:
+            return _round_leader(step)
+        if moment == "trick_end":
+            return decided.get("trick_winner")
+        return _next_active(game, step.mover, before.passed | (1 << step.mover))
+    if decision == "round_ends":
+        return True
+    if decision == "round_leader":
+        return _round_leader(step)
+    if decision == "penalties":
+        return step.penalties
+    if decision == "scores":
+        penalties = decided.get("penalties") or step.penalties
+        return tuple(s + p for s, p in zip(before.scores, penalties, strict=True))
+    if decision == "match_ends":
+        return max(decided.get("scores", before.scores)) >= game.ruleset.match_end_score
+    if decision == "match_winner":
+        scores = decided.get("scores", before.scores)
+        return tuple(i for i, s in enumerate(scores) if s == min(scores))
+    raise ValueError(f"no evaluation of decision {decision!r}")  # DECISIONS and this function agree
+
+
+def _round_leader(step: Step) -> int:
+    finished = step.after if step.after.phase != "play" else step.before
+    leader: int = step.game.round_leader(finished)
+    return leader
+
+
+def _apply(rule: Rule, step: Step, moment: str, decided: Decided) -> None:
+    for decision in rule.decides:
+        decided[decision] = _value(decision, rule, step, moment, decided)
+
+
+def outcome(
+    spec_rules: Mapping[str, Rule],
+    cand: Candidate,
+    order: Sequence[str],
+    step: Step,
+    moment: str,
+    at_once: frozenset[str],
+) -> Decided:
+    """What the candidate's rules decide at `step` (at `moment`) when applied in `order`.
+
+    The rules at a moment an ending opens (the candidate's `via`) apply once the rules of `moment`
+    are done, since that moment follows; after a rule that acts at once, right away. A rule that
+    acts at once and ends a trick or a round leaves no place for the later rules that would end
+    the same (or a smaller) unit."""
+    decided: Decided = {}
+    ended = 0  # the level an immediate rule has ended (a trick, a round)
+    later: list[tuple[Rule, str]] = []
+    for rid in order:
+        rule = spec_rules[rid]
+        level = max((_ENDS_LEVEL.get(d, 0) for d in rule.decides), default=0)
+        if ended and level and level <= ended:
+            continue  # its trick or round has already ended at once
+        _apply(rule, step, moment, decided)
+        now = rid in at_once and level > 0
+        if now:
+            ended = max(ended, level)
+        for decision in rule.decides:
+            opened = OPENS.get(decision)
+            for vid in cand.via:
+                if opened is not None and opened in spec_rules[vid].when:
+                    if now:
+                        _apply(spec_rules[vid], step, opened, decided)
+                    else:
+                        later.append((spec_rules[vid], opened))
+    for rule, opened in later:
+        _apply(rule, step, opened, decided)
+    return {d: decided.get(d) for d in cand.overlap}
+
+
+# ---- the search ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Verdict:
+    """What the search found for one candidate."""
+
+    candidate: Candidate
+    evaluable: bool = True
+    occurs: int = 0  # plays where all its rules apply
+    differ: int = 0  # of those, plays where the orders give different outcomes
+    unsettled: int = 0  # of those, plays where no clause settles the order
+    witness: tuple[Position, Move, Step] | None = None  # the first play where all apply
+    differing: tuple[Position, Move, dict[str, Decided]] | None = None  # the first where orders differ
+    settled_by: tuple[str, tuple[str, ...]] | None = None  # how ("needs" | "at_once"), the clauses
+    orders: tuple[tuple[str, ...], ...] = ()
+
+    @property
+    def status(self) -> str:
+        """dead, same, fixed, silence or unevaluated."""
+        if not self.evaluable:
+            return "unevaluated"
+        if not self.occurs:
+            return "dead"
+        if not self.differ:
+            return "same"
+        return "silence" if self.unsettled else "fixed"
+
+
+@dataclass
+class Search:
+    spec: Spec
+    ruleset: Ruleset
+    verdicts: list[Verdict]
+    deals: int = 0
+    states: int = 0
+    plays: int = 0
+    deal_names: list[str] = field(default_factory=list)
+
+
+def _at_once_rules(spec: Spec, markers: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, ...]]:
+    """rule id -> its clauses that say it acts at once (a marker of the words file in the text)."""
+    out: dict[str, tuple[str, ...]] = {}
+    for rule in spec.rules:
+        hits = []
+        for cid in rule.cites:
+            clause = spec.clauses.get(cid)
+            if clause is None:
+                continue
+            for code, words in markers.items():
+                text = (clause.text(code) or "").lower()
+                if any(w.lower() in text for w in words):
+                    hits.append(cid)
+                    break
+        if hits:
+            out[rule.id] = tuple(hits)
+    return out
+
+
+def _consistent(order: Sequence[str], rules: Mapping[str, Rule]) -> bool:
+    """Whether `order` puts every rule after the rules whose decisions its own are computed from."""
+    for i, a in enumerate(order):
+        for b in order[i + 1 :]:
+            # b comes after a: wrong when a decides something computed from one of b's decisions
+            if any(y in NEEDS.get(x, ()) for x in rules[a].decides for y in rules[b].decides):
+                return False
+    return True
+
+
+def _settle(
+    rules: Mapping[str, Rule],
+    cand: Candidate,
+    outcomes: dict[tuple[str, ...], Decided],
+    at_once: Mapping[str, tuple[str, ...]],
+) -> tuple[str, tuple[str, ...]] | None:
+    """The clause that fixes the order when the outcomes differ, or None."""
+    orders = list(outcomes)
+    by_needs = [o for o in orders if _consistent(o, rules)]
+    if by_needs and len(by_needs) < len(orders) and _all_equal(outcomes[o] for o in by_needs):
+        # The rule whose decision is computed from the other's cites the clause that says so.
+        needing = [
+            r
+            for r in cand.rules
+            for other in cand.rules
+            if other != r
+            and any(y in NEEDS.get(x, ()) for x in rules[r].decides for y in rules[other].decides)
+        ]
+        return "needs", tuple(c for r in needing for c in rules[r].cites)
+    immediate = [r for r in cand.rules if r in at_once]
+    if len(immediate) == 1:
+        first = [o for o in orders if o[0] == immediate[0]]
+        if _all_equal(outcomes[o] for o in first):
+            return "at_once", at_once[immediate[0]]
+    return None
+
+
+def _all_equal(values: Iterator[Decided] | Any) -> bool:
+    seen = list(values)
+    return all(v == seen[0] for v in seen)
+
+
+def _evaluable(rule: Rule) -> bool:
+    """Whether the rules-level evaluation can play `rule`: every decision is one it computes, and a
+    rule that ends tricks (or names their winner) stands for a reason the engine names."""
+    if any(d not in DECISIONS for d in rule.decides):
+        return False
+    ends = "trick_ends" in rule.decides or "trick_winner" in rule.decides
+    return rule.kind is not None or not ends or rule.id in _REASON_OF_RULE
+
+
+def deals_for(level: str, seed: int, ruleset: Ruleset) -> list[Deal]:
+    deals = [*EXTRA_DEALS, *HAND_PICKED]
+    if level == "deep":
+        deals += seeded_deals(seed, 40, ruleset.ranks)
+    return deals
+
+
+def search(
+    spec: Spec,
+    ruleset: Ruleset,
+    *,
+    engine: Callable[[Ruleset, int], Game] = Game,
+    level: str = "ci",
+    seed: int = 0,
+    at_once_words: Mapping[str, Sequence[str]] | None = None,
+    limit: int = 20_000,
+) -> Search:
+    """Explore the deals of `level` exhaustively and judge every candidate at every play."""
+    if at_once_words is None:
+        section = words_of(spec).interactions
+        at_once_words = section.at_once if section is not None else {}
+    rules = {r.id: r for r in spec.rules}
+    at_once = _at_once_rules(spec, at_once_words)
+    verdicts = [Verdict(c) for c in candidates(spec)]
+    for v in verdicts:
+        c = v.candidate
+        v.orders = tuple(itertools.permutations(c.rules))
+        v.evaluable = all(_evaluable(rules[r]) for r in c.all_rules)
+    out = Search(spec, ruleset, verdicts)
+    games: dict[int, Game] = {}
+    for deal in deals_for(level, seed, ruleset):
+        players = len(deal.hands)
+        if not ruleset.players_min <= players <= ruleset.players_max:
+            continue
+        if players not in games:
+            games[players] = engine(ruleset, players)
+        game = games[players]
+        scores = (ruleset.match_end_score - 1, *([0] * (players - 1)))
+        try:
+            start = game.start_round([list(h) for h in deal.hands], deal.leader, scores)
+        except (ValueError, SpecError):
+            continue  # the deck under this reading cannot hold these cards
+        out.deals += 1
+        out.deal_names.append(deal.name)
+        _explore(out, game, deal, scores, start, rules, at_once, limit)
+    return out
+
+
+def _explore(
+    out: Search,
+    game: Game,
+    deal: Deal,
+    scores: tuple[int, ...],
+    start: State,
+    rules: Mapping[str, Rule],
+    at_once: Mapping[str, tuple[str, ...]],
+    limit: int,
+) -> None:
+    seen: set[tuple[object, ...]] = {_situation(start)}
+    queue: deque[tuple[State, tuple[Move, ...]]] = deque([(start, ())])
+    while queue and len(seen) <= limit:
+        state, path = queue.popleft()
+        out.states += 1
+        if state.phase != "play":
+            continue
+        for move in game.legal_moves(state):
+            after, events = game.apply(state, move)
+            out.plays += 1
+            option = game.option(state, move) if move.action != "pass" else None
+            step = Step(game, state, move, option, after, events)
+            _judge(out, step, deal, scores, path, rules, at_once)
+            key = _situation(after)
+            if key not in seen:
+                seen.add(key)
+                queue.append((after, (*path, move)))
+
+
+def _situation(state: State) -> tuple[object, ...]:
+    """A state without the record of its trick, which no rule reads beyond who placed last (the
+    state keeps that): two plays into one situation play on alike."""
+    return (
+        state.hands,
+        state.to_move,
+        state.pile,
+        state.last_player,
+        state.passed,
+        state.opening_has_eight,
+        state.phase,
+        state.scores,
+    )
+
+
+def _judge(
+    out: Search,
+    step: Step,
+    deal: Deal,
+    scores: tuple[int, ...],
+    path: tuple[Move, ...],
+    rules: Mapping[str, Rule],
+    at_once: Mapping[str, tuple[str, ...]],
+) -> None:
+    moments = step.moments
+    # Which rules apply at each moment of the step, asked once per step.
+    applying = {
+        m: {r for r, rule in rules.items() if m in rule.when and applies(rule, step, m)} for m in moments
+    }
+    for v in out.verdicts:
+        c = v.candidate
+        if not v.evaluable:
+            continue
+        moment = next((m for m in moments if m in c.moments), None)
+        if moment is None or not all(r in applying[moment] for r in c.rules):
+            continue
+        v.occurs += 1
+        position = Position(hands=deal.hands, leader=deal.leader, scores=scores, moves=path)
+        if v.witness is None:
+            v.witness = (position, step.move, step)
+        outcomes = {o: outcome(rules, c, o, step, moment, frozenset(at_once)) for o in v.orders}
+        if _all_equal(outcomes.values()):
+            continue
+        settled = _settle(rules, c, outcomes, at_once)
+        v.differ += 1
+        named = {"+".join(o): d for o, d in outcomes.items()}
+        if settled is None:
+            v.unsettled += 1
+            if v.unsettled == 1:  # the silence's witness: the first play no clause settles
+                v.differing = (position, step.move, named)
+        elif v.settled_by is None:
+            v.settled_by = settled
+            if v.differing is None:
+                v.differing = (position, step.move, named)
+
+
+# ---- the check -----------------------------------------------------------------------------------
+
+
+def _scope(s: Search) -> str:
+    return (
+        f"{s.ruleset.label()}: {s.deals} small deals of 2-5 players explored exhaustively"
+        f" ({s.states} states, {s.plays} plays)"
+    )
+
+
+def _json(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_json(v) for v in value]
+    return value
+
+
+def check_interactions(ctx: CheckContext) -> CheckResult:
+    started = time.perf_counter()
+    spec, ruleset = ctx.spec, ctx.ruleset
+    words = words_of(spec).interactions
+    if words is None:
+        raise SpecError(words_of(spec).where("interactions"), "the words file has no interactions section")
+    found = search(
+        spec, ruleset, engine=ctx.engine, level=ctx.level, seed=ctx.seed, at_once_words=words.at_once
+    )
+    rules = {r.id: r for r in spec.rules}
+    proved: list[ProvedProperty] = []
+    findings: list[Finding] = []
+    notes: list[str] = []
+    counts: dict[str, int] = {}
+    scope = _scope(found)
+    for v in found.verdicts:
+        c = v.candidate
+        counts[v.status] = counts.get(v.status, 0) + 1
+        blanks = {
+            "rules": " + ".join(c.all_rules),
+            "moment": ", ".join(c.moments),
+            "decisions": ", ".join(c.overlap),
+            "plays": str(v.occurs),
+            "differ": str(v.differ),
+        }
+        clauses = tuple(dict.fromkeys(cl for r in c.all_rules for cl in rules[r].cites))
+        if v.status == "same":
+            proved.append(
+                ProvedProperty(
+                    name=c.topic,
+                    statement=words.same.format(**blanks),
+                    method="exhaustive",
+                    scope=scope,
+                    clauses=clauses,
+                )
+            )
+        elif v.status == "dead":
+            notes.append(words.dead.format(**blanks))
+        elif v.status == "unevaluated":
+            notes.append(words.unevaluated.format(**blanks))
+        elif v.status == "fixed":
+            assert v.settled_by is not None
+            how, cited = v.settled_by
+            template = words.fixed_needs if how == "needs" else words.fixed_at_once
+            notes.append(template.format(**blanks, clauses=", ".join(cited)))
+        else:
+            assert v.differing is not None
+            position, move, outcomes = v.differing
+            findings.append(
+                Finding(
+                    id=c.topic,
+                    kind=FindingKind.SILENCE,
+                    title=words.silence_title.format(**blanks),
+                    clauses=clauses,
+                    detail=words.silence_detail.format(**blanks),
+                    check=CHECK,
+                    severity=Severity.MEDIUM,
+                    players=position.players,
+                    witness=Witness(
+                        summary=f"{move} after {len(position.moves)} moves",
+                        situation={
+                            "players": position.players,
+                            "hands": [list(h) for h in position.hands],
+                            "move": move.to_json(),
+                        },
+                        outcomes={o: {d: _json(x) for d, x in dec.items()} for o, dec in outcomes.items()},
+                        cards=position.cards,
+                        position=position,
+                    ),
+                    topic=c.topic,
+                )
+            )
+    summary = ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
+    notes.insert(0, f"{len(found.verdicts)} candidates from the rules' when/decides: {summary}; {scope}")
+    return CheckResult(
+        name=CHECK,
+        title=TITLE,
+        seconds=time.perf_counter() - started,
+        exhaustive=found.plays,
+        proved=tuple(proved),
+        findings=tuple(findings),
+        notes=tuple(notes),
+    )

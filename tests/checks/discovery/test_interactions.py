@@ -1,0 +1,162 @@
+"""The rule-interaction check: candidates come from the rules' when/decides, each is played on
+small deals under every order of its rules, and only what no clause settles is a silence."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from cli_tools import run_bad_input
+from five35.checks.discovery.interactions import candidates, check_interactions, search
+from five35.checks.findings import CheckContext, FindingKind
+from five35.engine import Game, RoundEnd, TrickEnd, TrickEndReason
+from five35.spec import load_spec
+from five35.spec.loader import embedded_spec_path
+from five35.spec.words import words_path
+
+GOING_OUT_ON_A_SET = ("trick.end.set", "round.end", "trick.next")
+
+
+def _copy(tmp_path: Path, old: str, new: str, *, words: tuple[str, str] | None = None) -> Path:
+    text = embedded_spec_path().read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    path = tmp_path / "house.yaml"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    if words is not None:
+        source = words_path(embedded_spec_path()).read_text(encoding="utf-8")
+        assert source.count(words[0]) == 1
+        # Beside the copy (words_path would name the embedded file while the copy has none).
+        own = path.with_name(path.stem + ".words.yaml")
+        own.write_text(source.replace(words[0], words[1]), encoding="utf-8")
+        assert words_path(path) == own
+    return path
+
+
+def _rule_sets(path: Path | None = None) -> set[tuple[str, ...]]:
+    return {c.all_rules for c in candidates(load_spec(path))}
+
+
+def test_candidates_come_from_when_and_decides(tmp_path: Path) -> None:
+    found = {c.all_rules: c for c in candidates(load_spec())}
+    # The examples of the brief, each reached by the rule that opens the trick's end.
+    assert found[GOING_OUT_ON_A_SET].how == "opens"
+    assert found[("trick.end.eight", "round.end", "trick.next")].moments == ("overwrite", "add")
+    assert found[("trick.end.set", "trick.end.eight")].overlap == ("trick_ends", "trick_winner")
+    assert found[("round.scoring", "match.end")].how == "needs"
+    # A copy where the Rule of 8 applies at a pass instead: its play candidates go, a pass one comes.
+    moved = _copy(
+        tmp_path,
+        "    when: [overwrite, add]\n    decides: [trick_ends, trick_winner]\n",
+        "    when: [pass]\n    decides: [trick_ends, trick_winner]\n",
+    )
+    changed = _rule_sets(moved)
+    assert ("trick.end.set", "trick.end.eight") not in changed
+    assert ("trick.end.eight", "round.end", "trick.next") not in changed
+    assert ("trick.end.passes", "trick.end.eight") in changed
+    assert set(found) - changed and changed - set(found)
+
+
+def test_going_out_on_a_closing_set_is_found_with_a_witness() -> None:
+    spec = load_spec()
+    result = search(spec, spec.ruleset())
+    verdict = next(v for v in result.verdicts if v.candidate.all_rules == GOING_OUT_ON_A_SET)
+    assert verdict.occurs > 0 and verdict.witness is not None
+    position, move, _ = verdict.witness
+    game = Game(spec.ruleset(), position.players)
+    _, events = game.apply(game.play_from(position), move)
+    ends = [e for e in events if isinstance(e, TrickEnd)]
+    assert ends and TrickEndReason.SET_CLOSED in ends[0].reasons
+    assert any(isinstance(e, RoundEnd) for e in events)
+    # Whoever goes out played last: under went_out the two orders agree.
+    assert verdict.status == "same"
+
+
+def test_orders_that_differ_are_fixed_by_the_clause_or_a_silence(tmp_path: Path) -> None:
+    spec = load_spec()
+    ruleset = spec.ruleset(readings={"round_leader": "next_seat"})
+    by_rules = {v.candidate.all_rules: v for v in search(spec, ruleset).verdicts}
+    # The next round's leader is not the trick's winner; "endet die Runde sofort" settles it.
+    going_out = by_rules[GOING_OUT_ON_A_SET]
+    assert going_out.differ > 0 and going_out.status == "fixed"
+    assert going_out.settled_by == ("at_once", ("round.end",))
+    # The match ends on the scores the round's penalties make (match.end's clause).
+    scoring = by_rules[("round.scoring", "match.end")]
+    assert scoring.status == "fixed" and scoring.settled_by is not None
+    assert "match.end" in scoring.settled_by[1]
+    # A copy where closing a set also decides who moves next (the next seat, where going out
+    # says the round's leader): as the round ends at once ("endet die Runde sofort") closing the
+    # set decides nothing after it; without the texts' words for "at once" the order is open.
+    closing = "    decides: [trick_ends, trick_winner]\n    uses: [set_closing_size"
+    decides_next = closing.replace("trick_winner]", "trick_winner, next_to_move]")
+    fixed = _copy(tmp_path, closing, decides_next)
+    pair = ("trick.end.set", "round.end")
+    by_rules = {v.candidate.all_rules: v for v in search(load_spec(fixed), spec.ruleset()).verdicts}
+    assert by_rules[pair].status == "same"
+    silent = _copy(
+        tmp_path,
+        closing,
+        decides_next,
+        words=(
+            "    de: [sofort]\n    es: [inmediatamente, de inmediato]\n",
+            "    de: [nie]\n    es: [nunca]\n",
+        ),
+    )
+    copy = load_spec(silent)
+    run = check_interactions(CheckContext(copy, copy.ruleset()))
+    silences = {f.topic: f for f in run.findings}
+    finding = silences["interaction:trick.end.set+round.end"]
+    assert finding.kind is FindingKind.SILENCE and finding.check == "discovery.interactions"
+    assert set(finding.clauses) >= {"trick.end.set", "round.end"}
+    assert finding.witness is not None and finding.witness.position is not None
+    outcomes = finding.witness.outcomes
+    assert set(outcomes) == {"trick.end.set+round.end", "round.end+trick.end.set"}
+    assert outcomes["trick.end.set+round.end"] != outcomes["round.end+trick.end.set"]
+    # The witness is reached by legal play: both rules apply to its move.
+    game = Game(copy.ruleset(), finding.witness.position.players)
+    state = game.play_from(finding.witness.position)
+    assert state.phase == "play"
+
+
+def test_the_check_on_the_embedded_spec() -> None:
+    spec = load_spec()
+    first = check_interactions(CheckContext(spec, spec.ruleset()))
+    again = check_interactions(CheckContext(spec, spec.ruleset()))
+    assert first.ok and not first.findings
+    assert first.proved and all(p.method == "exhaustive" for p in first.proved)
+    names = {p.name for p in first.proved}
+    assert "interaction:" + "+".join(GOING_OUT_ON_A_SET) in names
+    # The Rule of 8 never closes a set when an 8 in the opening pile switches it off for the trick.
+    assert any("trick.end.set + trick.end.eight" in n and "dead" in n for n in first.notes)
+    assert first.to_json() == again.to_json()
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "needles"),
+    [
+        (
+            "    when: [pass]\n    decides: [legal_moves, next_to_move]\n",
+            "    when: [passing]\n    decides: [legal_moves, next_to_move]\n",
+            ["rules.8.when.0", "unknown moment 'passing'"],
+        ),
+        (
+            "    decides: [penalties, scores]\n",
+            "    decides: [penalties, points]\n",
+            ["rules.15.decides.1", "unknown decision 'points'"],
+        ),
+        (
+            "    when: [deal]\n    decides: [deck]\n",
+            "    when: deal\n    decides: [deck]\n",
+            ["rules.0.when"],
+        ),
+    ],
+)
+def test_bad_when_or_decides_is_a_file_line_error(
+    tmp_path: Path, old: str, new: str, needles: list[str]
+) -> None:
+    path = _copy(tmp_path, old, new)
+    line = next(
+        i
+        for i, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if new.split("\n")[0] in text
+    )
+    run_bad_input(["rules", "--spec", str(path)], 2, f"{path.name}:{line}", *needles, cwd=tmp_path)
