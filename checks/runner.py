@@ -32,6 +32,7 @@ from five35.engine.simulate import DEFAULT_SEED
 from five35.spec import Ruleset, Spec
 from five35.spec.limits import MAX_FILE_BYTES, InputLimitError, load_json
 
+from .discovery.decisions import check_decisions
 from .discovery.interactions import check_interactions
 from .discovery.liveness import check_liveness
 from .findings import (
@@ -113,6 +114,12 @@ CHECKS: tuple[Check, ...] = (
         check_text_audit,
         # It reads the texts; the engine only draws its witness scenes, so the reference draws them.
         uses_engine=False,
+    ),
+    Check(
+        "discovery.decisions",
+        "The engine's own decisions where the texts are silent, each with its smallest witness",
+        # It plays the reference engine against the other choices, never the engine under check.
+        check_decisions,
     ),
     Check(
         "discovery.liveness",

@@ -256,6 +256,30 @@ class TopicQuestionWords:
 
 
 @dataclass(frozen=True)
+class DecisionWords:
+    """One decision the reference engine takes where the texts are silent (the `decisions` section):
+    the question, what the engine does and the other choice (each a label and plain words), why, the
+    nearest clauses, the public hook of Game that implements it (None: none does), the engine variant
+    of checks/discovery/decisions.py that plays the other choice (None: no hook can express it, for
+    `reason`), the readings under which the two can differ at all, and the player counts it is about
+    (empty: any)."""
+
+    id: str
+    title: str
+    ask: Mapping[str, str]
+    engine: Side
+    other: Side
+    why: str
+    clauses: tuple[str, ...]
+    hook: str | None
+    variant: str | None
+    reason: str | None
+    evidence: tuple[str, ...] = ()
+    under: Mapping[str, str] = field(default_factory=dict)
+    players: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
 class ClauseWords:
     name: str  # how the report speaks of the clause
     en: str  # a faithful English translation
@@ -285,6 +309,8 @@ class Words:
     scene_of: Mapping[str, Mapping[str, SceneWords]]
     liveness: LivenessWords
     lines: Mapping[Key, int]
+    #: The engine's own decisions where the texts are silent (the `decisions` section), by id.
+    decisions: Mapping[str, DecisionWords] = field(default_factory=dict)
     #: kind of finding -> its words, for a question gathered per topic (templates.topic_questions).
     topic_questions: Mapping[str, TopicQuestionWords] = field(default_factory=dict)
     topic_no_clause: Mapping[str, str] = field(default_factory=dict)  # language -> "the rules"
@@ -547,6 +573,7 @@ def _spec_problems(spec: Spec, words: Words) -> Iterator[tuple[str, str]]:
             where = spec.where(*key)
             yield where, f"cites evidence {eid!r}, which {words.path.name} does not have (evidence: {known})"
     yield from _question_problems(spec, words)
+    yield from _decision_problems(spec, words)
     ranks = set(spec.parameters["ranks"].value) if "ranks" in spec.parameters else set()
     for name, scene in words.scenes.items():
         fields = {
@@ -744,6 +771,7 @@ def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Words:
         scene_of={c: {s: scenes[n] for s, n in subjects.items()} for c, subjects in data["scene_of"].items()},
         liveness=_liveness(data["liveness"]),
         interactions=_interactions(data.get("interactions")),
+        decisions=_decisions(data.get("decisions", {})),
         lines=lines,
     )
 
@@ -771,6 +799,100 @@ def _liveness(section: Mapping[str, Any]) -> LivenessWords:
         match_end_title=section["match_end"]["title"],
         match_end_detail=section["match_end"]["detail"],
     )
+
+
+# ---- engine decisions --------------------------------------------------------------------------
+
+
+def _decisions(section: Mapping[str, Any]) -> dict[str, DecisionWords]:
+    def none(value: str) -> str | None:
+        return None if value == "none" else value
+
+    return {
+        did: DecisionWords(
+            id=did,
+            title=row["title"],
+            ask=dict(row["ask"]),
+            engine=Side(row["engine"]["label"], row["engine"]["words"]),
+            other=Side(row["other"]["label"], row["other"]["words"]),
+            why=row["why"],
+            clauses=tuple(row["clauses"]),
+            hook=none(row["hook"]),
+            variant=none(row["variant"]),
+            reason=row.get("reason"),
+            evidence=tuple(row.get("evidence", ())),
+            under=dict(row.get("under", {})),
+            players=tuple(row.get("players", ())),
+        )
+        for did, row in section.items()
+    }
+
+
+def engine_hooks() -> tuple[str, ...]:
+    """The public hooks a variant of the reference engine may override: the list in the docstring
+    of five35.engine.game (the one place that names them), each a method of Game."""
+    from five35.engine import Game  # late: the engine imports this package
+    from five35.engine import game as game_module
+
+    listed = re.findall(r"^- `(\w+)\(", game_module.__doc__ or "", flags=re.MULTILINE)
+    return tuple(name for name in listed if callable(getattr(Game, name, None)))
+
+
+def _decision_problems(spec: Spec, words: Words) -> Iterator[tuple[str, str]]:
+    hooks = engine_hooks()
+    vps = spec.variation_points
+    players = spec.parameters["players"].value if "players" in spec.parameters else None
+    for did, d in words.decisions.items():
+        if did in vps:
+            yield (
+                words.where("decisions", did),
+                f"is the variation point {did!r} of {spec.path.name}: a question the spec already puts "
+                "with its readings is not an engine decision",
+            )
+        for i, clause in enumerate(d.clauses):
+            if clause not in spec.clauses:
+                yield (
+                    words.where("decisions", did, "clauses", i),
+                    f"names clause {clause!r}, which {spec.path.name} does not have",
+                )
+        if d.hook is not None and d.hook not in hooks:
+            yield (
+                words.where("decisions", did, "hook"),
+                f"names hook {d.hook!r}, which is not a public hook of Game (hooks: {', '.join(hooks)}, "
+                "or none)",
+            )
+        if d.variant is not None and d.hook is None:
+            yield (
+                words.where("decisions", did, "hook"),
+                f"is none, but variant {d.variant!r} plays the other choice: name the hook it overrides",
+            )
+        for point, reading in d.under.items():
+            if point not in vps:
+                yield (
+                    words.where("decisions", did, "under", point),
+                    f"names {point!r}, which is not a variation point of {spec.path.name}",
+                )
+            elif reading not in vps[point].listed:
+                yield (
+                    words.where("decisions", did, "under", point),
+                    f"names reading {reading!r}, which {point} does not have "
+                    f"(readings: {', '.join(vps[point].listed)})",
+                )
+        for i, eid in enumerate(d.evidence):
+            if eid not in words.evidence:
+                known = ", ".join(sorted(words.evidence, key=_evidence_order))
+                yield (
+                    words.where("decisions", did, "evidence", i),
+                    f"cites evidence {eid!r}, which {words.path.name} does not have (evidence: {known})",
+                )
+        if isinstance(players, Mapping):
+            low, high = players.get("min"), players.get("max")
+            for i, n in enumerate(d.players):
+                if isinstance(low, int) and isinstance(high, int) and not low <= n <= high:
+                    yield (
+                        words.where("decisions", did, "players", i),
+                        f"{n} players is outside the game's {low} to {high}",
+                    )
 
 
 def _interaction_problems(section: Mapping[str, Any] | None) -> Iterator[tuple[Key, str]]:
