@@ -491,7 +491,7 @@ def _deal(spec: Spec, ruleset: Ruleset) -> Outcome:
     return Outcome(
         "deal.every_player_gets_a_card",
         "exhaustive",
-        {"cases": str(cases), "players": _players_text(ruleset.players_min, ruleset.players_max)},
+        {"cases": f"{cases:,}", "players": _players_text(ruleset.players_min, ruleset.players_max)},
         ("game.players", "deck.copies"),
         counter,
         cases=cases,
@@ -572,7 +572,7 @@ def _set_reachable(spec: Spec, ruleset: Ruleset) -> Outcome:
     return Outcome(
         "close.set_reachable",
         "exhaustive",
-        {"cases": str(cases), "players": _players_text(ruleset.players_min, ruleset.players_max)},
+        {"cases": f"{cases:,}", "players": _players_text(ruleset.players_min, ruleset.players_max)},
         ("trick.end.set", "deck.copies", "action.add"),
         counter,
         cases=cases,
@@ -612,7 +612,7 @@ def _run_reachable(spec: Spec, ruleset: Ruleset) -> Outcome:
     return Outcome(
         "close.run_reachable",
         "exhaustive",
-        {"cases": str(cases)},
+        {"cases": f"{cases:,}"},
         ("trick.end.run", "pile.run", "deck.ranks", "action.add"),
         counter,
         cases=cases,
@@ -947,6 +947,8 @@ def _endless_finding(words: LivenessWords, ruleset: Ruleset, e: EndlessMatch) ->
                 "scores": list(pos.scores or ()),
                 "moves": [str(m) for m in pos.moves],
                 "zero_ranks": list(e.zero_ranks),
+                # The table under which the match goes on: the checked one, at its fewest players.
+                "points": {str(r): p for r, p in ruleset.point_items},
             },
             outcomes={
                 "penalties": list(e.penalties),
