@@ -35,6 +35,7 @@ from five35.spec.limits import MAX_FILE_BYTES, InputLimitError, load_json
 from .discovery.decisions import check_decisions
 from .discovery.interactions import check_interactions
 from .discovery.liveness import check_liveness
+from .discovery.silences import check_mutants
 from .findings import (
     LEVELS,
     Check,
@@ -120,6 +121,13 @@ CHECKS: tuple[Check, ...] = (
         "The engine's own decisions where the texts are silent, each with its smallest witness",
         # It plays the reference engine against the other choices, never the engine under check.
         check_decisions,
+    ),
+    Check(
+        "discovery.mutants",
+        "Engine mutants against the texts: the silences nobody declared (mutation analysis)",
+        check_mutants,
+        # It plays the reference engine against its mutants, never the engine under check.
+        uses_engine=False,
     ),
     Check(
         "discovery.liveness",

@@ -849,6 +849,12 @@ class Game:
         deck = list(self._deck)
         shuffle(rng, deck)
         size = self.hand_size()
+        if not 0 < size * self.players <= len(deck):
+            # Only a hook that overrides deck_copies or hand_size gets here: the ruleset's own
+            # hand size is checked against its own deck.
+            raise SpecError(
+                "parameters.hand_size", f"{self.players} hands of {size} from a deck of {len(deck)}"
+            )
         hands = [sorted(deck[i * size : (i + 1) * size]) for i in range(self.players)]
         if leader is None:
             # Drawn under every reading, after the shuffle: the deck of a seed never depends on who

@@ -1,0 +1,620 @@
+"""Engine mutants: the reference engine with one small, named change in one public hook.
+
+Each mutant is a module-level `Game` subclass made here at import, in a fixed order, so that a
+worker process imports it by name (`findings.engine_label`: this module and the class name) and the
+same names always mean the same change. A mutant overrides exactly one public hook that
+`five35.engine.game` lists for variants, and calls Game's own hook for everything it leaves alone.
+
+The mutants come from generic operators over each hook's inputs and outputs: flip a comparison,
+drop or add a condition on an input feature (the pile is a single, the add extends below, the
+action is an add, the opening pile held an 8, the table has p players), swap an order, move a bound
+by one (per kind, per player count), split moves, change who acts next, change what an event
+reports. The features come from the data alone: the ranks of the embedded spec's deck, the three
+pile kinds, the player counts it allows, the trick-end reasons. Nothing here reads the variation
+points or the engine's vocabulary of readings, so hiding a point can never change a mutant.
+
+Operators that could make play endless are not generated: a seat order that is not one cycle (a
+turn that skips a seat at an even table loops on the seats it never reaches) and a penalty that can
+score 0 (a match that never ends).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+import yaml
+from five35.engine import TRICK_END_REASONS, Game, Pile, Play, State, TrickEndReason
+from five35.engine.game import Option
+from five35.spec.loader import embedded_spec_path
+
+#: The hooks a mutant may change, in the order they are generated.
+HOOKS: tuple[str, ...] = (
+    "follows",
+    "strength",
+    "beats",
+    "closing_size",
+    "closes",
+    "add_limit",
+    "add_options",
+    "rule_of_8",
+    "trick_winner",
+    "next_seat",
+    "penalty",
+    "deck_copies",
+    "hand_size",
+    "first_leader",
+    "round_leader",
+)
+
+KINDS: tuple[str, ...] = ("single", "set", "run")
+ACTIONS: tuple[str, ...] = ("lead", "overwrite", "add")
+
+
+@dataclass(frozen=True)
+class MutantInfo:
+    """What a mutant changes: its stable name, the hook, the operator (the words file's
+    `mutations` entry that describes it) and the values its description is filled with."""
+
+    name: str
+    hook: str
+    operator: str
+    fields: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def values(self) -> dict[str, str]:
+        return dict(self.fields)
+
+
+class Mutant(Game):
+    """The base of every mutant class (never itself a mutant)."""
+
+    INFO: ClassVar[MutantInfo]
+
+
+def _class_name(name: str) -> str:
+    return "M_" + "".join(c if c.isalnum() else "_" for c in name)
+
+
+#: Every mutant by its name, in generation order.
+MUTANTS: dict[str, type[Mutant]] = {}
+
+
+_REASONS = {reason.value for reason in TRICK_END_REASONS}
+
+
+def _operator(name: str) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """A mutant's operator and the data it is filled with, read off its name: the data parts (a
+    pile kind, an action, a player count, a rank, a trick-end reason) become blanks of the words
+    file's description (kind, made: the second kind, action, players, rank, reason)."""
+    parts: list[str] = []
+    fields: list[tuple[str, str]] = []
+    for token in name.split(".")[1:]:
+        if token in KINDS:
+            fields.append(("made" if any(k == "kind" for k, _ in fields) else "kind", token))
+            parts.append("made" if parts and parts[-1] == "kind" else "kind")
+        elif token in ACTIONS:
+            fields.append(("action", token))
+            parts.append("action")
+        elif token in _REASONS:
+            fields.append(("reason", token))
+            parts.append("reason")
+        elif token[0] in "pr" and token[1:].isdigit():
+            fields.append(("players" if token[0] == "p" else "rank", token[1:]))
+            parts.append("players" if token[0] == "p" else "rank")
+        else:
+            parts.append(token)
+    return "_".join(parts), tuple(fields)
+
+
+def _add(name: str, method: Callable[..., Any]) -> None:
+    """Make the mutant class of `name`, whose first part is the hook `method` overrides (the name
+    alone decides the operator and its data, so the two can never disagree)."""
+    hook = name.split(".")[0]
+    if name in MUTANTS:
+        raise ValueError(f"mutant {name} generated twice")
+    if hook not in HOOKS:
+        raise ValueError(f"mutant {name}: {hook} is not a hook")
+    derived, values = _operator(name)
+    info = MutantInfo(name, hook, derived, values)
+    cls_name = _class_name(name)
+    method.__name__ = hook
+    method.__qualname__ = f"{cls_name}.{hook}"
+    cls = type(cls_name, (Mutant,), {hook: method, "INFO": info, "__module__": __name__, "__doc__": name})
+    cls.__qualname__ = cls_name
+    globals()[cls_name] = cls
+    MUTANTS[name] = cls
+
+
+# ---- the data the features come from --------------------------------------------------------------
+
+
+def _embedded_parameters() -> dict[str, Any]:
+    """The embedded spec's parameters, read from the file alone (no words, no validation beyond
+    what the loader does elsewhere): the deck and the player counts are all a mutant needs."""
+    data = yaml.safe_load(embedded_spec_path().read_text(encoding="utf-8"))
+    return {name: entry["value"] for name, entry in data["parameters"].items()}
+
+
+_PARAMETERS = _embedded_parameters()
+_RANKS: tuple[int, ...] = tuple(sorted(_PARAMETERS["ranks"]))
+_PLAYERS: tuple[int, ...] = tuple(range(_PARAMETERS["players"]["min"], _PARAMETERS["players"]["max"] + 1))
+
+
+def _next_in_deck(game: Game, a: int) -> int | None:
+    ranks = game.ruleset.ranks
+    i = ranks.index(a)
+    return ranks[i + 1] if i + 1 < len(ranks) else None
+
+
+def _wraps(game: Game, a: int, b: int) -> bool:
+    ranks = game.ruleset.ranks
+    return a == ranks[-1] and b == ranks[0]
+
+
+# ---- follows(a, b) ---------------------------------------------------------------------------------
+
+
+def _follows() -> None:
+    def any_next(self: Game, a: int, b: int) -> bool:
+        return Game.follows(self, a, b) or _next_in_deck(self, a) == b
+
+    def consecutive(self: Game, a: int, b: int) -> bool:
+        return Game.follows(self, a, b) and b == a + 1
+
+    def wrap(self: Game, a: int, b: int) -> bool:
+        return Game.follows(self, a, b) or _wraps(self, a, b)
+
+    def no_wrap(self: Game, a: int, b: int) -> bool:
+        return Game.follows(self, a, b) and not _wraps(self, a, b)
+
+    def flip(self: Game, a: int, b: int) -> bool:
+        return Game.follows(self, b, a)
+
+    _add("follows.any_next", any_next)
+    _add(
+        "follows.consecutive",
+        consecutive,
+    )
+    _add("follows.wrap", wrap)
+    _add(
+        "follows.no_wrap",
+        no_wrap,
+    )
+    _add("follows.flip", flip)
+
+
+# ---- strength(rank) --------------------------------------------------------------------------------
+
+
+def _promote(rank: int) -> Callable[..., Any]:
+    def promote(self: Game, r: int) -> int:
+        return len(self.ruleset.ranks) if r == rank else Game.strength(self, r)
+
+    return promote
+
+
+def _strength() -> None:
+    def flip(self: Game, rank: int) -> int:
+        return -Game.strength(self, rank)
+
+    for rank in _RANKS:
+        _add(f"strength.r{rank}.strongest", _promote(rank))
+    _add("strength.flip", flip)
+
+
+# ---- beats(new, old) -------------------------------------------------------------------------------
+
+
+def _beats_flip(kind: str) -> Callable[..., Any]:
+    def flip(self: Game, new: Pile, old: Pile) -> bool:
+        if new.kind == kind:
+            return Game.beats(self, old, new)
+        return Game.beats(self, new, old)
+
+    return flip
+
+
+def _beats_or_equal(kind: str) -> Callable[..., Any]:
+    def or_equal(self: Game, new: Pile, old: Pile) -> bool:
+        same = new.kind == old.kind == kind and new.size == old.size and new.cards[0] == old.cards[0]
+        return same or Game.beats(self, new, old)
+
+    return or_equal
+
+
+def _beats_any_size(kind: str) -> Callable[..., Any]:
+    def any_size(self: Game, new: Pile, old: Pile) -> bool:
+        if new.kind == old.kind == kind and new.size != old.size:
+            cards = (old.cards[0],) * new.size if kind == "set" else self.runs_from(old.cards[0], new.size)
+            return cards is not None and Game.beats(self, new, Pile(kind, cards))  # type: ignore[arg-type]
+        return Game.beats(self, new, old)
+
+    return any_size
+
+
+def _beats() -> None:
+    for kind in KINDS:
+        _add(f"beats.{kind}.flip", _beats_flip(kind))
+    for kind in KINDS:
+        _add(f"beats.{kind}.or_equal", _beats_or_equal(kind))
+    for kind in ("set", "run"):
+        _add(
+            f"beats.{kind}.any_size",
+            _beats_any_size(kind),
+        )
+
+
+# ---- closing_size(kind) ----------------------------------------------------------------------------
+
+
+def _closing_bound(kind: str, players: int, step: int) -> Callable[..., Any]:
+    def bound(self: Game, k: str) -> int | None:
+        size = Game.closing_size(self, k)
+        if size is None or k != kind or self.players != players:
+            return size
+        return size + step
+
+    return bound
+
+
+def _closing_size() -> None:
+    for kind in ("set", "run"):
+        for players in _PLAYERS:
+            for step, word in ((-1, "minus1"), (1, "plus1")):
+                _add(f"closing_size.{kind}.p{players}.{word}", _closing_bound(kind, players, step))
+
+
+# ---- closes(pile, action) --------------------------------------------------------------------------
+
+
+def _closes_drop(action: str) -> Callable[..., Any]:
+    def drop(self: Game, pile: Pile, a: str) -> TrickEndReason | None:
+        return None if a == action else Game.closes(self, pile, a)
+
+    return drop
+
+
+_SWAPPED = {
+    TrickEndReason.SET_CLOSED: TrickEndReason.RUN_CLOSED,
+    TrickEndReason.RUN_CLOSED: TrickEndReason.SET_CLOSED,
+}
+
+
+def _closes() -> None:
+    def swap(self: Game, pile: Pile, action: str) -> TrickEndReason | None:
+        reason = Game.closes(self, pile, action)
+        return None if reason is None else _SWAPPED.get(reason, reason)
+
+    for action in ACTIONS:
+        _add(
+            f"closes.{action}.drop",
+            _closes_drop(action),
+        )
+    _add("closes.reason.swap", swap)
+
+
+# ---- add_limit(pile, kind) -------------------------------------------------------------------------
+
+
+def _limit(kind: str | None, step: int | None) -> Callable[..., Any]:
+    def limit(self: Game, pile: Pile, k: str) -> int | None:
+        size = Game.add_limit(self, pile, k)
+        if kind is not None and k != kind:
+            return size
+        if step is None or size is None:
+            return None
+        return size + step
+
+    return limit
+
+
+def _add_limit() -> None:
+    _add("add_limit.drop", _limit(None, None))
+    for kind in ("set", "run"):
+        _add(
+            f"add_limit.{kind}.drop",
+            _limit(kind, None),
+        )
+        for step, word in ((-1, "minus1"), (1, "plus1")):
+            _add(f"add_limit.{kind}.{word}", _limit(kind, step))
+
+
+# ---- add_options(pile) -----------------------------------------------------------------------------
+
+AddList = list[tuple[tuple[int, ...], Pile]]
+
+
+def _adds_filtered(keep: Callable[[Game, Pile, tuple[int, ...], Pile], bool]) -> Callable[..., Any]:
+    def filtered(self: Game, pile: Pile) -> AddList:
+        return [(added, new) for added, new in Game.add_options(self, pile) if keep(self, pile, added, new)]
+
+    return filtered
+
+
+def _below(pile: Pile, new: Pile) -> bool:
+    """The add places cards before the pile's first card in the run."""
+    return new.kind == "run" and new.cards[0] != pile.cards[0]
+
+
+def _above(pile: Pile, new: Pile) -> bool:
+    return new.kind == "run" and new.cards[-1] != pile.cards[-1]
+
+
+def _adds_below(self: Game, pile: Pile) -> AddList:
+    """Game's adds, and every add that extends a single or run below its first card (as far as the
+    succession and the limits allow)."""
+    out = Game.add_options(self, pile)
+    if pile.kind not in ("single", "run"):
+        return out
+    have = {new for _, new in out}
+    limit = self.add_limit(pile, "run")
+    for k in range(1, self.max_cards + 1):
+        size = pile.size + k
+        if size < self.ruleset.min_run_size or (limit is not None and size > limit):
+            continue
+        for start in self.ruleset.ranks:
+            run = self.runs_from(start, size)
+            if run is None:
+                continue
+            for at in range(1, k + 1):
+                if run[at : at + pile.size] == pile.cards:
+                    new = Pile("run", run)
+                    if new not in have:
+                        have.add(new)
+                        out.append((run[:at] + run[at + pile.size :], new))
+    return out
+
+
+def _add_options() -> None:
+    _add(
+        "add_options.single.drop",
+        _adds_filtered(lambda g, p, a, n: p.kind != "single"),
+    )
+    for made in ("set", "run"):
+        _add(
+            f"add_options.single.{made}.drop",
+            _adds_filtered(lambda g, p, a, n, made=made: not (p.kind == "single" and n.kind == made)),  # type: ignore[misc]
+        )
+    for kind in ("set", "run"):
+        _add(
+            f"add_options.{kind}.drop",
+            _adds_filtered(lambda g, p, a, n, kind=kind: p.kind != kind),  # type: ignore[misc]
+        )
+    _add(
+        "add_options.below.drop",
+        _adds_filtered(lambda g, p, a, n: not _below(p, n)),
+    )
+    _add(
+        "add_options.above.drop",
+        _adds_filtered(lambda g, p, a, n: not _above(p, n)),
+    )
+    _add(
+        "add_options.below.allow",
+        _adds_below,
+    )
+    _add(
+        "add_options.split",
+        _adds_filtered(lambda g, p, a, n: len(a) == 1),
+    )
+
+
+# ---- rule_of_8(option, state) ----------------------------------------------------------------------
+
+
+def _rule_of_8() -> None:
+    def add_drop(self: Game, option: Option, state: State) -> bool:
+        return option.move.action != "add" and Game.rule_of_8(self, option, state)
+
+    def opening_drop(self: Game, option: Option, state: State) -> bool:
+        return Game.rule_of_8(self, option, replace(state, opening_has_eight=False))
+
+    def listed_add(self: Game, option: Option, state: State) -> bool:
+        return option.listed_eight and Game.rule_of_8(self, option, state)
+
+    def listed_drop(self: Game, option: Option, state: State) -> bool:
+        return Game.rule_of_8(self, option._replace(listed_eight=option.has_eight), state)
+
+    def lead_add(self: Game, option: Option, state: State) -> bool:
+        return (state.pile is None and option.has_eight) or Game.rule_of_8(self, option, state)
+
+    def negate(self: Game, option: Option, state: State) -> bool:
+        return state.pile is not None and not Game.rule_of_8(self, option, state)
+
+    _add("rule_of_8.add.drop", add_drop)
+    _add(
+        "rule_of_8.opening8.drop",
+        opening_drop,
+    )
+    _add(
+        "rule_of_8.listed.require",
+        listed_add,
+    )
+    _add(
+        "rule_of_8.listed.drop",
+        listed_drop,
+    )
+    _add("rule_of_8.lead.fires", lead_add)
+    for kind in KINDS:
+
+        def kind_drop(self: Game, option: Option, state: State, kind: str = kind) -> bool:
+            return option.pile.kind != kind and Game.rule_of_8(self, option, state)
+
+        _add(
+            f"rule_of_8.{kind}.drop",
+            kind_drop,
+        )
+    _add(
+        "rule_of_8.negate",
+        negate,
+    )
+
+
+# ---- trick_winner(trick, reasons) ------------------------------------------------------------------
+
+
+def _first_placer(reason: TrickEndReason) -> Callable[..., Any]:
+    def first(self: Game, trick: tuple[Play, ...], reasons: tuple[TrickEndReason, ...]) -> int:
+        if reason in reasons:
+            for play in trick:
+                if play.move.action != "pass":
+                    return play.player
+        return Game.trick_winner(self, trick, reasons)
+
+    return first
+
+
+def _after_winner(reason: TrickEndReason) -> Callable[..., Any]:
+    def after(self: Game, trick: tuple[Play, ...], reasons: tuple[TrickEndReason, ...]) -> int:
+        winner = Game.trick_winner(self, trick, reasons)
+        return self.next_seat(winner) if reason in reasons else winner
+
+    return after
+
+
+def _trick_winner() -> None:
+    for reason in TRICK_END_REASONS:
+        _add(
+            f"trick_winner.{reason.value}.first_placer",
+            _first_placer(reason),
+        )
+        _add(
+            f"trick_winner.{reason.value}.next_seat",
+            _after_winner(reason),
+        )
+
+
+# ---- next_seat(seat) -------------------------------------------------------------------------------
+
+
+def _next_seat() -> None:
+    def reverse(self: Game, seat: int) -> int:
+        return (2 * seat - Game.next_seat(self, seat)) % self.players
+
+    _add("next_seat.reverse", reverse)
+    for players in _PLAYERS:
+        # Two seats on is one cycle through every seat only at an odd table, and at 3 seats it is the
+        # other direction: from 5 seats.
+        if players >= 5 and players % 2 == 1:
+
+            def skip(self: Game, seat: int, players: int = players) -> int:
+                nxt = Game.next_seat(self, seat)
+                return Game.next_seat(self, nxt) if self.players == players else nxt
+
+            _add(f"next_seat.p{players}.skip", skip)
+
+
+# ---- penalty(hand) ---------------------------------------------------------------------------------
+
+
+def _penalty_plus(rank: int) -> Callable[..., Any]:
+    def plus(self: Game, hand: int) -> int:
+        base = Game.penalty(self, hand)
+        if rank not in self.codec.index:
+            return base
+        return base + self.codec.counts(hand)[self.ruleset.ranks.index(rank)]
+
+    return plus
+
+
+def _penalty() -> None:
+    def cards(self: Game, hand: int) -> int:
+        return self.codec.size(hand)
+
+    _add("penalty.cards", cards)
+    for rank in _RANKS:
+        _add(f"penalty.r{rank}.plus1", _penalty_plus(rank))
+
+
+# ---- deck_copies(), hand_size() --------------------------------------------------------------------
+
+
+def _per_players(hook: str, players: int, step: int) -> Callable[..., Any]:
+    base = getattr(Game, hook)
+
+    def changed(self: Game) -> int:
+        value: int = base(self)
+        return max(1, value + step) if self.players == players else value
+
+    return changed
+
+
+def _deal() -> None:
+    for hook in ("deck_copies", "hand_size"):
+        for players in _PLAYERS:
+            for step, word in ((-1, "minus1"), (1, "plus1")):
+                _add(f"{hook}.p{players}.{word}", _per_players(hook, players, step))
+
+    def deal_all(self: Game) -> int:
+        return self.copies * len(self.ruleset.ranks) // self.players
+
+    _add("hand_size.all", deal_all)
+
+
+# ---- first_leader(draw), round_leader(state) -------------------------------------------------------
+
+
+def _leaders() -> None:
+    def seat_0(self: Game, draw: int) -> int:
+        return 0
+
+    def drawn(self: Game, draw: int) -> int:
+        return draw
+
+    def after_drawn(self: Game, draw: int) -> int:
+        return self.next_seat(Game.first_leader(self, draw))
+
+    _add("first_leader.seat_0", seat_0)
+    _add("first_leader.drawn", drawn)
+    _add("first_leader.next_seat", after_drawn)
+
+    def after_leader(self: Game, state: State) -> int:
+        return self.next_seat(state.round_leader)
+
+    def went_out(self: Game, state: State) -> int:
+        return state.to_move
+
+    def after_went_out(self: Game, state: State) -> int:
+        return self.next_seat(state.to_move)
+
+    def same(self: Game, state: State) -> int:
+        return state.round_leader
+
+    def most_points(self: Game, state: State) -> int:
+        return state.scores.index(max(state.scores))
+
+    for name, method in (
+        ("after_leader", after_leader),
+        ("went_out", went_out),
+        ("after_went_out", after_went_out),
+        ("same_leader", same),
+        ("most_points", most_points),
+    ):
+        _add(f"round_leader.{name}", method)
+
+
+for _generate in (
+    _follows,
+    _strength,
+    _beats,
+    _closing_size,
+    _closes,
+    _add_limit,
+    _add_options,
+    _rule_of_8,
+    _trick_winner,
+    _next_seat,
+    _penalty,
+    _deal,
+    _leaders,
+):
+    _generate()
+
+
+def mutant(name: str) -> type[Mutant]:
+    """The mutant class of a name; KeyError naming the name for an unknown one."""
+    try:
+        return MUTANTS[name]
+    except KeyError:
+        raise KeyError(f"unknown mutant {name!r}") from None

@@ -1,0 +1,463 @@
+"""The text-derived oracle: what the clauses themselves say, put to an engine as concrete questions.
+
+Each question asks an engine's public hooks something the texts state outright and cites the
+clause: the texts' own examples (checks/text/text_examples.py holds them as Z3 constraints; here
+they are asked of an engine), the numbers the clauses give, and the few consequences a clause
+states for every reading. A question asks nothing where the texts pull apart, because there the text
+decides nothing a mutant could contradict:
+
+- the rank order of runs (the example "1,2,3 > 11,12,13" against "höherrangig", run_order's
+  question), and where an 8 stands ("die wertvollsten" read as strength, eight_rank's question):
+  the overwrite questions leave the 8 out and ask about runs only that one run of a size cannot
+  beat itself;
+- at 5 players the copies and the closing size of a set (German "5+", Spanish "más de 5"): both 4
+  and 5 pass there;
+- which plays of an 8 are the Rule of 8 beyond the listed forms (8,9; an added 8): the questions ask
+  only about the listed forms played as an overwrite;
+- the exemption beyond the opening play: only "the opening play never triggers" is asked;
+- the closing of a set or run by a lead or an overwrite (German "legt", Spanish "añade"): only an
+  add is asked about.
+
+The questions are independent of which variation points a spec declares (they read no point and no
+reading), so hiding a point never changes what kills a mutant. The Z3 model's own clause-level
+facts are not re-asked here: its examples are these questions, asked of the engine.
+
+Play invariants (`play_violation`) are the invariants of checks/play/invariants.py that hold under
+every reading, checked over a few seeded matches of the engine itself (never against a model, which
+would read the readings): `leader.no_pass` (clause lead.no_pass), `round.end` (round.end),
+`turn.passed` (action.pass.out: "scheidet er für den Stich aus"), `match.end` (match.end). Two more
+encode rules no clause writes down, and a mutant that only they catch is still a silence:
+`cards.accounted` (no card appears or vanishes) and `turn.next` (turns go round the table in one
+direction: the texts never say how turns pass). The others in invariants.py judge by the spec's
+rules model, that is by the readings, and are not used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from itertools import pairwise
+
+from five35.engine import PASS, Game, Move, Pile, Play, State, TrickEndReason
+from five35.engine.bots import get_bot
+from five35.engine.simulate import bot_rngs, game_seed
+from five35.engine.state import RoundEnd, TrickEnd
+from five35.spec import SpecError
+
+EIGHT = 8
+
+
+@dataclass(frozen=True)
+class Question:
+    """One thing the texts state, asked of an engine: `ask` returns why the engine contradicts it,
+    or None (it agrees, or the question does not apply to this deck or table)."""
+
+    id: str
+    clause: str
+    states: str  # what the text says, in the words of the clause
+    ask: Callable[[Game], str | None]
+
+
+def _state(game: Game, pile: Pile | None = None, opening_has_eight: bool = False) -> State:
+    ranks = game.ruleset.ranks
+    start = game.start_round([[ranks[seat % len(ranks)]] for seat in range(game.players)], 0)
+    return replace(start, pile=pile, opening_has_eight=opening_has_eight)
+
+
+def _has(game: Game, *ranks: int) -> bool:
+    return all(r in game.ruleset.ranks for r in ranks)
+
+
+def _single_example(game: Game) -> str | None:
+    if not _has(game, 1, 7, 14):
+        return None
+    one, seven, fourteen = (Pile("single", (r,)) for r in (1, 7, 14))
+    if not (game.beats(seven, one) and game.beats(fourteen, seven)) or game.beats(one, seven):
+        return "a single 7 does not beat a single 1, or a 14 a 7 (1 < 7 < 14)"
+    return None
+
+
+def _set_example(game: Game) -> str | None:
+    if not _has(game, 1, 14) or game.copies < 3 or game.max_cards < 3:
+        return None
+    low, high = Pile("set", (1, 1, 1)), Pile("set", (14, 14, 14))
+    if not game.beats(high, low) or game.beats(low, high):
+        return "the set 14,14,14 does not beat 1,1,1 (1,1,1 < 14,14,14)"
+    return None
+
+
+def _higher_ranked(game: Game) -> str | None:
+    ranks = [r for r in game.ruleset.ranks if r != EIGHT]
+    for size in (1, 2):
+        if size > game.copies or size > game.max_cards:
+            continue
+        kind = "single" if size == 1 else "set"
+        for a in ranks:
+            for b in ranks:
+                new, old = Pile(kind, (a,) * size), Pile(kind, (b,) * size)  # type: ignore[arg-type]
+                if game.beats(new, old) != (a > b):
+                    verb = "beats" if a <= b else "does not beat"
+                    return f"the {kind} {new} {verb} {old}"
+    return None
+
+
+def _same_type_and_size(game: Game) -> str | None:
+    piles = game.placeable_piles()
+    for new in piles:
+        for old in piles:
+            if (new.kind != old.kind or new.size != old.size or new == old) and game.beats(new, old):
+                return f"{new} overwrites {old}, which is not a lower pile of its type and size"
+    return None
+
+
+def _runs_consecutive(game: Game) -> str | None:
+    ranks = game.ruleset.ranks
+    for a, b in pairwise(ranks):
+        if b == a + 1 and not game.follows(a, b):
+            return f"{b} does not follow {a} in a run"
+        if b < a and game.follows(a, b):
+            return f"{b} follows {a} in a run"
+    return None
+
+
+def _listed_eight(cards: tuple[int, ...]) -> Callable[[Game], str | None]:
+    def ask(game: Game) -> str | None:
+        if not _has(game, *cards) or len(cards) > game.max_cards:
+            return None
+        kind = "single" if len(cards) == 1 else ("set" if len(set(cards)) == 1 else "run")
+        if kind == "set" and game.copies < len(cards):
+            return None
+        move = Move("overwrite", tuple(sorted(cards)))
+        legal_somewhere = False
+        for old in game.placeable_piles():
+            if old.kind != kind or old.size != len(cards) or EIGHT in old.cards:
+                continue
+            state = _state(game, old)
+            option = game.option(state, move)
+            if option is None:
+                continue
+            legal_somewhere = True
+            if game.rule_of_8(option, state):
+                return None
+        if not legal_somewhere:
+            return None
+        return f"overwriting with {','.join(map(str, cards))} is never the Rule of 8"
+
+    return ask
+
+
+def _opening_never(game: Game) -> str | None:
+    state = _state(game)
+    for pile in game.placeable_piles():
+        option = game.option(state, Move("lead", tuple(sorted(pile.cards))))
+        if option is not None and game.rule_of_8(option, state):
+            return f"leading {pile} is the Rule of 8"
+    return None
+
+
+def _probe_tricks(game: Game) -> list[tuple[tuple[Play, ...], int]]:
+    """Small tricks and their last placer."""
+    p = game.players
+    out: list[tuple[tuple[Play, ...], int]] = []
+    for s in range(p):
+        a, b = s, (s + 1) % p
+        lead, over, add = Move("lead", (1,)), Move("overwrite", (2,)), Move("add", (1,))
+        out.append(((Play(a, lead), Play(b, over)), b))
+        out.append(((Play(a, lead), Play(b, PASS)), a))
+        out.append(((Play(a, lead), Play(b, add), Play(a, PASS)), b))
+    return out
+
+
+def _last_placer_wins(game: Game) -> str | None:
+    for trick, last in _probe_tricks(game):
+        for reason in TrickEndReason:
+            winner = game.trick_winner(trick, (reason,))
+            if winner != last:
+                return f"player {winner} wins a trick ended by {reason.value} whose last placer is {last}"
+    return None
+
+
+#: The closing card of a set at each player count, as each text gives it: German "die vierte ...
+#: (oder die fünfte in einem Spiel mit 5+ Spielern)", Spanish "la cuarta ... (o la quinta en una
+#: partida de más de 5 jugadores)"; the copies of deck.copies follow the same split.
+def _by_the_texts(players: int) -> set[int]:
+    german = 5 if players >= 5 else 4
+    spanish = 5 if players > 5 else 4
+    return {german, spanish}
+
+
+def _set_closes(game: Game) -> str | None:
+    allowed = _by_the_texts(game.players)
+    rank = game.ruleset.ranks[0]
+    closing = None
+    for size in range(1, 9):
+        reason = game.closes(Pile("set", (rank,) * size), "add")
+        if reason is not None:
+            if reason != TrickEndReason.SET_CLOSED:
+                return f"the set of {size} ends the trick as {reason.value}"
+            closing = size
+            break
+    if closing not in allowed:
+        want = " or ".join(map(str, sorted(allowed)))
+        return f"with {game.players} players adding card {closing} of a set ends the trick, not card {want}"
+    return None
+
+
+def _closing_card_placeable(kind: str) -> Callable[[Game], str | None]:
+    """The card that closes a set (or a run) can be placed: some add makes a set (a run) of the
+    size at which it closes, where the deck holds that many copies."""
+    return lambda game: _closing_placed(game, kind)
+
+
+def _closing_placed(game: Game, kind: str) -> str | None:
+    start = game.ruleset.ranks[0]
+    closing = None
+    for size in range(2, 9):
+        cards = (start,) * size if kind == "set" else game.runs_from(start, size)
+        if cards is not None and game.closes(Pile(kind, cards), "add") is not None:  # type: ignore[arg-type]
+            closing = size
+            break
+    if closing is None or (kind == "set" and closing > game.copies):
+        return None
+    made = {
+        new.size for pile in game.placeable_piles() if pile.kind == kind for _, new in game.add_options(pile)
+    }
+    if closing not in made:
+        return f"no add makes a {kind} of {closing}, the size that ends the trick"
+    return None
+
+
+def _run_closes(game: Game) -> str | None:
+    start = game.ruleset.ranks[0]
+    five, four = game.runs_from(start, 5), game.runs_from(start, 4)
+    if five is None or four is None:
+        return None
+    reason = game.closes(Pile("run", five), "add")
+    if reason != TrickEndReason.RUN_CLOSED or game.closes(Pile("run", four), "add") is not None:
+        return "adding the fifth card of a run does not end the trick as run_closed (or the fourth does)"
+    return None
+
+
+def _copies(game: Game) -> str | None:
+    allowed = _by_the_texts(game.players)
+    if game.copies not in allowed:
+        want = " or ".join(map(str, sorted(allowed)))
+        return f"{game.copies} copies of each card with {game.players} players, not {want}"
+    return None
+
+
+def _adds_lengthen(game: Game) -> str | None:
+    """Some set and some run of two can be lengthened by an add, and some add places two cards."""
+    two_cards = False
+    for kind in ("set", "run"):
+        if kind == "set" and game.copies < 3:
+            continue
+        found = False
+        for pile in game.placeable_piles():
+            if pile.kind != kind or pile.size != 2:
+                continue
+            for added, new in game.add_options(pile):
+                if new.kind == kind and new.size > pile.size:
+                    found = True
+                    two_cards = two_cards or len(added) >= 2
+        if not found:
+            return f"no add lengthens a {kind} of two"
+    if not two_cards and game.max_cards >= 2 and game.copies >= 4:
+        return "no add places more than one card"
+    return None
+
+
+def _penalty_adds_up(game: Game) -> str | None:
+    codec = game.codec
+    if game.penalty(0) != 0:
+        return "an empty hand scores points"
+    units = {r: codec.unit(r) for r in game.ruleset.ranks}
+    for a in game.ruleset.ranks:
+        for b in game.ruleset.ranks:
+            if a <= b and game.penalty(units[a] + units[b]) != game.penalty(units[a]) + game.penalty(
+                units[b]
+            ):
+                return f"a hand of {a} and {b} does not score the points of its cards"
+    return None
+
+
+def _eight_most_points(game: Game) -> str | None:
+    if EIGHT not in game.ruleset.ranks:
+        return None
+    eight = game.penalty(game.codec.unit(EIGHT))
+    for r in game.ruleset.ranks:
+        if r != EIGHT and game.penalty(game.codec.unit(r)) >= eight:
+            return f"a {r} scores as many points as an 8 or more"
+    return None
+
+
+QUESTIONS: tuple[Question, ...] = (
+    Question("pile.single.example", "pile.single", "(1 < 7 < 14)", _single_example),
+    Question("pile.set.example", "pile.set", "(1,1,1 < 14,14,14)", _set_example),
+    Question("action.overwrite.higher", "action.overwrite", "einen höherrangigen Stapel", _higher_ranked),
+    Question(
+        "action.overwrite.match",
+        "action.overwrite",
+        "der dem Typ und der Größe ... entspricht",
+        _same_type_and_size,
+    ),
+    Question("pile.run.consecutive", "pile.run", "Karten aufeinanderfolgender Ränge", _runs_consecutive),
+    Question("eight.trigger.single", "eight.trigger", "eine einzelne 8", _listed_eight((EIGHT,))),
+    Question("eight.trigger.set", "eight.trigger", "ein Satz 8", _listed_eight((EIGHT, EIGHT))),
+    Question("eight.trigger.run78", "eight.trigger", "ein Lauf mit 7,8", _listed_eight((7, EIGHT))),
+    Question("eight.trigger.run789", "eight.trigger", "ein Lauf mit ... 7,8,9", _listed_eight((7, EIGHT, 9))),
+    Question("eight.exemption.opening", "eight.exemption", "eine 8 im Eröffnungsstapel", _opening_never),
+    Question(
+        "trick.winner.last",
+        "trick.winner",
+        "Der letzte Spieler, der ... eine Karte ... gelegt hat",
+        _last_placer_wins,
+    ),
+    Question(
+        "trick.end.set.card", "trick.end.set", "die vierte Karte ... (oder die fünfte ...)", _set_closes
+    ),
+    Question(
+        "trick.end.set.placed",
+        "trick.end.set",
+        "Ein Spieler legt die vierte Karte zu einem aktiven Satz",
+        _closing_card_placeable("set"),
+    ),
+    Question(
+        "trick.end.run.placed",
+        "trick.end.run",
+        "Ein Spieler legt die fünfte Karte eines Laufs",
+        _closing_card_placeable("run"),
+    ),
+    Question("trick.end.run.card", "trick.end.run", "die fünfte Karte eines Laufs", _run_closes),
+    Question(
+        "deck.copies.count", "deck.copies", "4 pro Karte bei 2-4 Spielern / 5 pro Karte bei 5+", _copies
+    ),
+    Question(
+        "action.add.lengthens",
+        "action.add",
+        "Eine oder mehrere Karten ... um Sätze/Läufe zu verlängern",
+        _adds_lengthen,
+    ),
+    Question(
+        "round.scoring.cards",
+        "round.scoring",
+        "die Punkte der noch auf ihrer Hand befindlichen Karten",
+        _penalty_adds_up,
+    ),
+    Question("eight.value.points", "eight.value", "las que más puntos valen", _eight_most_points),
+)
+
+
+@dataclass(frozen=True)
+class Kill:
+    """What caught a mutant: a question or an invariant, the clause it cites (None: an invariant
+    that encodes a rule no clause writes), and what happened."""
+
+    by: str
+    clause: str | None
+    message: str
+
+    @property
+    def unwritten(self) -> bool:
+        return self.clause is None
+
+
+def ask_questions(game: Game) -> Kill | None:
+    """The first question the engine contradicts."""
+    for question in QUESTIONS:
+        try:
+            answer = question.ask(game)
+        except (ValueError, SpecError, KeyError, IndexError) as exc:
+            answer = f"raised {type(exc).__name__}: {exc}"
+        if answer is not None:
+            return Kill(question.id, question.clause, answer)
+    return None
+
+
+#: The play invariants: id -> the clause it cites (None: a rule the texts never write).
+INVARIANTS: dict[str, str | None] = {
+    "leader.no_pass": "lead.no_pass",
+    "turn.passed": "action.pass.out",
+    "round.end": "round.end",
+    "match.end": "match.end",
+    "cards.accounted": None,
+    "moves.nonempty": None,
+    "turn.next": None,
+}
+
+#: Rounds played at most per match when looking for an invariant's violation.
+MAX_ROUNDS = 40
+
+
+def _next_in_turn(game: Game, seat: int, passed: int) -> set[int]:
+    """The seats that can come next in either direction round the table, skipping passed seats."""
+    out = set()
+    for step in (1, -1):
+        s = (seat + step) % game.players
+        while passed >> s & 1 and s != seat:
+            s = (s + step) % game.players
+        out.add(s)
+    return out
+
+
+def _step_violation(
+    game: Game, state: State, move: Move, new: State, events: tuple[object, ...]
+) -> str | None:
+    mover = state.to_move
+    if state.pile is None and move.action == "pass":
+        return "leader.no_pass"
+    went_out = move.action != "pass" and new.hands[mover] == 0
+    if went_out != any(isinstance(e, RoundEnd) for e in events):
+        return "round.end"
+    if new.phase == "play":
+        if new.passed >> new.to_move & 1:
+            return "turn.passed"
+        trick_ended = any(isinstance(e, TrickEnd) for e in events)
+        if not trick_ended and new.to_move not in _next_in_turn(game, mover, new.passed):
+            return "turn.next"
+    return None
+
+
+def _state_violation(game: Game, state: State) -> str | None:
+    played = sum(game.codec.pack(p.move.cards) for p in state.trick)
+    if sum(state.hands) + played + state.cleared + state.aside != game.full_deck:
+        return "cards.accounted"
+    if state.phase == "play":
+        moves = game.legal_moves(state)
+        if not moves:
+            return "moves.nonempty"
+        if state.pile is None and PASS in moves:
+            return "leader.no_pass"
+    over = max(state.scores) >= game.ruleset.match_end_score
+    if over != (state.phase == "match_over"):
+        return "match.end"
+    return None
+
+
+def play_violation(game: Game, seed: int, matches: int) -> Kill | None:
+    """The first play invariant the engine breaks over `matches` seeded matches (random bots)."""
+    bot = get_bot("random")
+    for index in range(matches):
+        match_seed = game_seed(seed, index)
+        rngs = bot_rngs(match_seed, game.players)
+        try:
+            state = game.new_match(match_seed)
+        except (ValueError, SpecError):
+            return None  # a deal the engine cannot make is a difference in play, not an invariant
+        for _ in range(MAX_ROUNDS):
+            while True:
+                broken = _state_violation(game, state)
+                if broken is not None:
+                    return Kill(broken, INVARIANTS[broken], f"match {index}, round {state.round}")
+                if state.phase != "play":
+                    break
+                move = bot.choose(game, state, game.legal_moves(state), rngs[state.to_move])
+                new, events = game.apply(state, move)
+                broken = _step_violation(game, state, move, new, events)
+                if broken is not None:
+                    return Kill(broken, INVARIANTS[broken], f"match {index}, round {state.round}: '{move}'")
+                state = new
+            if state.phase == "match_over":
+                break
+            state = game.next_round(state)
+    return None

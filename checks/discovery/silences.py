@@ -1,0 +1,610 @@
+"""Silences of the text: mutants that change play and that no clause kills.
+
+For one mutant (mutants.py) under the played ruleset:
+
+1. Hook answers. Both engines answer a fixed probe of every hook (each rank pair of the succession,
+   every pile pair for `beats`, every placing move for `rule_of_8`, small tricks for `trick_winner`,
+   every seat, draw and finished round for the deal hooks...). No answer differs at any player
+   count: the mutant is *equivalent* (unchanged hooks).
+2. The text-derived oracle (oracle.py): the first question the mutant contradicts kills it, naming
+   the clause.
+3. Differential play against the unmutated engine, at the player counts where a hook answer
+   differs, stopping at the first divergence: the first deal, then every short trick from an empty
+   table (the exhaustive search of decisions.py: every sequence of up to four plays, fewest cards
+   first), then seeded matches (checks/impact/measure.measure, with its shrunk witness). Nothing
+   found: *equivalent* (no change in play found).
+4. The play invariants (oracle.play_violation) over seeded matches of the mutant: one that cites a
+   clause kills it; one that encodes an unwritten rule does not (the mutant stays a silence, and
+   the note says which invariant).
+5. *Already asked*: the mutant plays like the engine under another reading of a point the spec
+   declares: every hook answer equal to that ruleset's, or, where both change the same hooks, no
+   difference in the same deals, short tricks and seeded matches. It belongs to that point's
+   question.
+6. Otherwise a *silence*: a Finding of kind silence whose alternative is the engine against the
+   mutant class and whose witness is the divergence of step 3.
+
+Steps 1 to 4 never look at the spec's variation points, and are remembered per (ruleset, mutant,
+budget): the hidden-point benchmark re-runs only step 5 for each spec copy.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from five35.engine import PASS, TRICK_END_REASONS, Game, Move, Pile, Play, State
+from five35.spec import Ruleset, Spec, SpecError
+from five35.spec.words import words_of
+
+from ..findings import (
+    Alternative,
+    CheckContext,
+    CheckResult,
+    Finding,
+    FindingKind,
+    Level,
+    Severity,
+    Side,
+    Witness,
+)
+from ..impact.measure import measure, player_counts
+from ..impact.witnesses import undealable_witness
+from . import decisions
+from .mutants import MUTANTS, Mutant
+from .oracle import Kill, ask_questions, play_violation
+
+NAME = "discovery.mutants"
+TITLE = "Engine mutants against the texts: the silences nobody declared (mutation analysis)"
+
+Verdict = Literal["equivalent", "killed", "already_asked", "silence"]
+
+
+# ---- the probe of every hook --------------------------------------------------------------------
+
+Probe = dict[tuple[Any, ...], Any]
+
+#: Which probe groups a hook's answers can reach (a hook's own group, and the groups of the hooks
+#: that call it); a mutant's other groups are the engine's own.
+REACHES: dict[str, tuple[str, ...]] = {
+    "follows": ("succession", "beats", "closing", "adds", "eight"),
+    "strength": ("strength", "beats", "eight"),
+    "beats": ("beats", "eight"),
+    "closing_size": ("closing", "adds", "eight"),
+    "closes": ("closing",),
+    "add_limit": ("adds", "eight"),
+    "add_options": ("adds", "eight"),
+    "rule_of_8": ("eight",),
+    "trick_winner": ("winner",),
+    "next_seat": ("seats", "deal"),
+    "penalty": ("penalty",),
+    "deck_copies": ("deal", "succession", "beats", "closing", "adds", "eight", "penalty"),
+    "hand_size": ("deal",),
+    "first_leader": ("deal",),
+    "round_leader": ("deal",),
+}
+GROUPS: tuple[str, ...] = (
+    "deal",
+    "seats",
+    "succession",
+    "strength",
+    "beats",
+    "closing",
+    "adds",
+    "eight",
+    "winner",
+    "penalty",
+)
+
+
+def _safe(call: Any, *args: Any) -> Any:
+    try:
+        return call(*args)
+    except (ValueError, SpecError, KeyError, IndexError) as exc:
+        return ("raised", type(exc).__name__)
+
+
+def _table(game: Game) -> State:
+    ranks = game.ruleset.ranks
+    return game.start_round([[ranks[seat % len(ranks)]] for seat in range(game.players)], 0)
+
+
+def _central(game: Game) -> list[Pile]:
+    """The placeable piles and every pile one add onto them makes: the central piles probed."""
+    piles = list(game.placeable_piles())
+    seen = set(piles)
+    for pile in list(piles):
+        adds = _safe(game.add_options, pile)
+        for _, new in adds if isinstance(adds, list) else []:
+            if new not in seen:
+                seen.add(new)
+                piles.append(new)
+    return piles
+
+
+def probe(game: Game, groups: Iterable[str]) -> Probe:
+    """The hook answers of `game` in the given probe groups."""
+    out: Probe = {}
+    p = game.players
+    ranks = game.ruleset.ranks
+    table = _table(game)
+    for group in groups:
+        if group == "deal":
+            out["deck_copies",] = game.copies
+            out["hand_size",] = _safe(game.hand_size)
+            for draw in range(p):
+                out["first_leader", draw] = game.first_leader(draw)
+            for scores in ((0,) * p, tuple(range(p))):
+                for leader in range(p):
+                    for went_out in range(p):
+                        done = replace(
+                            table, phase="round_over", to_move=went_out, round_leader=leader, scores=scores
+                        )
+                        out["round_leader", scores, leader, went_out] = game.round_leader(done)
+        elif group == "seats":
+            for seat in range(p):
+                out["next_seat", seat] = game.next_seat(seat)
+        elif group == "succession":
+            for i, a in enumerate(ranks):
+                out["follows", a] = game.follows(a, ranks[(i + 1) % len(ranks)])
+            out["placeable",] = tuple(game.placeable_piles())
+        elif group == "strength":
+            for r in ranks:
+                out["strength", r] = game.strength(r)
+        elif group == "beats":
+            piles = game.placeable_piles()
+            for old in piles:
+                out["beats", old] = tuple(new for new in piles if game.beats(new, old))
+        elif group == "closing":
+            for kind in ("single", "set", "run"):
+                out["closing_size", kind] = game.closing_size(kind)
+            for pile in _central(game):
+                for action in ("lead", "overwrite", "add"):
+                    out["closes", pile, action] = game.closes(pile, action)
+        elif group == "adds":
+            for pile in _central(game):
+                out["add_options", pile] = tuple(sorted(_safe(game.add_options, pile), key=repr))
+                for kind in ("set", "run"):
+                    out["add_limit", pile, kind] = game.add_limit(pile, kind)
+        elif group == "eight":
+            _probe_eights(game, table, out)
+        elif group == "winner":
+            for s in range(p):
+                b = (s + 1) % p
+                lead, over, add = (
+                    Move("lead", (ranks[0],)),
+                    Move("overwrite", (ranks[1],)),
+                    Move("add", (ranks[0],)),
+                )
+                for trick in (
+                    (Play(s, lead), Play(b, over)),
+                    (Play(s, lead), Play(b, PASS)),
+                    (Play(s, lead), Play(b, add), Play(s, PASS)),
+                ):
+                    for reason in TRICK_END_REASONS:
+                        out["trick_winner", trick, reason] = _safe(game.trick_winner, trick, (reason,))
+        elif group == "penalty":
+            units = [game.codec.unit(r) for r in ranks]
+            for i, a in enumerate(units):
+                out["penalty", ranks[i]] = game.penalty(a)
+                out["penalty", ranks[i], "pair"] = game.penalty(a + units[(i + 1) % len(units)])
+    return out
+
+
+def _probe_eights(game: Game, table: State, out: Probe) -> None:
+    """rule_of_8 for every placing move from an empty table and onto every placeable pile, with and
+    without an 8 in the opening pile (the mover holds the whole deck, so every move is legal)."""
+    rich = replace(table, hands=(game.full_deck, *table.hands[1:]))
+    for move in game.legal_moves(rich):
+        option = game.option(rich, move)
+        if option is not None:
+            out["rule_of_8", None, move] = game.rule_of_8(option, rich)
+    for old in game.placeable_piles():
+        for opening in (False, True):
+            state = replace(rich, pile=old, opening_has_eight=opening)
+            for move in game.legal_moves(state):
+                option = game.option(state, move)
+                if option is not None:
+                    out["rule_of_8", old, opening, move] = game.rule_of_8(option, state)
+
+
+def differing(a: Probe, b: Probe) -> set[tuple[Any, ...]]:
+    return {k for k in a.keys() | b.keys() if a.get(k) != b.get(k)}
+
+
+# ---- one mutant, whatever the spec declares -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How hard step 3 and 4 look: short-trick tables per search, seeded matches per player count."""
+
+    tables: int
+    matches: int
+    invariant_matches: int
+
+
+BUDGETS: dict[str, Budget] = {
+    "quick": Budget(tables=150, matches=2, invariant_matches=1),
+    "ci": Budget(tables=300, matches=4, invariant_matches=1),
+    "deep": Budget(tables=2000, matches=24, invariant_matches=3),
+}
+
+
+@dataclass(frozen=True)
+class Trial:
+    """What steps 1 to 4 found for one mutant: which player counts change hook answers, the kill,
+    the first divergence in play (its player count and witness), the invariant it breaks."""
+
+    name: str
+    changed: tuple[int, ...]  # player counts where some hook answer differs
+    kill: Kill | None = None
+    players: int | None = None  # where play first diverged
+    witness: Witness | None = None
+    found_by: str = ""  # deal | tricks | matches
+    invariant: Kill | None = None
+
+
+def _engines(ruleset: Ruleset, cls: type[Game], players: int) -> Game | str:
+    """The engine at a player count, or why it cannot deal that table."""
+    try:
+        game = cls(ruleset, players)
+        ruleset.hand_size(players)
+        game.new_match(0)
+    except SpecError as exc:
+        return str(exc)
+    return game
+
+
+_PROBES: dict[tuple[Ruleset, str, int, str], Probe | None] = {}
+
+
+def probe_of(
+    ruleset: Ruleset, cls: type[Game], players: int, groups: tuple[str, ...] = GROUPS
+) -> Probe | None:
+    """The probe of `cls` under `ruleset` in `groups` (each group remembered: hooks are pure), or
+    None when it cannot deal the table."""
+    out: Probe = {}
+    label = f"{cls.__module__}.{cls.__qualname__}"
+    game: Game | str | None = None
+    for group in groups:
+        key = (ruleset, label, players, group)
+        if key not in _PROBES:
+            if game is None:
+                game = _engines(ruleset, cls, players)
+            _PROBES[key] = None if isinstance(game, str) else probe(game, (group,))
+        found = _PROBES[key]
+        if found is None:
+            return None
+        out.update(found)
+    return out
+
+
+def hook_changes(ruleset: Ruleset, cls: type[Mutant], players: int) -> set[tuple[Any, ...]]:
+    """The probe keys where the mutant's answers differ from the engine's at one player count."""
+    groups = REACHES[cls.INFO.hook]
+    mine = probe_of(ruleset, cls, players, groups)
+    base = probe_of(ruleset, Game, players, groups)
+    if mine is None or base is None:
+        return set() if (mine is None) == (base is None) else {("dealable",)}
+    return differing(mine, base)
+
+
+def diverge(
+    played: tuple[Ruleset, type[Game]],
+    compared: tuple[Ruleset, type[Game]],
+    players: int,
+    budget: Budget,
+    seed: int,
+    names: tuple[str, str],
+) -> tuple[Witness | None, str]:
+    """The first difference in play between two (ruleset, engine) sides at one player count: the
+    first deal, the short tricks, then seeded matches. (None, "") when none is found."""
+    a = _engines(played[0], played[1], players)
+    b = _engines(compared[0], compared[1], players)
+    if isinstance(a, str) or isinstance(b, str):
+        if isinstance(a, str) and isinstance(b, str):
+            return None, ""
+        # One side cannot deal this table at all: the difference is the deal itself.
+        if isinstance(a, str):
+            return undealable_witness(b, b.new_match(seed), (names[1], names[0]), a), "deal"
+        return undealable_witness(a, a.new_match(seed), names, str(b)), "deal"
+    try:
+        witness = decisions.search_deal(a, b, seed, names)
+        if witness is not None:
+            return witness, "deal"
+        witness, _, _ = decisions.search_play(a, b, names, max_nodes=budget.tables)
+        if witness is not None:
+            return witness, "tricks"
+    except (ValueError, SpecError):
+        pass  # the two set up a table differently: the seeded matches show how
+    for index in range(budget.matches):
+        counts = measure(
+            played[0],
+            {"compared": (compared[0], names)},
+            players,
+            range(index, index + 1),
+            base_seed=seed,
+            engine=played[1],
+            engines={"compared": compared[1]},
+        )["compared"]
+        if counts.affected:
+            return counts.witness, "matches"
+    return None, ""
+
+
+_TRIALS: dict[tuple[Ruleset, str, Budget, int], Trial] = {}
+
+
+def trial(ruleset: Ruleset, name: str, budget: Budget, seed: int) -> Trial:
+    """Steps 1 to 4 for one mutant (remembered per ruleset, mutant, budget and seed)."""
+    key = (ruleset, name, budget, seed)
+    if key in _TRIALS:
+        return _TRIALS[key]
+    cls = MUTANTS[name]
+    changed = tuple(p for p in player_counts(ruleset) if hook_changes(ruleset, cls, p))
+    result = Trial(name, changed)
+    if changed:
+        kill = None
+        for p in player_counts(ruleset):
+            game = _engines(ruleset, cls, p)
+            kill = None if isinstance(game, str) else ask_questions(game)
+            if kill is not None:
+                break
+        if kill is not None:
+            result = replace(result, kill=kill)
+        else:
+            for p in changed:
+                witness, how = diverge((ruleset, Game), (ruleset, cls), p, budget, seed, ("engine", name))
+                if witness is not None:
+                    game = _engines(ruleset, cls, p)
+                    broken = (
+                        play_violation(game, seed, budget.invariant_matches) if game is not None else None
+                    )
+                    result = replace(result, players=p, witness=witness, found_by=how, invariant=broken)
+                    break
+    _TRIALS[key] = result
+    return result
+
+
+# ---- against the spec's declared points ---------------------------------------------------------
+
+
+def other_readings(spec: Spec, ruleset: Ruleset) -> list[tuple[str, str, Ruleset]]:
+    """(point, reading, ruleset) for every playable reading the ruleset does not play."""
+    out = []
+    for point, vp in spec.variation_points.items():
+        if point not in ruleset.readings:
+            continue
+        for reading in vp.playable:
+            if reading != ruleset.reading(point):
+                try:
+                    out.append((point, reading, spec.with_readings(ruleset, {point: reading})))
+                except SpecError:
+                    continue
+    return out
+
+
+_LIKE: dict[tuple[Ruleset, str, Ruleset, Budget, int], bool] = {}
+
+
+def plays_like(ruleset: Ruleset, name: str, other: Ruleset, budget: Budget, seed: int) -> bool:
+    """Whether the mutant under `ruleset` plays like the engine under `other`: every hook answer
+    equal at every player count, or, where both change the same hook answers, no difference in the
+    same deals, short tricks and seeded matches. A reading that changes a hook answer the mutant
+    cannot reach (a probe group outside REACHES of its hook) does not play like it; the groups are
+    compared cheapest first."""
+    key = (ruleset, name, other, budget, seed)
+    if key in _LIKE:
+        return _LIKE[key]
+    cls = MUTANTS[name]
+    reach = REACHES[cls.INFO.hook]
+    like = True
+    for p in player_counts(ruleset):
+        overlap = False
+        for group in sorted(GROUPS, key=lambda g: g == "eight"):
+            theirs = probe_of(other, Game, p, (group,))
+            base = probe_of(ruleset, Game, p, (group,))
+            if group not in reach:
+                if theirs != base:
+                    like = False
+                    break
+                continue
+            mine = probe_of(ruleset, cls, p, (group,))
+            if mine is None or theirs is None or base is None:
+                if (mine is None) != (theirs is None):
+                    like = False
+                    break
+                continue
+            if mine != theirs:
+                if not differing(mine, base) & differing(theirs, base):
+                    like = False
+                    break
+                overlap = True
+        if not like:
+            break
+        if overlap:
+            witness, _ = diverge((ruleset, cls), (other, Game), p, budget, seed, (name, "reading"))
+            if witness is not None:
+                like = False
+                break
+    _LIKE[key] = like
+    return like
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One mutant's classification under one spec."""
+
+    trial: Trial
+    verdict: Verdict
+    asked: tuple[str, ...] = ()  # "point=reading" it plays like (already asked)
+
+    @property
+    def name(self) -> str:
+        return self.trial.name
+
+
+def classify(spec: Spec, ruleset: Ruleset, name: str, budget: Budget, seed: int) -> Outcome:
+    t = trial(ruleset, name, budget, seed)
+    if not t.changed or (t.kill is None and t.witness is None):
+        return Outcome(t, "equivalent")
+    if t.kill is not None:
+        return Outcome(t, "killed")
+    if t.invariant is not None and not t.invariant.unwritten:
+        return Outcome(t, "killed")
+    asked = tuple(
+        f"{point}={reading}"
+        for point, reading, other in other_readings(spec, ruleset)
+        if plays_like(ruleset, name, other, budget, seed)
+    )
+    return Outcome(t, "already_asked" if asked else "silence", asked)
+
+
+# ---- levels -------------------------------------------------------------------------------------
+
+#: The mutants run at level ci (and quick): a fixed subset over every hook, chosen to finish within
+#: the level's budget. Level deep runs every mutant.
+CI_MUTANTS: tuple[str, ...] = (
+    "follows.wrap",
+    "beats.single.flip",
+    "closing_size.set.p5.minus1",
+    "add_options.above.drop",
+    "rule_of_8.opening8.drop",
+    "trick_winner.rule_of_8.first_placer",
+    "next_seat.p5.skip",
+    "penalty.cards",
+    "hand_size.p4.plus1",
+    "first_leader.next_seat",
+    "round_leader.after_went_out",
+)
+QUICK_MUTANTS: tuple[str, ...] = CI_MUTANTS[:4]
+
+
+def mutants_for(level: Level) -> tuple[str, ...]:
+    if level == "deep":
+        return tuple(MUTANTS)
+    return QUICK_MUTANTS if level == "quick" else CI_MUTANTS
+
+
+@dataclass
+class Discovery:
+    """Every mutant's outcome under one spec."""
+
+    outcomes: list[Outcome] = field(default_factory=list)
+
+    def of(self, verdict: Verdict) -> list[Outcome]:
+        return [o for o in self.outcomes if o.verdict == verdict]
+
+
+def discover(spec: Spec, ruleset: Ruleset, names: Sequence[str], budget: Budget, seed: int) -> Discovery:
+    return Discovery([classify(spec, ruleset, name, budget, seed) for name in names])
+
+
+# ---- findings -----------------------------------------------------------------------------------
+
+
+def _nearest_clauses(spec: Spec, outcome: Outcome) -> tuple[str, ...]:
+    words = words_of(spec)
+    family = words.mutations.get(MUTANTS[outcome.name].INFO.hook) if hasattr(words, "mutations") else None
+    clauses = tuple(c for c in (family.clauses if family else ()) if c in spec.clauses)
+    return clauses
+
+
+def describe(spec: Spec, name: str) -> str:
+    """The mutant's description for a designer, from the words file's `mutations` section."""
+    info = MUTANTS[name].INFO
+    words = words_of(spec)
+    family = words.mutations.get(info.hook) if hasattr(words, "mutations") else None
+    if family is None or info.operator not in family.operators:
+        return f"{info.hook}: {info.operator} ({', '.join(f'{k}={v}' for k, v in info.fields)})"
+    return family.operators[info.operator].format(**info.values)
+
+
+def silence_finding(spec: Spec, ruleset: Ruleset, outcome: Outcome) -> Finding:
+    info = MUTANTS[outcome.name].INFO
+    t = outcome.trial
+    words = words_of(spec)
+    family = words.mutations.get(info.hook) if hasattr(words, "mutations") else None
+    description = describe(spec, outcome.name)
+    detail = (
+        f"The texts do not decide this: the mutant {outcome.name} ({description}) plays differently from "
+        f"the engine ({'at ' + str(t.players) + ' players, ' if t.players else ''}found in {t.found_by}), "
+        "and no clause, example or number of the texts contradicts it."
+    )
+    if t.invariant is not None:
+        detail += (
+            f" Only the invariant {t.invariant.by} catches it, and that invariant encodes a rule no clause "
+            "writes down."
+        )
+    alternative = Alternative(
+        played=Side("engine", "the reference engine", ruleset, Game),
+        compared=Side(outcome.name, description, ruleset, MUTANTS[outcome.name]),
+        method=f"the reference engine against the mutant {outcome.name} ({description})",
+        shown_as_readings=False,
+    )
+    return Finding(
+        id=f"silence.{outcome.name}",
+        kind=FindingKind.SILENCE,
+        title=family.title if family is not None else f"The texts do not decide {info.hook}",
+        clauses=_nearest_clauses(spec, outcome),
+        detail=detail,
+        check=NAME,
+        severity=Severity.MEDIUM,
+        alternative=alternative,
+        witness=t.witness,
+        proposed_wording=family.wording.get("en") if family is not None else None,
+        topic=info.hook,
+    )
+
+
+def killed_by(outcome: Outcome) -> str:
+    """The clause (and the question or invariant citing it) that killed a mutant."""
+    kill = outcome.trial.kill or outcome.trial.invariant
+    return f"{kill.clause} ({kill.by})" if kill is not None else ""
+
+
+def notes_of(discovery: Discovery) -> tuple[str, ...]:
+    killed = discovery.of("killed")
+    asked = discovery.of("already_asked")
+    silent = discovery.of("silence")
+    equal = discovery.of("equivalent")
+    notes = [f"mutants run: {len(discovery.outcomes)}"]
+    kills = [f"{o.name} by {killed_by(o)}" for o in killed]
+    notes.append(f"killed by a clause ({len(killed)}): {', '.join(kills) or 'none'}")
+    notes.append(
+        f"already asked ({len(asked)}): "
+        + (", ".join(f"{o.name} as {'/'.join(o.asked)}" for o in asked) or "none")
+    )
+    notes.append(
+        f"silences ({len(silent)}): "
+        + (
+            ", ".join(
+                o.name + (f" (only invariant {o.trial.invariant.by})" if o.trial.invariant else "")
+                for o in silent
+            )
+            or "none"
+        )
+    )
+    notes.append(f"equivalent ({len(equal)}): {', '.join(o.name for o in equal) or 'none'}")
+    return tuple(notes)
+
+
+def check_mutants(ctx: CheckContext) -> CheckResult:
+    """Run the level's mutants against the texts and the engine; every silence is a finding."""
+    started = time.perf_counter()
+    names = mutants_for(ctx.level)
+    found = discover(ctx.spec, ctx.ruleset, names, BUDGETS[ctx.level], ctx.seed)
+    return CheckResult(
+        name=NAME,
+        title=TITLE,
+        seconds=time.perf_counter() - started,
+        mutants=len(found.outcomes),
+        findings=tuple(silence_finding(ctx.spec, ctx.ruleset, o) for o in found.of("silence")),
+        notes=notes_of(found),
+    )
+
+
+def outcomes_by_name(discovery: Discovery) -> Mapping[str, Outcome]:
+    return {o.name: o for o in discovery.outcomes}
