@@ -38,7 +38,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
@@ -88,6 +88,7 @@ EXTRA_DEALS: tuple[Deal, ...] = (
     Deal("an 8 added to a set of 8s", ((8, 8, 2), (8, 8, 12))),
     Deal("an 8 closing a run past the gap", ((4, 5, 7, 13), (8, 9, 1))),
     Deal("three players, a pass after a placer", ((2, 13), (5, 9), (11, 14))),
+    Deal("a set overwritten", ((2, 2, 9), (5, 5, 12))),
 )
 
 
@@ -313,7 +314,7 @@ def outcome(
     order: Sequence[str],
     step: Step,
     moment: str,
-    at_once: frozenset[str],
+    at_once: Collection[str],
 ) -> Decided:
     """What the candidate's rules decide at `step` (at `moment`) when applied in `order`.
 
@@ -384,6 +385,9 @@ class Search:
     states: int = 0
     plays: int = 0
     deal_names: list[str] = field(default_factory=list)
+    player_counts: set[int] = field(default_factory=set)
+    #: moment -> the evaluable verdicts whose candidates meet at it
+    by_moment: dict[str, list[Verdict]] = field(default_factory=dict)
 
 
 def _at_once_rules(spec: Spec, markers: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, ...]]:
@@ -457,10 +461,12 @@ def _evaluable(rule: Rule) -> bool:
 
 
 def deals_for(level: str, seed: int, ruleset: Ruleset) -> list[Deal]:
+    """The deals of a level: at ci those of 2 and 3 players (the five-player endgame alone takes
+    longer than all of them together), at deep every endgame and 40 seeded ones besides."""
     deals = [*EXTRA_DEALS, *HAND_PICKED]
-    if level == "deep":
-        deals += seeded_deals(seed, 40, ruleset.ranks)
-    return deals
+    if level != "deep":
+        return [d for d in deals if len(d.hands) <= 3]
+    return [*deals, *seeded_deals(seed, 40, ruleset.ranks)]
 
 
 def search(
@@ -485,6 +491,9 @@ def search(
         v.orders = tuple(itertools.permutations(c.rules))
         v.evaluable = all(_evaluable(rules[r]) for r in c.all_rules)
     out = Search(spec, ruleset, verdicts)
+    for v in verdicts:
+        for moment in v.candidate.moments if v.evaluable else ():
+            out.by_moment.setdefault(moment, []).append(v)
     games: dict[int, Game] = {}
     for deal in deals_for(level, seed, ruleset):
         players = len(deal.hands)
@@ -500,6 +509,7 @@ def search(
             continue  # the deck under this reading cannot hold these cards
         out.deals += 1
         out.deal_names.append(deal.name)
+        out.player_counts.add(players)
         _explore(out, game, deal, scores, start, rules, at_once, limit)
     return out
 
@@ -562,39 +572,58 @@ def _judge(
     applying = {
         m: {r for r, rule in rules.items() if m in rule.when and applies(rule, step, m)} for m in moments
     }
-    for v in out.verdicts:
-        c = v.candidate
-        if not v.evaluable:
-            continue
-        moment = next((m for m in moments if m in c.moments), None)
-        if moment is None or not all(r in applying[moment] for r in c.rules):
-            continue
-        v.occurs += 1
-        position = Position(hands=deal.hands, leader=deal.leader, scores=scores, moves=path)
-        if v.witness is None:
-            v.witness = (position, step.move, step)
-        outcomes = {o: outcome(rules, c, o, step, moment, frozenset(at_once)) for o in v.orders}
-        if _all_equal(outcomes.values()):
-            continue
-        settled = _settle(rules, c, outcomes, at_once)
-        v.differ += 1
-        named = {"+".join(o): d for o, d in outcomes.items()}
-        if settled is None:
-            v.unsettled += 1
-            if v.unsettled == 1:  # the silence's witness: the first play no clause settles
-                v.differing = (position, step.move, named)
-        elif v.settled_by is None:
-            v.settled_by = settled
-            if v.differing is None:
-                v.differing = (position, step.move, named)
+    judged: set[int] = set()
+    for moment in moments:
+        for v in out.by_moment.get(moment, ()):
+            c = v.candidate
+            if id(v) in judged or not all(r in applying[moment] for r in c.rules):
+                continue
+            judged.add(id(v))
+            _judge_one(v, step, moment, deal, scores, path, rules, at_once)
+
+
+def _judge_one(
+    v: Verdict,
+    step: Step,
+    moment: str,
+    deal: Deal,
+    scores: tuple[int, ...],
+    path: tuple[Move, ...],
+    rules: Mapping[str, Rule],
+    at_once: Mapping[str, tuple[str, ...]],
+) -> None:
+    c = v.candidate
+    v.occurs += 1
+    position = Position(hands=deal.hands, leader=deal.leader, scores=scores, moves=path)
+    if v.witness is None:
+        v.witness = (position, step.move, step)
+    outcomes = {o: outcome(rules, c, o, step, moment, at_once.keys()) for o in v.orders}
+    if _all_equal(outcomes.values()):
+        return
+    settled = _settle(rules, c, outcomes, at_once)
+    v.differ += 1
+    named = {"+".join(o): d for o, d in outcomes.items()}
+    if settled is None:
+        v.unsettled += 1
+        if v.unsettled == 1:  # the silence's witness: the first play no clause settles
+            v.differing = (position, step.move, named)
+    elif v.settled_by is None:
+        v.settled_by = settled
+        if v.differing is None:
+            v.differing = (position, step.move, named)
 
 
 # ---- the check -----------------------------------------------------------------------------------
 
 
+def _players(s: Search) -> str:
+    counts = sorted(s.player_counts)
+    return ", ".join(map(str, counts)) if counts else "no"
+
+
 def _scope(s: Search) -> str:
     return (
-        f"{s.ruleset.label()}: {s.deals} small deals of 2-5 players explored exhaustively"
+        f"{s.ruleset.label()}: {s.deals} small deals ({_players(s)} players) explored exhaustively"
         f" ({s.states} states, {s.plays} plays)"
     )
 
