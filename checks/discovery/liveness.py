@@ -567,7 +567,7 @@ def _set_reachable(spec: Spec, ruleset: Ruleset) -> Outcome:
                     "readings": combo,
                     "set_closing_size": rs.set_closing_size(n),
                     "copies": rs.copies(n),
-                    "largest_set": largest,
+                    "largest_pile": largest,
                 }
     return Outcome(
         "close.set_reachable",

@@ -8,7 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from five35.checks.discovery.liveness import MATCH_END_TOPIC, analyse, check_liveness
+import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
+from five35.checks.discovery.liveness import MATCH_END_TOPIC, _premises_hold, analyse, check_liveness
 from five35.checks.findings import CheckContext, CheckResult, FindingKind, Level
 from five35.engine import Game, RoundEnd
 from five35.spec import Spec, SpecError, load_spec
@@ -121,7 +122,7 @@ def test_a_set_that_closes_beyond_the_copies_fails_with_its_counterexample(tmp_p
     situation = found.witness.situation
     # The smallest counterexample: the fewest players, under the checked ruleset's own readings.
     assert situation["players"] == 2 and situation["set_closing_size"] == 5 and situation["copies"] == 4
-    assert situation["largest_set"] == 4
+    assert situation["largest_pile"] == 4
     assert found.severity == "high" and found.status.is_open
     # The liveness properties themselves still hold.
     assert {p.name for p in result.proved} >= Z3_PROPERTIES
@@ -149,3 +150,23 @@ def test_a_liveness_scope_with_an_unknown_blank_is_refused_at_its_line(tmp_path:
     message = str(err.value)
     assert "house.words.yaml:" in message and "liveness.properties.turn.reaches_every_seat.scope" in message
     assert "{seats}" in message and "\n" not in message
+
+
+def test_a_set_too_large_to_lead_closes_only_where_singles_take_adds(tmp_path: Path) -> None:
+    # Sets of at least 4 cards with at most 3 placed per turn: only an add onto a single makes one.
+    spec = spec_copy(tmp_path, "min_set_size:\n    value: 2", "min_set_size:\n    value: 4")
+    result = run(spec)
+    found = {f.id: f for f in result.findings}["liveness.close.set_reachable"]
+    assert found.witness is not None
+    assert found.witness.situation["readings"]["add_to_single"] == "not_allowed"
+    assert found.witness.situation["largest_pile"] == 1  # a single, never a set
+    # The checked profile lets cards be added to a single: it settles the question.
+    assert not found.status.is_open and found.severity == "medium"
+
+
+def test_a_property_over_an_empty_domain_is_never_called_proved() -> None:
+    solver = z3.Solver()
+    x = z3.Int("x")
+    solver.add(x > 1, x < 1)
+    with pytest.raises(ValueError, match="empty"):
+        _premises_hold(solver)
