@@ -183,17 +183,20 @@ def _ask(solver: z3.Solver, bad: Any) -> z3.ModelRef | None:
         solver.pop()
 
 
-def _premises_hold(solver: z3.Solver, *premises: Any) -> None:
+def _premises_hold(solver: z3.Solver, *premises: Any, fresh: bool = True) -> None:
     """Refuse to call a property proved whose premises no case satisfies: an empty domain (a bound
     written wrong) would make every negation unsat, a proof of nothing."""
     # A solver of its own: one that has answered a query once goes on incrementally, which makes
-    # the bit-vector and model queries after it many times slower.
-    fresh = z3.Solver()
-    fresh.set("timeout", LEMMA_TIMEOUT_MS)
-    fresh.add(*solver.assertions())
-    answer = fresh.check(*(as_bool(p) for p in premises))
+    # the bit-vector and model queries after it many times slower. (`fresh=False` asks `solver`
+    # itself: for a query made after the property's own.)
+    asked = solver
+    if fresh:
+        asked = z3.Solver()
+        asked.set("timeout", LEMMA_TIMEOUT_MS)
+        asked.add(*solver.assertions())
+    answer = asked.check(*(as_bool(p) for p in premises))
     if answer == z3.unknown:
-        raise SolverUnknown(str(fresh.reason_unknown()) or "unknown")
+        raise SolverUnknown(str(asked.reason_unknown()) or "unknown")
     if answer != z3.sat:
         raise ValueError("liveness: the domain of a property is empty, so its proof would prove nothing")
 
@@ -212,9 +215,9 @@ def _play_places_cards(spec: Spec, s: Symbolic) -> Outcome:
     sit = SymSituation.fresh("live.play.", m.maxk)
     out = m.decide(sit.action, sit.pile, sit.k, sit.p, sit.players, sit.opening8)
     domain = [as_bool(c) for c in sit.domain(m)]
-    _premises_hold(s.solver, *domain, as_bool(out.legal))
     bad = z3.And(*domain, as_bool(out.legal), z3.Or(sit.k < 1, sit.k > s.max_cards))
     found = _ask(s.solver, bad)
+    _premises_hold(s.solver, *domain, as_bool(out.legal), fresh=False)
     counter = None
     if found is not None:
         got = sit.read(found)
@@ -239,17 +242,9 @@ def _single_is_legal(spec: Spec, s: Symbolic) -> Outcome:
     card = z3.Int("live.lead.card")
     players = z3.Int("live.lead.players")
     legal, _, _, _ = m.lead(1, [card] * m.maxk, players)
-    _premises_hold(
-        s.solver, card >= 0, card < m.R, players >= SCHEMA_PLAYERS[0], players <= SCHEMA_PLAYERS[1]
-    )
-    bad = z3.And(
-        card >= 0,
-        card < m.R,
-        players >= SCHEMA_PLAYERS[0],
-        players <= SCHEMA_PLAYERS[1],
-        z3.Not(as_bool(legal)),
-    )
-    found = _ask(s.solver, bad)
+    premises = (card >= 0, card < m.R, players >= SCHEMA_PLAYERS[0], players <= SCHEMA_PLAYERS[1])
+    found = _ask(s.solver, z3.And(*premises, z3.Not(as_bool(legal))))
+    _premises_hold(s.solver, *premises, fresh=False)
     counter = None
     if found is not None:
         counter = {"players": _ev(found, players), "lead": [m.values[_ev(found, card)]]}
