@@ -48,6 +48,14 @@ DECISIONS: tuple[str, ...] = (
 #: The moment a decision opens when it comes out yes: a trick, a round or a match that ends.
 OPENS: dict[str, str] = {"trick_ends": "trick_end", "round_ends": "round_end", "match_ends": "match_end"}
 
+#: The moments that can come straight after each play within one trick: the next player's turn.
+NEXT_MOMENTS: dict[str, tuple[str, ...]] = {
+    "lead": ("overwrite", "add", "pass"),
+    "overwrite": ("overwrite", "add", "pass"),
+    "add": ("overwrite", "add", "pass"),
+    "pass": ("overwrite", "add", "pass"),
+}
+
 #: What each decision is computed from (when the other is decided at the same moment, it comes
 #: first): the match ends on the scores, the scores are the penalties added, the trick's winner is
 #: known once the trick ends.

@@ -192,6 +192,7 @@ class InteractionWords:
     at_once: Mapping[str, tuple[str, ...]]
     same: str
     dead: str
+    dead_follows: str
     unevaluated: str
     fixed_needs: str
     fixed_at_once: str
@@ -908,6 +909,7 @@ def _interactions(section: Mapping[str, Any] | None) -> InteractionWords | None:
         at_once={lang: tuple(words) for lang, words in section["at_once"].items()},
         same=section["same"],
         dead=section["dead"],
+        dead_follows=section["dead_follows"],
         unevaluated=section["unevaluated"],
         fixed_needs=section["fixed_needs"],
         fixed_at_once=section["fixed_at_once"],

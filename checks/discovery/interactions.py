@@ -45,7 +45,16 @@ from typing import Any
 
 from five35.engine import Game, Move, Position, State
 from five35.engine.game import Option
-from five35.engine.state import DECISIONS, MOMENTS, NEEDS, OPENS, Play, RoundEnd, TrickEndReason
+from five35.engine.state import (
+    DECISIONS,
+    MOMENTS,
+    NEEDS,
+    NEXT_MOMENTS,
+    OPENS,
+    Play,
+    RoundEnd,
+    TrickEndReason,
+)
 from five35.spec import Ruleset, Spec, SpecError
 from five35.spec.model import Rule
 from five35.spec.words import words_of
@@ -102,7 +111,9 @@ class Candidate:
     `rules` are the rules that apply at one of `moments` (in the spec's order), `via` the rules at the
     moments their decisions open that make the overlap (the third of a triple), `overlap` the
     decisions where they meet, `how` why they are a candidate: "same" (they decide the same thing),
-    "needs" (one decides what the other's decision is computed from) or "opens" (through `via`)."""
+    "needs" (one decides what the other's decision is computed from), "opens" (through `via`), or
+    "follows" (the second ends a smaller unit at a moment that can come straight after the first's,
+    which ends a larger one: it occurs when the second applies to the next play)."""
 
     rules: tuple[str, ...]
     moments: tuple[str, ...]
@@ -165,7 +176,27 @@ def candidates(spec: Spec) -> tuple[Candidate, ...]:
             if known is not None:
                 cand = replace(known, moments=(*known.moments, moment))
             found[cand.all_rules] = cand
+    for cand in _follows(rules):
+        found.setdefault(cand.all_rules, cand)
     return tuple(found.values())
+
+
+def _level(rule: Rule) -> int:
+    return max((_ENDS_LEVEL.get(d, 0) for d in rule.decides), default=0)
+
+
+def _follows(rules: Sequence[Rule]) -> Iterator[Candidate]:
+    """A rule that ends a larger unit (a round) and one that ends a smaller (a trick) at a moment
+    that can come straight after the first's (NEXT_MOMENTS): does the larger end wait for the
+    smaller, e.g. a pass that ends the trick after its last placer went out?"""
+    for a in rules:
+        for b in rules:
+            if a is b or not _level(a) > _level(b) > 0:
+                continue
+            after = [m for m in a.when for n in NEXT_MOMENTS.get(m, ()) if n in b.when]
+            if after:
+                ends = tuple(d for r in (a, b) for d in r.decides if d in _ENDS_LEVEL)
+                yield Candidate((a.id, b.id), tuple(dict.fromkeys(after)), ends, "follows")
 
 
 def _through_opened(rules: Sequence[Rule], a: Rule, b: Rule, moment: str) -> Candidate | None:
@@ -388,6 +419,8 @@ class Search:
     player_counts: set[int] = field(default_factory=set)
     #: moment -> the evaluable verdicts whose candidates meet at it
     by_moment: dict[str, list[Verdict]] = field(default_factory=dict)
+    #: the same for the "follows" candidates, judged on the play after
+    by_moment_follows: dict[str, list[Verdict]] = field(default_factory=dict)
 
 
 def _at_once_rules(spec: Spec, markers: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, ...]]:
@@ -493,7 +526,8 @@ def search(
     out = Search(spec, ruleset, verdicts)
     for v in verdicts:
         for moment in v.candidate.moments if v.evaluable else ():
-            out.by_moment.setdefault(moment, []).append(v)
+            table = out.by_moment_follows if v.candidate.how == "follows" else out.by_moment
+            table.setdefault(moment, []).append(v)
     games: dict[int, Game] = {}
     for deal in deals_for(level, seed, ruleset):
         players = len(deal.hands)
@@ -580,6 +614,27 @@ def _judge(
                 continue
             judged.add(id(v))
             _judge_one(v, step, moment, deal, scores, path, rules, at_once)
+    for v in out.by_moment_follows.get(step.move.action, ()):
+        first, second = (rules[r] for r in v.candidate.rules)
+        if applies(first, step, step.move.action) and _next_applies(step, second):
+            v.occurs += 1
+            if v.witness is None:
+                position = Position(hands=deal.hands, leader=deal.leader, scores=scores, moves=path)
+                v.witness = (position, step.move, step)
+
+
+def _next_applies(step: Step, rule: Rule) -> bool:
+    """Whether `rule` applies to some legal play straight after `step`, in the same trick."""
+    game, state = step.game, step.after
+    if state.phase != "play" or state.pile is None:
+        return False  # the round is over, or the trick is: its winner leads a new one
+    for move in game.legal_moves(state):
+        after, events = game.apply(state, move)
+        option = game.option(state, move) if move.action != "pass" else None
+        nxt = Step(game, state, move, option, after, events)
+        if any(applies(rule, nxt, m) for m in nxt.moments):
+            return True
+    return False
 
 
 def _judge_one(
@@ -671,7 +726,8 @@ def check_interactions(ctx: CheckContext) -> CheckResult:
                 )
             )
         elif v.status == "dead":
-            notes.append(words.dead.format(**blanks))
+            template = words.dead_follows if c.how == "follows" else words.dead
+            notes.append(template.format(**blanks))
         elif v.status == "unevaluated":
             notes.append(words.unevaluated.format(**blanks))
         elif v.status == "fixed":

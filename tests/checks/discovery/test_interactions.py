@@ -43,6 +43,8 @@ def test_candidates_come_from_when_and_decides(tmp_path: Path) -> None:
     assert found[("trick.end.eight", "round.end", "trick.next")].moments == ("overwrite", "add")
     assert found[("trick.end.set", "trick.end.eight")].overlap == ("trick_ends", "trick_winner")
     assert found[("round.scoring", "match.end")].how == "needs"
+    # Going out, then a pass that would end the trick: the round's end and a trick's on the next play.
+    assert found[("round.end", "trick.end.passes")].how == "follows"
     # A copy where the Rule of 8 applies at a pass instead: its play candidates go, a pass one comes.
     moved = _copy(
         tmp_path,
@@ -127,6 +129,8 @@ def test_the_check_on_the_embedded_spec() -> None:
     assert "interaction:" + "+".join(GOING_OUT_ON_A_SET) in names
     # The Rule of 8 never closes a set when an 8 in the opening pile switches it off for the trick.
     assert any("trick.end.set + trick.end.eight" in n and "dead" in n for n in first.notes)
+    # Nobody passes after the last placer went out: the round has ended at once.
+    assert any(n.startswith("round.end + trick.end.passes:") and "dead" in n for n in first.notes)
     assert first.to_json() == again.to_json()
 
 
