@@ -438,8 +438,8 @@ def gathered_questions(
     """One question per topic of the discovered findings that no question of the words file takes
     (in the order the topics first appear), in the words of `templates.topic_questions` for the kind
     of the topic's first finding; its id is `topic.<topic>`. Its proposed sentence stands after the
-    first clause its findings cite; the English one is the first finding's own, when its check
-    wrote one."""
+    first clause its findings cite (none when they cite no clause of the spec); the English one is
+    the first finding's own, when its check wrote one."""
     words = words_of(spec)
     owners = _words_owners(spec, ruleset, findings)
     by_topic: dict[str, list[Finding]] = {}
@@ -464,7 +464,9 @@ def gathered_questions(
                 variants=(),
                 ask={lang: text.format(**blanks[lang]) for lang, text in template.ask.items()},
                 readings={},
-                wordings=(Wording(at=cited, text=wording, when={}),) if cited is not None else (),
+                # Without a clause to stand after, the sentence is still proposed (at "": no
+                # clause, so the rulebooks insert it nowhere).
+                wordings=(Wording(at=cited or "", text=wording, when={}),),
                 topics=(topic,),
             )
         )
@@ -481,10 +483,11 @@ def _topic_blanks(spec: Spec, head: Finding, topic: str, cited: str | None, lang
         english = words.clauses.get(cited)
         clause = c.text(language) or (english.en if english else cited)
         name = words.clause_name(cited)
+    # A clause that is an item of a list in the text starts with its dash: not part of the quote.
     return {
         "title": head.title.rstrip(".?"),
         "topic": topic,
-        "clause": " ".join(clause.split()),
+        "clause": " ".join(clause.split()).lstrip("-– "),
         "name": name,
     }
 

@@ -15,7 +15,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from five35.checks.findings import FINDING_KINDS, SEVERITIES, Failure, Finding, split_reading_key
+from five35.checks.findings import (
+    FINDING_KINDS,
+    SEVERITIES,
+    CheckResult,
+    Failure,
+    Finding,
+    FindingKind,
+    ProvedProperty,
+    split_reading_key,
+)
 from five35.checks.pipeline import (
     ImpactSource,
     PointImpact,
@@ -30,7 +39,7 @@ from five35.spec.words import LANGUAGES, words_of
 
 from .plain import KIND_WORDS, Plain
 
-REPORT_FORMAT = "five35-report/2"
+REPORT_FORMAT = "five35-report/3"
 
 
 def evidence_table(spec: Spec) -> dict[str, dict[str, str]]:
@@ -464,6 +473,7 @@ def _question(
         "settled_by": None if q.status.is_open else q.status.to_json(),
         "points": list(q.words.points),
         "parameters": list(q.words.parameters),
+        "topics": list(q.words.topics),
         "clauses": _clauses(spec, _question_clauses(spec, q, members, ruleset)),
         "readings": readings,
         "choice": _question_choice(spec, ruleset, q, readings),
@@ -481,7 +491,7 @@ def _question(
         "wording": {
             lang: q.words.wording(played, lang) for lang in LANGUAGES if q.words.wording(played, lang)
         },
-        "wording_at": [w.at for w in q.words.wordings_for(played)],
+        "wording_at": [w.at for w in q.words.wordings_for(played) if w.at in spec.clauses],
         "members": list(q.members),
         "counts": counts,
         "scene": plain.scene(head.finding.witness.to_json(), head.finding.variation_point)
@@ -541,6 +551,73 @@ def _plain_verdict(
     return lines
 
 
+#: How a property was proved, in plain words.
+METHOD_WORDS: Mapping[str, str] = {
+    "z3": "proved with the Z3 solver, symbolically: every case of its scope at once",
+    "exhaustive": "proved by exhaustive search: every case of its scope played out one by one",
+}
+#: The kinds discovery finds on its own (issue 13), in the order the report counts them.
+DISCOVERED_KINDS = (FindingKind.SILENCE, FindingKind.DECISION, FindingKind.LIVENESS)
+
+
+def _proved(spec: Spec, results: Sequence[CheckResult]) -> list[dict[str, Any]]:
+    """Every property the run's checks proved (the first of a name), in plain words."""
+    seen: dict[str, tuple[str, ProvedProperty]] = {}
+    for r in results:
+        for p in r.proved:
+            seen.setdefault(p.name, (r.name, p))
+    words = words_of(spec)
+    return [
+        {
+            "name": p.name,
+            "check": check,
+            "statement": p.statement,
+            "method": p.method,
+            "method_words": METHOD_WORDS[p.method],
+            "scope": p.scope,
+            "clauses": [{"id": c, "name": words.clause_name(c)} for c in p.clauses],
+        }
+        for check, p in seen.values()
+    ]
+
+
+def _discovery(
+    results: Sequence[CheckResult],
+    sections: Sequence[Mapping[str, Any]],
+    questions: Sequence[Mapping[str, Any]],
+    proved: Sequence[Mapping[str, Any]],
+) -> dict[str, Any]:
+    """What discovery did in this run: the mutants run (in all and per check), the findings of each
+    discovered kind, the questions they gather under, and the properties proved."""
+    found = {k.value: sum(1 for s in sections if s["kind"] == k.value) for k in DISCOVERED_KINDS}
+    kinds = {k.value for k in DISCOVERED_KINDS}
+    return {
+        "mutants": sum(r.mutants for r in results),
+        "mutants_by_check": {r.name: r.mutants for r in results if r.mutants},
+        "found": found,
+        "questions": [q["id"] for q in questions if q["kind"] in kinds],
+        "proved": len(proved),
+    }
+
+
+def _discovery_line(discovery: Mapping[str, Any]) -> str | None:
+    found = discovery["found"]
+    if not discovery["mutants"] and not any(found.values()) and not discovery["proved"]:
+        return None
+
+    def n(count: int, one: str, many: str) -> str:
+        return f"{count:,} {one if count == 1 else many}"
+
+    return (
+        f"Discovery ran {n(discovery['mutants'], 'engine mutant', 'engine mutants')} and found "
+        f"{n(found['silence'], 'place', 'places')} where the text does not say, "
+        f"{n(found['engine_decision'], 'place', 'places')} where the engine decides, and "
+        f"{n(found['liveness'], 'way', 'ways')} play may never end; "
+        f"{n(len(discovery['questions']), 'question', 'questions')} above come from it, and "
+        f"{n(discovery['proved'], 'property was', 'properties were')} proved (see “What five35 proved”)."
+    )
+
+
 def _variant_json(v: Variant) -> dict[str, Any]:
     return {
         "label": v.label,
@@ -565,6 +642,12 @@ def report_data(data: ReportData) -> dict[str, Any]:
     summary = _summary(sections)
     by_id = {r.finding.id: r for r in data.findings}
     questions = [_question(spec, ruleset, q, i, by_id, data, plain) for i, q in enumerate(data.questions, 1)]
+    proved = _proved(spec, data.results)
+    discovery = _discovery(data.results, sections, questions, proved)
+    verdict = _plain_verdict(questions, data.standalone, summary, failures, plain)
+    line = _discovery_line(discovery)
+    if line is not None:
+        verdict.insert(len(verdict) - 1, line)
     used = {e["id"] for s in sections for e in s["evidence"] if e["id"]}
     used |= {e["id"] for q in questions for e in q["evidence"] if e["id"]}
     used_evidence = sorted(used, key=_evidence_key)
@@ -584,7 +667,7 @@ def report_data(data: ReportData) -> dict[str, Any]:
         },
         "rules": plain.ruleset_words(),
         "summary": summary,
-        "verdict": _plain_verdict(questions, data.standalone, summary, failures, plain),
+        "verdict": verdict,
         "checks": [
             {
                 "name": r.name,
@@ -592,6 +675,8 @@ def report_data(data: ReportData) -> dict[str, Any]:
                 "exhaustive": r.exhaustive,
                 "generated": r.generated,
                 "proofs": r.proofs,
+                "mutants": r.mutants,
+                "proved": len(r.proved),
                 "findings": len(r.findings),
                 "failures": len(r.failures),
                 "notes": list(r.notes),
@@ -599,6 +684,8 @@ def report_data(data: ReportData) -> dict[str, Any]:
             for r in data.results
         ],
         "failures": [f.to_json() for f in failures],
+        "discovery": discovery,
+        "proved": proved,
         "questions": questions,
         "standalone": list(data.standalone),
         "findings": sections,
