@@ -226,3 +226,40 @@ def test_spec_files_as_arguments_are_checked_one_after_the_other(tmp_path: Path)
         files = [str(tmp_path / "a.535.yaml")] * (2 if "--format" in extra else 1)
         refused = CliRunner().invoke(main, [*args, *extra, *files])
         assert refused.exit_code == 2 and needle in refused.stderr, refused.output
+
+
+def test_the_summary_lists_mutants_silences_and_proved_properties(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What `check --level ci` prints of discovery, from a synthetic run (the printing is under
+    test, not the producers): the mutants run, the silences found with their titles, the proved
+    properties with their method; the JSON carries the same."""
+    from five35.checks.findings import CheckResult, Finding, FindingKind, ProvedProperty
+    from five35.checks.runner import CheckRun
+    from five35.cli import check_cmd
+
+    spec = load_spec()
+
+    def fake_run_checks(spec_: object, ruleset: object, *, level: str, seed: int, **_: object) -> CheckRun:
+        silence = Finding(
+            "silence.next_seat.skip",
+            FindingKind.SILENCE,
+            "Who moves after a player goes out",
+            ("action.pass.out",),
+            "",
+            "discovery.mutants",
+            topic="next_seat",
+        )
+        proved = ProvedProperty("round.ends", "Every round ends.", "exhaustive", "2 to 6 players")
+        result = CheckResult(
+            "discovery.mutants", "Mutants", 0.0, mutants=9, findings=(silence,), proved=(proved,)
+        )
+        return CheckRun(str(spec.path), spec.ruleset(), "ci", seed, "five35.engine.Game", (result,))
+
+    monkeypatch.setattr(check_cmd, "run_checks", fake_run_checks)
+    out = CliRunner().invoke(main, ["check", "--level", "ci"])
+    assert out.exit_code == 0, out.output
+    assert "Discovery at level ci: 9 mutants run (discovery.mutants 9); 1 silence found:" in out.stdout
+    assert "  silence.next_seat.skip: Who moves after a player goes out" in out.stdout
+    assert "  round.ends (exhaustive, 2 to 6 players): Every round ends." in out.stdout
+    doc = json.loads(CliRunner().invoke(main, ["check", "--level", "ci", "--format", "json"]).stdout)
+    [check] = doc["checks"]
+    assert check["mutants"] == 9 and check["proved"][0]["name"] == "round.ends"
