@@ -616,8 +616,11 @@ def _run_reachable(spec: Spec, ruleset: Ruleset) -> Outcome:
 
 # ---- exhaustive: every state of small deals --------------------------------------------------------
 
+#: Most states explored per deal: far above what the small deals reach (a few thousand).
+STATE_LIMIT = 500_000
 STATE_PROPERTIES = {
     "state.has_legal_move": ("lead.no_pass", "action.pass", "action.choice"),
+    "trick.rank_falls": ("action.pass.out", "trick.end.passes", "turn.cards"),
     "trick.winner_at_table": ("trick.winner",),
     "round.one_goes_out": ("round.end", "round.scoring"),
 }
@@ -653,49 +656,65 @@ def _state_rulesets(spec: Spec, ruleset: Ruleset, plan: StatePlan) -> list[Rules
     return out
 
 
-def _state_problems(game: Game, state: State) -> Iterator[tuple[str, str]]:
+Problem = tuple[str, dict[str, Any]]  # the property a state or step breaks, and the facts that show it
+
+
+def _state_problems(game: Game, state: State) -> Iterator[Problem]:
     if state.phase != "play":
         return
     mover = state.to_move
+    facts: dict[str, Any] = {"to_move": mover, "leading": state.leading}
     if not 0 <= mover < game.players:
-        yield "state.has_legal_move", f"the player to move is seat {mover}, not a seat at the table"
+        yield "state.has_legal_move", {**facts, "seat_at_table": False}
         return
-    if not game.hand(state, mover):
-        yield "state.has_legal_move", f"player {mover + 1} is to move with no card in hand"
-    if state.has_passed(mover):
-        yield "state.has_legal_move", f"player {mover + 1} is to move after passing"
     moves = game.legal_moves(state)
-    if not moves:
-        yield "state.has_legal_move", f"player {mover + 1} is to move and has no legal move"
-    elif state.leading and PASS in moves:
-        yield "state.has_legal_move", f"player {mover + 1} leads and may pass"
-    elif not state.leading and PASS not in moves:
-        yield "state.has_legal_move", f"player {mover + 1} follows and may not pass"
+    facts |= {
+        "cards_in_hand": len(game.hand(state, mover)),
+        "passed": state.has_passed(mover),
+        "legal_moves": len(moves),
+        "may_pass": PASS in moves,
+    }
+    if not facts["cards_in_hand"] or facts["passed"] or not moves or facts["may_pass"] == state.leading:
+        yield "state.has_legal_move", facts
+
+
+def _in_trick(state: State) -> int:
+    """The players still in the trick: the ranking function's second part (cards in hands the first)."""
+    return state.players - state.passed.bit_count()
 
 
 def _step_problems(
     game: Game, state: State, move: Move, after: State, events: tuple[Any, ...]
-) -> Iterator[tuple[str, str]]:
+) -> Iterator[Problem]:
     mover = state.to_move
     placed = move.action != "pass"
     last = mover if placed else state.last_player
+    ended = False
     for e in events:
-        if isinstance(e, TrickEnd) and (not 0 <= e.winner < game.players or e.winner != last):
-            yield (
-                "trick.winner_at_table",
-                f"the trick's winner is seat {e.winner}; the last to place was {last}",
-            )
+        if isinstance(e, TrickEnd):
+            ended = True
+            if not 0 <= e.winner < game.players or e.winner != last:
+                yield "trick.winner_at_table", {"winner": e.winner, "last_to_place": last}
         if isinstance(e, RoundEnd):
+            ended = True
             empty = [p for p in range(game.players) if not game.hand(after, p)]
             if empty != [e.went_out] or e.went_out != mover:
-                yield "round.one_goes_out", f"the round ends with empty hands {empty}, going out {e.went_out}"
-    if placed:
-        took = len(game.hand(state, mover)) - len(game.hand(after, mover))
-        if not 1 <= took <= game.max_cards:
-            yield "state.has_legal_move", f"'{move}' took {took} cards from the mover's hand"
+                yield "round.one_goes_out", {"empty_hands": empty, "went_out": e.went_out, "mover": mover}
+    held = [len(game.hand(state, p)) for p in range(game.players)]
+    held_after = [len(game.hand(after, p)) for p in range(game.players)]
+    took = held[mover] - held_after[mover]
+    if (placed and not 1 <= took <= game.max_cards) or (not placed and took):
+        yield "state.has_legal_move", {"move": str(move), "cards_taken": took, "max": game.max_cards}
+    if not ended:
+        before = sum(held) + _in_trick(state)
+        now = sum(held_after) + _in_trick(after)
+        if now >= before:
+            yield "trick.rank_falls", {"move": str(move), "rank_before": before, "rank_after": now}
 
 
-def _explore(game: Game, start: State, limit: int) -> tuple[int, tuple[str, str, list[Move]] | None]:
+def _explore(
+    game: Game, start: State, limit: int
+) -> tuple[int, tuple[str, dict[str, Any], list[Move]] | None]:
     """Every state reachable from `start` (at most `limit`): how many, and the first problem found
     (breadth first, so with the shortest path to it)."""
     seen: dict[tuple[object, ...], list[Move]] = {_key(start): []}
@@ -705,14 +724,14 @@ def _explore(game: Game, start: State, limit: int) -> tuple[int, tuple[str, str,
         state = queue.popleft()
         count += 1
         path = seen[_key(state)]
-        for name, why in _state_problems(game, state):
-            return count, (name, why, path)
+        for name, facts in _state_problems(game, state):
+            return count, (name, facts, path)
         if state.phase != "play":
             continue
         for move in game.legal_moves(state):
             after, events = game.apply(state, move)
-            for name, why in _step_problems(game, state, move, after, events):
-                return count, (name, why, [*path, move])
+            for name, facts in _step_problems(game, state, move, after, events):
+                return count, (name, facts, [*path, move])
             key = _key(after)
             if key not in seen:
                 seen[key] = [*path, move]
@@ -750,14 +769,14 @@ def _states(spec: Spec, ruleset: Ruleset, level: Level, seed: int) -> list[Outco
             except (ValueError, SpecError):
                 continue  # the deck under this reading cannot hold the deal (five 3s with 4 copies)
             explored_deals.add(deal.name)
-            count, problem = _explore(game, start, limit=20_000)
+            count, problem = _explore(game, start, limit=STATE_LIMIT)
             states += count
             if problem is not None and problem[0] not in failed:
-                name, why, path = problem
+                name, facts, path = problem
                 changed = {p: r for p, r in rs.reading_items if ruleset.reading(p) != r}
                 position = Position(hands=deal.hands, leader=deal.leader, moves=tuple(path))
                 failed[name] = (
-                    {"readings": changed, "problem": why, "moves": [str(m) for m in path]},
+                    {"readings": changed, **facts, "moves": [str(m) for m in path]},
                     position,
                 )
     blanks = {"states": f"{states:,}", "deals": str(len(explored_deals)), "rulesets": str(len(rulesets))}

@@ -29,6 +29,7 @@ Z3_PROPERTIES = {
 EXHAUSTIVE_LIVENESS = {
     "turn.reaches_every_seat",
     "state.has_legal_move",
+    "trick.rank_falls",
     "trick.winner_at_table",
     "round.one_goes_out",
     "close.run_reachable",
