@@ -726,8 +726,18 @@ def check_interactions(ctx: CheckContext) -> CheckResult:
                 )
             )
         elif v.status == "dead":
+            # Listed with what was proved: that two rules never meet is worth a designer's reading
+            # (the Rule of 8 never closes a set when the opening pile's 8 switches it off).
             template = words.dead_follows if c.how == "follows" else words.dead
-            notes.append(template.format(**blanks))
+            proved.append(
+                ProvedProperty(
+                    name=c.topic,
+                    statement=template.format(**blanks),
+                    method="exhaustive",
+                    scope=scope,
+                    clauses=clauses,
+                )
+            )
         elif v.status == "unevaluated":
             notes.append(words.unevaluated.format(**blanks))
         elif v.status == "fixed":
