@@ -751,7 +751,11 @@ def _deals(spec: Spec, ruleset: Ruleset, plan: StatePlan, seed: int) -> list[Dea
     return [d for d in deals if all(c in ranks for h in d.hands for c in h)]
 
 
-def _states(spec: Spec, ruleset: Ruleset, level: Level, seed: int) -> list[Outcome]:
+def _states(
+    spec: Spec, ruleset: Ruleset, level: Level, seed: int, engine: Callable[[Ruleset, int], Game] = Game
+) -> list[Outcome]:
+    """The state properties over every state the small deals reach, played by `engine` (the check
+    plays the reference; the tests plant bugs)."""
     plan = STATE_PLANS[level]
     rulesets = _state_rulesets(spec, ruleset, plan)
     deals = _deals(spec, ruleset, plan, seed)
@@ -763,7 +767,7 @@ def _states(spec: Spec, ruleset: Ruleset, level: Level, seed: int) -> list[Outco
             n = len(deal.hands)
             if not rs.players_min <= n <= rs.players_max:
                 continue
-            game = Game(rs, n)
+            game = engine(rs, n)
             try:
                 start = game.start_round([list(h) for h in deal.hands], deal.leader, None)
             except (ValueError, SpecError):

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
-from five35.checks.discovery.liveness import MATCH_END_TOPIC, _premises_hold, analyse, check_liveness
+from five35.checks.discovery.liveness import MATCH_END_TOPIC, _premises_hold, _states, analyse, check_liveness
 from five35.checks.findings import CheckContext, CheckResult, FindingKind, Level
-from five35.engine import Game, RoundEnd
+from five35.engine import PASS, Game, Move, Play, RoundEnd, State, TrickEndReason
 from five35.spec import Spec, SpecError, load_spec
 from five35.spec.words import words_of
 
@@ -171,3 +171,32 @@ def test_a_property_over_an_empty_domain_is_never_called_proved() -> None:
     solver.add(x > 1, x < 1)
     with pytest.raises(ValueError, match="empty"):
         _premises_hold(solver)
+
+
+class LeaderMayPass(Game):
+    """A planted bug: the leader of a trick may pass."""
+
+    def legal_moves(self, state: State) -> tuple[Move, ...]:
+        moves = super().legal_moves(state)
+        return (*moves, PASS) if state.phase == "play" and state.leading else moves
+
+
+class FirstPlayerWins(Game):
+    """A planted bug: a trick goes to whoever placed first in it, not last."""
+
+    def trick_winner(self, trick: tuple[Play, ...], reasons: tuple[TrickEndReason, ...]) -> int:
+        return next(p.player for p in trick if p.move.action != "pass")
+
+
+@pytest.mark.parametrize(
+    ("engine", "broken"),
+    [(LeaderMayPass, "state.has_legal_move"), (FirstPlayerWins, "trick.winner_at_table")],
+)
+def test_the_state_search_catches_a_planted_bug(engine: type[Game], broken: str) -> None:
+    spec = load_spec()
+    got = {o.name: o for o in _states(spec, spec.ruleset(), "quick", 0, engine=engine)}
+    assert got[broken].counterexample is not None and got[broken].position is not None
+    assert all(o.proved for name, o in got.items() if name != broken)
+    # The witness sets up the table where it breaks: its moves are legal for the broken engine.
+    position = got[broken].position
+    engine(spec.ruleset(), position.players).play_from(position)
