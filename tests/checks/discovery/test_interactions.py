@@ -3,6 +3,7 @@ small deals under every order of its rules, and only what no clause settles is a
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -165,3 +166,15 @@ def test_bad_when_or_decides_is_a_file_line_error(
         if new.split("\n")[0] in text
     )
     run_bad_input(["rules", "--spec", str(path)], 2, f"{path.name}:{line}", *needles, cwd=tmp_path)
+
+
+def test_rules_lists_when_and_decides() -> None:
+    from click.testing import CliRunner
+    from five35.cli.main import main
+
+    text = CliRunner().invoke(main, ["rules"]).stdout
+    assert "(when overwrite, add; decides trick_ends, trick_winner)" in text
+    data = json.loads(CliRunner().invoke(main, ["rules", "--format", "json"]).stdout)
+    rule = next(r for r in data["rules"] if r["id"] == "round.end")
+    assert rule["when"] == ["lead", "overwrite", "add"]
+    assert rule["decides"] == ["round_ends", "next_to_move", "round_leader"]
