@@ -12,11 +12,18 @@ engine under check), so that JUnit can say <error> rather than <failure>. A solv
 "unknown" is a plain failure of the check that asked (`SolverUnknown`). A check that does not use
 the engine (`Check.uses_engine` false) is given the reference engine, so that no crash of the
 engine under check can reach it; a check not registered for the level is reported skipped.
+
+At level deep, where a run takes long, the checks are units of the one executor
+(five35.engine.executor: worker processes, or a Dask cluster): each check is a pure function of
+(spec, ruleset, level, seed, engine, check name), and the results are assembled in CHECKS order,
+so the run's JSON is the same as a serial run's, byte for byte.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import pickle
 import tempfile
 import time
 import traceback
@@ -28,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from five35.engine import Game
+from five35.engine.executor import Executor, LocalExecutor
 from five35.engine.simulate import DEFAULT_SEED
 from five35.spec import Ruleset, Spec
 from five35.spec.limits import MAX_FILE_BYTES, InputLimitError, load_json
@@ -309,10 +317,13 @@ def run_checks(
     engine: EngineFactory = Game,
     only: Iterable[str] | None = None,
     progress: Progress | None = None,
+    executor: Executor | None = None,
 ) -> CheckRun:
     """Run the checks (all, or those named in `only`) of the engine against the spec's rules.
 
-    Every check gets the same seed; each derives its own random choices from it.
+    Every check gets the same seed; each derives its own random choices from it. At level deep
+    every check is a unit of `executor` (default: this process); the engine factory then goes to
+    the workers, so it must be picklable (a class or function at module level).
     """
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
@@ -320,11 +331,28 @@ def run_checks(
     ctx = CheckContext(spec=spec, ruleset=ruleset, level=level, seed=seed, engine=engine)
     results: list[CheckResult] = []
     observers = (*_observers.get(), *([progress] if progress is not None else []))
-    for check in select_checks(only):
-        result = _run_one(check, ctx)
-        results.append(result)
-        for observer in observers:
-            observer(check.name, result)
+    checks = select_checks(only)
+    if level == "deep":
+        # An engine that cannot travel (a closure, a lambda) is checked here, one check at a time.
+        runner = executor if executor is not None and _picklable(engine) else LocalExecutor(1)
+        n = len(checks)
+        outcomes = runner.map(
+            _run_unit,
+            [spec] * n,
+            [ruleset] * n,
+            [level] * n,
+            [seed] * n,
+            [engine] * n,
+            [c.name for c in checks],
+        )
+    else:
+        outcomes = (_run_one(check, ctx) for check in checks)
+    # Closed on any way out, so that an interrupt stops the checks still running in workers too.
+    with contextlib.closing(outcomes):
+        for check, result in zip(checks, outcomes, strict=True):
+            results.append(result)
+            for observer in observers:
+                observer(check.name, result)
     return CheckRun(
         spec_path=str(spec.path),
         ruleset=ruleset,
@@ -334,6 +362,22 @@ def run_checks(
         results=tuple(results),
         seconds=time.perf_counter() - started,
     )
+
+
+def _picklable(engine: EngineFactory) -> bool:
+    try:
+        pickle.dumps(engine)
+    except Exception:
+        return False
+    return True
+
+
+def _run_unit(
+    spec: Spec, ruleset: Ruleset, level: Level, seed: int, engine: EngineFactory, name: str
+) -> CheckResult:
+    # Module-level and positional: what an executor can send to another process or machine.
+    check = next(c for c in all_checks() if c.name == name)
+    return _run_one(check, CheckContext(spec=spec, ruleset=ruleset, level=level, seed=seed, engine=engine))
 
 
 def _run_one(check: Check, ctx: CheckContext) -> CheckResult:

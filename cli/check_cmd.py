@@ -34,6 +34,7 @@ from five35.checks.runner import (
     select_checks,
 )
 from five35.engine import Game
+from five35.engine.executor import default_jobs
 from five35.protocol.client import EngineFault, load_factory, raised
 from five35.spec import SpecError
 
@@ -45,8 +46,10 @@ from .main import (
     PROG,
     SEED,
     PathGiven,
+    cli_executor,
     detail,
     examples_epilog,
+    executor_options,
     fail_usage,
     info,
     keep_interrupts_from_z3,
@@ -65,6 +68,7 @@ EXAMPLES = [
     "535-check check --write-baseline findings.json        # once: today's findings are known",
     "535-check check --baseline findings.json --strict     # then: fail on new ones too",
     "535-check check --level quick house-rules.535.yaml    # check spec files (as the pre-commit hook)",
+    "535-check check --level deep --executor dask --scheduler tcp://10.0.0.5:8786",
 ]
 
 
@@ -216,6 +220,7 @@ def exit_code(run: CheckRun, *, strict: bool, baseline: frozenset[str] | None) -
     shell_complete=complete_checks,
     help="Run only this check or module of checks (repeatable), e.g. graphs or invariants.matches.",
 )
+@executor_options
 def check(
     spec_files: tuple[Path, ...],
     spec_path: Path | None,
@@ -233,6 +238,8 @@ def check(
     engine_spec: str | None,
     timeout: float,
     only: tuple[str, ...],
+    executor_kind: str,
+    scheduler: str | None,
 ) -> None:
     """Check the engine against the spec: Hypothesis invariants over whole matches, graph analyses,
     and (with the Z3 model) conformance, proofs, divergence witnesses and dead clauses.
@@ -240,8 +247,14 @@ def check(
     Findings (ambiguities, contradictions, dead clauses) do not fail the run unless --strict; with
     --baseline only findings the baseline does not list are new. SPEC files given as arguments are
     checked one after the other, each as with --spec (text output only when there are several).
+
+    At --level deep the checks run side by side: in worker processes here (--executor local), or
+    on a Dask cluster (--executor dask --scheduler ADDRESS); the output is the same as one by one.
     """
     ctx = click.get_current_context()
+    for option, param in (("--executor", "executor_kind"), ("--scheduler", "scheduler")):
+        if level != "deep" and ctx.get_parameter_source(param) is click.core.ParameterSource.COMMANDLINE:
+            fail_usage(f"{option}: the checks run through an executor at --level deep only")
     if spec_files:
         if ctx.get_parameter_source("spec_path") is click.core.ParameterSource.COMMANDLINE:
             fail_usage("SPEC: give spec files as arguments or with --spec, not both")
@@ -265,6 +278,10 @@ def check(
     targets = list(spec_files) if spec_files else [spec_path]
     # Every spec loads before any check runs: a typo in the last file fails at once.
     choices = [resolve(target, profile, readings) for target in targets]
+    # Built before the checks (an unreachable scheduler fails at once); closed with the command.
+    executor = cli_executor(executor_kind, default_jobs(), scheduler) if level == "deep" else None
+    if executor is not None:
+        ctx.with_resource(executor)
     codes = []
     for choice in choices:
         with Outputs() as outputs:
@@ -286,6 +303,7 @@ def check(
                     engine=engine,
                     only=selected,
                     progress=_progress(ticker, selected),
+                    executor=executor,
                 )
             full_list = f"the job summary ({STEP_SUMMARY})" if summary_file is not None else None
             text = render(
