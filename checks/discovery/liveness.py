@@ -476,13 +476,27 @@ def _deal(spec: Spec, ruleset: Ruleset) -> Outcome:
         for combo in _combos(spec, ("deal", "five_player_copies")):
             rs = spec.with_readings(ruleset, combo)
             cases += 1
+            deck = rs.deck_size(n)
+            # The deal as the engine makes it (Ruleset.hand_size), read as numbers: a deal it refuses
+            # is one that cannot give every player a card from this deck.
+            if rs.reading("deal") == "deal_all":
+                size: int | None = deck // n
+            else:
+                size = dict(rs.hand_size_items).get(n)
             try:
-                size = rs.hand_size(n)
-                problem = None if size >= 1 and size * n <= rs.deck_size(n) else f"hands of {size}"
-            except SpecError as exc:
-                problem = exc.message
-            if problem is not None and counter is None:
-                counter = {"players": n, "readings": combo, "problem": problem}
+                rs.hand_size(n)
+                refused = False
+            except SpecError:
+                refused = True
+            fits = size is not None and size >= 1 and size * n <= deck
+            if (refused or not fits) and counter is None:
+                counter = {
+                    "players": n,
+                    "readings": combo,
+                    "deck": deck,
+                    "hand_size": size,
+                    "cards_needed": size * n if size is not None else None,
+                }
     return Outcome(
         "deal.every_player_gets_a_card",
         "exhaustive",
