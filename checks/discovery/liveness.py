@@ -683,13 +683,25 @@ def _state_problems(game: Game, state: State) -> Iterator[Problem]:
         return
     moves = game.legal_moves(state)
     facts |= {
-        "cards_in_hand": len(game.hand(state, mover)),
+        "cards_in_hand": _held(game, state.hands[mover]),
         "passed": state.has_passed(mover),
         "legal_moves": len(moves),
         "may_pass": PASS in moves,
     }
     if not facts["cards_in_hand"] or facts["passed"] or not moves or facts["may_pass"] == state.leading:
         yield "state.has_legal_move", facts
+
+
+_HELD: dict[tuple[tuple[int, ...], int], int] = {}
+
+
+def _held(game: Game, hand: int) -> int:
+    """The cards in a packed hand, remembered: the search asks it for every hand of every step."""
+    key = (game.ruleset.ranks, hand)  # the packing depends on the ranks alone
+    got = _HELD.get(key)
+    if got is None:
+        got = _HELD[key] = len(game.codec.cards(hand))
+    return got
 
 
 def _in_trick(state: State) -> int:
@@ -711,11 +723,11 @@ def _step_problems(
                 yield "trick.winner_at_table", {"winner": e.winner, "last_to_place": last}
         if isinstance(e, RoundEnd):
             ended = True
-            empty = [p for p in range(game.players) if not game.hand(after, p)]
+            empty = [p for p, h in enumerate(after.hands) if not h]
             if empty != [e.went_out] or e.went_out != mover:
                 yield "round.one_goes_out", {"empty_hands": empty, "went_out": e.went_out, "mover": mover}
-    held = [len(game.hand(state, p)) for p in range(game.players)]
-    held_after = [len(game.hand(after, p)) for p in range(game.players)]
+    held = [_held(game, h) for h in state.hands]
+    held_after = [_held(game, h) for h in after.hands]
     took = held[mover] - held_after[mover]
     if (placed and not 1 <= took <= game.max_cards) or (not placed and took):
         yield "state.has_legal_move", {"move": str(move), "cards_taken": took, "max": game.max_cards}
