@@ -186,8 +186,9 @@ class DaskExecutor:
     installed, and a function defined at module level; results come back in the units' order.
     `close()` (or leaving a `with` block) closes the client; the cluster goes on running."""
 
-    def __init__(self, scheduler: str, *, timeout: float = CONNECT_TIMEOUT, client: Any = None) -> None:
+    def __init__(self, scheduler: str, *, timeout: float | None = None, client: Any = None) -> None:
         self.scheduler = scheduler
+        timeout = CONNECT_TIMEOUT if timeout is None else timeout
         if client is not None:
             self.client = client
             self._owned = False

@@ -1,0 +1,314 @@
+"""The Dask executor against a real cluster (a distributed.LocalCluster of two worker processes,
+started once for the module): the same results as a local run, byte for byte, for simulate, the
+impact estimate, a fuzz campaign and check --level deep; a worker killed while its units run is
+replaced and its units run again with the same result; and every way to ask for it wrongly is one
+line, exit 2."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+try:
+    import distributed
+except ImportError:  # the Dask tests are part of the suite: a missing dask is a failure, not a skip
+    pytest.fail("dask is not installed: pip install '.[test]' (it brings dask[distributed])", pytrace=False)
+
+from cli_tools import run_bad_input
+from five35.checks.runner import run_checks
+from five35.cli import main
+from five35.engine import executor as executor_module
+from five35.engine.executor import DaskExecutor, ExecutorUnavailable, LocalExecutor, WorkerDied, make_executor
+from five35.engine.simulate import simulate, simulate_parallel
+from five35.protocol.fuzz import fuzz_campaign
+from five35.protocol.replay import replay_json
+from five35.reports import job as report_job
+from five35.spec import load_spec
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = f"{sys.executable} {ROOT / 'examples' / 'engine535.py'}"
+SPEC = load_spec()
+RULES = SPEC.ruleset(None)
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[distributed.LocalCluster]:
+    with distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
+        silence_logs=logging.ERROR,
+    ) as started:
+        yield started
+
+
+@pytest.fixture(scope="module")
+def dask(cluster: distributed.LocalCluster) -> Iterator[DaskExecutor]:
+    with DaskExecutor(cluster.scheduler_address) as executor:
+        yield executor
+
+
+def _square_after(delay: float, x: int) -> int:
+    time.sleep(delay)
+    return x * x
+
+
+def _logged_square(log: str, delay: float, x: int) -> int:
+    # Each run of a unit leaves a line: a unit run twice (its worker killed) leaves two.
+    with open(log, "a", encoding="utf-8") as handle:
+        handle.write(f"{x} {os.getpid()}\n")
+    time.sleep(delay)
+    return x * x
+
+
+def _fail_on(bad: int, x: int) -> int:
+    if x == bad:
+        raise ValueError(f"unit {x} failed")
+    return x
+
+
+def test_results_come_back_in_order_whatever_finishes_first(dask: DaskExecutor) -> None:
+    assert dask.workers == 2
+    delays = [0.3, 0.0, 0.2, 0.0, 0.1]
+    assert list(dask.map(_square_after, delays, range(5))) == [0, 1, 4, 9, 16]
+
+
+def test_a_unit_that_raises_raises_its_own_error(dask: DaskExecutor) -> None:
+    with pytest.raises(ValueError, match="unit 2 failed"):
+        list(dask.map(_fail_on, [2] * 4, range(4)))
+
+
+def test_simulate_on_the_cluster_equals_one_process(dask: DaskExecutor, tmp_path: Path) -> None:
+    seeds = range(3, 15)
+    local = simulate(RULES, 4, seeds, ["random", "greedy"] * 2, "match", base_seed=11)
+    on_cluster = simulate_parallel(
+        RULES, 4, seeds, ["random", "greedy"] * 2, "match", base_seed=11, executor=dask
+    )
+    assert on_cluster == local
+    args = ["simulate", "--games", "9", "--players", "3", "--seed", "5", "--format", "json"]
+    alone = CliRunner().invoke(main, args)
+    spread = CliRunner().invoke(main, [*args, "--executor", "dask", "--scheduler", dask.scheduler])
+    assert alone.exit_code == spread.exit_code == 0, spread.output
+    assert spread.stdout == alone.stdout
+
+
+def test_the_impact_estimate_on_the_cluster_equals_one_process(dask: DaskExecutor) -> None:
+    local = report_job.estimate_all(SPEC, RULES, 3, 535, jobs=1)
+    on_cluster = report_job.estimate_all(SPEC, RULES, 3, 535, executor=dask)
+    assert on_cluster == local
+    assert json.dumps(repr(on_cluster)) == json.dumps(repr(local))
+
+
+def test_check_deep_on_the_cluster_equals_the_serial_run(dask: DaskExecutor) -> None:
+    only = ["text_examples", "graphs.succession", "graphs.beats", "text_audit"]
+    serial = run_checks(SPEC, RULES, level="deep", seed=7, only=only)
+    spread = run_checks(SPEC, RULES, level="deep", seed=7, only=only, executor=dask)
+    assert [r.name for r in spread.results] == [r.name for r in serial.results] == only
+    assert json.dumps(spread.to_json(), sort_keys=True) == json.dumps(serial.to_json(), sort_keys=True)
+
+
+def _campaign_json(runs: list[Any]) -> list[Any]:
+    out = []
+    for run in runs:
+        assert run.result is not None and run.fault is None
+        witness = run.result.witness
+        out.append(
+            (run.seed, run.result.to_json(), replay_json(RULES, "e", run.seed, witness) if witness else None)
+        )
+    return out
+
+
+def test_a_fuzz_campaign_on_the_cluster_equals_one_process(dask: DaskExecutor) -> None:
+    target = f"{EXAMPLE} --bug run-gap"
+    kwargs: dict[str, Any] = {
+        "runs": 3,
+        "base_seed": 4,
+        "examples": 100,
+        "timeout": 10.0,
+        "max_line": 1 << 20,
+        "player_counts": (2, 3, 4),
+    }
+    local = fuzz_campaign(RULES, target, executor=LocalExecutor(1), **kwargs)
+    on_cluster = fuzz_campaign(RULES, target, executor=dask, **kwargs)
+    assert _campaign_json(on_cluster) == _campaign_json(local)
+    assert all(run.diverged for run in on_cluster)
+
+
+# The planted bugs a campaign must find, with the rounds each run generates (the late and
+# full-table bugs need more).
+PLANTED = {
+    "lead-pass": 100,
+    "opening-eight": 200,
+    "run-gap": 100,
+    "set-close": 200,
+    "eight-points": 200,
+    "passed-winner": 200,
+    "run-order": 200,
+    "late-penalty": 500,
+    "match-end-over": 500,
+    "six-set-close": 500,
+    "five-winner-lead": 500,
+}
+
+
+def test_fuzz_campaign_on_the_cluster_finds_every_planted_bug(dask: DaskExecutor, tmp_path: Path) -> None:
+    listed = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "engine535.py"), "--list-bugs"],
+        capture_output=True,
+        text=True,
+    )
+    assert {line.split(":")[0] for line in listed.stdout.splitlines() if line.strip()} == set(PLANTED)
+    for bug, examples in PLANTED.items():
+        out = tmp_path / bug
+        out.mkdir()
+        os.chdir(out)
+        try:
+            result = CliRunner().invoke(
+                main,
+                [
+                    "fuzz",
+                    "--engine",
+                    f"{EXAMPLE} --bug {bug}",
+                    "--campaign",
+                    "2",
+                    "--examples",
+                    str(examples),
+                    "--executor",
+                    "dask",
+                    "--scheduler",
+                    dask.scheduler,
+                    "--format",
+                    "json",
+                ],
+            )
+        finally:
+            os.chdir(ROOT)
+        assert result.exit_code == 1, (bug, result.output)
+        data = json.loads(result.stdout)
+        first = data["first_divergence"]
+        assert first is not None, bug
+        diverged = [r for r in data["runs"] if r["result"] == "divergence"]
+        # Every diverging seed kept its replay, named with its seed; the first is the first in seed order.
+        assert sorted(p.name for p in out.iterdir()) == sorted(
+            f"535-replay-seed{r['seed']}.json" for r in diverged
+        )
+        assert first["seed"] == diverged[0]["seed"] and first["index"] == min(r["index"] for r in diverged)
+
+
+def test_a_killed_worker_s_units_run_again_with_the_same_result(
+    cluster: distributed.LocalCluster, dask: DaskExecutor, tmp_path: Path
+) -> None:
+    log = tmp_path / "runs.log"
+    log.touch()
+    before = dask.client.run(os.getpid)
+    units = list(range(6))
+    results = dask.map(_logged_square, [str(log)] * len(units), [0.8] * len(units), units)
+    killed: list[int] = []
+
+    def kill_one() -> None:
+        # Once both workers are inside a unit, kill one of them outright.
+        end = time.monotonic() + 20
+        while time.monotonic() < end and len(log.read_text().splitlines()) < 2:
+            time.sleep(0.02)
+        pid = sorted(before.values())[0]
+        os.kill(pid, signal.SIGKILL)
+        killed.append(pid)
+
+    killer = threading.Thread(target=kill_one)
+    killer.start()
+    got = list(results)
+    killer.join()
+    assert got == [x * x for x in units]
+    assert killed
+    runs = [line.split() for line in log.read_text().splitlines()]
+    # The unit the killed worker held ran again elsewhere: more runs than units, and every unit ran.
+    assert len(runs) > len(units)
+    assert {int(x) for x, _ in runs} == set(units)
+    assert any(int(pid) == killed[0] for _, pid in runs)
+    # The nanny brings the worker back; the cluster goes on with two.
+    dask.client.wait_for_workers(2, timeout=20)
+    after = dask.client.run(os.getpid)
+    assert killed[0] not in after.values()
+
+
+def test_a_unit_that_kills_every_worker_it_lands_on_is_worker_died(dask: DaskExecutor) -> None:
+    # Past the scheduler's allowed failures the unit is given up, as WorkerDied (exit 3 in the CLI).
+    with pytest.raises(WorkerDied, match="Dask worker died"):
+        list(dask.map(os._exit, [9]))
+    dask.client.wait_for_workers(2, timeout=30)
+
+
+def test_asking_for_the_executor_wrongly_is_one_line_exit_2(tmp_path: Path) -> None:
+    run_bad_input(
+        ["simulate", "--scheduler", "tcp://127.0.0.1:8786"], 2, "--scheduler", "--executor dask", cwd=tmp_path
+    )
+    run_bad_input(["simulate", "--executor", "dask"], 2, "--executor", "--scheduler", cwd=tmp_path)
+    run_bad_input(["report", "--executor", "dask", "--out", "r"], 2, "--executor", cwd=tmp_path)
+    run_bad_input(["simulate", "--executor", "cluster"], 2, "--executor", cwd=tmp_path)
+    run_bad_input(
+        ["simulate", "--executor", "dask", "--scheduler", "tcp://127.0.0.1:8786", "--jobs", "2"],
+        2,
+        "--jobs",
+        cwd=tmp_path,
+    )
+    run_bad_input(
+        ["check", "--level", "ci", "--executor", "dask"], 2, "--executor", "--level deep", cwd=tmp_path
+    )
+    run_bad_input(
+        ["fuzz", "--engine", EXAMPLE, "--executor", "dask"], 2, "--executor", "--campaign", cwd=tmp_path
+    )
+
+
+def test_an_unreachable_scheduler_is_one_line_exit_2_within_the_time_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The limit is 10 s; a shorter one keeps the test short, the path is the same.
+    monkeypatch.setattr(executor_module, "CONNECT_TIMEOUT", 1.5)
+    started = time.monotonic()
+    run_bad_input(
+        ["simulate", "--games", "2", "--executor", "dask", "--scheduler", "tcp://127.0.0.1:9"],
+        2,
+        "--scheduler",
+        "cannot reach a Dask scheduler at tcp://127.0.0.1:9",
+        cwd=tmp_path,
+    )
+    assert time.monotonic() - started < 5
+
+
+def test_without_dask_installed_the_dask_executor_is_one_line_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A None entry in sys.modules makes `import distributed` raise ImportError, as on a machine without it.
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    with pytest.raises(ExecutorUnavailable, match="pip install 'five35\\[dask\\]'"):
+        make_executor("dask", 1, "tcp://127.0.0.1:8786")
+    run_bad_input(
+        ["simulate", "--executor", "dask", "--scheduler", "tcp://127.0.0.1:8786"],
+        2,
+        "--executor",
+        "dask is not installed",
+        cwd=tmp_path,
+    )
+
+
+def test_make_executor_refuses_what_cannot_work() -> None:
+    with pytest.raises(ExecutorUnavailable) as local_with_scheduler:
+        make_executor("local", 1, "tcp://x:1")
+    assert local_with_scheduler.value.argument == "scheduler"
+    with pytest.raises(ExecutorUnavailable) as unknown:
+        make_executor("cluster", 1, None)
+    assert unknown.value.argument == "kind"
+    assert isinstance(make_executor("local", 2, None), LocalExecutor)
