@@ -27,6 +27,7 @@ counterexample. The words (statements, scopes, titles) are the words file's `liv
 from __future__ import annotations
 
 import itertools
+import random
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
@@ -774,7 +775,30 @@ def _deals(spec: Spec, ruleset: Ruleset, plan: StatePlan, seed: int) -> list[Dea
     deals = [d for d in HAND_PICKED if d.core or not plan.core_only]
     deals += seeded_deals(seed, plan.seeded, ruleset.ranks)
     ranks = set(ruleset.ranks)
-    return [d for d in deals if all(c in ranks for h in d.hands for c in h)]
+    players = range(ruleset.players_min, ruleset.players_max + 1)
+    fit = [d for d in deals if all(c in ranks for h in d.hands for c in h) and len(d.hands) in players]
+    if len(fit) < FEWEST_DEALS:
+        # A house spec whose ranks or player counts the hand-picked deals miss: deals of its own.
+        fit += _own_deals(ruleset, seed, FEWEST_DEALS - len(fit))
+    return fit
+
+
+FEWEST_DEALS = 3
+
+
+def _own_deals(ruleset: Ruleset, seed: int, count: int) -> list[Deal]:
+    """`count` deals of two or three cards each at the spec's fewest players, from its own ranks."""
+    players = ruleset.players_min
+    deck = [r for r in ruleset.ranks for _ in range(min(ruleset.copies_small, ruleset.copies_large))]
+    out = []
+    for i in range(count):
+        rng = random.Random(f"five35-liveness:{seed}:{i}")
+        cards = list(deck)
+        rng.shuffle(cards)
+        size = max(1, min(2 + i % 2, len(cards) // players))
+        hands = tuple(tuple(sorted(cards[p * size : (p + 1) * size])) for p in range(players))
+        out.append(Deal(f"own {seed}:{i}", hands))
+    return out
 
 
 def _states(
@@ -809,6 +833,8 @@ def _states(
                     {"readings": changed, **facts, "moves": [str(m) for m in path]},
                     position,
                 )
+    if not states:
+        raise ValueError("liveness: no small deal could be played, so no state property was checked")
     blanks = {"states": f"{states:,}", "deals": str(len(explored_deals)), "rulesets": str(len(rulesets))}
     out = []
     for name, clauses in STATE_PROPERTIES.items():

@@ -5,11 +5,20 @@ through Game.play_from) and a set that closes beyond the copies."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
-from five35.checks.discovery.liveness import MATCH_END_TOPIC, _premises_hold, _states, analyse, check_liveness
+from five35.checks.discovery.liveness import (
+    MATCH_END_TOPIC,
+    STATE_PLANS,
+    _deals,
+    _premises_hold,
+    _states,
+    analyse,
+    check_liveness,
+)
 from five35.checks.findings import CheckContext, CheckResult, FindingKind, Level
 from five35.engine import PASS, Game, Move, Play, RoundEnd, State, TrickEndReason
 from five35.spec import Spec, SpecError, load_spec
@@ -200,3 +209,11 @@ def test_the_state_search_catches_a_planted_bug(engine: type[Game], broken: str)
     # The witness sets up the table where it breaks: its moves are legal for the broken engine.
     position = got[broken].position
     engine(spec.ruleset(), position.players).play_from(position)
+
+
+def test_a_table_the_hand_picked_deals_miss_gets_deals_of_its_own() -> None:
+    spec = load_spec()
+    ruleset = replace(spec.ruleset(), players_min=4, players_max=6)
+    deals = _deals(spec, ruleset, STATE_PLANS["ci"], 0)
+    assert len(deals) >= 3 and all(len(d.hands) == 4 for d in deals)
+    assert all(c in ruleset.ranks for d in deals for h in d.hands for c in h)
