@@ -61,6 +61,8 @@ INTERACTION_BLANKS = frozenset({"rules", "moment", "decisions", "plays", "differ
 RULEBOOK_BLANKS = frozenset({"game", "profile", "n"})
 #: The blanks an alternative's labels, words and method may use.
 ALTERNATIVE_BLANKS = frozenset({"points", "clause", "where", "under", "label", "combo", "plain"})
+#: The blanks of a mutant's description (the `mutations` section): the data its name carries.
+MUTATION_BLANKS = frozenset({"kind", "made", "action", "players", "rank", "reason"})
 
 
 @dataclass(frozen=True)
@@ -281,6 +283,23 @@ class DecisionWords:
 
 
 @dataclass(frozen=True)
+class MutationWords:
+    """The words of one family of engine mutants (the `mutations` section), by the public hook of
+    Game they change: the title of the question a silence of that hook raises, the clauses nearest
+    to it, a description of each operator (English, blanks MUTATION_BLANKS), and the sentence that
+    settles the question in the engine's favour in every language."""
+
+    hook: str
+    title: str
+    clauses: tuple[str, ...]
+    operators: Mapping[str, str]
+    wording: Mapping[str, str]
+
+    def describe(self, operator: str, values: Mapping[str, str]) -> str:
+        return self.operators[operator].format_map(_Blanks(values))
+
+
+@dataclass(frozen=True)
 class ClauseWords:
     name: str  # how the report speaks of the clause
     en: str  # a faithful English translation
@@ -319,6 +338,8 @@ class Words:
     kind_severity: Mapping[str, str] = field(default_factory=dict)
     #: The rule-interaction check's words; None in a words file without the section.
     interactions: InteractionWords | None = None
+    #: The engine mutants' words (the `mutations` section), by hook.
+    mutations: Mapping[str, MutationWords] = field(default_factory=dict)
 
     def where(self, *key: str | int) -> str:
         """`file:line: key` of an entry, for errors that point into the words file."""
@@ -536,6 +557,7 @@ def _own_problems(data: dict[str, Any]) -> Iterator[tuple[Key, str]]:
                 yield from _blank_problems(("rulebook", lang, name), text, RULEBOOK_BLANKS)
     yield from _liveness_problems(data["liveness"])
     yield from _interaction_problems(data.get("interactions"))
+    yield from _mutation_problems(data.get("mutations", {}))
     owner: dict[str, str] = {}
     topic_owner: dict[str, str] = {}
     for qid, q in data["questions"].items():
@@ -575,6 +597,7 @@ def _spec_problems(spec: Spec, words: Words) -> Iterator[tuple[str, str]]:
             yield where, f"cites evidence {eid!r}, which {words.path.name} does not have (evidence: {known})"
     yield from _question_problems(spec, words)
     yield from _decision_problems(spec, words)
+    yield from _mutation_spec_problems(spec, words)
     ranks = set(spec.parameters["ranks"].value) if "ranks" in spec.parameters else set()
     for name, scene in words.scenes.items():
         fields = {
@@ -773,6 +796,7 @@ def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Words:
         liveness=_liveness(data["liveness"]),
         interactions=_interactions(data.get("interactions")),
         decisions=_decisions(data.get("decisions", {})),
+        mutations=_mutations(data.get("mutations", {})),
         lines=lines,
     )
 
@@ -916,3 +940,41 @@ def _interactions(section: Mapping[str, Any] | None) -> InteractionWords | None:
         silence_title=section["silence_title"],
         silence_detail=section["silence_detail"],
     )
+
+
+# ---- engine mutants ----------------------------------------------------------------------------
+
+
+def _mutations(section: Mapping[str, Any]) -> dict[str, MutationWords]:
+    return {
+        hook: MutationWords(
+            hook=hook,
+            title=row["title"],
+            clauses=tuple(row["clauses"]),
+            operators=dict(row["operators"]),
+            wording=dict(row["wording"]),
+        )
+        for hook, row in section.items()
+    }
+
+
+def _mutation_problems(section: Mapping[str, Any]) -> Iterator[tuple[Key, str]]:
+    hooks = engine_hooks()
+    for hook, row in section.items():
+        if hook not in hooks:
+            yield (
+                ("mutations", hook),
+                f"{hook!r} is not a public hook of the engine (hooks: {', '.join(hooks)})",
+            )
+        for operator, text in row["operators"].items():
+            yield from _blank_problems(("mutations", hook, "operators", operator), text, MUTATION_BLANKS)
+
+
+def _mutation_spec_problems(spec: Spec, words: Words) -> Iterator[tuple[str, str]]:
+    for hook, family in words.mutations.items():
+        for i, clause in enumerate(family.clauses):
+            if clause not in spec.clauses:
+                yield (
+                    words.where("mutations", hook, "clauses", i),
+                    f"names clause {clause!r}, which {spec.path.name} does not have",
+                )

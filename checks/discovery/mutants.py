@@ -228,7 +228,7 @@ def _beats_any_size(kind: str) -> Callable[..., Any]:
     def any_size(self: Game, new: Pile, old: Pile) -> bool:
         if new.kind == old.kind == kind and new.size != old.size:
             cards = (old.cards[0],) * new.size if kind == "set" else self.runs_from(old.cards[0], new.size)
-            return cards is not None and Game.beats(self, new, Pile(kind, cards))  # type: ignore[arg-type]
+            return cards is not None and Game.beats(self, new, Pile(kind, cards))
         return Game.beats(self, new, old)
 
     return any_size

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from five35.engine import PASS, TRICK_END_REASONS, Game, Move, Pile, Play, State
+from five35.engine.game import EIGHT, LISTED_EIGHT_RUNS, Option
 from five35.spec import Ruleset, Spec, SpecError
 from five35.spec.words import words_of
 
@@ -192,21 +193,42 @@ def probe(game: Game, groups: Iterable[str]) -> Probe:
     return out
 
 
+def _option(game: Game, action: str, added: tuple[int, ...], pile: Pile) -> Option:
+    """The Option of a placing move as the engine makes it (rule_of_8 reads only the move, the pile
+    and its 8s), built without the engine's table of every answer to a pile."""
+    listed = (pile.kind in ("single", "set") and pile.cards[0] == EIGHT) or (
+        pile.kind == "run" and pile.cards in LISTED_EIGHT_RUNS
+    )
+    return Option(
+        Move(action, tuple(sorted(added))),  # type: ignore[arg-type]
+        game.codec.pack(added),
+        pile,
+        EIGHT in added,
+        listed and EIGHT in added,
+    )
+
+
 def _probe_eights(game: Game, table: State, out: Probe) -> None:
-    """rule_of_8 for every placing move from an empty table and onto every placeable pile, with and
-    without an 8 in the opening pile (the mover holds the whole deck, so every move is legal)."""
-    rich = replace(table, hands=(game.full_deck, *table.hands[1:]))
-    for move in game.legal_moves(rich):
-        option = game.option(rich, move)
-        if option is not None:
-            out["rule_of_8", None, move] = game.rule_of_8(option, rich)
-    for old in game.placeable_piles():
+    """rule_of_8 for every lead and overwrite that places an 8 and every add of an 8, onto every
+    placeable pile, with and without an 8 in the opening pile; and for a few plays without an 8
+    (which the engine never counts)."""
+    piles = game.placeable_piles()
+    eights = [p for p in piles if EIGHT in p.cards]
+    plain = [p for p in piles if EIGHT not in p.cards][:3]
+    for pile in eights + plain:
+        out["rule_of_8", None, pile] = game.rule_of_8(_option(game, "lead", pile.cards, pile), table)
+    for i, old in enumerate(piles):
+        adds = _safe(game.add_options, old)
         for opening in (False, True):
-            state = replace(rich, pile=old, opening_has_eight=opening)
-            for move in game.legal_moves(state):
-                option = game.option(state, move)
-                if option is not None:
-                    out["rule_of_8", old, opening, move] = game.rule_of_8(option, state)
+            state = replace(table, pile=old, opening_has_eight=opening)
+            for new in eights + plain:
+                if new.kind == old.kind and new.size == old.size:
+                    option = _option(game, "overwrite", new.cards, new)
+                    out["rule_of_8", old, opening, "overwrite", new] = game.rule_of_8(option, state)
+            for added, new in adds if isinstance(adds, list) else []:
+                if EIGHT in added or i < 3:
+                    option = _option(game, "add", added, new)
+                    out["rule_of_8", old, opening, "add", new] = game.rule_of_8(option, state)
 
 
 def differing(a: Probe, b: Probe) -> set[tuple[Any, ...]]:
@@ -281,14 +303,15 @@ def probe_of(
     return out
 
 
-def hook_changes(ruleset: Ruleset, cls: type[Mutant], players: int) -> set[tuple[Any, ...]]:
-    """The probe keys where the mutant's answers differ from the engine's at one player count."""
-    groups = REACHES[cls.INFO.hook]
-    mine = probe_of(ruleset, cls, players, groups)
-    base = probe_of(ruleset, Game, players, groups)
-    if mine is None or base is None:
-        return set() if (mine is None) == (base is None) else {("dealable",)}
-    return differing(mine, base)
+def hook_changes(ruleset: Ruleset, cls: type[Mutant], players: int) -> bool:
+    """Whether some hook answer of the mutant differs from the engine's at one player count (the
+    groups its hook reaches, cheapest first, stopping at the first difference)."""
+    for group in sorted(REACHES[cls.INFO.hook], key=lambda g: g == "eight"):
+        mine = probe_of(ruleset, cls, players, (group,))
+        base = probe_of(ruleset, Game, players, (group,))
+        if (mine is None) != (base is None) or (mine is not None and base is not None and mine != base):
+            return True
+    return False
 
 
 def diverge(
@@ -303,13 +326,14 @@ def diverge(
     first deal, the short tricks, then seeded matches. (None, "") when none is found."""
     a = _engines(played[0], played[1], players)
     b = _engines(compared[0], compared[1], players)
-    if isinstance(a, str) or isinstance(b, str):
-        if isinstance(a, str) and isinstance(b, str):
-            return None, ""
-        # One side cannot deal this table at all: the difference is the deal itself.
-        if isinstance(a, str):
-            return undealable_witness(b, b.new_match(seed), (names[1], names[0]), a), "deal"
-        return undealable_witness(a, a.new_match(seed), names, str(b)), "deal"
+    if isinstance(a, str) and isinstance(b, str):
+        return None, ""
+    # One side cannot deal this table at all: the difference is the deal itself.
+    if isinstance(a, str):
+        assert not isinstance(b, str)
+        return undealable_witness(b, b.new_match(seed), (names[1], names[0]), a), "deal"
+    if isinstance(b, str):
+        return undealable_witness(a, a.new_match(seed), names, b), "deal"
     try:
         witness = decisions.search_deal(a, b, seed, names)
         if witness is not None:
@@ -338,32 +362,44 @@ _TRIALS: dict[tuple[Ruleset, str, Budget, int], Trial] = {}
 
 
 def trial(ruleset: Ruleset, name: str, budget: Budget, seed: int) -> Trial:
-    """Steps 1 to 4 for one mutant (remembered per ruleset, mutant, budget and seed)."""
+    """Steps 1 to 4 for one mutant (remembered per ruleset, mutant, budget and seed). The oracle
+    is asked first: a mutant it kills changes some hook answer (the engine itself passes every
+    question). Otherwise the player counts are taken in order, and play is compared only where a
+    hook answer differs, until the first divergence."""
     key = (ruleset, name, budget, seed)
     if key in _TRIALS:
         return _TRIALS[key]
     cls = MUTANTS[name]
-    changed = tuple(p for p in player_counts(ruleset) if hook_changes(ruleset, cls, p))
-    result = Trial(name, changed)
-    if changed:
-        kill = None
-        for p in player_counts(ruleset):
-            game = _engines(ruleset, cls, p)
-            kill = None if isinstance(game, str) else ask_questions(game)
-            if kill is not None:
-                break
+    players = player_counts(ruleset)
+    result = None
+    for p in players:
+        try:
+            # Asked of the engine even where it cannot deal: the questions ask its hooks only.
+            kill = ask_questions(cls(ruleset, p))
+        except SpecError:
+            kill = None
         if kill is not None:
-            result = replace(result, kill=kill)
+            result = Trial(name, (p,), kill=kill)
+            break
+    if result is None:
+        changed: list[int] = []
+        result = Trial(name, ())
+        for p in players:
+            if not hook_changes(ruleset, cls, p):
+                continue
+            changed.append(p)
+            witness, how = diverge((ruleset, Game), (ruleset, cls), p, budget, seed, ("engine", name))
+            if witness is not None:
+                game = _engines(ruleset, cls, p)
+                broken = (
+                    None if isinstance(game, str) else play_violation(game, seed, budget.invariant_matches)
+                )
+                result = Trial(
+                    name, tuple(changed), players=p, witness=witness, found_by=how, invariant=broken
+                )
+                break
         else:
-            for p in changed:
-                witness, how = diverge((ruleset, Game), (ruleset, cls), p, budget, seed, ("engine", name))
-                if witness is not None:
-                    game = _engines(ruleset, cls, p)
-                    broken = (
-                        play_violation(game, seed, budget.invariant_matches) if game is not None else None
-                    )
-                    result = replace(result, players=p, witness=witness, found_by=how, invariant=broken)
-                    break
+            result = Trial(name, tuple(changed))
     _TRIALS[key] = result
     return result
 
@@ -402,6 +438,12 @@ def plays_like(ruleset: Ruleset, name: str, other: Ruleset, budget: Budget, seed
     reach = REACHES[cls.INFO.hook]
     like = True
     for p in player_counts(ruleset):
+        mine_deals = not isinstance(_engines(ruleset, cls, p), str)
+        if mine_deals != (not isinstance(_engines(other, Game, p), str)):
+            like = False
+            break
+        if not mine_deals:
+            continue  # neither can deal this table: alike there
         overlap = False
         for group in sorted(GROUPS, key=lambda g: g == "eight"):
             theirs = probe_of(other, Game, p, (group,))
@@ -505,28 +547,21 @@ def discover(spec: Spec, ruleset: Ruleset, names: Sequence[str], budget: Budget,
 # ---- findings -----------------------------------------------------------------------------------
 
 
-def _nearest_clauses(spec: Spec, outcome: Outcome) -> tuple[str, ...]:
-    words = words_of(spec)
-    family = words.mutations.get(MUTANTS[outcome.name].INFO.hook) if hasattr(words, "mutations") else None
-    clauses = tuple(c for c in (family.clauses if family else ()) if c in spec.clauses)
-    return clauses
-
-
 def describe(spec: Spec, name: str) -> str:
-    """The mutant's description for a designer, from the words file's `mutations` section."""
+    """The mutant's description for a designer, from the words file's `mutations` section; a hook
+    or operator the words file does not describe is named plainly (a house-rules words file may
+    lack the section)."""
     info = MUTANTS[name].INFO
-    words = words_of(spec)
-    family = words.mutations.get(info.hook) if hasattr(words, "mutations") else None
+    family = words_of(spec).mutations.get(info.hook)
     if family is None or info.operator not in family.operators:
-        return f"{info.hook}: {info.operator} ({', '.join(f'{k}={v}' for k, v in info.fields)})"
-    return family.operators[info.operator].format(**info.values)
+        return name
+    return family.describe(info.operator, info.values)
 
 
 def silence_finding(spec: Spec, ruleset: Ruleset, outcome: Outcome) -> Finding:
     info = MUTANTS[outcome.name].INFO
     t = outcome.trial
-    words = words_of(spec)
-    family = words.mutations.get(info.hook) if hasattr(words, "mutations") else None
+    family = words_of(spec).mutations.get(info.hook)
     description = describe(spec, outcome.name)
     detail = (
         f"The texts do not decide this: the mutant {outcome.name} ({description}) plays differently from "
@@ -548,7 +583,7 @@ def silence_finding(spec: Spec, ruleset: Ruleset, outcome: Outcome) -> Finding:
         id=f"silence.{outcome.name}",
         kind=FindingKind.SILENCE,
         title=family.title if family is not None else f"The texts do not decide {info.hook}",
-        clauses=_nearest_clauses(spec, outcome),
+        clauses=tuple(c for c in (family.clauses if family else ()) if c in spec.clauses),
         detail=detail,
         check=NAME,
         severity=Severity.MEDIUM,
