@@ -204,6 +204,8 @@ def test_every_check_in_the_registry_names_its_own_results() -> None:
         "text_examples",
         "dead_clauses",
         "text_audit",
+        "discovery.mutants",
+        "discovery.liveness",
     }
 
 
