@@ -402,6 +402,10 @@ def _campaign_cmd(
     """`fuzz --campaign N`: the rules are agreed with the engine once, here; then every seed is a
     unit that starts its own engine where it runs."""
     head: dict[str, Any] = {"engine": target, "seed": seed}
+    # Made first: a scheduler that does not answer fails before any engine starts. Closed with the
+    # command, however it ends.
+    units = cli_executor(*executor)
+    click.get_current_context().with_resource(units)
     try:
         with engine_session(target, timeout, max_line) as engine:
             ruleset, name, notes = _agree_on_rules(spec, chosen, engine, readings)
@@ -413,7 +417,7 @@ def _campaign_cmd(
     else:
         counts = _player_counts(players, ruleset)
     info(f"535-check fuzz: campaign of {_count(runs, 'seed')} from base seed {seed}")
-    with Outputs() as outputs, cli_executor(*executor) as units:
+    with Outputs() as outputs:
         with Ticker("fuzz", "seeds fuzzed", runs) as ticker:
 
             def seen(run: CampaignRun) -> None:
