@@ -312,3 +312,37 @@ def test_make_executor_refuses_what_cannot_work() -> None:
         make_executor("cluster", 1, None)
     assert unknown.value.argument == "kind"
     assert isinstance(make_executor("local", 2, None), LocalExecutor)
+
+
+def test_pyproject_can_send_the_work_to_the_cluster(
+    dask: DaskExecutor, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    args = ["simulate", "--games", "6", "--seed", "2", "--format", "json"]
+    alone = CliRunner().invoke(main, args)
+    (tmp_path / "pyproject.toml").write_text(
+        f'[tool.five35]\nexecutor = "dask"\nscheduler = "{dask.scheduler}"\n'
+    )
+    monkeypatch.chdir(tmp_path)
+    spread = CliRunner().invoke(main, args)
+    assert spread.exit_code == 0, spread.output
+    assert spread.stdout == alone.stdout
+    # The command line still wins: --executor local has no use for the table's scheduler.
+    run_bad_input([*args, "--executor", "local"], 2, "pyproject.toml:3: tool.five35.scheduler", cwd=tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("body", "needles"),
+    [
+        ('executor = "dask"\n', ("pyproject.toml:2: tool.five35.executor", "--scheduler")),
+        ('executor = "cluster"\n', ("pyproject.toml:2: tool.five35.executor", "expected one of local, dask")),
+        (
+            'scheduler = "tcp://127.0.0.1:8786"\n',
+            ("pyproject.toml:2: tool.five35.scheduler", "--executor dask"),
+        ),
+    ],
+)
+def test_bad_executor_settings_in_pyproject_name_their_line(
+    tmp_path: Path, body: str, needles: tuple[str, ...]
+) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.five35]\n" + body)
+    run_bad_input(["simulate", "--games", "2"], 2, *needles, cwd=tmp_path)
