@@ -38,7 +38,7 @@ import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
 from five35.engine import PASS, Game, Move, Position, State
 from five35.engine.state import RoundEnd, TrickEnd
 from five35.spec import Ruleset, Spec, SpecError
-from five35.spec.words import LivenessWords, words_of
+from five35.spec.words import LivenessProperty, LivenessWords, Words, words_of
 
 from ..findings import (
     CheckContext,
@@ -972,16 +972,19 @@ def _describe(data: Mapping[str, Any]) -> str:
     return "; ".join(parts)
 
 
-def _statement(words: LivenessWords, name: str) -> str:
-    got = words.properties.get(name)
+def _property_words(words: Words, name: str) -> LivenessProperty:
+    """A property's words; a words file (a house spec's own) that lacks them is refused at its line."""
+    got = words.liveness.properties.get(name)
     if got is None:
-        raise SpecError("liveness.properties", f"the words file gives no words for property {name!r}")
-    return got.statement
+        where = words.where("liveness", "properties")
+        raise SpecError(where, f"gives no statement and scope for the liveness property {name!r}")
+    return got
 
 
-def _failed_finding(spec: Spec, ruleset: Ruleset, words: LivenessWords, o: Outcome) -> Finding:
+def _failed_finding(spec: Spec, ruleset: Ruleset, all_words: Words, o: Outcome) -> Finding:
     assert o.counterexample is not None
-    statement = _statement(words, o.name)
+    words = all_words.liveness
+    statement = _property_words(all_words, o.name).statement
     text = _describe(o.counterexample)
     readings = o.counterexample.get("readings")
     pairs = sorted(readings.items()) if isinstance(readings, Mapping) else []
@@ -1044,7 +1047,6 @@ def _endless_finding(words: LivenessWords, ruleset: Ruleset, e: EndlessMatch) ->
             outcomes={
                 "penalties": list(e.penalties),
                 "scores_after": list(pos.scores or ()),
-                "match": "goes on",
             },
             cards=pos.cards,
             position=pos,
@@ -1057,18 +1059,15 @@ def check_liveness(ctx: CheckContext) -> CheckResult:
     MODEL_VOCABULARY.require_ruleset(ctx.ruleset)
     MODEL_VOCABULARY.require_spec(ctx.spec)
     started = time.perf_counter()
-    words = words_of(ctx.spec).liveness
+    all_words = words_of(ctx.spec)
+    words = all_words.liveness
     key = ("liveness", spec_digest(ctx.spec), ctx.ruleset, ctx.level, ctx.seed)
     analysis = memo(key, lambda: analyse(ctx.spec, ctx.ruleset, ctx.level, ctx.seed))
     proved = []
     findings = []
     for o in analysis.outcomes:
         if o.proved:
-            scope_words = words.properties.get(o.name)
-            if scope_words is None:
-                raise SpecError(
-                    "liveness.properties", f"the words file gives no words for property {o.name!r}"
-                )
+            scope_words = _property_words(all_words, o.name)
             proved.append(
                 ProvedProperty(
                     name=o.name,
@@ -1081,7 +1080,7 @@ def check_liveness(ctx: CheckContext) -> CheckResult:
         elif o.name == "match.ends" and analysis.endless is not None:
             findings.append(_endless_finding(words, ctx.ruleset, analysis.endless))
         else:
-            findings.append(_failed_finding(ctx.spec, ctx.ruleset, words, o))
+            findings.append(_failed_finding(ctx.spec, ctx.ruleset, all_words, o))
     held = len(proved)
     return CheckResult(
         name=NAME,

@@ -217,3 +217,16 @@ def test_a_table_the_hand_picked_deals_miss_gets_deals_of_its_own() -> None:
     deals = _deals(spec, ruleset, STATE_PLANS["ci"], 0)
     assert len(deals) >= 3 and all(len(d.hands) == 4 for d in deals)
     assert all(c in ruleset.ranks for d in deals for h in d.hands for c in h)
+
+
+def test_a_words_file_without_a_property_is_refused_at_its_line(tmp_path: Path) -> None:
+    (tmp_path / "house.yaml").write_text(SPEC_FILE.read_text(encoding="utf-8"), encoding="utf-8")
+    words = WORDS_FILE.read_text(encoding="utf-8")
+    start = words.index("    trick.ends:\n")
+    end = words.index("    lead.single_is_legal:\n")
+    (tmp_path / "house.words.yaml").write_text(words[:start] + words[end:], encoding="utf-8")
+    spec = load_spec(tmp_path / "house.yaml")
+    with pytest.raises(SpecError) as err:
+        check_liveness(CheckContext(spec, spec.ruleset(), level="quick"))
+    message = str(err.value)
+    assert "house.words.yaml:" in message and "liveness.properties" in message and "'trick.ends'" in message
