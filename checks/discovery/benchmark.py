@@ -8,6 +8,11 @@ asks, by this strict test: the silence's mutant plays like the engine under P's 
 same hook answers, no difference in the same first deals, short tricks and seeded matches). A
 silence that is merely about the same hook does not count.
 
+A point escapes when no mutant plays like its other reading, or when the ones that do are killed
+by a clause (the text decides it after all), already asked (another declared point's question) or
+equivalent: their play never differs from the engine's under the played rules, so the point's own
+readings play alike there and no silence can be about it (`Hidden.escaped_as` says which).
+
 A mutant's trial (its hook answers, the text-derived oracle, its first divergence from the engine)
 never depends on which points a spec declares, and is remembered across the copies: only the last
 step of the classification, "already asked", is run again for each.
@@ -92,8 +97,8 @@ def hidden_point_recall(
         back = []
         escaped = []
         for outcome in found.outcomes:
-            if outcome.verdict == "equivalent":
-                continue
+            if not outcome.trial.changed and outcome.trial.kill is None:
+                continue  # no hook answer differs from the engine's: it plays like no other reading
             if any(plays_like(played, outcome.name, other, budget, seed) for other in others):
                 if outcome.verdict == "silence":
                     back.append(outcome.name)

@@ -641,5 +641,12 @@ def check_mutants(ctx: CheckContext) -> CheckResult:
     )
 
 
+def clear_memory() -> None:
+    """Forget every remembered probe, trial and comparison (for timing a cold run)."""
+    _PROBES.clear()
+    _TRIALS.clear()
+    _LIKE.clear()
+
+
 def outcomes_by_name(discovery: Discovery) -> Mapping[str, Outcome]:
     return {o.name: o for o in discovery.outcomes}
