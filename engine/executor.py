@@ -261,7 +261,8 @@ class DaskExecutor:
             finished = True
         finally:
             if not finished:
-                # Stops what is queued and running on the cluster, not only what we wait for.
+                # Drops what is queued on the cluster, not only what we wait for; a unit already
+                # running finishes on its worker (Dask cannot stop a thread) and is thrown away.
                 with contextlib.suppress(Exception):
                     self.client.cancel(futures, force=True)
             for future in futures:

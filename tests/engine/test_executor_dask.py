@@ -346,3 +346,15 @@ def test_bad_executor_settings_in_pyproject_name_their_line(
 ) -> None:
     (tmp_path / "pyproject.toml").write_text("[tool.five35]\n" + body)
     run_bad_input(["simulate", "--games", "2"], 2, *needles, cwd=tmp_path)
+
+
+def test_closing_the_results_early_stops_the_units_on_the_cluster(dask: DaskExecutor) -> None:
+    # Ten 1 s units on two workers would take 5 s; closed after the first, only the two units
+    # already running finish (a worker thread cannot be stopped), the queued ones never start.
+    results = dask.map(_square_after, [0.0] + [1.0] * 10, range(11))
+    assert next(results) == 0
+    started = time.monotonic()
+    results.close()
+    assert list(dask.map(_square_after, [0.0, 0.0], [2, 3])) == [4, 9]
+    assert time.monotonic() - started < 3.5
+    assert not any(dask.client.processing().values())
