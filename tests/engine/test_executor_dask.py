@@ -1,13 +1,12 @@
 """The Dask executor against a real cluster (a distributed.LocalCluster of two worker processes,
-started once for the module): the same results as a local run, byte for byte, for simulate, the
-impact estimate, a fuzz campaign and check --level deep; a worker killed while its units run is
-replaced and its units run again with the same result; and every way to ask for it wrongly is one
-line, exit 2."""
+started once for the module, in a process of its own): the same results as a local run, byte for
+byte, for simulate, the impact estimate, a fuzz campaign and check --level deep; a worker killed
+while its units run is replaced and its units run again with the same result; and every way to ask
+for it wrongly is one line, exit 2."""
 
 from __future__ import annotations
 
 import json
-import logging
 import os
 import signal
 import subprocess
@@ -22,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 try:
-    import distributed
+    import distributed  # noqa: F401  # only: is it there
 except ImportError:  # the Dask tests are part of the suite: a missing dask is a failure, not a skip
     pytest.fail("dask is not installed: pip install '.[test]' (it brings dask[distributed])", pytrace=False)
 
@@ -43,21 +42,55 @@ SPEC = load_spec()
 RULES = SPEC.ruleset(None)
 
 
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[distributed.LocalCluster]:
+# The cluster runs in a process of its own, as a real one would: its worker processes and their
+# multiprocessing helpers are then no children of the test process (tests/engine/test_executor.py
+# counts those), and all of them end with it.
+CLUSTER = """
+import logging, sys
+import distributed
+
+if __name__ == "__main__":
     with distributed.LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address=None,
-        silence_logs=logging.ERROR,
-    ) as started:
-        yield started
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.ERROR
+    ) as cluster:
+        print(cluster.scheduler_address, flush=True)
+        sys.stdin.read()  # until the tests close it
+"""
 
 
 @pytest.fixture(scope="module")
-def dask(cluster: distributed.LocalCluster) -> Iterator[DaskExecutor]:
-    with DaskExecutor(cluster.scheduler_address) as executor:
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    script = tmp_path_factory.mktemp("cluster") / "cluster.py"
+    script.write_text(CLUSTER)
+    # The workers import what the tests send by name (this module's functions), as a real
+    # cluster's workers import five35: they get this process's import path.
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    proc = subprocess.Popen(
+        [sys.executable, str(script)],
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        assert proc.stdout is not None and proc.stdin is not None
+        address = proc.stdout.readline().strip()
+        assert address.startswith("tcp://"), f"the LocalCluster did not start (exit code {proc.poll()})"
+        yield address
+    finally:
+        if proc.stdin is not None:
+            proc.stdin.close()
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(5)
+
+
+@pytest.fixture(scope="module")
+def dask(cluster: str) -> Iterator[DaskExecutor]:
+    with DaskExecutor(cluster) as executor:
         yield executor
 
 
@@ -208,9 +241,7 @@ def test_fuzz_campaign_on_the_cluster_finds_every_planted_bug(dask: DaskExecutor
         assert first["seed"] == diverged[0]["seed"] and first["index"] == min(r["index"] for r in diverged)
 
 
-def test_a_killed_worker_s_units_run_again_with_the_same_result(
-    cluster: distributed.LocalCluster, dask: DaskExecutor, tmp_path: Path
-) -> None:
+def test_a_killed_worker_s_units_run_again_with_the_same_result(dask: DaskExecutor, tmp_path: Path) -> None:
     log = tmp_path / "runs.log"
     log.touch()
     before = dask.client.run(os.getpid)
