@@ -439,7 +439,8 @@ def gathered_questions(
     (in the order the topics first appear), in the words of `templates.topic_questions` for the kind
     of the topic's first finding; its id is `topic.<topic>`. Its proposed sentence stands after the
     first clause its findings cite (none when they cite no clause of the spec); the English one is
-    the first finding's own, when its check wrote one."""
+    the first finding's own, when its check wrote one. A topic that is a hook with a family of
+    mutants in the words file (`mutations`) takes that family's title, clauses and sentences."""
     words = words_of(spec)
     owners = _words_owners(spec, ruleset, findings)
     by_topic: dict[str, list[Finding]] = {}
@@ -450,11 +451,20 @@ def gathered_questions(
     for topic, members in by_topic.items():
         head = members[0]
         template = words.topic_questions[head.kind.value]
-        cited = next((c for f in members for c in f.clauses if c in spec.clauses), None)
+        # A hook's family of mutants has its own title, nearest clauses and settling sentence in
+        # every language (the words file's `mutations`): better than the generic words.
+        family = words.mutations.get(topic)
+        nearest = (*(family.clauses if family else ()), *(c for f in members for c in f.clauses))
+        cited = next((c for c in nearest if c in spec.clauses), None)
         blanks = {lang: _topic_blanks(spec, head, topic, cited, lang) for lang in LANGUAGES}
+        if family is not None:
+            for lang in LANGUAGES:
+                blanks[lang]["title"] = family.title
         wording = {lang: text.format(**blanks[lang]) for lang, text in template.wording.items()}
         if head.proposed_wording:
             wording["en"] = head.proposed_wording
+        if family is not None:
+            wording.update({lang: text for lang, text in family.wording.items() if lang in LANGUAGES})
         out.append(
             QuestionWords(
                 id=f"{TOPIC_QUESTION_PREFIX}{topic}",

@@ -12,6 +12,7 @@ here plays the engine or decides a rule, a severity or a wording.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -79,7 +80,9 @@ def _readings(spec: Spec, ruleset: Ruleset, finding: Finding) -> list[dict[str, 
     own point names them by reading; any other names them `point=reading`."""
     vps = spec.variation_points
     point = finding.variation_point if finding.variation_point in vps else None
-    alt = finding.alternative if finding.alternative and finding.alternative.shown_as_readings else None
+    alt = finding.alternative
+    if alt is not None and not alt.shown_as_readings and finding.kind not in DISCOVERED_KINDS:
+        alt = None  # its sides only restate readings it names; a discovered finding names none
     entries: list[tuple[tuple[str, str] | None, str, str]] = []  # (point, reading) or None, name, words
     covered: set[tuple[str, str]] = set()
     for key, words in finding.readings.items():
@@ -216,6 +219,22 @@ def _impact(r: Reviewed) -> tuple[dict[str, Any] | None, str | None]:
     return data, note
 
 
+def _scene(plain: Plain, f: Finding) -> dict[str, Any] | None:
+    """A finding's witness as a scene; a discovered finding's sides are engines named by id (a
+    mutant's name), so each outcome is labelled with its side's words instead."""
+    if f.witness is None:
+        return None
+    scene = plain.scene(f.witness.to_json(), f.variation_point)
+    alt = f.alternative
+    if f.kind in DISCOVERED_KINDS and alt is not None:
+        words = {side.label: side.words for side in (alt.played, alt.compared) if side.words}
+        scene["outcomes"] = [
+            {**o, "label": words.get(str(key), o["label"])}
+            for key, o in zip(f.witness.outcomes, scene["outcomes"], strict=True)
+        ]
+    return scene
+
+
 def _section(spec: Spec, ruleset: Ruleset, r: Reviewed, plain: Plain) -> dict[str, Any]:
     f = r.finding
     impact, impact_note = _impact(r)
@@ -223,7 +242,7 @@ def _section(spec: Spec, ruleset: Ruleset, r: Reviewed, plain: Plain) -> dict[st
         "id": f.id,
         "question": r.question,
         "plain": plain.finding(f),
-        "scene": plain.scene(f.witness.to_json(), f.variation_point) if f.witness else None,
+        "scene": _scene(plain, f) if f.witness else None,
         "scene_borrowed": r.witness_source is WitnessSource.POINT,
         "scene_about": f.alternative.scene.describe if f.alternative and f.alternative.scene else None,
         "repairs": _repairs(spec, f.clauses),
@@ -323,12 +342,14 @@ def _question_readings(
         if alt is None:
             continue
         for i, side in enumerate((alt.played, alt.compared)):
+            # A discovered finding's sides are engines named by id (a mutant's name): its words
+            # are the label a designer reads.
             out.append(
                 {
                     "name": None,
                     "points": [],
-                    "label": side.label,
-                    "explain": side.words,
+                    "label": side.words if q.words.topics else side.label,
+                    "explain": "" if q.words.topics else side.words,
                     "chosen": i == 0,
                     "profiles": [],
                 }
@@ -409,13 +430,13 @@ def _impact_rows(
         for r in members:
             if r.finding.impact is not None:
                 alt = r.finding.alternative
+                # the other side is what was measured against the rules as played; a discovered
+                # finding's side is an engine named by id, so its words name it
+                compared = (alt.compared.words if q.words.topics else alt.compared.label) if alt else ""
                 rows.append(
                     {
                         "subject": r.finding.id,
-                        # the other side is what was measured against the rules as played
-                        "label": alt.compared.label
-                        if alt is not None
-                        else plain.finding(r.finding).rstrip("."),
+                        "label": compared or plain.finding(r.finding).rstrip("."),
                         "games": r.finding.impact.games,
                         "per_players": r.finding.impact.to_json()["per_players"],
                     }
@@ -494,9 +515,7 @@ def _question(
         "wording_at": [w.at for w in q.words.wordings_for(played) if w.at in spec.clauses],
         "members": list(q.members),
         "counts": counts,
-        "scene": plain.scene(head.finding.witness.to_json(), head.finding.variation_point)
-        if head is not None and head.finding.witness is not None
-        else None,
+        "scene": _scene(plain, head.finding) if head is not None else None,
         "scene_from": head.finding.id if head is not None else None,
     }
 
@@ -560,21 +579,43 @@ METHOD_WORDS: Mapping[str, str] = {
 DISCOVERED_KINDS = (FindingKind.SILENCE, FindingKind.DECISION, FindingKind.LIVENESS)
 
 
+def _plain_ids(spec: Spec, text: str) -> str:
+    """A check's sentence with the clause ids, variation points and single-valued parameters in it
+    told in plain words: the clause's name, the point's question title, the parameter's value (ids
+    stay in the small print)."""
+    words = words_of(spec)
+
+    def name(match: re.Match[str]) -> str:
+        token = match.group(0)
+        if token in spec.clauses:
+            return f"‘{words.clause_name(token)}’"
+        if token in spec.parameters and not isinstance(spec.parameters[token].value, (dict, list)):
+            return str(spec.parameters[token].value)
+        question = words.question_of(token) if token in spec.variation_points else None
+        if question is not None:
+            return f"\u2018{question.title}\u2019"
+        return token
+
+    return re.sub(r"\b[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)*\b", name, text)
+
+
 def _proved(spec: Spec, results: Sequence[CheckResult]) -> list[dict[str, Any]]:
-    """Every property the run's checks proved (the first of a name), in plain words."""
-    seen: dict[str, tuple[str, ProvedProperty]] = {}
+    """Every property the run's checks proved (the first of a name), in plain words, by check."""
+    seen: dict[str, tuple[CheckResult, ProvedProperty]] = {}
     for r in results:
         for p in r.proved:
-            seen.setdefault(p.name, (r.name, p))
+            seen.setdefault(p.name, (r, p))
     words = words_of(spec)
     return [
         {
             "name": p.name,
-            "check": check,
-            "statement": p.statement,
+            "check": check.name,
+            "check_title": check.title,
+            "statement": _plain_ids(spec, p.statement),
+            "statement_as_proved": p.statement,
             "method": p.method,
             "method_words": METHOD_WORDS[p.method],
-            "scope": p.scope,
+            "scope": _plain_ids(spec, p.scope),
             "clauses": [{"id": c, "name": words.clause_name(c)} for c in p.clauses],
         }
         for check, p in seen.values()

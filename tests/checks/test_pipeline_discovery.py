@@ -149,3 +149,16 @@ def test_a_decision_that_changes_fewer_games_ranks_below_every_question_that_cha
     impacts = {points[0]: _point_impact(points[0], 0.95), points[1]: _point_impact(points[1], 0.80)}
     questions, _ = form_questions(SPEC, RULESET, _reviewed(findings), impacts)
     assert [q.id for q in questions][-1] == "topic.decision.x"
+
+
+def test_a_hook_with_a_family_of_mutants_takes_the_family_s_words() -> None:
+    """A silence whose topic is a hook the words file's `mutations` describe: the question is titled
+    and settled in that family's words, in every language, after its nearest clause."""
+    if not WORDS.mutations:
+        return  # no family in this words file: the generic words apply (tested above)
+    hook, family = next(iter(WORDS.mutations.items()))
+    [q] = gathered_questions(SPEC, RULESET, [_found("mut.x", FindingKind.SILENCE, hook, clauses=())])
+    assert q.title == family.title
+    for lang in ("en", "de", "es"):
+        assert q.wording({}, lang) == family.wording[lang]
+    assert q.wordings[0].at == next(c for c in family.clauses if c in SPEC.clauses)
