@@ -158,3 +158,53 @@ def test_simulate_runs_on_any_executor(ruleset: Ruleset) -> None:
     parts = [args[2] for args in executor.units]
     assert len(parts) == 12 and [i for part in parts for i in part] == list(range(24))
     assert done == [len(part) for part in parts]
+
+
+DEEP = ["text_examples", "graphs.succession", "graphs.beats", "text_audit"]
+
+
+def test_check_deep_sends_each_check_as_a_unit_and_keeps_the_registry_order(ruleset: Ruleset) -> None:
+    import json
+
+    from five35.checks.runner import run_checks
+
+    spec = load_spec()
+    executor = RecordingExecutor(2)
+    seen: list[str] = []
+    spread = run_checks(
+        spec,
+        ruleset,
+        level="deep",
+        seed=3,
+        only=DEEP,
+        executor=executor,
+        progress=lambda n, r: seen.append(n),
+    )
+    assert [args[-1] for args in executor.units] == DEEP == seen
+    processes = run_checks(spec, ruleset, level="deep", seed=3, only=DEEP, executor=LocalExecutor(2))
+    serial = run_checks(spec, ruleset, level="deep", seed=3, only=DEEP)
+    texts = {json.dumps(run.to_json(), sort_keys=True) for run in (spread, processes, serial)}
+    assert len(texts) == 1
+    # Below level deep the executor is not used: the checks run here, one after the other.
+    quick = RecordingExecutor(2)
+    run_checks(spec, ruleset, level="quick", seed=3, only=DEEP, executor=quick)
+    assert quick.units == []
+
+
+def test_check_deep_checks_an_engine_that_cannot_travel_here(ruleset: Ruleset) -> None:
+    from five35.checks.runner import run_checks
+    from five35.engine import Game
+
+    spec = load_spec()
+    executor = RecordingExecutor(2)
+    # A lambda cannot be pickled to a worker process: the checks run in this process instead.
+    run = run_checks(
+        spec,
+        ruleset,
+        level="deep",
+        seed=3,
+        only=["graphs.beats"],
+        executor=executor,
+        engine=lambda r, p: Game(r, p),
+    )
+    assert executor.units == [] and run.ok
