@@ -605,6 +605,7 @@ EXAMPLES = {
     "fuzz": [
         '535-check fuzz --engine "535-check serve" --examples 500',
         '535-check fuzz --engine "python examples/engine535.py --bug run-gap" --time-budget 60',
+        '535-check fuzz --engine "python examples/engine535.py" --campaign 20 --executor dask --scheduler tcp://10.0.0.5:8786',
     ],
     "replay": ['535-check replay 535-replay-seed0.json --engine "python examples/engine535.py"'],
     "perft": [
