@@ -81,12 +81,16 @@ class Ticker:
             self._thread.start()
         return self
 
+    def stop(self) -> None:
+        """No more lines from now on (work that ends before the block it is counted in)."""
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=1.0)
+
     def __exit__(
         self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
     ) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=1.0)
+        self.stop()
 
 
 @contextmanager

@@ -14,8 +14,8 @@ from pathlib import Path
 import click
 from five35.checks.findings import LEVELS, CheckResult, Level
 from five35.checks.output import kind_count, plural
-from five35.checks.runner import all_checks, observing
-from five35.engine.executor import default_jobs
+from five35.checks.runner import all_checks
+from five35.engine.executor import Executor, default_jobs
 from five35.reports import FILES
 from five35.reports import job as report_job
 from five35.spec import Ruleset, Spec, SpecError
@@ -27,8 +27,10 @@ from .main import (
     JOBS,
     SEED,
     PathGiven,
+    cli_executor,
     detail,
     examples_epilog,
+    executor_options,
     info,
     keep_interrupts_from_z3,
     resolve,
@@ -57,34 +59,41 @@ def run_report(
     jobs: int = DEFAULT_JOBS,
     place: str = "--out",
     extra_files: Mapping[str, str] | None = None,
+    executor: Executor | None = None,
 ) -> int:
     """Run the checks, the impact estimate and the variant comparison, write the report, print
     where it went; returns the exit code (1 when a check failed, as `535-check check`). `place`
     is what an error about `out` names (the option, or the path for the default job); `extra_files`
-    (name -> text) are written beside the report, together with it."""
+    (name -> text) are written beside the report, together with it. `executor` runs the
+    simulations (default: `jobs` worker processes here)."""
     with Outputs() as outputs:
         # Reserved before the long work, so that a report that cannot be written fails at once.
         target = outputs.directory(out, place, [*FILES, *(extra_files or {})])
         keep_interrupts_from_z3()
         start = time.perf_counter()
         checks = len(all_checks())
-        info(f"535-check report: running the checks at level {level} ({plural(checks, 'check')})")
-        # The checks print no bar of their own: the plain lines go to a terminal too.
-        with Ticker("report", "checks done", checks, force=True) as ticker:
+        info(
+            f"535-check report: running the checks at level {level} ({plural(checks, 'check')}) and "
+            f"simulating {plural(games, 'match', 'matches')} per player count (seed {seed}, "
+            f"{plural(jobs, 'worker')})"
+        )
+        # The checks run beside the simulations; their count gets plain lines of its own, until the
+        # last one is in (a terminal has the games' bar).
+        total = report_job.work_units(spec, ruleset, games)
+        with (
+            Ticker("report", "checks done", checks) as ticker,
+            progress("report", "games simulated", total, "checking and simulating") as advance_games,
+        ):
 
             def advance(name: str, result: CheckResult) -> None:
                 ticker.update()
                 detail(f"  {name}: {result.seconds:.1f}s")
+                if ticker.done == checks:
+                    ticker.stop()
+                    detail(
+                        f"535-check report: the checks were done after {time.perf_counter() - start:.1f} s"
+                    )
 
-            with observing(advance):
-                results, notes = report_job.run_all_checks(spec, ruleset, level, seed)
-        detail(f"535-check report: the checks took {time.perf_counter() - start:.1f} s")
-        info(
-            f"535-check report: simulating {plural(games, 'match', 'matches')} per player count "
-            f"(seed {seed}, {plural(jobs, 'worker')})"
-        )
-        total = report_job.work_units(spec, ruleset, games)
-        with progress("report", "games simulated", total, "simulating") as advance_games:
             try:
                 run = report_job.make_report(
                     spec,
@@ -95,9 +104,9 @@ def run_report(
                     level=level,
                     progress=advance_games,
                     jobs=jobs,
-                    results=results,
-                    notes=notes,
+                    on_check=advance,
                     extra_files=extra_files,
+                    executor=executor,
                 )
             except OSError as exc:
                 raise SpecError(
@@ -130,6 +139,7 @@ def run_report(
             "535-check report                                  # ./535-report/, about a minute",
             "535-check report --out docs/report --games 50 --level quick",
             "535-check report --spec house-rules.yaml --profile german-literal",
+            "535-check report --games 5000 --executor dask --scheduler tcp://10.0.0.5:8786",
         ]
     ),
 )
@@ -173,6 +183,7 @@ def run_report(
     metavar="N",
     help="Worker processes for the simulation (the report is the same for any N).",
 )
+@executor_options
 def report(
     spec_path: Path | None,
     profile: str | None,
@@ -182,9 +193,13 @@ def report(
     seed: int,
     level: Level,
     jobs: int,
+    executor_kind: str,
+    scheduler: str | None,
 ) -> None:
     rules = resolve(spec_path, profile, readings)
-    sys.exit(run_report(rules.spec, rules.ruleset, out, games, seed, level, jobs))
+    with cli_executor(executor_kind, jobs, scheduler) as executor:
+        code = run_report(rules.spec, rules.ruleset, out, games, seed, level, jobs, executor=executor)
+    sys.exit(code)
 
 
 COMMANDS = [report]

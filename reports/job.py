@@ -24,9 +24,11 @@ from typing import Any
 from five35.checks.findings import CheckContext, CheckResult, Level
 from five35.checks.impact.measure import (
     DEFAULT_BOTS,
+    Comparison,
     ImpactCounts,
     comparison,
     describe_method,
+    estimate_alternatives,
     measure,
     player_counts,
     to_impact,
@@ -37,12 +39,12 @@ from five35.checks.pipeline import (
     Variant,
     collect_findings,
     form_questions,
-    measure_findings,
     review,
     to_measure,
 )
-from five35.checks.runner import CHECKS, run_checks
-from five35.engine.executor import LocalExecutor
+from five35.checks.runner import CHECKS, all_checks, run_checks
+from five35.engine import Game
+from five35.engine.executor import Executor, LocalExecutor
 from five35.engine.simulate import Stats, merge_all, simulate
 from five35.spec import Ruleset, Spec, SpecError
 
@@ -50,6 +52,7 @@ from .build import report_data
 from .render import write_report
 
 Progress = Callable[[int], None]
+OnCheck = Callable[[str, CheckResult], None]  # a check's result, as it comes in
 
 
 @dataclass(frozen=True)
@@ -110,24 +113,62 @@ def _call(fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
     return fn(*args)
 
 
+Unit = tuple[Callable[..., Any], tuple[Any, ...], int]  # a function, its arguments, the games it plays
+
+
 def _run_units(
-    units: Sequence[tuple[Callable[..., Any], tuple[Any, ...], int]], jobs: int, progress: Progress | None
+    units: Sequence[Unit],
+    executor: Executor,
+    progress: Progress | None,
+    on_result: Callable[[int, Any], None] | None = None,
 ) -> list[Any]:
-    """Run (function, args, games) units through the one executor (worker processes when
-    jobs > 1); the results come back in the units' order, so the report does not depend on
-    `jobs`. An error or an interrupt stops every worker before it is raised."""
+    """Run (function, args, games) units through the one executor; the results come back in the
+    units' order, so the report does not depend on where or in how many processes they ran.
+    `on_result(i, result)` hears of each as it comes. An error or an interrupt stops every worker
+    before it is raised."""
     results: list[Any] = []
-    outcomes = LocalExecutor(jobs).map(_call, [fn for fn, _, _ in units], [args for _, args, _ in units])
+    outcomes = executor.map(_call, [fn for fn, _, _ in units], [args for _, args, _ in units])
     # Closed on any way out, so that an interrupt between two results stops the workers too.
     with contextlib.closing(outcomes):
-        for (_, _, games), result in zip(units, outcomes, strict=True):
+        for i, ((_, _, games), result) in enumerate(zip(units, outcomes, strict=True)):
             results.append(result)
-            if progress is not None:
+            if on_result is not None:
+                on_result(i, result)
+            if progress is not None and games:
                 progress(games)
     return results
 
 
 CHUNK = 50  # games per unit: small enough for a lively progress bar, large enough to amortise a process hop
+
+
+def _impact_plan(
+    spec: Spec, ruleset: Ruleset, games: int, seed: int, bots: Sequence[str]
+) -> tuple[list[Unit], Callable[[Sequence[Any]], dict[str, PointImpact]]]:
+    """The units of the impact of every variation point, and what makes their results the impacts."""
+    compared, _ = impact_units(spec, ruleset)
+    playable = dealable_counts(ruleset)  # a table the played rules cannot deal has nothing to compare
+    units: list[Unit] = [
+        (_impact_unit, (ruleset, compared, players, chunk, seed, tuple(bots)), len(chunk))
+        for players in playable
+        for chunk in _chunks(games, CHUNK)
+    ]
+
+    def finish(done: Sequence[Any]) -> dict[str, PointImpact]:
+        per: dict[str, dict[int, ImpactCounts]] = {p: {} for p in compared}
+        for (_, args, _), result in zip(units, done, strict=True):
+            players = args[2]
+            for point, c in result.items():
+                per[point][players] = per[point][players].merge(c) if players in per[point] else c
+        out = {}
+        for point, (_, (played, other)) in compared.items():
+            method = describe_method(games, seed, bots, played, other)
+            out[point] = PointImpact(
+                point, played, other, to_impact(per[point], games, seed, method), per[point]
+            )
+        return out
+
+    return units, finish
 
 
 def estimate_all(
@@ -138,27 +179,13 @@ def estimate_all(
     bots: Sequence[str] = DEFAULT_BOTS,
     progress: Progress | None = None,
     jobs: int = 1,
+    executor: Executor | None = None,
 ) -> dict[str, PointImpact]:
     """The impact of every variation point (its played reading against its first other reading),
-    every point measured on the same games."""
-    compared, _ = impact_units(spec, ruleset)
-    playable = dealable_counts(ruleset)  # a table the played rules cannot deal has nothing to compare
-    units = [
-        (_impact_unit, (ruleset, compared, players, chunk, seed, tuple(bots)), len(chunk))
-        for players in playable
-        for chunk in _chunks(games, CHUNK)
-    ]
-    done = _run_units(units, jobs, progress)
-    per: dict[str, dict[int, ImpactCounts]] = {p: {} for p in compared}
-    for (_, args, _), result in zip(units, done, strict=True):
-        players = args[2]
-        for point, c in result.items():
-            per[point][players] = per[point][players].merge(c) if players in per[point] else c
-    out = {}
-    for point, (_, (played, other)) in compared.items():
-        method = describe_method(games, seed, bots, played, other)
-        out[point] = PointImpact(point, played, other, to_impact(per[point], games, seed, method), per[point])
-    return out
+    every point measured on the same games (one played game per seed, compared with every point's
+    engine at every step)."""
+    units, finish = _impact_plan(spec, ruleset, games, seed, bots)
+    return finish(_run_units(units, executor or LocalExecutor(jobs), progress))
 
 
 def variant_rulesets(spec: Spec, ruleset: Ruleset) -> list[tuple[str, str, Ruleset]]:
@@ -172,16 +199,12 @@ def variant_rulesets(spec: Spec, ruleset: Ruleset) -> list[tuple[str, str, Rules
     return out
 
 
-def simulate_variants(
-    spec: Spec,
-    ruleset: Ruleset,
-    games: int,
-    seed: int,
-    bots: Sequence[str] = DEFAULT_BOTS,
-    progress: Progress | None = None,
-    jobs: int = 1,
-) -> list[Variant]:
-    units = []
+def _variant_plan(
+    spec: Spec, ruleset: Ruleset, games: int, seed: int, bots: Sequence[str], progress: Progress | None
+) -> tuple[list[Unit], Callable[[Sequence[Any]], list[Variant]]]:
+    """The units of the variant comparison, and what makes their results the variants. A table a
+    variant cannot deal is counted as done at once."""
+    units: list[Unit] = []
     owners: list[tuple[int, int]] = []  # (variant index, players) of each unit
     unplayable: dict[tuple[int, int], str] = {}
     rulesets = variant_rulesets(spec, ruleset)
@@ -197,16 +220,33 @@ def simulate_variants(
             for chunk in _chunks(games, CHUNK):
                 units.append((_variant_unit, (rs, players, chunk, seed, tuple(bots)), len(chunk)))
                 owners.append((vi, players))
-    done = _run_units(units, jobs, progress)
-    parts: dict[tuple[int, int], list[Stats]] = {}
-    for owner, stats in zip(owners, done, strict=True):
-        parts.setdefault(owner, []).append(stats)
-    variants = []
-    for vi, (label, title, rs) in enumerate(rulesets):
-        per = {p: merge_all(parts[(vi, p)]) for p in player_counts(rs) if (vi, p) in parts}
-        bad = {p: why for (owner, p), why in unplayable.items() if owner == vi}
-        variants.append(Variant(label, title, rs.readings, per, bad))
-    return variants
+
+    def finish(done: Sequence[Any]) -> list[Variant]:
+        parts: dict[tuple[int, int], list[Stats]] = {}
+        for owner, stats in zip(owners, done, strict=True):
+            parts.setdefault(owner, []).append(stats)
+        variants = []
+        for vi, (label, title, rs) in enumerate(rulesets):
+            per = {p: merge_all(parts[(vi, p)]) for p in player_counts(rs) if (vi, p) in parts}
+            bad = {p: why for (owner, p), why in unplayable.items() if owner == vi}
+            variants.append(Variant(label, title, rs.readings, per, bad))
+        return variants
+
+    return units, finish
+
+
+def simulate_variants(
+    spec: Spec,
+    ruleset: Ruleset,
+    games: int,
+    seed: int,
+    bots: Sequence[str] = DEFAULT_BOTS,
+    progress: Progress | None = None,
+    jobs: int = 1,
+    executor: Executor | None = None,
+) -> list[Variant]:
+    units, finish = _variant_plan(spec, ruleset, games, seed, bots, progress)
+    return finish(_run_units(units, executor or LocalExecutor(jobs), progress))
 
 
 def work_units(spec: Spec, ruleset: Ruleset, games: int) -> int:
@@ -229,6 +269,22 @@ def dealable_counts(ruleset: Ruleset) -> list[int]:
     return out
 
 
+def _known(
+    spec: Spec, ruleset: Ruleset, impacts: Mapping[str, PointImpact], games: int, seed: int
+) -> dict[Comparison, tuple[tuple[str, str], Mapping[int, ImpactCounts]]]:
+    """The points' comparisons as a finding's alternative would state them: the reference engine
+    under the rules played against it under the point's other reading."""
+    compared, _ = impact_units(spec, ruleset)
+    out: dict[Comparison, tuple[tuple[str, str], Mapping[int, ImpactCounts]]] = {}
+    for point, pi in impacts.items():
+        if point not in compared or pi.impact is None or (pi.impact.games, pi.impact.seed) != (games, seed):
+            continue
+        rs, labels = compared[point]
+        if labels == (pi.played, pi.compared):
+            out[(ruleset, Game, rs, Game)] = (labels, pi.per_players)
+    return out
+
+
 def estimate_finding_impacts(
     spec: Spec,
     ruleset: Ruleset,
@@ -238,11 +294,41 @@ def estimate_finding_impacts(
     seed: int,
     bots: Sequence[str] = DEFAULT_BOTS,
     jobs: int = 1,
+    executor: Executor | None = None,
 ) -> dict[str, PointImpact]:
     """Impact of the findings that neither carry one nor hang on a variation point: each finding's
-    own `Alternative`, over the same seeded games as the points' impacts."""
-    alternatives = to_measure(collect_findings(spec, ruleset, results, impacts), impacts)
-    return measure_findings(alternatives, ruleset, games, seed, tuple(bots), jobs)
+    own `Alternative`, over the same seeded games as the points' impacts (`impacts`, measured with
+    the same `bots`). An alternative that compares what a point's impact compared already, or what
+    another finding's does, is not played again: it shares those games' counts."""
+    alts = to_measure(collect_findings(spec, ruleset, results, impacts), impacts)
+    known = _known(spec, ruleset, impacts, games, seed)
+    measured = estimate_alternatives(alts, ruleset, games, seed, bots, jobs, executor=executor, known=known)
+    return {
+        fid: PointImpact(fid, alts[fid].labels[0], alts[fid].labels[1], impact, per)
+        for fid, (impact, per) in measured.items()
+    }
+
+
+def _check_unit(spec: Spec, ruleset: Ruleset, level: Level, seed: int, name: str) -> CheckResult:
+    """One check of the runner, by its name: a unit of its own, so that the checks spread over the
+    executor's workers beside the simulations."""
+    run = run_checks(spec, ruleset, level=level, seed=seed, only=[name])
+    return next(r for r in run.results if r.name == name)
+
+
+def _given(result: CheckResult) -> CheckResult:
+    return result
+
+
+def check_units(spec: Spec, ruleset: Ruleset, level: Level, seed: int) -> list[Unit]:
+    """The report's checks as executor units, one per registered check, in the runner's order (each
+    unit's result is that check's CheckResult). Tests replace this to give results of their own."""
+    return [(_check_unit, (spec, ruleset, level, seed, c.name), 0) for c in all_checks()]
+
+
+def given_checks(results: Sequence[CheckResult]) -> list[Unit]:
+    """Units that only hand back results made already (what a test puts in place of the checks)."""
+    return [(_given, (r,), 0) for r in results]
 
 
 def report_result(
@@ -258,14 +344,40 @@ def report_result(
     results: Sequence[CheckResult] | None = None,
     notes: Sequence[str] = (),
     variants: bool = True,
+    executor: Executor | None = None,
+    on_check: OnCheck | None = None,
 ) -> ReportData:
     """The whole pipeline: the checks (unless their `results` are given, with any `notes` on them),
-    the impacts, the finished findings, the variant comparison (unless `variants` is False)."""
+    the impacts, the finished findings, the variant comparison (unless `variants` is False).
+
+    The checks, the points' impacts and the variant comparison do not depend on each other, so they
+    are units of one run of the executor (`executor`, default `jobs` processes here), the checks
+    first (`check_units`; `on_check(name, result)` hears of each as it comes). The findings' own
+    alternatives need the checks' findings and the points' impacts, so they run after. Every unit
+    is a pure function of its arguments and results are used in the units' order: the report is the
+    same for any executor."""
+    run_on = executor or LocalExecutor(jobs)
+    impact_work, impacts_of = _impact_plan(spec, ruleset, games, seed, bots)
+    variant_work, variants_of = (
+        _variant_plan(spec, ruleset, games, seed, bots, progress) if variants else ([], None)
+    )
+    # The checks go first: the longest units, and the ones the findings' alternatives wait for.
+    checks = check_units(spec, ruleset, level, seed) if results is None else []
+
+    def heard(i: int, result: Any) -> None:
+        if i < len(checks) and on_check is not None:
+            on_check(result.name, result)
+
+    done = _run_units([*checks, *impact_work, *variant_work], run_on, progress, heard)
+    checked = list(results) if results is not None else list(done[: len(checks)])
     if results is None:
-        checked, check_notes = run_all_checks(spec, ruleset, level, seed)
-        notes = (*notes, *check_notes)
-    else:
-        checked = list(results)
+        audit = next(c for c in CHECKS if c.name == "text_audit")
+        if not any(r.name == audit.name for r in checked):
+            ctx = CheckContext(spec=spec, ruleset=ruleset, level=level, seed=seed)
+            checked.append(replace(audit.run(ctx), name=audit.name, title=audit.title))
+    done = done[len(checks) :]
+    impacts = impacts_of(done[: len(impact_work)])
+    compared = variants_of(done[len(impact_work) :]) if variants_of is not None else []
     for players in player_counts(ruleset):
         try:
             ruleset.hand_size(players)
@@ -274,11 +386,11 @@ def report_result(
                 *notes,
                 f"The rules played cannot be dealt to {players} players ({exc}): no impact at that count.",
             )
-    impacts = estimate_all(spec, ruleset, games, seed, bots, progress, jobs)
-    finding_impacts = estimate_finding_impacts(spec, ruleset, checked, impacts, games, seed, bots, jobs)
+    finding_impacts = estimate_finding_impacts(
+        spec, ruleset, checked, impacts, games, seed, bots, jobs, executor=run_on
+    )
     findings = review(spec, ruleset, checked, impacts, finding_impacts)
     questions, standalone = form_questions(spec, ruleset, findings, impacts)
-    compared = simulate_variants(spec, ruleset, games, seed, bots, progress, jobs) if variants else []
     return ReportData(
         spec=spec,
         ruleset=ruleset,
@@ -309,6 +421,8 @@ def make_report(
     results: Sequence[CheckResult] | None = None,
     notes: Sequence[str] = (),
     extra_files: Mapping[str, str] | None = None,
+    executor: Executor | None = None,
+    on_check: OnCheck | None = None,
 ) -> ReportRun:
     """Run everything (`report_result`) and write report.md, report.html and report.json into
     `out_dir`, with `extra_files` (name -> text, e.g. the clarified rulebooks) beside them."""
@@ -323,6 +437,8 @@ def make_report(
         jobs=jobs,
         results=results,
         notes=notes,
+        executor=executor,
+        on_check=on_check,
     )
     data = report_data(finished)
     paths = write_report(out_dir, data, extra=extra_files)

@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from five35.engine import Game, Move, RoundEnd, State, TrickEnd
 from five35.engine.bots import Bot, get_bot
-from five35.engine.executor import LocalExecutor
+from five35.engine.executor import Executor, LocalExecutor
 from five35.engine.simulate import bot_rngs, game_seed, wilson_interval
 from five35.spec import Ruleset, Spec, SpecError
 
@@ -78,30 +79,64 @@ def _outcome_key(events: Sequence[object]) -> tuple[Any, ...]:
 
 
 @dataclass
-class _Tracker:
-    """One compared engine while a game is played."""
+class _Member:
+    """One compared name's counts; several names comparing the same engine share one _Tracker."""
 
     name: str
-    game: Game
     names: tuple[str, str]
     games: int = 0
     affected: int = 0
     first_change: dict[str, int] = field(default_factory=dict)
     witness: Witness | None = None
     witness_game: int = -1
-    diverged: bool = False
-
-    def record(self, change: str, witness: Witness, index: int) -> None:
-        self.diverged = True
-        self.affected += 1
-        self.first_change[change] = self.first_change.get(change, 0) + 1
-        if self.witness is None or witness.cards < self.witness.cards:
-            self.witness, self.witness_game = witness, index
 
     def counts(self) -> ImpactCounts:
         return ImpactCounts(
             self.games, self.affected, dict(self.first_change), self.witness, self.witness_game
         )
+
+
+@dataclass
+class _Tracker:
+    """One compared engine while a game is played, and the names that compare it."""
+
+    game: Game
+    members: list[_Member] = field(default_factory=list)
+    diverged: bool = False
+
+    def record(self, change: str, witness: Callable[[tuple[str, str]], Witness], index: int) -> None:
+        """The game differs first here: every member counts it, with the witness told in its own
+        labels (a witness's size does not depend on them, so every member keeps the same game)."""
+        self.diverged = True
+        told: dict[tuple[str, str], Witness] = {}
+        for m in self.members:
+            w = told.get(m.names)
+            if w is None:
+                w = told[m.names] = witness(m.names)
+            m.affected += 1
+            m.first_change[change] = m.first_change.get(change, 0) + 1
+            if m.witness is None or w.cards < m.witness.cards:
+                m.witness, m.witness_game = w, index
+
+
+# Engines built in this process, by (class, ruleset, players): an engine remembers every pile and
+# legal-move table it has met, so a unit that reuses one skips that warm-up. Only Game classes are
+# kept (their methods are pure functions of the ruleset, the table size and the state); bounded, so
+# that a long campaign over many rulesets does not grow without end.
+_ENGINES: dict[tuple[EngineFactory, Ruleset, int], Game] = {}
+_ENGINES_MAX = 256
+
+
+def _engine(factory: EngineFactory, ruleset: Ruleset, players: int) -> Game:
+    if not isinstance(factory, type):
+        return factory(ruleset, players)
+    key: tuple[EngineFactory, Ruleset, int] = (factory, ruleset, players)
+    game = _ENGINES.get(key)
+    if game is None:
+        if len(_ENGINES) >= _ENGINES_MAX:
+            _ENGINES.clear()
+        game = _ENGINES[key] = factory(ruleset, players)
+    return game
 
 
 def _seat_bots(bots: Sequence[str], players: int) -> tuple[Bot, ...]:
@@ -127,33 +162,51 @@ def measure(
     give a compared name its own engine class (default: `engine`). Returns the counts per compared
     name. A comparison stops for a game at its first difference.
     """
-    base = engine(played, players)
+    base = _engine(engine, played, players)
     played.hand_size(players)  # a played ruleset that cannot deal is the caller's error
     trackers: list[_Tracker] = []
     unplayable: list[tuple[_Tracker, str]] = []
+    # Names that compare the same engine under the same rules share one tracker: its steps are
+    # asked once. A name comparing the played engine with itself cannot differ anywhere (the engine
+    # is a pure function of the ruleset and the state), so it only counts its games.
+    by_engine: dict[tuple[Ruleset, EngineFactory], _Tracker] = {}
+    members: dict[str, _Member] = {}
+    unchanged: list[_Member] = []
     for name, (rs, labels) in compared.items():
-        try:
-            rs.hand_size(players)
-            trackers.append(_Tracker(name, (engines or {}).get(name, engine)(rs, players), labels))
-        except SpecError as exc:
-            # The compared reading cannot even deal this table: every game differs at the deal.
-            unplayable.append((_Tracker(name, base, labels), str(exc)))
+        factory = (engines or {}).get(name, engine)
+        member = members[name] = _Member(name, labels)
+        if rs == played and factory is engine and isinstance(factory, type):
+            unchanged.append(member)
+            continue
+        tracker = by_engine.get((rs, factory))
+        if tracker is None:
+            try:
+                rs.hand_size(players)
+                tracker = _Tracker(_engine(factory, rs, players))
+                trackers.append(tracker)
+            except SpecError as exc:
+                # The compared reading cannot even deal this table: every game differs at the deal.
+                tracker = _Tracker(base)
+                unplayable.append((tracker, str(exc)))
+            by_engine[(rs, factory)] = tracker
+        tracker.members.append(member)
     seated = _seat_bots(bots, players)
+    every = list(members.values())
     for index in games:
         seed = game_seed(base_seed, index)
         rngs = bot_rngs(seed, players)
+        for m in every:
+            m.games += 1
         for t in trackers:
-            t.games += 1
             t.diverged = False
         state = base.new_match(seed)
         history = RoundHistory(state)
         for t, error in unplayable:
-            t.games += 1
-            t.record("deal", undealable_witness(base, state, t.names, error), index)
+            t.record("deal", partial(undealable_witness, base, state, error=error), index)
         for t in trackers:
             other = t.game.new_match(seed)
             if other != state:
-                t.record("deal", deal_witness(base, t.game, state, other, t.names, True), index)
+                t.record("deal", partial(deal_witness, base, t.game, state, other, first=True), index)
         while True:
             while state.phase == "play":
                 legal = base.legal_moves(state)
@@ -169,14 +222,12 @@ def measure(
                 if not t.diverged:
                     other = t.game.next_round(state)
                     if other != nxt:
-                        t.record("deal", deal_witness(base, t.game, nxt, other, t.names, False), index)
+                        t.record("deal", partial(deal_witness, base, t.game, nxt, other, first=False), index)
             state = nxt
             history = RoundHistory(state)
         if progress is not None:
             progress(1)
-    counted = {t.name: t.counts() for t in trackers}
-    counted.update({t.name: t.counts() for t, _ in unplayable})
-    return {name: counted[name] for name in compared}
+    return {name: members[name].counts() for name in compared}
 
 
 def _compare_step(
@@ -191,31 +242,29 @@ def _compare_step(
 ) -> None:
     legal_a: set[Move] | None = None
     new, events = after
+    key_a: tuple[Any, ...] | None = None  # the played side's outcome, worked out once per step
     for t in trackers:
         if t.diverged:
             continue
         other_legal = t.game.legal_moves(state)
         if other_legal != legal:
             legal_a = legal_a if legal_a is not None else set(legal)
-            if set(other_legal) != legal_a:
-                lb = set(other_legal)
+            lb = set(other_legal)
+            if lb != legal_a:
                 b_after = t.game.apply(state, move) if move in lb else None
-                w = shrunk_witness(base, t.game, state, (legal_a, lb), t.names, history) or step_witness(
-                    base,
-                    t.game,
-                    state,
-                    move,
-                    (legal_a, lb),
-                    (after, b_after),
-                    t.names,
+                t.record(
                     "legal_moves",
-                    history,
+                    partial(
+                        _legal_witness, base, t.game, state, move, (legal_a, lb), (after, b_after), history
+                    ),
+                    index,
                 )
-                t.record("legal_moves", w, index)
                 continue
         other_new, other_events = t.game.apply(state, move)
         change = None
-        if _outcome_key(other_events) != _outcome_key(events):
+        if key_a is None:
+            key_a = _outcome_key(events)
+        if _outcome_key(other_events) != key_a:
             trick_a = [e for e in events if isinstance(e, TrickEnd)]
             trick_b = [e for e in other_events if isinstance(e, TrickEnd)]
             change = (
@@ -225,18 +274,51 @@ def _compare_step(
             change = "next_turn"
         if change is not None:
             legal_set = set(legal)
-            w = step_witness(
-                base,
-                t.game,
-                state,
-                move,
-                (legal_set, legal_set),
-                (after, (other_new, other_events)),
-                t.names,
+            t.record(
                 change,
-                history,
+                partial(
+                    _step_witness,
+                    base,
+                    t.game,
+                    state,
+                    move,
+                    (legal_set, legal_set),
+                    (after, (other_new, other_events)),
+                    change,
+                    history,
+                ),
+                index,
             )
-            t.record(change, w, index)
+
+
+def _legal_witness(
+    base: Game,
+    game: Game,
+    state: State,
+    move: Move,
+    legal: tuple[set[Move], set[Move]],
+    after: tuple[tuple[State, tuple[object, ...]], tuple[State, tuple[object, ...]] | None],
+    history: RoundHistory,
+    names: tuple[str, str],
+) -> Witness:
+    """The witness of a legal-move difference: the shrunk table where one exists, else the step."""
+    return shrunk_witness(base, game, state, legal, names, history) or step_witness(
+        base, game, state, move, legal, after, names, "legal_moves", history
+    )
+
+
+def _step_witness(
+    base: Game,
+    game: Game,
+    state: State,
+    move: Move,
+    legal: tuple[set[Move], set[Move]],
+    after: tuple[tuple[State, tuple[object, ...]], tuple[State, tuple[object, ...]] | None],
+    change: str,
+    history: RoundHistory,
+    names: tuple[str, str],
+) -> Witness:
+    return step_witness(base, game, state, move, legal, after, names, change, history)
 
 
 def player_counts(ruleset: Ruleset) -> tuple[int, ...]:
@@ -380,6 +462,25 @@ def alternative_unit(
     return _alt_counts(alts, players, games, seed, bots)
 
 
+#: What an alternative compares: (played ruleset, played engine, compared ruleset, compared engine).
+Comparison = tuple[Ruleset, EngineFactory, Ruleset, EngineFactory]
+#: Comparisons measured already over the same games, with their labels and counts per player count.
+Known = Mapping[Comparison, tuple[tuple[str, str], Mapping[int, ImpactCounts]]]
+
+
+def comparison_of(alt: Alternative) -> Comparison:
+    return (alt.played.ruleset, alt.played.engine, alt.compared.ruleset, alt.compared.engine)
+
+
+def _applicable(alt: Alternative, played: Ruleset) -> list[int]:
+    # The player counts `alternative_units` gives an alternative.
+    return [
+        n
+        for n in player_counts(played)
+        if (not alt.players or n in alt.players) and dealable(alt.played.ruleset, n)
+    ]
+
+
 def estimate_alternatives(
     alts: Mapping[str, Alternative],
     played: Ruleset,
@@ -387,12 +488,33 @@ def estimate_alternatives(
     seed: int,
     bots: Sequence[str] = DEFAULT_BOTS,
     jobs: int = 1,
+    executor: Executor | None = None,
+    known: Known | None = None,
 ) -> dict[str, tuple[Impact, dict[int, ImpactCounts]]]:
     """The impact of every finding's alternative (by finding id) over games 0..games-1 of base seed
-    `seed`, per player count. With jobs > 1 the units run in that many worker processes (the one
-    executor, five35.engine.executor); the result is the same."""
-    units = alternative_units(alts, played, games)
-    outcomes = LocalExecutor(jobs).map(
+    `seed`, per player count. The units run through `executor` (default: `jobs` worker processes of
+    this machine, five35.engine.executor); the result is the same for any.
+
+    `known` holds comparisons measured already over the same games, seed and bots (the variation
+    points' impacts): an alternative that makes one of them takes its counts, and only the game its
+    witness comes from is played again, to tell the witness in the alternative's own labels."""
+    known = known or {}
+    fresh = {fid: a for fid, a in alts.items() if comparison_of(a) not in known}
+    units: list[tuple[tuple[Measured, ...], int, range]] = list(alternative_units(fresh, played, games))
+    measured = len(units)
+    retold: list[tuple[str, int]] = []  # (finding id, players) of each witness replay after them
+    per: dict[str, dict[int, ImpactCounts]] = {fid: {} for fid in alts}
+    for fid, alt in alts.items():
+        if fid in fresh:
+            continue
+        labels, measured_counts = known[comparison_of(alt)]
+        for players in _applicable(alt, played):
+            counted = measured_counts[players]
+            per[fid][players] = counted
+            if counted.witness is not None and labels != alt.labels:
+                units.append((((fid, alt),), players, range(counted.witness_game, counted.witness_game + 1)))
+                retold.append((fid, players))
+    outcomes = (executor or LocalExecutor(jobs)).map(
         alternative_unit,
         [a for a, _, _ in units],
         [p for _, p, _ in units],
@@ -402,11 +524,15 @@ def estimate_alternatives(
     )
     with contextlib.closing(outcomes):  # an error or interrupt stops every worker at once
         results = list(outcomes)
-    per: dict[str, dict[int, ImpactCounts]] = {fid: {} for fid in alts}
-    for (_, players, _), result in zip(units, results, strict=True):
+    for (_, players, _), result in zip(units[:measured], results[:measured], strict=True):
         for fid, counts in result.items():
             have = per[fid].get(players)
             per[fid][players] = have.merge(counts) if have else counts
+    for (fid, players), result in zip(retold, results[measured:], strict=True):
+        again = result[fid]
+        if again.witness_game != per[fid][players].witness_game:
+            raise RuntimeError(f"{fid}: game {per[fid][players].witness_game} played differently again")
+        per[fid][players] = replace(per[fid][players], witness=again.witness)
     out = {}
     for fid, alt in alts.items():
         method = describe_method(games, seed, bots, alt.labels[0], alt.labels[1])

@@ -418,10 +418,10 @@ def test_a_fresh_directory_gets_no_report_when_rendering_fails(tmp_path: Path) -
 def text_audit_only(monkeypatch: pytest.MonkeyPatch) -> None:
     """Keep the command tests fast: the checks are the text audit plus the fixture findings."""
 
-    def run(spec: Spec, ruleset: Any, level: Any, seed: int) -> tuple[list[CheckResult], list[str]]:
-        return fixture_results(spec), []
+    def units(spec: Spec, ruleset: Any, level: Any, seed: int) -> list[Any]:
+        return report_job.given_checks(fixture_results(spec))
 
-    monkeypatch.setattr(report_job, "run_all_checks", run)
+    monkeypatch.setattr(report_job, "check_units", units)
 
 
 @pytest.mark.usefixtures("text_audit_only")
@@ -487,16 +487,16 @@ def test_report_command_out_must_be_a_directory(tmp_path: Path) -> None:
 
 
 def test_report_command_exits_1_when_a_check_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    def failing(spec: Spec, ruleset: Any, level: Any, seed: int) -> tuple[list[CheckResult], list[str]]:
+    def failing(spec: Spec, ruleset: Any, level: Any, seed: int) -> list[Any]:
         broken = CheckResult(
             name="planted",
             title="A check that finds the engine wrong",
             seconds=0.0,
             failures=(Failure(check="planted", message="the engine let a player pass while leading"),),
         )
-        return [broken], []
+        return report_job.given_checks([broken])
 
-    monkeypatch.setattr(report_job, "run_all_checks", failing)
+    monkeypatch.setattr(report_job, "check_units", failing)
     result = CliRunner().invoke(main, ["report", "--out", str(tmp_path), "--games", "1"])
     assert result.exit_code == 1, result.output
     data = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))

@@ -1,0 +1,89 @@
+"""Impact work shared between comparisons (issue 12, item 3): names comparing the same engine share
+one tracker, an engine compared with itself plays nothing, and a finding's alternative that compares
+what a variation point's impact compared takes those counts. Each must give exactly what measuring
+alone gives, witnesses included (told in each name's own labels)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from five35.checks.findings import Alternative, Side
+from five35.checks.impact.measure import (
+    comparison,
+    comparison_of,
+    estimate_alternatives,
+    measure,
+)
+from five35.checks.impact.variants import ExampleOrder
+from five35.engine import Game
+from five35.spec import Spec, load_spec
+
+BOTS = ("greedy", "random", "cautious")
+
+
+@pytest.fixture(scope="module")
+def spec() -> Spec:
+    return load_spec()
+
+
+def _alt(spec: Spec, point: str, labels: tuple[str, str], engine: type[Game] = Game) -> Alternative:
+    rs = spec.ruleset()
+    other, _, _ = comparison(spec, rs, point)
+    return Alternative(
+        played=Side(labels[0], "as played", rs),
+        compared=Side(labels[1], "the other reading", other, engine),
+        method="",
+    )
+
+
+def test_names_sharing_an_engine_count_as_if_measured_alone(spec: Spec) -> None:
+    rs = spec.ruleset()
+    other, played, alt = comparison(spec, rs, "eight_forms")
+    together = measure(
+        rs,
+        {"a": (other, (played, alt)), "b": (other, ("side one", "side two")), "c": (rs, ("x", "y"))},
+        4,
+        range(12),
+        base_seed=5,
+        bots=BOTS,
+    )
+    alone_a = measure(rs, {"a": (other, (played, alt))}, 4, range(12), base_seed=5, bots=BOTS)["a"]
+    alone_b = measure(rs, {"b": (other, ("side one", "side two"))}, 4, range(12), base_seed=5, bots=BOTS)["b"]
+    assert together["a"] == alone_a and together["b"] == alone_b
+    assert alone_a.affected > 0 and alone_a.witness is not None and alone_b.witness is not None
+    assert "side two" in alone_b.witness.outcomes and played in alone_a.witness.outcomes
+    # The engine against itself: every game counted, none affected, no witness.
+    assert together["c"].games == 12 and together["c"].affected == 0 and together["c"].witness is None
+
+
+def test_an_alternative_a_point_measured_takes_its_counts_and_retells_its_witness(spec: Spec) -> None:
+    rs = spec.ruleset()
+    point_alt = _alt(spec, "eight_exemption", ("a label", "another label"))
+    same_alt = replace(point_alt)
+    variant_alt = replace(point_alt, compared=replace(point_alt.compared, engine=ExampleOrder))
+    alts = {"f.point": point_alt, "f.variant": variant_alt}
+    plain = estimate_alternatives(alts, rs, 6, 9, BOTS)
+    other, played, alt = comparison(spec, rs, "eight_exemption")
+    counts = {
+        n: measure(rs, {"p": (other, (played, alt))}, n, range(6), base_seed=9, bots=BOTS)["p"]
+        for n in range(rs.players_min, rs.players_max + 1)
+    }
+    known = {comparison_of(same_alt): ((played, alt), counts)}
+    shared = estimate_alternatives(alts, rs, 6, 9, BOTS, known=known)
+    assert shared == plain
+    assert any(c.witness is not None for c in counts.values())
+    witnesses = [c.witness for c in shared["f.point"][1].values() if c.witness is not None]
+    assert witnesses and all("another label" in w.outcomes for w in witnesses)
+
+
+def test_sharing_is_the_same_in_worker_processes(spec: Spec) -> None:
+    rs = spec.ruleset()
+    alts = {
+        "one": _alt(spec, "turn_order", ("p", "q")),
+        "two": _alt(spec, "turn_order", ("r", "s")),
+        "three": _alt(spec, "eight_rank", ("p", "q"), ExampleOrder),
+    }
+    assert estimate_alternatives(alts, rs, 4, 3, BOTS, jobs=1) == estimate_alternatives(
+        alts, rs, 4, 3, BOTS, jobs=2
+    )
