@@ -186,13 +186,10 @@ class DaskExecutor:
     installed, and a function defined at module level; results come back in the units' order.
     `close()` (or leaving a `with` block) closes the client; the cluster goes on running."""
 
-    def __init__(self, scheduler: str, *, timeout: float | None = None, client: Any = None) -> None:
+    def __init__(self, scheduler: str, *, timeout: float | None = None) -> None:
         self.scheduler = scheduler
+        self._owned = False
         timeout = CONNECT_TIMEOUT if timeout is None else timeout
-        if client is not None:
-            self.client = client
-            self._owned = False
-            return
         if not scheduler.strip():
             raise ExecutorUnavailable("scheduler", "expected a Dask scheduler address, got an empty string")
         try:
@@ -202,7 +199,8 @@ class DaskExecutor:
         try:
             # set_as_default=False: this client must not become the one dask.compute() elsewhere in
             # the process picks up silently.
-            self.client = Client(scheduler, timeout=timeout, set_as_default=False)  # type: ignore[no-untyped-call]
+            # Any: distributed's Client is only partly annotated.
+            self.client: Any = Client(scheduler, timeout=timeout, set_as_default=False)  # type: ignore[no-untyped-call]
         except (OSError, TimeoutError, ValueError, TypeError) as exc:
             reason = " ".join(str(exc).split()) or type(exc).__name__
             raise ExecutorUnavailable(
@@ -270,11 +268,6 @@ class DaskExecutor:
                     future.release()
 
 
-def as_executor(jobs: int | Executor) -> Executor:
-    """`jobs` worker processes on this machine, or the executor a caller passed down."""
-    return LocalExecutor(jobs) if isinstance(jobs, int) else jobs
-
-
 def make_executor(
     kind: str = "local", jobs: int = 1, scheduler: str | None = None
 ) -> LocalExecutor | DaskExecutor:
@@ -312,7 +305,6 @@ __all__ = [
     "ExecutorUnavailable",
     "LocalExecutor",
     "WorkerDied",
-    "as_executor",
     "default_jobs",
     "make_executor",
     "stop_signals_held",
