@@ -579,6 +579,24 @@ METHOD_WORDS: Mapping[str, str] = {
 DISCOVERED_KINDS = (FindingKind.SILENCE, FindingKind.DECISION, FindingKind.LIVENESS)
 
 
+#: What a rule decides (the engine's vocabulary of decisions, engine/state.py), in plain words.
+DECISION_WORDS: Mapping[str, str] = {
+    "deck": "the deck",
+    "hands": "the hands",
+    "legal_moves": "the legal moves",
+    "pile": "the central pile",
+    "trick_ends": "whether the trick ends",
+    "trick_winner": "who takes the trick",
+    "next_to_move": "who moves next",
+    "round_ends": "whether the round ends",
+    "round_leader": "who leads the next round",
+    "penalties": "the points added",
+    "scores": "the scores",
+    "match_ends": "whether the match ends",
+    "match_winner": "who wins the match",
+}
+
+
 def _plain_ids(spec: Spec, text: str) -> str:
     """A check's sentence with the clause ids, variation points and single-valued parameters in it
     told in plain words: the clause's name, the point's question title, the parameter's value (ids
@@ -591,6 +609,8 @@ def _plain_ids(spec: Spec, text: str) -> str:
             return f"‘{words.clause_name(token)}’"
         if token in spec.parameters and not isinstance(spec.parameters[token].value, (dict, list)):
             return str(spec.parameters[token].value)
+        if token in DECISION_WORDS:
+            return DECISION_WORDS[token]
         question = words.question_of(token) if token in spec.variation_points else None
         if question is not None:
             return f"\u2018{question.title}\u2019"
