@@ -10,12 +10,13 @@ from __future__ import annotations
 from typing import cast
 
 from five35.checks.findings import Level
+from five35.engine.executor import ExecutorUnavailable, make_executor
 from five35.reports.rulebook import rulebook_files
 from five35.spec import SpecError, load_spec
 
 from .config import Config
 from .main import DEFAULT_SEED
-from .report_cmd import DEFAULT_GAMES, DEFAULT_OUT, run_report
+from .report_cmd import DEFAULT_GAMES, DEFAULT_JOBS, DEFAULT_OUT, run_report
 
 
 def default_job(config: Config | None = None) -> int:
@@ -30,14 +31,25 @@ def default_job(config: Config | None = None) -> int:
     level = cast(Level, config.get("level") or "ci") if config is not None else "ci"
     # The clarified rulebooks of the profile go beside the report, made before the long work.
     rulebooks = rulebook_files(spec, ruleset)
+    kind = (config.get("executor") or "local") if config is not None else "local"
+    scheduler = config.get("scheduler") if config is not None else None
+    try:
+        executor = make_executor(kind, DEFAULT_JOBS, scheduler)
+    except ExecutorUnavailable as exc:
+        assert config is not None  # the local default with no scheduler always works
+        raise SpecError(
+            config.place("scheduler" if exc.argument == "scheduler" else "executor"), str(exc)
+        ) from None
     # No option names the directory here, so an error about it names the path.
-    return run_report(
-        spec,
-        ruleset,
-        DEFAULT_OUT,
-        DEFAULT_GAMES,
-        DEFAULT_SEED,
-        level,
-        place=f"./{DEFAULT_OUT}",
-        extra_files=rulebooks,
-    )
+    with executor:
+        return run_report(
+            spec,
+            ruleset,
+            DEFAULT_OUT,
+            DEFAULT_GAMES,
+            DEFAULT_SEED,
+            level,
+            place=f"./{DEFAULT_OUT}",
+            extra_files=rulebooks,
+            executor=executor,
+        )

@@ -272,9 +272,8 @@ def make_executor(
     kind: str = "local", jobs: int = 1, scheduler: str | None = None
 ) -> LocalExecutor | DaskExecutor:
     """The executor of a command: `local` (`jobs` processes here) or `dask` (the cluster whose
-    scheduler is at `scheduler`). Raises ExecutorUnavailable naming `kind` or `scheduler` for a
-    combination that cannot work: an unknown kind, a scheduler without dask, a dask executor without
-    a scheduler, a scheduler that does not answer, dask not installed."""
+    scheduler is at `scheduler`). Raises ExecutorUnavailable naming `kind` (unknown, dask without a
+    scheduler, dask not installed) or `scheduler` (given to local, or not answering)."""
     if kind not in EXECUTORS:
         raise ExecutorUnavailable("kind", f"expected one of {', '.join(EXECUTORS)}, got {kind!r}")
     if kind == "local":
@@ -282,7 +281,7 @@ def make_executor(
             raise ExecutorUnavailable("scheduler", "a scheduler is only used by the dask executor")
         return LocalExecutor(jobs)
     if scheduler is None:
-        raise ExecutorUnavailable("scheduler", "the dask executor needs a scheduler address")
+        raise ExecutorUnavailable("kind", "the dask executor needs a scheduler address")
     return DaskExecutor(scheduler)
 
 

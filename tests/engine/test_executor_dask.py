@@ -377,6 +377,8 @@ def test_bad_executor_settings_in_pyproject_name_their_line(
 ) -> None:
     (tmp_path / "pyproject.toml").write_text("[tool.five35]\n" + body)
     run_bad_input(["simulate", "--games", "2"], 2, *needles, cwd=tmp_path)
+    # The no-argument job reads the same keys, and names the same line.
+    run_bad_input([], 2, needles[0], cwd=tmp_path)
 
 
 def test_closing_the_results_early_stops_the_units_on_the_cluster(dask: DaskExecutor) -> None:
