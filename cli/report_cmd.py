@@ -75,7 +75,7 @@ def run_report(
         info(
             f"535-check report: running the checks at level {level} ({plural(checks, 'check')}) and "
             f"simulating {plural(games, 'match', 'matches')} per player count (seed {seed}, "
-            f"{plural(jobs, 'worker')})"
+            f"{plural(executor.workers if executor is not None else jobs, 'worker')})"
         )
         # The checks run beside the simulations; their count gets plain lines of its own, until the
         # last one is in (a terminal has the games' bar).
