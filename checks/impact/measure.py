@@ -103,6 +103,13 @@ class _Tracker:
     game: Game
     members: list[_Member] = field(default_factory=list)
     diverged: bool = False
+    # Where this engine can differ from the played one (`_scope`): "options" (only where a pile's
+    # options differ), "trick_end" (only at steps that end a trick or the round), "round_end", or
+    # "" (anywhere: every step is compared).
+    scope: str = ""
+    # id(pile) -> (the pile, kept alive so that its id is not reused; whether both engines give it
+    # the same options), for scope "options".
+    same_options: dict[int, tuple[object, bool]] = field(default_factory=dict)
 
     def record(self, change: str, witness: Callable[[tuple[str, str]], Witness], index: int) -> None:
         """The game differs first here: every member counts it, with the witness told in its own
@@ -117,6 +124,50 @@ class _Tracker:
             m.first_change[change] = m.first_change.get(change, 0) + 1
             if m.witness is None or w.cards < m.witness.cards:
                 m.witness, m.witness_game = w, index
+
+
+# Where a Game subclass's own hooks are consulted (five35.engine.game): the option hooks only when a
+# pile's options are built (their answers are cached with each option), `trick_winner` only when a
+# trick ends, `penalty` only when a round ends. A compared engine that overrides nothing else, under
+# the played rules, can only differ at such steps; the others need not be compared (exact: the
+# tests compare both ways, tests/checks/impact/test_impact_sharing.py).
+OPTION_HOOKS = frozenset(
+    {"follows", "strength", "beats", "closing_size", "closes", "add_limit", "add_options"}
+)
+SCOPES: tuple[tuple[str, frozenset[str]], ...] = (
+    ("round_end", frozenset({"penalty"})),
+    ("trick_end", frozenset({"penalty", "trick_winner"})),
+    ("options", OPTION_HOOKS),
+)
+SKIP_UNCHANGED = True  # False compares every step (the tests' reference)
+
+
+def _overrides(cls: type) -> set[str] | None:
+    """The methods `cls` defines over Game's, or None when it is no Game subclass."""
+    if not issubclass(cls, Game):
+        return None
+    own: set[str] = set()
+    for klass in cls.__mro__:
+        if klass is Game:
+            return own
+        own.update(
+            k
+            for k, v in vars(klass).items()
+            if callable(v) or isinstance(v, (property, staticmethod, classmethod))
+        )
+    return None
+
+
+def _scope(base: Game, game: Game, played: Ruleset, compared: Ruleset) -> str:
+    if not SKIP_UNCHANGED or type(base) is not Game or compared != played or not isinstance(game, Game):
+        return ""
+    own = _overrides(type(game))
+    if own is None:
+        return ""
+    for scope, hooks in SCOPES:
+        if own <= hooks:
+            return scope
+    return ""
 
 
 # Engines built in this process, by (class, ruleset, players): an engine remembers every pile and
@@ -182,7 +233,8 @@ def measure(
         if tracker is None:
             try:
                 rs.hand_size(players)
-                tracker = _Tracker(_engine(factory, rs, players))
+                game = _engine(factory, rs, players)
+                tracker = _Tracker(game, scope=_scope(base, game, played, rs))
                 trackers.append(tracker)
             except SpecError as exc:
                 # The compared reading cannot even deal this table: every game differs at the deal.
@@ -243,9 +295,22 @@ def _compare_step(
     legal_a: set[Move] | None = None
     new, events = after
     key_a: tuple[Any, ...] | None = None  # the played side's outcome, worked out once per step
+    ends: tuple[bool, bool] | None = None  # whether the step ends a trick, the round
     for t in trackers:
         if t.diverged:
             continue
+        if t.scope:
+            if t.scope == "options":
+                if _same_options(base, t, state):
+                    continue
+            else:
+                if ends is None:
+                    ends = (
+                        any(isinstance(e, TrickEnd) for e in events),
+                        any(isinstance(e, RoundEnd) for e in events),
+                    )
+                if not (ends[1] or (t.scope == "trick_end" and ends[0])):
+                    continue
         other_legal = t.game.legal_moves(state)
         if other_legal != legal:
             legal_a = legal_a if legal_a is not None else set(legal)
@@ -289,6 +354,25 @@ def _compare_step(
                 ),
                 index,
             )
+
+
+def _same_options(base: Game, t: _Tracker, state: State) -> bool:
+    """Whether both engines give the state's pile the same options (moves, cards needed, the pile
+    each makes, its 8s, whether it ends the trick): then they agree on every hand's legal moves
+    and on every move's outcome there. Worked out once per pile, with a hand of the whole deck."""
+    pile = state.pile
+    known = t.same_options.get(id(pile))
+    if known is not None:
+        return known[1]
+    hands = list(state.hands)
+    hands[state.to_move] = base.full_deck
+    probe = replace(state, hands=tuple(hands))
+    moves = base.legal_moves(probe)
+    same = set(moves) == set(t.game.legal_moves(probe)) and all(
+        base.option(probe, m) == t.game.option(probe, m) for m in moves
+    )
+    t.same_options[id(pile)] = (pile, same)
+    return same
 
 
 def _legal_witness(

@@ -9,13 +9,16 @@ from dataclasses import replace
 
 import pytest
 from five35.checks.findings import Alternative, Side
+from five35.checks.impact import measure as measure_module
 from five35.checks.impact.measure import (
+    ImpactCounts,
+    _scope,
     comparison,
     comparison_of,
     estimate_alternatives,
     measure,
 )
-from five35.checks.impact.variants import ExampleOrder
+from five35.checks.impact.variants import VARIANTS, ExampleOrder
 from five35.engine import Game
 from five35.spec import Spec, load_spec
 
@@ -87,3 +90,35 @@ def test_sharing_is_the_same_in_worker_processes(spec: Spec) -> None:
     assert estimate_alternatives(alts, rs, 4, 3, BOTS, jobs=1) == estimate_alternatives(
         alts, rs, 4, 3, BOTS, jobs=2
     )
+
+
+@pytest.mark.parametrize("players", [2, 4, 5])
+def test_comparing_only_where_a_variants_hooks_are_consulted_changes_no_count(
+    spec: Spec, players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rs = spec.ruleset()
+    if players == 5:
+        rs = spec.with_readings(rs, {"deal": "deal_all"})  # four copies of a rank cannot be dealt to 5
+    variants = {name: cls for name, cls in VARIANTS.items() if cls is not Game}
+    scoped = {name: _scope(Game(rs, players), cls(rs, players), rs, rs) for name, cls in variants.items()}
+    # The variants that only change options, a trick's winner or the points are compared less often.
+    assert scoped["printed_points"] == "round_end" and scoped["trick_taken_away"] == "trick_end"
+    assert scoped["runs_uncapped"] == "options" and scoped["no_overwrite_of_four"] == "options"
+    assert scoped["no_eight_by_add"] == ""  # rule_of_8 is asked at every placing step
+
+    def counts() -> dict[str, ImpactCounts]:
+        return measure(
+            rs,
+            {name: (rs, (name, "reference")) for name in variants},
+            players,
+            range(8),
+            base_seed=17,
+            bots=BOTS,
+            engine=Game,
+            engines=variants,
+        )
+
+    fast = counts()
+    monkeypatch.setattr(measure_module, "SKIP_UNCHANGED", False)
+    assert fast == counts()
+    assert any(c.affected for c in fast.values())
