@@ -63,6 +63,8 @@ RULEBOOK_BLANKS = frozenset({"game", "profile", "n"})
 ALTERNATIVE_BLANKS = frozenset({"points", "clause", "where", "under", "label", "combo", "plain"})
 #: The blanks of a mutant's description (the `mutations` section): the data its name carries.
 MUTATION_BLANKS = frozenset({"kind", "made", "action", "players", "rank", "reason"})
+#: The blanks of the texts of a silence a mutant finds (`mutations.texts`).
+MUTATION_TEXT_BLANKS = frozenset({"description", "players", "found", "invariant"})
 
 
 @dataclass(frozen=True)
@@ -300,6 +302,26 @@ class MutationWords:
 
 
 @dataclass(frozen=True)
+class MutationTexts:
+    """What a silence found by a mutant says (`mutations.texts`): the labels of its two sides, its
+    detail, the sentence added when only an unwritten invariant catches the mutant, how its impact
+    compares, the words for where the difference was found (deal, tricks, matches), and the
+    unwritten rule each invariant that encodes one stands for."""
+
+    engine: str
+    mutant: str
+    detail: str
+    invariant: str
+    method: str
+    found: Mapping[str, str]
+    invariants: Mapping[str, str]  # invariant id -> the unwritten rule it encodes, in plain words
+
+    def fill(self, which: str, /, **blanks: str) -> str:
+        text: str = getattr(self, which)
+        return text.format_map(_Blanks(blanks))
+
+
+@dataclass(frozen=True)
 class ClauseWords:
     name: str  # how the report speaks of the clause
     en: str  # a faithful English translation
@@ -340,6 +362,8 @@ class Words:
     interactions: InteractionWords | None = None
     #: The engine mutants' words (the `mutations` section), by hook.
     mutations: Mapping[str, MutationWords] = field(default_factory=dict)
+    #: What a silence found by a mutant says; None in a words file without `mutations.texts`.
+    mutation_texts: MutationTexts | None = None
 
     def where(self, *key: str | int) -> str:
         """`file:line: key` of an entry, for errors that point into the words file."""
@@ -797,6 +821,7 @@ def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Words:
         interactions=_interactions(data.get("interactions")),
         decisions=_decisions(data.get("decisions", {})),
         mutations=_mutations(data.get("mutations", {})),
+        mutation_texts=_mutation_texts(data.get("mutations", {})),
         lines=lines,
     )
 
@@ -955,12 +980,32 @@ def _mutations(section: Mapping[str, Any]) -> dict[str, MutationWords]:
             wording=dict(row["wording"]),
         )
         for hook, row in section.items()
+        if hook != "texts"
     }
+
+
+def _mutation_texts(section: Mapping[str, Any]) -> MutationTexts | None:
+    row = section.get("texts")
+    if row is None:
+        return None
+    return MutationTexts(
+        engine=row["engine"],
+        mutant=row["mutant"],
+        detail=row["detail"],
+        invariant=row["invariant"],
+        method=row["method"],
+        found=dict(row["found"]),
+        invariants=dict(row["invariants"]),
+    )
 
 
 def _mutation_problems(section: Mapping[str, Any]) -> Iterator[tuple[Key, str]]:
     hooks = engine_hooks()
     for hook, row in section.items():
+        if hook == "texts":
+            for part in ("engine", "mutant", "detail", "invariant", "method"):
+                yield from _blank_problems(("mutations", hook, part), row[part], MUTATION_TEXT_BLANKS)
+            continue
         if hook not in hooks:
             yield (
                 ("mutations", hook),

@@ -358,15 +358,17 @@ def diverge(
     return None, ""
 
 
-_TRIALS: dict[tuple[Ruleset, str, Budget, int], Trial] = {}
+_TRIALS: dict[tuple[Ruleset, str, Budget, int, tuple[str, str]], Trial] = {}
 
 
-def trial(ruleset: Ruleset, name: str, budget: Budget, seed: int) -> Trial:
+def trial(
+    ruleset: Ruleset, name: str, budget: Budget, seed: int, labels: tuple[str, str] = ("engine", "mutant")
+) -> Trial:
     """Steps 1 to 4 for one mutant (remembered per ruleset, mutant, budget and seed). The oracle
     is asked first: a mutant it kills changes some hook answer (the engine itself passes every
     question). Otherwise the player counts are taken in order, and play is compared only where a
     hook answer differs, until the first divergence."""
-    key = (ruleset, name, budget, seed)
+    key = (ruleset, name, budget, seed, labels)
     if key in _TRIALS:
         return _TRIALS[key]
     cls = MUTANTS[name]
@@ -388,7 +390,7 @@ def trial(ruleset: Ruleset, name: str, budget: Budget, seed: int) -> Trial:
             if not hook_changes(ruleset, cls, p):
                 continue
             changed.append(p)
-            witness, how = diverge((ruleset, Game), (ruleset, cls), p, budget, seed, ("engine", name))
+            witness, how = diverge((ruleset, Game), (ruleset, cls), p, budget, seed, labels)
             if witness is not None:
                 game = _engines(ruleset, cls, p)
                 broken = (
@@ -467,7 +469,7 @@ def plays_like(ruleset: Ruleset, name: str, other: Ruleset, budget: Budget, seed
         if not like:
             break
         if overlap:
-            witness, _ = diverge((ruleset, cls), (other, Game), p, budget, seed, (name, "reading"))
+            witness, _ = diverge((ruleset, cls), (other, Game), p, budget, seed, ("mutant", "reading"))
             if witness is not None:
                 like = False
                 break
@@ -488,8 +490,14 @@ class Outcome:
         return self.trial.name
 
 
+def labels_of(spec: Spec) -> tuple[str, str]:
+    """The two sides' labels a silence's witness and alternative carry (the words file's)."""
+    texts = words_of(spec).mutation_texts
+    return (texts.engine, texts.mutant) if texts is not None else ("engine", "mutant")
+
+
 def classify(spec: Spec, ruleset: Ruleset, name: str, budget: Budget, seed: int) -> Outcome:
-    t = trial(ruleset, name, budget, seed)
+    t = trial(ruleset, name, budget, seed, labels_of(spec))
     if not t.changed or (t.kill is None and t.witness is None):
         return Outcome(t, "equivalent")
     if t.kill is not None:
@@ -509,17 +517,24 @@ def classify(spec: Spec, ruleset: Ruleset, name: str, budget: Budget, seed: int)
 #: The mutants run at level ci (and quick): a fixed subset over every hook, chosen to finish within
 #: the level's budget. Level deep runs every mutant.
 CI_MUTANTS: tuple[str, ...] = (
+    "add_options.above.drop",
+    "hand_size.p4.plus1",
+    "round_leader.after_went_out",
+    "penalty.r15.plus1",
     "follows.wrap",
     "beats.single.flip",
     "closing_size.set.p5.minus1",
-    "add_options.above.drop",
+    "deck_copies.p5.minus1",
     "rule_of_8.opening8.drop",
+    "rule_of_8.add.drop",
+    "strength.r8.strongest",
+    "add_options.below.drop",
     "trick_winner.rule_of_8.first_placer",
+    "closing_size.run.p3.plus1",
     "next_seat.p5.skip",
-    "penalty.cards",
-    "hand_size.p4.plus1",
     "first_leader.next_seat",
-    "round_leader.after_went_out",
+    "penalty.cards",
+    "closes.lead.drop",
 )
 QUICK_MUTANTS: tuple[str, ...] = CI_MUTANTS[:4]
 
@@ -559,34 +574,39 @@ def describe(spec: Spec, name: str) -> str:
 
 
 def silence_finding(spec: Spec, ruleset: Ruleset, outcome: Outcome) -> Finding:
+    """The finding of a silence: the engine against the mutant, with the trial's witness. Its words
+    come from the words file (`mutations`); one without the section gets the mutant's name."""
     info = MUTANTS[outcome.name].INFO
     t = outcome.trial
-    family = words_of(spec).mutations.get(info.hook)
+    words = words_of(spec)
+    family = words.mutations.get(info.hook)
+    texts = words.mutation_texts
     description = describe(spec, outcome.name)
-    detail = (
-        f"The texts do not decide this: the mutant {outcome.name} ({description}) plays differently from "
-        f"the engine ({'at ' + str(t.players) + ' players, ' if t.players else ''}found in {t.found_by}), "
-        "and no clause, example or number of the texts contradicts it."
-    )
-    if t.invariant is not None:
-        detail += (
-            f" Only the invariant {t.invariant.by} catches it, and that invariant encodes a rule no clause "
-            "writes down."
-        )
+    engine_label, mutant_label = labels_of(spec)
+    detail, method = description, outcome.name
+    if texts is not None:
+        found = texts.found.get(t.found_by, t.found_by)
+        detail = texts.fill("detail", description=description, players=str(t.players), found=found)
+        if t.invariant is not None:
+            rule = texts.invariants.get(t.invariant.by, t.invariant.by)
+            detail += " " + texts.fill("invariant", invariant=rule)
+        method = texts.fill("method", description=description)
     alternative = Alternative(
-        played=Side("engine", "the reference engine", ruleset, Game),
-        compared=Side(outcome.name, description, ruleset, MUTANTS[outcome.name]),
-        method=f"the reference engine against the mutant {outcome.name} ({description})",
+        played=Side(engine_label, family.wording.get("en", "") if family else "", ruleset, Game),
+        compared=Side(mutant_label, description, ruleset, MUTANTS[outcome.name]),
+        method=method,
         shown_as_readings=False,
     )
     return Finding(
         id=f"silence.{outcome.name}",
         kind=FindingKind.SILENCE,
-        title=family.title if family is not None else f"The texts do not decide {info.hook}",
+        title=family.title if family is not None else info.hook,
         clauses=tuple(c for c in (family.clauses if family else ()) if c in spec.clauses),
         detail=detail,
         check=NAME,
         severity=Severity.MEDIUM,
+        # The one player count it is about, when the mutant changes only that table.
+        players=int(info.values["players"]) if "players" in info.values else None,
         alternative=alternative,
         witness=t.witness,
         proposed_wording=family.wording.get("en") if family is not None else None,

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from five35.checks.discovery import silences
 from five35.checks.discovery.mutants import HOOKS, MUTANTS
-from five35.checks.discovery.oracle import QUESTIONS, ask_questions, play_violation
+from five35.checks.discovery.oracle import INVARIANTS, QUESTIONS, ask_questions, play_violation
 from five35.checks.findings import CheckContext, FindingKind, engine_label
 from five35.checks.runner import CHECKS
 from five35.engine import Game, Pile
@@ -175,6 +175,8 @@ def test_a_silence_is_a_finding_with_the_mutant_as_its_alternative() -> None:
     assert finding.alternative.played.engine is Game
     assert finding.alternative.compared.engine is MUTANTS["round_leader.after_went_out"]
     assert finding.alternative.compared.words == "the player after the one who went out leads the next round"
+    assert finding.alternative.labels == ("the engine", "the mutant")
+    assert "the player after the one who went out" in finding.detail and "round_leader" not in finding.detail
     assert finding.witness is not None and finding.clauses == ("round.end", "trick.winner")
     assert finding.proposed_wording == words_of(SPEC).mutations["round_leader"].wording["en"]
 
@@ -190,6 +192,10 @@ def test_the_check_at_levels_quick_and_ci() -> None:
         n.startswith("already asked (") for n in ci.notes
     )
     assert {f.topic for f in ci.findings} >= {"hand_size", "round_leader"}
+    # Every topic the ci level finds on the embedded spec has its question in the words file.
+    topics = {t for q in words_of(SPEC).questions.values() for t in q.topics}
+    assert {f.topic for f in ci.findings} <= topics
+    assert all("_" not in f.alternative.labels[1] for f in ci.findings if f.alternative)
     # Deterministic: the same seed gives the same findings, remembered or not.
     silences.clear_memory()
     again = silences.check_mutants(CheckContext(SPEC, PUBLISHED, "ci", SEED))
@@ -205,6 +211,10 @@ def test_every_mutant_is_described_by_the_words_file() -> None:
         assert cls.INFO.operator in family.operators, name
         assert "{" not in silences.describe(SPEC, name), name
         assert set(family.wording) == {"en", "de", "es"}
+    texts = words_of(SPEC).mutation_texts
+    assert texts is not None
+    unwritten = {name for name, clause in INVARIANTS.items() if clause is None}
+    assert unwritten <= set(texts.invariants) and set(texts.found) == {"deal", "tricks", "matches"}
 
 
 def _house_words(tmp_path: Path, old: str, new: str) -> Path:
