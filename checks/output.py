@@ -123,7 +123,8 @@ def discovery_lines(run: CheckRun) -> list[str]:
     lines += [f"  {f.id}: {_one_line(f.title)}" for f in silences]
     if proved:
         lines.append(f"Proved ({len(proved)}):")
-        lines += [f"  {p.name} ({p.method}, {_one_line(p.scope)}): {_one_line(p.statement)}" for p in proved]
+        # The scope is long (it names every bound); the JSON and SARIF carry it.
+        lines += [f"  {p.name} ({p.method}): {_one_line(p.statement)}" for p in proved]
     return lines
 
 

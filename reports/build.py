@@ -348,7 +348,7 @@ def _question_readings(
                 {
                     "name": None,
                     "points": [],
-                    "label": side.words if q.words.topics else side.label,
+                    "label": side.words.rstrip(".") if q.words.topics else side.label,
                     "explain": "" if q.words.topics else side.words,
                     "chosen": i == 0,
                     "profiles": [],
