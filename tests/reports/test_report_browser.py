@@ -215,3 +215,47 @@ def test_the_report_prints(browser: tuple[Any, Path, dict[str, Any], Any]) -> No
         assert not messages
     finally:
         page.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_discovered_questions_and_the_proved_properties_render(
+    browser: tuple[Any, Path, dict[str, Any], Any], artefacts: Path, width: int
+) -> None:
+    """A report with a silence, an engine decision and a liveness finding (synthetic, as
+    tests/reports/test_discovery_report.py builds them) and two proved properties: each discovered
+    question laid out with its kind in plain words and its wording in three languages, the
+    section "What five35 proved" listed, no sideways scrolling; screenshots saved beside the others."""
+    from test_discovery_report import data as discovery_data
+
+    _, _, _, pw = browser
+    data = discovery_data()
+    with tempfile.TemporaryDirectory() as out, tempfile.TemporaryDirectory() as profile:
+        write_report(Path(out), data)
+        context = pw.chromium.launch_persistent_context(
+            profile, executable_path=CHROMIUM, headless=True, args=ARGS
+        )
+        try:
+            page = context.new_page()
+            page.set_viewport_size({"width": width, "height": 900})
+            messages: list[str] = []
+            page.on("pageerror", lambda e: messages.append(f"pageerror: {e}"))
+            page.goto((Path(out) / "report.html").as_uri(), wait_until="load")
+            scroll = page.evaluate("document.scrollingElement.scrollWidth")
+            client = page.evaluate("document.scrollingElement.clientWidth")
+            assert scroll <= client, (width, scroll, client)
+            for q in (q for q in data["questions"] if q["topics"]):
+                section = page.locator(f"section.question[data-question='{q['id']}']")
+                assert section.count() == 1, q["id"]
+                assert q["kind_words"] in section.locator("p.tags").inner_text(), q["id"]
+                for lang in ("en", "de", "es"):
+                    assert section.locator(f".wording p[lang={lang}]").count() == 1, (q["id"], lang)
+                box = section.bounding_box()
+                assert box is not None and box["width"] > 300, q["id"]
+            proved = page.locator("#proved")
+            assert proved.is_visible() and proved.locator("li").count() == len(data["proved"])
+            page.locator("section.question[data-kind='engine_decision']").scroll_into_view_if_needed()
+            page.screenshot(path=str(artefacts / f"report-{width}-discovered.png"))
+            proved.screenshot(path=str(artefacts / f"report-{width}-proved.png"))
+            assert not messages
+        finally:
+            context.close()
