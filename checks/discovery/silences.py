@@ -266,6 +266,8 @@ class Trial:
     witness: Witness | None = None
     found_by: str = ""  # deal | tricks | matches
     invariant: Kill | None = None
+    tables: int = 0  # short-trick tables searched for the divergence
+    matches: int = 0  # seeded matches played for it
 
 
 def _engines(ruleset: Ruleset, cls: type[Game], players: int) -> Game | str:
@@ -314,6 +316,14 @@ def hook_changes(ruleset: Ruleset, cls: type[Mutant], players: int) -> bool:
     return False
 
 
+@dataclass
+class Effort:
+    """What a search for a divergence did: short-trick tables expanded, seeded matches played."""
+
+    tables: int = 0
+    matches: int = 0
+
+
 def diverge(
     played: tuple[Ruleset, type[Game]],
     compared: tuple[Ruleset, type[Game]],
@@ -321,9 +331,12 @@ def diverge(
     budget: Budget,
     seed: int,
     names: tuple[str, str],
+    effort: Effort | None = None,
 ) -> tuple[Witness | None, str]:
     """The first difference in play between two (ruleset, engine) sides at one player count: the
-    first deal, the short tricks, then seeded matches. (None, "") when none is found."""
+    first deal, the short tricks, then seeded matches. (None, "") when none is found. `effort`
+    counts the tables searched and the matches played."""
+    effort = effort if effort is not None else Effort()
     a = _engines(played[0], played[1], players)
     b = _engines(compared[0], compared[1], players)
     if isinstance(a, str) and isinstance(b, str):
@@ -338,12 +351,14 @@ def diverge(
         witness = decisions.search_deal(a, b, seed, names)
         if witness is not None:
             return witness, "deal"
-        witness, _, _ = decisions.search_play(a, b, names, max_nodes=budget.tables)
+        witness, tables, _ = decisions.search_play(a, b, names, max_nodes=budget.tables)
+        effort.tables += tables
         if witness is not None:
             return witness, "tricks"
     except (ValueError, SpecError):
         pass  # the two set up a table differently: the seeded matches show how
     for index in range(budget.matches):
+        effort.matches += 1
         counts = measure(
             played[0],
             {"compared": (compared[0], names)},
@@ -385,23 +400,24 @@ def trial(
             break
     if result is None:
         changed: list[int] = []
-        result = Trial(name, ())
+        effort = Effort()
+        result = None
         for p in players:
             if not hook_changes(ruleset, cls, p):
                 continue
             changed.append(p)
-            witness, how = diverge((ruleset, Game), (ruleset, cls), p, budget, seed, labels)
+            witness, how = diverge((ruleset, Game), (ruleset, cls), p, budget, seed, labels, effort)
             if witness is not None:
                 game = _engines(ruleset, cls, p)
                 broken = (
                     None if isinstance(game, str) else play_violation(game, seed, budget.invariant_matches)
                 )
                 result = Trial(
-                    name, tuple(changed), players=p, witness=witness, found_by=how, invariant=broken
+                    name, tuple(changed), None, p, witness, how, broken, effort.tables, effort.matches
                 )
                 break
-        else:
-            result = Trial(name, tuple(changed))
+        if result is None:
+            result = Trial(name, tuple(changed), tables=effort.tables, matches=effort.matches)
     _TRIALS[key] = result
     return result
 
@@ -656,6 +672,8 @@ def check_mutants(ctx: CheckContext) -> CheckResult:
         title=TITLE,
         seconds=time.perf_counter() - started,
         mutants=len(found.outcomes),
+        exhaustive=sum(o.trial.tables for o in found.outcomes),
+        generated=sum(o.trial.matches for o in found.outcomes),
         findings=tuple(silence_finding(ctx.spec, ctx.ruleset, o) for o in found.of("silence")),
         notes=notes_of(found),
     )
