@@ -167,6 +167,19 @@ def test_classification_of_known_mutants() -> None:
     )
 
 
+def test_a_mutant_s_trial_does_not_depend_on_the_points_the_spec_declares() -> None:
+    """Hiding a point changes only whether a mutant is already asked, never what it does."""
+    name = "round_leader.after_leader"
+    silences.clear_memory()
+    declared = silences.classify(SPEC, PUBLISHED, name, CI, SEED)
+    silences.clear_memory()
+    copy = SPEC.without_point("round_leader")
+    hidden = silences.classify(copy, copy.ruleset(), name, CI, SEED)
+    assert copy.ruleset() == PUBLISHED
+    assert hidden.trial == declared.trial
+    assert (declared.verdict, hidden.verdict) == ("already_asked", "silence")
+
+
 def test_a_silence_is_a_finding_with_the_mutant_as_its_alternative() -> None:
     outcome = silences.classify(SPEC, PUBLISHED, "round_leader.after_went_out", CI, SEED)
     finding = silences.silence_finding(SPEC, PUBLISHED, outcome)
