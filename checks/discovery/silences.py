@@ -2,20 +2,21 @@
 
 For one mutant (mutants.py) under the played ruleset:
 
-1. Hook answers. Both engines answer a fixed probe of every hook (each rank pair of the succession,
-   every pile pair for `beats`, every placing move for `rule_of_8`, small tricks for `trick_winner`,
-   every seat, draw and finished round for the deal hooks...). No answer differs at any player
-   count: the mutant is *equivalent* (unchanged hooks).
-2. The text-derived oracle (oracle.py): the first question the mutant contradicts kills it, naming
-   the clause.
+1. The text-derived oracle (oracle.py), asked first at every player count: the first question the
+   mutant contradicts kills it, naming the clause (the engine itself passes every question, so a
+   mutant it kills changes some hook answer).
+2. Hook answers. Both engines answer a fixed probe of the hooks the mutant's hook can reach (each
+   rank pair of the succession, every pile pair for `beats`, the placing moves with an 8 for
+   `rule_of_8`, small tricks for `trick_winner`, every seat, draw and finished round for the deal
+   hooks...). No answer differs at any player count: the mutant is *equivalent* (unchanged hooks).
 3. Differential play against the unmutated engine, at the player counts where a hook answer
-   differs, stopping at the first divergence: the first deal, then every short trick from an empty
-   table (the exhaustive search of decisions.py: every sequence of up to four plays, fewest cards
-   first), then seeded matches (checks/impact/measure.measure, with its shrunk witness). Nothing
-   found: *equivalent* (no change in play found).
+   differs, stopping at the first divergence: the first deal, then the short tricks from an empty
+   table (decisions.search_play: sequences of up to four plays, fewest cards first, as many tables
+   as the level's budget), then seeded matches (checks/impact/measure.measure, with its shrunk
+   witness). Nothing found: *equivalent* (no change in play found).
 4. The play invariants (oracle.play_violation) over seeded matches of the mutant: one that cites a
    clause kills it; one that encodes an unwritten rule does not (the mutant stays a silence, and
-   the note says which invariant).
+   the finding says which rule).
 5. *Already asked*: the mutant plays like the engine under another reading of a point the spec
    declares: every hook answer equal to that ruleset's, or, where both change the same hooks, no
    difference in the same deals, short tricks and seeded matches. It belongs to that point's
@@ -24,13 +25,13 @@ For one mutant (mutants.py) under the played ruleset:
    mutant class and whose witness is the divergence of step 3.
 
 Steps 1 to 4 never look at the spec's variation points, and are remembered per (ruleset, mutant,
-budget): the hidden-point benchmark re-runs only step 5 for each spec copy.
+budget, seed, labels): the hidden-point benchmark re-runs only step 5 for each spec copy.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -684,7 +685,3 @@ def clear_memory() -> None:
     _PROBES.clear()
     _TRIALS.clear()
     _LIKE.clear()
-
-
-def outcomes_by_name(discovery: Discovery) -> Mapping[str, Outcome]:
-    return {o.name: o for o in discovery.outcomes}
