@@ -332,7 +332,8 @@ def run_checks(
     results: list[CheckResult] = []
     observers = (*_observers.get(), *([progress] if progress is not None else []))
     checks = select_checks(only)
-    if level == "deep":
+    # `check --level ci` passes an executor too (its checks side by side within 15 s, issue 12).
+    if level == "deep" or executor is not None:
         # An engine that cannot travel (a closure, a lambda) is checked here, one check at a time.
         runner = executor if executor is not None and _picklable(engine) else LocalExecutor(1)
         n = len(checks)
