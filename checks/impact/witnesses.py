@@ -94,9 +94,13 @@ def result_of(events: Sequence[object], state: State) -> dict[str, Any]:
 
 
 def _deal_outcome(game: Game, state: State) -> dict[str, Any]:
+    # The engine keeps the cards set aside unseen in `aside`; a reader of "hands of 12" needs the
+    # rest of the deck said too (it is the whole of a deal question), so it is counted, not left to
+    # a default.
     return {
         "deck": game.codec.size(game.full_deck),
         "hand_size": game.codec.size(state.hands[0]),
+        "set_aside": game.codec.size(state.aside),
         "leader": state.to_move,
         "copies": game.copies,
     }
