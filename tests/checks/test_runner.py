@@ -206,6 +206,7 @@ def test_every_check_in_the_registry_names_its_own_results() -> None:
         "text_audit",
         "discovery.mutants",
         "discovery.liveness",
+        "discovery.interactions",
     }
 
 
