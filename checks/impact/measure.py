@@ -110,6 +110,9 @@ class _Tracker:
     # id(pile) -> (the pile, kept alive so that its id is not reused; whether both engines give it
     # the same options), for scope "options".
     same_options: dict[int, tuple[object, bool]] = field(default_factory=dict)
+    # Both engines list legal moves as Game does (a pile's options the hand holds, and a pass when
+    # there is a pile): where the pile's options agree, so do the legal moves of every hand.
+    legal_by_options: bool = False
 
     def record(self, change: str, witness: Callable[[tuple[str, str]], Witness], index: int) -> None:
         """The game differs first here: every member counts it, with the witness told in its own
@@ -176,6 +179,20 @@ def _scope(base: Game, game: Game, played: Ruleset, compared: Ruleset) -> str:
 # that a long campaign over many rulesets does not grow without end.
 _ENGINES: dict[tuple[EngineFactory, Ruleset, int], Game] = {}
 _ENGINES_MAX = 256
+# Per pair of cached engines (by id: both are kept alive in _ENGINES), the piles whose options they
+# agree on (`_same_options`), so that a unit reuses what earlier units of the worker worked out.
+_PAIRS: dict[tuple[int, int], dict[int, tuple[object, bool]]] = {}
+
+
+def _pair_memo(base: Game, game: Game) -> dict[int, tuple[object, bool]]:
+    cached = set(map(id, _ENGINES.values()))
+    if id(base) not in cached or id(game) not in cached:
+        return {}
+    return _PAIRS.setdefault((id(base), id(game)), {})
+
+
+def _lists_like_game(game: Game) -> bool:
+    return type(game).legal_moves is Game.legal_moves and type(game).option is Game.option
 
 
 def _engine(factory: EngineFactory, ruleset: Ruleset, players: int) -> Game:
@@ -186,6 +203,7 @@ def _engine(factory: EngineFactory, ruleset: Ruleset, players: int) -> Game:
     if game is None:
         if len(_ENGINES) >= _ENGINES_MAX:
             _ENGINES.clear()
+            _PAIRS.clear()
         game = _ENGINES[key] = factory(ruleset, players)
     return game
 
@@ -234,7 +252,12 @@ def measure(
             try:
                 rs.hand_size(players)
                 game = _engine(factory, rs, players)
-                tracker = _Tracker(game, scope=_scope(base, game, played, rs))
+                tracker = _Tracker(
+                    game,
+                    scope=_scope(base, game, played, rs),
+                    same_options=_pair_memo(base, game),
+                    legal_by_options=SKIP_UNCHANGED and _lists_like_game(base) and _lists_like_game(game),
+                )
                 trackers.append(tracker)
             except SpecError as exc:
                 # The compared reading cannot even deal this table: every game differs at the deal.
@@ -311,8 +334,9 @@ def _compare_step(
                     )
                 if not (ends[1] or (t.scope == "trick_end" and ends[0])):
                     continue
-        other_legal = t.game.legal_moves(state)
-        if other_legal != legal:
+        if t.legal_by_options and _same_options(base, t, state):
+            pass  # the same legal moves: on to the move's outcome
+        elif (other_legal := t.game.legal_moves(state)) != legal:
             legal_a = legal_a if legal_a is not None else set(legal)
             lb = set(other_legal)
             if lb != legal_a:

@@ -122,3 +122,19 @@ def test_comparing_only_where_a_variants_hooks_are_consulted_changes_no_count(
     monkeypatch.setattr(measure_module, "SKIP_UNCHANGED", False)
     assert fast == counts()
     assert any(c.affected for c in fast.values())
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_points_compared_by_their_options_count_as_compared_step_by_step(
+    spec: Spec, players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rs = spec.ruleset()
+    compared = {}
+    for point, vp in spec.variation_points.items():
+        if len(vp.readings) > 1:
+            other, played, alt = comparison(spec, rs, point)
+            compared[point] = (other, (played, alt))
+    fast = measure(rs, compared, players, range(6), base_seed=29, bots=BOTS)
+    monkeypatch.setattr(measure_module, "SKIP_UNCHANGED", False)
+    assert fast == measure(rs, compared, players, range(6), base_seed=29, bots=BOTS)
+    assert sum(c.affected for c in fast.values()) > 0
