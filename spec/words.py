@@ -282,6 +282,10 @@ class DecisionWords:
     evidence: tuple[str, ...] = ()
     under: Mapping[str, str] = field(default_factory=dict)
     players: tuple[int, ...] = ()
+    #: high/medium/low where the decision's reach says more than severities.by_kind (None: that).
+    severity: str | None = None
+    #: the evidence the engine's choice departs from: cited, but never as settling the question.
+    departs_from: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -873,6 +877,8 @@ def _decisions(section: Mapping[str, Any]) -> dict[str, DecisionWords]:
             evidence=tuple(row.get("evidence", ())),
             under=dict(row.get("under", {})),
             players=tuple(row.get("players", ())),
+            severity=row.get("severity"),
+            departs_from=tuple(row.get("departs_from", ())),
         )
         for did, row in section.items()
     }
@@ -928,13 +934,14 @@ def _decision_problems(spec: Spec, words: Words) -> Iterator[tuple[str, str]]:
                     f"names reading {reading!r}, which {point} does not have "
                     f"(readings: {', '.join(vps[point].listed)})",
                 )
-        for i, eid in enumerate(d.evidence):
-            if eid not in words.evidence:
-                known = ", ".join(sorted(words.evidence, key=_evidence_order))
-                yield (
-                    words.where("decisions", did, "evidence", i),
-                    f"cites evidence {eid!r}, which {words.path.name} does not have (evidence: {known})",
-                )
+        for key, cited in (("evidence", d.evidence), ("departs_from", d.departs_from)):
+            for i, eid in enumerate(cited):
+                if eid not in words.evidence:
+                    known = ", ".join(sorted(words.evidence, key=_evidence_order))
+                    yield (
+                        words.where("decisions", did, key, i),
+                        f"cites evidence {eid!r}, which {words.path.name} does not have (evidence: {known})",
+                    )
         if isinstance(players, Mapping):
             low, high = players.get("min"), players.get("max")
             for i, n in enumerate(d.players):

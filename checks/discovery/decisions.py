@@ -321,6 +321,11 @@ def search(spec: Spec, ruleset: Ruleset, decision: DecisionWords, variant: type[
                 tables += n
                 exhausted = exhausted and done
             if witness is not None:
+                if rs != ruleset:
+                    # The table exists only under the `under` readings: the witness says so, so that
+                    # no reader takes it for a table of the rules as played.
+                    needs = {pt: r for pt, r in sorted(decision.under.items()) if ruleset.reading(pt) != r}
+                    witness = replace(witness, situation={**witness.situation, "needs_readings": needs})
                 return Search(witness, rs, tables, exhausted)
     return Search(None, None, tables, exhausted)
 
@@ -367,8 +372,13 @@ def decision_finding(
                 "differently."
             )
         elif found is not None and found.ruleset is not None and found.ruleset != ruleset:
-            changed = ", ".join(f"{p}={r}" for p, r in sorted(decision.under.items()))
-            detail += f" The two choices play differently only under {changed} (the witness)."
+            changed = ", ".join(
+                f"{p}={r}" for p, r in sorted(decision.under.items()) if ruleset.reading(p) != r
+            )
+            detail += (
+                f" The two choices play differently only under {changed} (the witness); under the "
+                "readings played they cannot part, so no game simulated under them changes."
+            )
     return Finding(
         id=f"decision.{decision.id}",
         kind=FindingKind.DECISION,
@@ -376,7 +386,7 @@ def decision_finding(
         clauses=decision.clauses,
         detail=detail,
         check="discovery.decisions",
-        severity=Severity.LOW,
+        severity=Severity(decision.severity or words_of(spec).kind_severity.get("engine_decision", "low")),
         players=decision.players[0] if len(decision.players) == 1 else None,
         alternative=alternative,
         witness=found.witness if found is not None else None,

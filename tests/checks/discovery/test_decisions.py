@@ -248,7 +248,9 @@ def test_every_decision_is_a_topic_of_one_question_with_a_wording_in_three_langu
     for did in DECISIONS:
         question = owners[did]
         assert set(question.ask) == {"en", "de", "es"}
-        assert question.wordings and all(set(w.text) == {"en", "de", "es"} for w in question.wordings)
+        # A question may give no wording (the rulebooks then leave it out, as for a decision that
+        # matters only under a reading no profile plays); every wording it gives has all three.
+        assert all(set(w.text) == {"en", "de", "es"} for w in question.wordings)
 
 
 def test_the_check_is_registered_and_deterministic() -> None:
@@ -259,3 +261,53 @@ def test_the_check_is_registered_and_deterministic() -> None:
     first, second = (json.dumps(r.to_json(), sort_keys=True) for r in runs)
     assert first == second
     assert runs[0].ok and len(runs[0].findings) == len(DECISIONS)
+
+
+def test_a_witness_found_only_under_other_readings_names_them() -> None:
+    # The opening pile's two choices part only where an added 8 does not end the trick at once: the
+    # witness is a table of eight_on_add=plays_only, and it says so for the report's caveat.
+    ruleset = SPEC.ruleset()
+    decision = DECISIONS["opening_pile"]
+    assert ruleset.reading("eight_on_add") != "plays_only"
+    found = search(SPEC, ruleset, decision, DECISION_VARIANTS[decision.variant or ""], seed=535)
+    assert found.witness is not None and found.ruleset != ruleset
+    assert found.witness.situation["needs_readings"] == {"eight_on_add": "plays_only"}
+    finding = decision_finding(SPEC, ruleset, decision, DECISION_VARIANTS[decision.variant or ""], found)
+    assert "only under eight_on_add=plays_only" in finding.detail
+    assert "no game simulated under them changes" in finding.detail
+    # A witness of the rules as played carries no such caveat.
+    first = DECISIONS["add_both_ends"]
+    plain = search(
+        SPEC, SPEC.with_readings(ruleset, first.under), first, DECISION_VARIANTS[first.variant or ""], 535
+    )
+    assert plain.witness is not None and "needs_readings" not in plain.witness.situation
+
+
+def test_the_two_player_deal_says_it_departs_from_bga_and_is_graded_by_its_reach() -> None:
+    decision = DECISIONS["two_player_hands"]
+    assert decision.departs_from == ("E5",) and "departs from" in decision.why
+    result = check_decisions(CheckContext(spec=SPEC, ruleset=SPEC.ruleset(), seed=535))
+    finding = next(f for f in result.findings if f.topic == "two_player_hands")
+    assert finding.severity == "high"
+    # Every other decision keeps the words file's grade for engine decisions.
+    assert {f.severity for f in result.findings if f.topic != "two_player_hands"} == {"low"}
+    w = finding.witness
+    assert w is not None
+    shown = {name: (o["hand_size"], o["set_aside"]) for name, o in w.outcomes.items()}
+    assert shown == {decision.engine.label: (12, 28), decision.other.label: (24, 4)}
+    wording = next(q for q in WORDS.questions.values() if "two_player_hands" in q.topics).wordings[0].text
+    assert "28" in wording["de"] and "28" in wording["es"] and "Hand" not in wording["de"]
+
+
+def test_a_departure_from_evidence_the_words_file_lacks_is_refused_at_its_line(tmp_path: Path) -> None:
+    text = TEXT.replace("    departs_from: [E5]\n", "    departs_from: [E55]\n")
+    assert text != TEXT
+    path = _house(tmp_path, text)
+    run_bad_input(
+        ["rules", "--spec", str(path)],
+        2,
+        f"house{WORDS_SUFFIX}:{_line_of(text, 'departs_from: [E55]')}",
+        "decisions.two_player_hands.departs_from",
+        "'E55'",
+        cwd=tmp_path,
+    )
