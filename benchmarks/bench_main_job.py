@@ -9,7 +9,7 @@ directories, the trees interleaved (after, before, after, before, ...), and the 
 kept for each: load from other processes only ever adds time. CPU seconds are those of the command
 and every process it waited for (its worker processes), from getrusage(RUSAGE_CHILDREN).
 
-    python benchmarks/bench_main_job.py                        # this tree against 6dfa9ee
+    python benchmarks/bench_main_job.py                        # this tree against c2a07ae
     python benchmarks/bench_main_job.py --before 4a898c5 --repeat 3
     python benchmarks/bench_main_job.py --venv /tmp/v --before-venv /tmp/b   # installs made already
 
@@ -34,7 +34,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The commit before the main job's speed work (issue 12, item 3).
-BASELINE = "6dfa9ee"
+BASELINE = "c2a07ae"
 TARGETS = {"535-check": 20.0, "535-check check --level ci": 15.0}
 COMMANDS: dict[str, list[str]] = {"535-check": [], "535-check check --level ci": ["check", "--level", "ci"]}
 
