@@ -51,9 +51,39 @@ TOPIC_QUESTION_KINDS = ("silence", "engine_decision", "liveness")
 #: The blanks of the liveness section: a property's scope, a failed property's words, and the
 #: words of a match that can go on forever.
 LIVENESS_SCOPE_BLANKS = frozenset(
-    {"players", "combinations", "rulesets", "deals", "states", "cases", "score", "p_min"}
+    {
+        "players",
+        "spec_players",
+        "combinations",
+        "rulesets",
+        "deals",
+        "states",
+        "cases",
+        "score",
+        "p_min",
+        "rounds",
+    }
 )
 LIVENESS_FAILED_BLANKS = frozenset({"statement", "counterexample"})
+#: The blanks of a property's own `failed` words: its statement, the readings of the counterexample
+#: by their plain names, and the facts a counterexample of the deal or the closing sizes holds.
+LIVENESS_PROPERTY_FAILED_BLANKS = LIVENESS_FAILED_BLANKS | frozenset(
+    {
+        "readings",
+        "players",
+        "deck",
+        "hand_size",
+        "cards_needed",
+        "copies",
+        "set_closing_size",
+        "largest_pile",
+        "run_closing_size",
+        "longest_run",
+    }
+)
+#: What a failed property may be, besides "a trick, round or match may not end" (liveness): a table
+#: the rules cannot deal (gap) or a closing rule that can never apply (dead_clause).
+LIVENESS_FAILED_KINDS = ("liveness", "gap", "dead_clause")
 LIVENESS_MATCH_END_BLANKS = frozenset({"zero_ranks", "players", "cards", "moves", "score"})
 #: The blanks of the interactions section's templates (checks/discovery/interactions.py).
 INTERACTION_BLANKS = frozenset({"rules", "moment", "decisions", "plays", "differ", "clauses"})
@@ -167,12 +197,24 @@ class ImpactGrades:
 
 
 @dataclass(frozen=True)
+class LivenessFailed:
+    """What a failed property is (LIVENESS_FAILED_KINDS) and its finding's title and detail
+    (templates: LIVENESS_PROPERTY_FAILED_BLANKS)."""
+
+    kind: str
+    title: str
+    detail: str
+
+
+@dataclass(frozen=True)
 class LivenessProperty:
-    """A liveness or well-definedness property in words: what it says, and over what it holds
-    (a template: LIVENESS_SCOPE_BLANKS)."""
+    """A liveness or well-definedness property in words: what it says, over what it holds (a
+    template: LIVENESS_SCOPE_BLANKS), and, where its failure is not a game that may never end, what
+    its failure is (None: the section's `failed` words, as liveness)."""
 
     statement: str
     scope: str
+    failed: LivenessFailed | None = None
 
 
 @dataclass(frozen=True)
@@ -834,6 +876,13 @@ def _liveness_problems(section: Mapping[str, Any]) -> Iterator[tuple[Key, str]]:
     for name, row in section["properties"].items():
         key: Key = ("liveness", "properties", name, "scope")
         yield from _blank_problems(key, row["scope"], LIVENESS_SCOPE_BLANKS)
+        for part in ("title", "detail"):
+            if "failed" in row:
+                yield from _blank_problems(
+                    ("liveness", "properties", name, "failed", part),
+                    row["failed"][part],
+                    LIVENESS_PROPERTY_FAILED_BLANKS,
+                )
     for part in ("title", "detail"):
         failed = section["failed"][part]
         yield from _blank_problems(("liveness", "failed", part), failed, LIVENESS_FAILED_BLANKS)
@@ -845,7 +894,11 @@ def _liveness_problems(section: Mapping[str, Any]) -> Iterator[tuple[Key, str]]:
 def _liveness(section: Mapping[str, Any]) -> LivenessWords:
     return LivenessWords(
         properties={
-            name: LivenessProperty(row["statement"], row["scope"])
+            name: LivenessProperty(
+                row["statement"],
+                row["scope"],
+                LivenessFailed(**row["failed"]) if "failed" in row else None,
+            )
             for name, row in section["properties"].items()
         },
         failed_title=section["failed"]["title"],

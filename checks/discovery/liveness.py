@@ -38,6 +38,7 @@ import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
 from five35.engine import PASS, Game, Move, Position, State
 from five35.engine.state import RoundEnd, TrickEnd
 from five35.spec import Ruleset, Spec, SpecError
+from five35.spec.model import match_round_bound
 from five35.spec.words import LivenessProperty, LivenessWords, Words, words_of
 
 from ..findings import (
@@ -208,7 +209,11 @@ def _ev(model: z3.ModelRef, x: Any) -> Any:
 
 
 def _players_text(low: int, high: int) -> str:
-    return f"{low}-{high}" if low != high else str(low)
+    return f"{low} to {high}" if low != high else str(low)
+
+
+def _join(items: list[str]) -> str:
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
 
 
 def _play_places_cards(spec: Spec, s: Symbolic) -> Outcome:
@@ -422,8 +427,20 @@ def _match_ends(ruleset: Ruleset, timeout_ms: int) -> Outcome:
         "z3",
         {
             "players": _players_text(*SCHEMA_PLAYERS),
-            "score": f"{SCHEMA_SCORE[0]}-{SCHEMA_SCORE[1]:,}",
-            "p_min": str(lowest),
+            "score": str(ruleset.match_end_score),
+            "p_min": f"{lowest} point" if lowest == 1 else f"{lowest} points",
+            # The bound the Z3 query proves, as numbers for the spec's own tables.
+            "rounds": _join(
+                [
+                    str(match_round_bound(ruleset.points.values(), ruleset.match_end_score, n))
+                    for n in range(ruleset.players_min, ruleset.players_max + 1)
+                ]
+            )
+            + " rounds with "
+            + _join([str(n) for n in range(ruleset.players_min, ruleset.players_max + 1)])
+            + " players"
+            if lowest > 0
+            else "",
         },
         ("round.scoring", "match.end", "deck.points", "round.end"),
         counter,
@@ -981,30 +998,61 @@ def _property_words(words: Words, name: str) -> LivenessProperty:
     return got
 
 
+def _reading_names(spec: Spec, words: Words, readings: Mapping[str, str]) -> str:
+    """Readings by the plain names the words file's questions give them, quoted and joined."""
+    names = []
+    for point, reading in readings.items():
+        label = reading.replace("_", " ")
+        for q in words.questions.values():
+            if point in q.points:
+                vp = spec.variation_points[point]
+                label = q.readings.get(
+                    f"{point}={reading}", q.readings.get(reading, vp.listed.get(reading, label).rstrip("."))
+                )
+                break
+        names.append(f"\u2018{label}\u2019")
+    return _join(names) or "the rules as checked"
+
+
 def _failed_finding(spec: Spec, ruleset: Ruleset, all_words: Words, o: Outcome) -> Finding:
     assert o.counterexample is not None
     words = all_words.liveness
-    statement = _property_words(all_words, o.name).statement
+    prop = _property_words(all_words, o.name)
+    statement = prop.statement
     text = _describe(o.counterexample)
     readings = o.counterexample.get("readings")
     pairs = sorted(readings.items()) if isinstance(readings, Mapping) else []
     situation = dict(o.counterexample)
     chosen = ruleset.readings
     applies = all(chosen.get(p) == r for p, r in pairs)
+    # A failure that is not a game that may never end (a table no deal serves, a closing size no
+    # play reaches) is named for what it is, in words a designer reads: the property's own words.
+    kind, title, detail = FindingKind.LIVENESS, words.failed_title, words.failed_detail
+    blanks: dict[str, str] = {"statement": statement, "counterexample": text}
+    if prop.failed is not None:
+        kind, title, detail = FindingKind(prop.failed.kind), prop.failed.title, prop.failed.detail
+        blanks |= {k: str(v) for k, v in o.counterexample.items() if not isinstance(v, Mapping)}
+        # Named are the readings the counterexample changes from the checked ruleset: the ones it
+        # shares with the checked rules are not what makes the table fail.
+        changed = {p: r for p, r in pairs if chosen.get(p) != r}
+        blanks["readings"] = _reading_names(spec, all_words, changed)
+    said = detail.format_map(_Blanks(blanks))
     return Finding(
         id=f"liveness.{o.name}",
-        kind=FindingKind.LIVENESS,
-        title=words.failed_title.format(statement=statement, counterexample=text),
+        kind=kind,
+        title=title.format_map(_Blanks(blanks)),
         clauses=o.clauses,
-        detail=words.failed_detail.format(statement=statement, counterexample=text),
+        detail=said,
         check=NAME,
         severity=Severity.HIGH if applies else Severity.MEDIUM,
         readings=readings_of(spec, pairs),
         players=o.counterexample.get("players") if isinstance(o.counterexample.get("players"), int) else None,
         witness=Witness(
-            summary=text,
+            summary=said if prop.failed is not None else text,
             situation=situation,
-            outcomes={"property": "fails"},
+            outcomes={"property": "fails", "counterexample": said}
+            if prop.failed is not None
+            else {"property": "fails"},
             cards=o.position.cards if o.position else 0,
             position=o.position,
         ),
@@ -1073,7 +1121,16 @@ def check_liveness(ctx: CheckContext) -> CheckResult:
                     name=o.name,
                     statement=scope_words.statement,
                     method=o.method,
-                    scope=scope_words.scope.format_map(_Blanks(o.blanks)),
+                    scope=scope_words.scope.format_map(
+                        _Blanks(
+                            {
+                                "spec_players": _players_text(
+                                    ctx.ruleset.players_min, ctx.ruleset.players_max
+                                ),
+                                **o.blanks,
+                            }
+                        )
+                    ),
                     clauses=o.clauses,
                 )
             )

@@ -71,18 +71,38 @@ def test_the_embedded_spec_proves_every_liveness_property_with_its_method() -> N
         assert p.scope and "{" not in p.scope and p.clauses
         assert all(c in spec.clauses for c in p.clauses)
     assert "4,096 reading combinations" in proved["trick.play_places_cards"].scope
-    assert "2-12 players" in proved["turn.reaches_every_seat"].scope
+    # The symbolic proofs hold for every table a spec may give, and say which of them this spec plays.
+    assert "2 to 12 players" in proved["turn.reaches_every_seat"].scope
+    assert "this spec plays 2 to 6" in proved["trick.ends"].scope
+    # The bound on a match's rounds, as numbers for this spec's tables (20 points, cheapest card 1).
+    assert "at most 39, 29, 26, 24 and 23 rounds with 2, 3, 4, 5 and 6 players" in proved["match.ends"].scope
+    for p in proved.values():
+        # No spec id or state field a designer cannot read in what a proof states.
+        assert not any(token in p.statement.split() for token in ("hands", "scores", "deck", "pile")), p.name
+        assert "max_cards_per_turn" not in p.statement + p.scope and "trick.ends" not in p.statement
     assert result.proofs >= len(Z3_PROPERTIES) and result.exhaustive > 1000
     ids = {f.id for f in result.findings}
     assert "liveness.match_end" not in ids and "liveness.match.ends" not in ids
     # Two size questions fail under reading combinations no profile of the spec plays: with 5
     # players, 4 copies (five_is_small) cannot close a set at 5 or deal Board Game Arena's 12 cards.
     for f in result.findings:
-        assert f.kind == FindingKind.LIVENESS and f.topic == f.id
+        assert f.topic == f.id
         assert not f.status.is_open and f.severity == "medium"
         assert f.witness is not None and f.witness.situation["players"] == 5
         assert "five_player_copies=five_is_small" in f.readings
+        assert "{" not in f.title + f.detail
     assert ids == {"liveness.close.set_reachable", "liveness.deal.every_player_gets_a_card"}
+    # Neither is a game that may never end: one table cannot be dealt (a gap), one ending can never
+    # apply while the trick still ends by passing (a dead clause); each says its counterexample in words.
+    found = {f.id: f for f in result.findings}
+    deal, close = found["liveness.deal.every_player_gets_a_card"], found["liveness.close.set_reachable"]
+    assert deal.kind == FindingKind.GAP and close.kind == FindingKind.DEAD_CLAUSE
+    assert deal.detail == (
+        "Under \u20184 copies of each card with 5 players\u2019, 5 players need 60 cards (12 each), but there are "
+        "only 52: the game cannot start, and no rule says how to deal instead."
+    )
+    assert deal.witness is not None and deal.witness.outcomes["counterexample"] == deal.detail
+    assert "never reach 5 cards with 4 copies" in close.title and "all but one pass" in close.detail
 
 
 def test_a_points_table_with_a_zero_gets_the_smallest_endless_match(tmp_path: Path) -> None:
@@ -127,7 +147,11 @@ def test_a_set_that_closes_beyond_the_copies_fails_with_its_counterexample(tmp_p
     result = run(spec)
     assert "close.set_reachable" not in {p.name for p in result.proved}
     found = {f.id: f for f in result.findings}["liveness.close.set_reachable"]
-    assert found.kind == FindingKind.LIVENESS and found.topic == "liveness.close.set_reachable"
+    assert found.kind == FindingKind.DEAD_CLAUSE and found.topic == "liveness.close.set_reachable"
+    # The checked rules themselves fail: no reading is named, the rules as checked are.
+    assert found.detail.startswith(
+        "Under the rules as checked, with 2 players a set ends the trick once it holds 5"
+    )
     assert found.witness is not None
     situation = found.witness.situation
     # The smallest counterexample: the fewest players, under the checked ruleset's own readings.
@@ -150,16 +174,34 @@ def test_a_liveness_scope_with_an_unknown_blank_is_refused_at_its_line(tmp_path:
     spec_text = SPEC_FILE.read_text(encoding="utf-8")
     (tmp_path / "house.yaml").write_text(spec_text, encoding="utf-8")
     words = WORDS_FILE.read_text(encoding="utf-8")
-    old = 'scope: "every turn_order reading at {players} players"'
+    old = 'scope: "every turn_order reading, for {players} players'
     assert old in words
     (tmp_path / "house.words.yaml").write_text(
-        words.replace(old, 'scope: "every turn_order reading at {seats} seats"'), encoding="utf-8"
+        words.replace(old, 'scope: "every turn_order reading, for {seats} seats'), encoding="utf-8"
     )
     with pytest.raises(SpecError) as err:
         load_spec(tmp_path / "house.yaml")
     message = str(err.value)
     assert "house.words.yaml:" in message and "liveness.properties.turn.reaches_every_seat.scope" in message
     assert "{seats}" in message and "\n" not in message
+
+
+def test_a_failed_property_words_with_an_unknown_blank_or_kind_are_refused_at_their_line(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "house.yaml").write_text(SPEC_FILE.read_text(encoding="utf-8"), encoding="utf-8")
+    words = WORDS_FILE.read_text(encoding="utf-8")
+    for old, new, needle in (
+        ("but there are only {deck}:", "but there are only {cards}:", "{cards}"),
+        ("        kind: gap\n", "        kind: endless\n", "endless"),
+    ):
+        assert old in words
+        (tmp_path / "house.words.yaml").write_text(words.replace(old, new), encoding="utf-8")
+        with pytest.raises(SpecError) as err:
+            load_spec(tmp_path / "house.yaml")
+        message = str(err.value)
+        assert "house.words.yaml:" in message and "deal.every_player_gets_a_card" in message, message
+        assert needle in message and "\n" not in message
 
 
 def test_a_set_too_large_to_lead_closes_only_where_singles_take_adds(tmp_path: Path) -> None:
