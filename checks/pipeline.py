@@ -19,7 +19,7 @@ places stands alone, except a discovered finding (one with a topic): the finding
 question lists gather into one question of their own (`gathered_questions`), in the generic words of
 the words file's `templates.topic_questions` for their kind.
 
-Questions rank by the share of games their answer changes; a question about an engine decision
+Questions rank by the share of games their answer changes, then severity; a question about an engine decision
 ranks below every question whose answer changes play unless it changes more games itself
 (`form_questions`).
 """
@@ -133,6 +133,9 @@ class Question:
     status: Status
     members: tuple[str, ...]
     impact: QuestionImpact | None
+    # Silences found by discovery on a topic of a question the words file declares with points:
+    # the engine was also checked against them, but they neither rank the question nor settle it.
+    also: tuple[str, ...] = ()
 
     @property
     def id(self) -> str:
@@ -585,13 +588,12 @@ def form_questions(
     impacts: Mapping[str, PointImpact],
 ) -> tuple[tuple[Question, ...], tuple[str, ...]]:
     """The questions with findings under them, the most consequential first, and the ids of the
-    findings that stand alone. Ranked by the share of games the answer changes (graded as the words
-    file's severities grade impact: most games, some, hardly any, not measured), then severity, then
-    open before settled, then the share itself. A question about an engine decision (the engine
-    already plays one answer) then moves below every question whose answer changes play (a measured
-    share above 0) and changes at least as many games as it does."""
-    words = words_of(spec)
-    grades = words.by_impact
+    findings that stand alone. Ranked by the share of games the answer changes (in whole per cent,
+    as printed; unmeasured last), then severity (`_graded_severity`), then open before settled. A
+    question about an engine decision (the engine already plays one answer) then moves below every
+    question whose answer changes play (a measured share above 0) and changes at least as many games
+    as it does. A silence on a topic of a declared question is `also` checked: it does not count
+    towards the question's severity, impact or status."""
     every = (*questions_of(spec), *gathered_questions(spec, ruleset, [r.finding for r in reviewed]))
     order = {q.id: i for i, q in enumerate(every)}
     groups: dict[str, list[Reviewed]] = {}
@@ -608,6 +610,11 @@ def form_questions(
         if not members:
             continue
         rank_in = {p: i for i, p in enumerate(q.points)}
+        also = [r for r in members if _also_checked(q, r)]
+        if len(also) < len(members):
+            members = [r for r in members if not _also_checked(q, r)]
+        else:
+            also = []
         members = sorted(
             members,
             key=lambda r: (
@@ -623,30 +630,51 @@ def form_questions(
                 status=_question_status(spec, ruleset, q, members),
                 members=tuple(r.finding.id for r in members),
                 impact=_question_impact(q, members, impacts),
+                also=tuple(r.finding.id for r in also),
             )
         )
+    out = [replace(q, severity=_graded_severity(spec, q)) for q in out]
 
-    def rank(q: Question) -> tuple[int, int, int, float, int]:
-        share = q.impact.share if q.impact else -1.0
-        grade = (
-            3
-            if q.impact is None
-            else 0
-            if share >= grades.high_share
-            else 1
-            if share >= grades.low_share
-            else 2
-        )
+    def rank(q: Question) -> tuple[int, float, int, int, int]:
+        # The share as the report prints it (a whole per cent), so that two questions shown with
+        # the same share are ordered by severity, as the report's sentence says.
+        share = round(q.impact.share * 100) if q.impact else -1
         return (
-            grade,
+            1 if q.impact is None else 0,
+            -share,
             sev[q.severity],
             0 if q.status.settlement is Settlement.OPEN else 1,
-            -share,
             order[q.id],
         )
 
     ranked = sorted(out, key=rank)
     return tuple(_decisions_below_play(ranked)), tuple(standalone)
+
+
+def _also_checked(q: QuestionWords, r: Reviewed) -> bool:
+    """Whether a finding under a question only says the engine was also checked against it: a
+    discovered silence on a topic of a question of the words file that has variation points or
+    parameters of its own (the question is already asked; the mutant found it again)."""
+    declared = bool(q.points or q.parameters) and not q.id.startswith(TOPIC_QUESTION_PREFIX)
+    return declared and r.finding.kind is FindingKind.SILENCE and r.finding.topic in q.topics
+
+
+def _graded_severity(spec: Spec, q: Question) -> Severity:
+    """A question's severity, checked against what its answer measurably changes: one whose answer
+    changed no simulated game (a share of 0) is low whatever its findings say; an engine decision or
+    a silence whose answer changes most games at some player count (the words file's
+    `severities.by_impact.high_share`) is high, one that changes some of them at least medium."""
+    if q.impact is None:
+        return q.severity
+    grades = words_of(spec).by_impact
+    if q.impact.share == 0:
+        return Severity.LOW
+    if q.kind in (FindingKind.DECISION, FindingKind.SILENCE):
+        if q.impact.share >= grades.high_share:
+            return Severity.HIGH
+        if q.impact.share >= grades.low_share and q.severity is Severity.LOW:
+            return Severity.MEDIUM
+    return q.severity
 
 
 def _decisions_below_play(ranked: Sequence[Question]) -> list[Question]:

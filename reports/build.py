@@ -514,10 +514,27 @@ def _question(
         },
         "wording_at": [w.at for w in q.words.wordings_for(played) if w.at in spec.clauses],
         "members": list(q.members),
+        "also": [
+            {"id": fid, "plain": plain.finding(by_id[fid].finding).rstrip(".")}
+            for fid in q.also
+            if fid in by_id
+        ],
         "counts": counts,
         "scene": _scene(plain, head.finding) if head is not None else None,
         "scene_from": head.finding.id if head is not None else None,
     }
+
+
+def _for_implementers(q: Question, by_id: Mapping[str, Reviewed]) -> bool:
+    """Whether a question is a note for engine implementers rather than a designer's question: an
+    engine decision that no engine variant plays the other way (none of its findings has an
+    alternative, so no game at the table can differ and nothing was measured); it is about how an
+    engine or its tools count positions, not about play."""
+    return (
+        q.kind is FindingKind.DECISION
+        and q.impact is None
+        and all(by_id[m].finding.alternative is None for m in q.members)
+    )
 
 
 def _share_words(impact: Mapping[str, Any] | None) -> str:
@@ -702,7 +719,18 @@ def report_data(data: ReportData) -> dict[str, Any]:
     failures = [f for r in data.results for f in r.failures]
     summary = _summary(sections)
     by_id = {r.finding.id: r for r in data.findings}
-    questions = [_question(spec, ruleset, q, i, by_id, data, plain) for i, q in enumerate(data.questions, 1)]
+    designer = [q for q in data.questions if not _for_implementers(q, by_id)]
+    questions = [_question(spec, ruleset, q, i, by_id, data, plain) for i, q in enumerate(designer, 1)]
+    engine_notes = [
+        {
+            "id": q.id,
+            "ask": q.words.ask["en"],
+            "members": [{"id": m, "plain": plain.finding(by_id[m].finding)} for m in q.members],
+            "engine_does": next((w for m in q.members if (w := by_id[m].finding.proposed_wording)), ""),
+        }
+        for q in data.questions
+        if _for_implementers(q, by_id)
+    ]
     proved = _proved(spec, data.results)
     discovery = _discovery(data.results, sections, questions, proved)
     verdict = _plain_verdict(questions, data.standalone, summary, failures, plain)
@@ -748,6 +776,7 @@ def report_data(data: ReportData) -> dict[str, Any]:
         "discovery": discovery,
         "proved": proved,
         "questions": questions,
+        "engine_notes": engine_notes,
         "standalone": list(data.standalone),
         "findings": sections,
         "variants": [_variant_json(v) for v in data.variants],

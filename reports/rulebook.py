@@ -36,6 +36,12 @@ class Insertion:
     text: str
     question: QuestionWords | None  # the question a clarification settles
     basis: str  # a key of the words file's rulebook basis table
+    # Other questions the same sentence settles at the same place (it is inserted once).
+    also: tuple[QuestionWords, ...] = ()
+
+    @property
+    def questions(self) -> tuple[QuestionWords, ...]:
+        return (self.question, *self.also) if self.question is not None else ()
 
     @property
     def is_repair(self) -> bool:
@@ -110,6 +116,35 @@ def _layout(spec: Spec, language: str) -> tuple[str, list[Piece]]:
     return lead, pieces
 
 
+def _past_lists(spec: Spec, language: str, pieces: Sequence[Piece]) -> dict[str, str]:
+    """For every clause, the clause an insertion about it follows: itself, or, when it is an item
+    of a list in the text (a line starting with a dash) or the sentence that introduces one (a line
+    ending in a colon), the last clause of that list, so that no insertion parts a list from its
+    sentence or splits it."""
+    base = "de" if language == "en" else language
+    lines: list[list[str]] = [[]]
+    for piece in pieces:
+        lines[-1].append(piece.clause)
+        if _ends_line(piece.gap):
+            lines.append([])
+    lines = [line for line in lines if line]
+
+    def source(clause: str) -> str:
+        return (spec.clauses[clause].text(base) or "").strip()
+
+    item = [source(line[0]).startswith(("-", "\u2013")) for line in lines]
+    opens = [source(line[-1]).endswith(":") for line in lines]
+    out: dict[str, str] = {}
+    for n, line in enumerate(lines):
+        end = n
+        if item[n] or (opens[n] and n + 1 < len(lines) and item[n + 1]):
+            while end + 1 < len(lines) and item[end + 1]:
+                end += 1
+        for clause in line:
+            out[clause] = clause if end == n and not item[n] else lines[end][-1]
+    return out
+
+
 def _basis(spec: Spec, ruleset: Ruleset, q: QuestionWords) -> str:
     if not q.points:
         assumed = any(not spec.parameters[p].in_text for p in q.parameters if p in spec.parameters)
@@ -128,17 +163,23 @@ def _insertions(spec: Spec, ruleset: Ruleset, language: str, pieces: Sequence[Pi
     readings = dict(ruleset.reading_items)
     raw: list[tuple[int, int, str | None, str, QuestionWords | None, str]] = []
 
-    def place(clause: str) -> tuple[int, str | None]:
+    past_list = _past_lists(spec, language, pieces)
+
+    def place(clause: str, lists: bool = True) -> tuple[int, str | None]:
         """Where an insertion about `clause` goes: after it, or after the nearest clause before it
-        that this language has (before the text when there is none)."""
-        if clause in present:
-            return order[clause], clause
-        before = [c for c in present if order[c] < order.get(clause, 0)]
-        return (order[before[-1]], before[-1]) if before else (-1, None)
+        that this language has (before the text when there is none); a clarification never inside
+        a list (a repair stands right after the clause it restores)."""
+        if clause not in present:
+            before = [c for c in present if order[c] < order.get(clause, 0)]
+            if not before:
+                return -1, None
+            clause = before[-1]
+        at = past_list[clause] if lists else clause
+        return order[at], at
 
     for clause, repaired in words.repairs.items():
         if language in repaired and clause in spec.clauses:
-            rank, after = place(clause)
+            rank, after = place(clause, lists=False)
             raw.append((rank, 0, after, repaired[language], None, "repair"))
     for n, q in enumerate(questions_of(spec)):
         for w in q.wordings_for(readings):
@@ -146,7 +187,22 @@ def _insertions(spec: Spec, ruleset: Ruleset, language: str, pieces: Sequence[Pi
                 rank, after = place(w.at)
                 raw.append((rank, 1 + n, after, w.text[language], q, _basis(spec, ruleset, q)))
     raw.sort(key=lambda r: (r[0], r[1]))
-    return [Insertion(i, after, text, q, basis) for i, (_, _, after, text, q, basis) in enumerate(raw, 1)]
+    # Questions that one sentence settles together (a reading and the engine decision that goes
+    # with it) give the same sentence at the same clause: the rulebook says it once.
+    first: dict[tuple[str | None, str], int] = {}
+    also: dict[int, list[QuestionWords]] = {}
+    unique: list[tuple[int, int, str | None, str, QuestionWords | None, str]] = []
+    for r in raw:
+        key = (r[2], r[3])
+        if key in first and r[4] is not None:
+            also.setdefault(first[key], []).append(r[4])
+            continue
+        first[key] = len(unique)
+        unique.append(r)
+    return [
+        Insertion(i, after, text, q, basis, tuple(also.get(i - 1, ())))
+        for i, (_, _, after, text, q, basis) in enumerate(unique, 1)
+    ]
 
 
 def rulebook(spec: Spec, ruleset: Ruleset, language: str) -> Rulebook:
@@ -184,8 +240,10 @@ def _cites(book: Rulebook, ins: Insertion) -> str:
     """What an insertion answers: the question in the rulebook's language, or why a repair holds."""
     if ins.question is None:
         return f"{book.words['basis_label']}: {book.words['basis']['repair']}"
-    ask = ins.question.ask.get(book.language) or ins.question.ask["en"]
-    return f"{book.words['settles']} {_quote(book.language, ask)}"
+    return "; ".join(
+        f"{book.words['settles']} {_quote(book.language, q.ask.get(book.language) or q.ask['en'])}"
+        for q in ins.questions
+    )
 
 
 def _quote(language: str, text: str) -> str:
@@ -199,7 +257,7 @@ def _ends_line(gap: str) -> bool:
 
 
 def _md_block(book: Rulebook, ins: Insertion) -> str:
-    ref = f" <small>Ref. {ins.question.id}</small>" if ins.question is not None else ""
+    ref = f" <small>Ref. {', '.join(q.id for q in ins.questions)}</small>" if ins.questions else ""
     return f"> **[{_label(book, ins)}]** {ins.text}\n> *({_cites(book, ins)})*{ref}"
 
 
@@ -276,7 +334,7 @@ ul.errata li { margin: .3rem 0; }
 
 def _html_block(book: Rulebook, ins: Insertion) -> str:
     cls = "insertion repair" if ins.is_repair else "insertion"
-    ref = f" <small>Ref. {escape(ins.question.id)}</small>" if ins.question is not None else ""
+    ref = f" <small>Ref. {escape(', '.join(q.id for q in ins.questions))}</small>" if ins.questions else ""
     return (
         f'<ins class="{cls}" id="e{ins.number}"><span class="mark">{escape(_label(book, ins))}</span>'
         f'{escape(ins.text)}<span class="cites">{escape(_cites(book, ins))}{ref}</span></ins>'

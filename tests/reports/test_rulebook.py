@@ -87,14 +87,19 @@ def test_every_clarification_is_marked_and_cites_its_question(lang: str) -> None
     assert blocks, md[:500]
     cited = set()
     by_id = {q.id: q for q in questions_of(SPEC)}
+    texts = []
     for _, text, cites, ref in blocks:
-        qid = re.fullmatch(r" <small>Ref\. (\w+)</small>", ref)
-        assert qid, ref
-        q = by_id[qid.group(1)]
-        assert q.ask[lang] in cites  # the question in the rulebook's language
-        assert text in {w.text[lang] for w in q.wordings_for(readings)}
-        cited.add(q.id)
+        qids = re.fullmatch(r" <small>Ref\. (\w+(?:, \w+)*)</small>", ref)
+        assert qids, ref
+        # one sentence that settles several questions is inserted once and cites each of them
+        for qid in qids.group(1).split(", "):
+            q = by_id[qid]
+            assert q.ask[lang] in cites  # the question in the rulebook's language
+            assert text in {w.text[lang] for w in q.wordings_for(readings)}
+            cited.add(q.id)
+        texts.append(text)
     assert cited == expected
+    assert len(texts) == len(set(texts))
     # the errata list every insertion once, in order
     errata = md.split(f"## {WORDS.rulebook[lang]['errata']}\n")[1]
     numbers = [int(n) for n in re.findall(rf"^- (?:{MARK[lang]}|{REPAIR[lang]}) (\d+),", errata, re.M)]
