@@ -87,6 +87,9 @@ LIVENESS_FAILED_KINDS = ("liveness", "gap", "dead_clause")
 LIVENESS_MATCH_END_BLANKS = frozenset({"zero_ranks", "players", "cards", "moves", "score"})
 #: The blanks of the interactions section's templates (checks/discovery/interactions.py).
 INTERACTION_BLANKS = frozenset({"rules", "moment", "decisions", "plays", "differ", "clauses"})
+#: The blanks of the interactions section's `scope`: the deals explored, their player counts and
+#: the most cards a deal holds.
+INTERACTION_SCOPE_BLANKS = frozenset({"deals", "players", "cards"})
 #: The blanks the rulebook's own words may use.
 RULEBOOK_BLANKS = frozenset({"game", "profile", "n"})
 #: The blanks an alternative's labels, words and method may use.
@@ -244,6 +247,8 @@ class InteractionWords:
     fixed_at_once: str
     silence_title: str
     silence_detail: str
+    #: over what its `same` and `dead` results hold: the deals explored (INTERACTION_SCOPE_BLANKS).
+    scope: str
 
 
 #: The languages of a proposed wording: English, and the rulebook's own German and Spanish.
@@ -1007,7 +1012,9 @@ def _decision_problems(spec: Spec, words: Words) -> Iterator[tuple[str, str]]:
 
 def _interaction_problems(section: Mapping[str, Any] | None) -> Iterator[tuple[Key, str]]:
     for name, text in (section or {}).items():
-        if name != "at_once":
+        if name == "scope":
+            yield from _blank_problems(("interactions", name), text, INTERACTION_SCOPE_BLANKS)
+        elif name != "at_once":
             yield from _blank_problems(("interactions", name), text, INTERACTION_BLANKS)
 
 
@@ -1024,6 +1031,7 @@ def _interactions(section: Mapping[str, Any] | None) -> InteractionWords | None:
         fixed_at_once=section["fixed_at_once"],
         silence_title=section["silence_title"],
         silence_detail=section["silence_detail"],
+        scope=section["scope"],
     )
 
 

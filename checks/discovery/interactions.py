@@ -417,6 +417,7 @@ class Search:
     plays: int = 0
     deal_names: list[str] = field(default_factory=list)
     player_counts: set[int] = field(default_factory=set)
+    most_cards: int = 0  # the cards of the largest deal explored
     #: moment -> the evaluable verdicts whose candidates meet at it
     by_moment: dict[str, list[Verdict]] = field(default_factory=dict)
     #: the same for the "follows" candidates, judged on the play after
@@ -544,6 +545,7 @@ def search(
         out.deals += 1
         out.deal_names.append(deal.name)
         out.player_counts.add(players)
+        out.most_cards = max(out.most_cards, sum(len(h) for h in deal.hands))
         _explore(out, game, deal, scores, start, rules, at_once, limit)
     return out
 
@@ -673,14 +675,36 @@ def _judge_one(
 
 def _players(s: Search) -> str:
     counts = sorted(s.player_counts)
-    return ", ".join(map(str, counts)) if counts else "no"
+    if not counts:
+        return "no"
+    return f"{counts[0]}-{counts[-1]}" if len(counts) > 1 else str(counts[0])
 
 
 def _scope(s: Search) -> str:
+    """For the notes: the ruleset and how much was explored."""
     return (
         f"{s.ruleset.label()}: {s.deals} small deals ({_players(s)} players) explored exhaustively"
         f" ({s.states} states, {s.plays} plays)"
     )
+
+
+def _rule_names(spec: Spec, rules: Sequence[str]) -> str:
+    """Rules by the words file's clause names: a rule that is a clause by its own id, else the first
+    clause it cites (a designer reads clauses, not the spec's rule ids)."""
+    words = words_of(spec)
+    by_id = {r.id: r for r in spec.rules}
+    names: list[str] = []
+    for rid in rules:
+        clause = rid if rid in spec.clauses else next(iter(by_id[rid].cites), rid)
+        name = f"\u2018{words.clause_name(clause)}\u2019"
+        if name not in names:
+            names.append(name)
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+
+
+def _moments(moments: Sequence[str]) -> str:
+    said = [m.replace("_", " ") for m in moments]
+    return ", ".join(said[:-1]) + " or " + said[-1] if len(said) > 1 else "".join(said)
 
 
 def _json(value: Any) -> Any:
@@ -704,12 +728,14 @@ def check_interactions(ctx: CheckContext) -> CheckResult:
     notes: list[str] = []
     counts: dict[str, int] = {}
     scope = _scope(found)
+    # Only what holds in the deals explored is claimed, and the scope says exactly that much.
+    proved_scope = words.scope.format(deals=found.deals, players=_players(found), cards=found.most_cards)
     for v in found.verdicts:
         c = v.candidate
         counts[v.status] = counts.get(v.status, 0) + 1
         blanks = {
-            "rules": " + ".join(c.all_rules),
-            "moment": ", ".join(c.moments),
+            "rules": _rule_names(spec, c.all_rules),
+            "moment": _moments(c.moments),
             "decisions": ", ".join(c.overlap),
             "plays": str(v.occurs),
             "differ": str(v.differ),
@@ -721,7 +747,7 @@ def check_interactions(ctx: CheckContext) -> CheckResult:
                     name=c.topic,
                     statement=words.same.format(**blanks),
                     method="exhaustive",
-                    scope=scope,
+                    scope=proved_scope,
                     clauses=clauses,
                 )
             )
@@ -734,7 +760,7 @@ def check_interactions(ctx: CheckContext) -> CheckResult:
                     name=c.topic,
                     statement=template.format(**blanks),
                     method="exhaustive",
-                    scope=scope,
+                    scope=proved_scope,
                     clauses=clauses,
                 )
             )

@@ -130,10 +130,19 @@ def test_the_check_on_the_embedded_spec() -> None:
     assert "interaction:" + "+".join(GOING_OUT_ON_A_SET) in names
     # The Rule of 8 never closes a set when an 8 in the opening pile switches it off for the trick.
     statements = {p.name: p.statement for p in first.proved}
-    assert "dead" in statements["interaction:trick.end.set+trick.end.eight"]
+    assert "not seen" in statements["interaction:trick.end.set+trick.end.eight"]
     # Nobody passes after the last placer went out: the round has ended at once.
-    assert "dead" in statements["interaction:round.end+trick.end.passes"]
+    assert "not seen" in statements["interaction:round.end+trick.end.passes"]
     assert first.to_json() == again.to_json()
+    # What was seen in the deals explored is claimed for them and no more: the scope says how many,
+    # of how many players and cards; the statements name the rules by their clauses, not by ids.
+    rule_ids = {r.id for r in spec.rules}
+    for p in first.proved:
+        assert p.scope == "in the 16 small deals explored (2-3 players, up to 9 cards)", p.scope
+        assert not rule_ids & set(p.statement.replace("(", " ").replace(")", " ").split()), p.statement
+    assert statements["interaction:trick.end.set+trick.end.eight"].startswith(
+        "The rules \u2018the set that ends the trick\u2019 and \u2018the Rule of 8 ending the trick\u2019"
+    )
 
 
 @pytest.mark.parametrize(

@@ -98,8 +98,8 @@ def test_the_embedded_spec_proves_every_liveness_property_with_its_method() -> N
     deal, close = found["liveness.deal.every_player_gets_a_card"], found["liveness.close.set_reachable"]
     assert deal.kind == FindingKind.GAP and close.kind == FindingKind.DEAD_CLAUSE
     assert deal.detail == (
-        "Under \u20184 copies of each card with 5 players\u2019, 5 players need 60 cards (12 each), but there are "
-        "only 52: the game cannot start, and no rule says how to deal instead."
+        "Under \u20184 copies of each card with 5 players\u2019, 5 players need 60 cards (12 each), "
+        "but there are only 52: the game cannot start, and no rule says how to deal instead."
     )
     assert deal.witness is not None and deal.witness.outcomes["counterexample"] == deal.detail
     assert "never reach 5 cards with 4 copies" in close.title and "all but one pass" in close.detail
