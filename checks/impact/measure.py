@@ -297,7 +297,11 @@ def measure(
                 if not t.diverged:
                     other = t.game.next_round(state)
                     if other != nxt:
-                        t.record("deal", partial(deal_witness, base, t.game, nxt, other, first=False), index)
+                        t.record(
+                            "deal",
+                            partial(deal_witness, base, t.game, nxt, other, first=False, previous=state),
+                            index,
+                        )
             state = nxt
             history = RoundHistory(state)
         if progress is not None:

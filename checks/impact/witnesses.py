@@ -117,7 +117,18 @@ def _dealt(game: Game, state: State) -> Position:
     )
 
 
-def deal_witness(a: Game, b: Game, sa: State, sb: State, names: tuple[str, str], first: bool) -> Witness:
+def deal_witness(
+    a: Game,
+    b: Game,
+    sa: State,
+    sb: State,
+    names: tuple[str, str],
+    first: bool,
+    previous: State | None = None,
+) -> Witness:
+    """The two engines' deals of one round. A later round's deal is told with the round before it
+    (`previous`, finished): who led it and who went out, which is what the next round's leader and
+    hands follow from, so that no reader takes it for a first deal."""
     oa, ob = _deal_outcome(a, sa), _deal_outcome(b, sb)
     what = "the first deal" if first else f"the deal of round {sa.round}"
     diffs = [k for k in ("deck", "hand_size", "leader") if oa[k] != ob[k]]
@@ -130,6 +141,11 @@ def deal_witness(a: Game, b: Game, sa: State, sb: State, names: tuple[str, str],
         "pile": None,
         "scores": list(sa.scores),
     }
+    if previous is not None:
+        out = [p for p in range(previous.players) if a.codec.size(previous.hands[p]) == 0]
+        situation["round_leader"] = previous.round_leader
+        if out:
+            situation["went_out"] = out[0]
     return Witness(
         summary=f"{sa.players} players, {what}: {names[0]} and {names[1]} differ in {detail}.",
         situation=situation,

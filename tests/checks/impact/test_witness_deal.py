@@ -29,3 +29,22 @@ def test_deal_witness_counts_the_cards_set_aside(
     assert shown == {played: table, alt: even}
     for o in w.outcomes.values():
         assert o["hand_size"] * players + o["set_aside"] == o["deck"]
+
+
+def test_a_later_rounds_deal_is_told_with_the_round_before_it(spec: Spec) -> None:
+    # Who leads a later round follows from the round before: its witness says who led that round
+    # and who went out, so that it reads as the deal of round 2, not as a first deal.
+    rs = spec.ruleset()
+    other, played, alt = comparison(spec, rs, "round_leader")
+    counts = measure(rs, {"round_leader": (other, (played, alt))}, 3, range(3), base_seed=3)["round_leader"]
+    w = counts.witness
+    assert w is not None and w.position is not None
+    assert w.situation["round"] == w.position.round > 1
+    assert "round_leader" in w.situation and "went_out" in w.situation
+    assert "the deal of round" in w.summary
+    # Under the played reading the player who went out leads: the deal shows it.
+    assert w.outcomes[played]["leader"] == w.situation["went_out"]
+    # A first deal has no round before it.
+    deal_other, deal_played, deal_alt = comparison(spec, rs, "deal")
+    fw = measure(rs, {"deal": (deal_other, (deal_played, deal_alt))}, 2, range(1))["deal"].witness
+    assert fw is not None and fw.situation["round"] == 1 and "went_out" not in fw.situation
