@@ -418,10 +418,17 @@ def _impact_rows(
         if r is None or r.finding.impact is None:
             continue
         vp = spec.variation_points[point]
+        played = data.ruleset.reading(point)
+        # the row is named by the reading measured against the one played, as the question names it
+        others = [
+            q.words.readings.get(f"{point}={rd}") or q.words.readings.get(rd) or rd
+            for rd in vp.readings
+            if rd != played
+        ]
         rows.append(
             {
                 "subject": point,
-                "label": plain.clause(vp.cites[0]) if vp.cites else vp.question,
+                "label": f"Under \u2018{' or '.join(others)}\u2019" if others else vp.question,
                 "games": r.finding.impact.games,
                 "per_players": r.finding.impact.to_json()["per_players"],
             }
@@ -433,14 +440,17 @@ def _impact_rows(
                 # the other side is what was measured against the rules as played; a discovered
                 # finding's side is an engine named by id, so its words name it
                 compared = (alt.compared.words if q.words.topics else alt.compared.label) if alt else ""
-                rows.append(
-                    {
-                        "subject": r.finding.id,
-                        "label": compared or plain.finding(r.finding).rstrip("."),
-                        "games": r.finding.impact.games,
-                        "per_players": r.finding.impact.to_json()["per_players"],
-                    }
-                )
+                row = {
+                    "subject": r.finding.id,
+                    "label": (compared or plain.finding(r.finding)).rstrip(". "),
+                    "games": r.finding.impact.games,
+                    "per_players": r.finding.impact.to_json()["per_players"],
+                }
+                # two findings measured against the same alternative over the same games: one row
+                if not any(
+                    o["label"] == row["label"] and o["per_players"] == row["per_players"] for o in rows
+                ):
+                    rows.append(row)
     return rows
 
 
@@ -495,6 +505,10 @@ def _question(
         "points": list(q.words.points),
         "parameters": list(q.words.parameters),
         "topics": list(q.words.topics),
+        # the topics discovery found this question by (its members'; not the silences it was also
+        # checked against): what the "found by discovery" mark shows
+        "found_by": sorted({r.finding.topic for r in members if r.finding.topic is not None}),
+        "new": not (q.words.points or q.words.parameters or q.words.variants),
         "clauses": _clauses(spec, _question_clauses(spec, q, members, ruleset)),
         "readings": readings,
         "choice": _question_choice(spec, ruleset, q, readings),
@@ -668,12 +682,12 @@ def _discovery(
     """What discovery did in this run: the mutants run (in all and per check), the findings of each
     discovered kind, the questions they gather under, and the properties proved."""
     found = {k.value: sum(1 for s in sections if s["kind"] == k.value) for k in DISCOVERED_KINDS}
-    kinds = {k.value for k in DISCOVERED_KINDS}
     return {
         "mutants": sum(r.mutants for r in results),
         "mutants_by_check": {r.name: r.mutants for r in results if r.mutants},
         "found": found,
-        "questions": [q["id"] for q in questions if q["kind"] in kinds],
+        "questions": [q["id"] for q in questions if q["found_by"]],
+        "new_questions": [q["id"] for q in questions if q["found_by"] and q["new"]],
         "proved": len(proved),
     }
 
@@ -686,13 +700,20 @@ def _discovery_line(discovery: Mapping[str, Any]) -> str | None:
     def n(count: int, one: str, many: str) -> str:
         return f"{count:,} {one if count == 1 else many}"
 
+    parts = [
+        n(found["silence"], "gap in the text", "gaps in the text"),
+        n(found["engine_decision"], "engine choice", "engine choices"),
+    ]
+    if found["liveness"]:
+        parts.append(n(found["liveness"], "way play may never end", "ways play may never end"))
+    listed = ", ".join(parts[:-1]) + " and " + parts[-1]
+    tagged = len(discovery["questions"])
     return (
-        f"Discovery ran {n(discovery['mutants'], 'engine mutant', 'engine mutants')} and found "
-        f"{n(found['silence'], 'place', 'places')} where the text does not say, "
-        f"{n(found['engine_decision'], 'place', 'places')} where the engine decides, and "
-        f"{n(found['liveness'], 'way', 'ways')} play may never end; "
-        f"{n(len(discovery['questions']), 'question', 'questions')} above come from it, and "
-        f"{n(discovery['proved'], 'property was', 'properties were')} proved (see “What five35 proved”)."
+        f"Testing {n(discovery['mutants'], 'altered engine', 'altered engines')} against the texts found "
+        f"{listed}; {n(tagged, 'question', 'questions')} above "
+        f"{'is' if tagged == 1 else 'are'} marked “found by discovery”, "
+        f"{len(discovery['new_questions']):,} of them new; "
+        f"{n(discovery['proved'], 'property was', 'properties were')} checked (see “What five35 proved”)."
     )
 
 

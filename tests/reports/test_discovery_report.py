@@ -161,7 +161,7 @@ def test_the_report_lists_what_was_proved_and_what_discovery_did() -> None:
         "topic.test:decision_x",
         "topic.test:live_x",
     }
-    assert any(line.startswith("Discovery ran 17 engine mutants") for line in d["verdict"])
+    assert any(line.startswith("Testing 17 altered engines against the texts") for line in d["verdict"])
     files = render_all(d)
     for name in ("report.md", "report.html"):
         text = files[name]
