@@ -201,12 +201,14 @@ class ImpactGrades:
 
 @dataclass(frozen=True)
 class LivenessFailed:
-    """What a failed property is (LIVENESS_FAILED_KINDS) and its finding's title and detail
-    (templates: LIVENESS_PROPERTY_FAILED_BLANKS)."""
+    """What a failed property is (LIVENESS_FAILED_KINDS), its finding's title and detail, and the
+    counterexample as its witness tells it under the readings that make it (templates:
+    LIVENESS_PROPERTY_FAILED_BLANKS)."""
 
     kind: str
     title: str
     detail: str
+    table: str
 
 
 @dataclass(frozen=True)
@@ -881,7 +883,7 @@ def _liveness_problems(section: Mapping[str, Any]) -> Iterator[tuple[Key, str]]:
     for name, row in section["properties"].items():
         key: Key = ("liveness", "properties", name, "scope")
         yield from _blank_problems(key, row["scope"], LIVENESS_SCOPE_BLANKS)
-        for part in ("title", "detail"):
+        for part in ("title", "detail", "table"):
             if "failed" in row:
                 yield from _blank_problems(
                     ("liveness", "properties", name, "failed", part),

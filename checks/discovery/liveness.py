@@ -998,7 +998,7 @@ def _property_words(words: Words, name: str) -> LivenessProperty:
     return got
 
 
-def _reading_names(spec: Spec, words: Words, readings: Mapping[str, str]) -> str:
+def _reading_names(spec: Spec, words: Words, readings: Mapping[str, str], quote: bool = True) -> str:
     """Readings by the plain names the words file's questions give them, quoted and joined."""
     names = []
     for point, reading in readings.items():
@@ -1010,7 +1010,7 @@ def _reading_names(spec: Spec, words: Words, readings: Mapping[str, str]) -> str
                     f"{point}={reading}", q.readings.get(reading, vp.listed.get(reading, label).rstrip("."))
                 )
                 break
-        names.append(f"\u2018{label}\u2019")
+        names.append(f"\u2018{label}\u2019" if quote else label)
     return _join(names) or "the rules as checked"
 
 
@@ -1037,6 +1037,12 @@ def _failed_finding(spec: Spec, ruleset: Ruleset, all_words: Words, o: Outcome) 
         changed = {p: r for p, r in pairs if chosen.get(p) != r}
         blanks["readings"] = _reading_names(spec, all_words, changed)
     said = detail.format_map(_Blanks(blanks))
+    # The witness tells the counterexample under the readings that make it (the rules as checked
+    # when it changes none), as a scene's side: "Under '4 copies ...': 5 players need 60 cards ...".
+    outcomes: dict[str, Any] = {"property": "fails"}
+    if prop.failed is not None:
+        under = _reading_names(spec, all_words, changed, quote=False)
+        outcomes = {under: prop.failed.table.format_map(_Blanks(blanks))}
     return Finding(
         id=f"liveness.{o.name}",
         kind=kind,
@@ -1050,9 +1056,7 @@ def _failed_finding(spec: Spec, ruleset: Ruleset, all_words: Words, o: Outcome) 
         witness=Witness(
             summary=said if prop.failed is not None else text,
             situation=situation,
-            outcomes={"property": "fails", "counterexample": said}
-            if prop.failed is not None
-            else {"property": "fails"},
+            outcomes=outcomes,
             cards=o.position.cards if o.position else 0,
             position=o.position,
         ),

@@ -101,7 +101,11 @@ def test_the_embedded_spec_proves_every_liveness_property_with_its_method() -> N
         "Under \u20184 copies of each card with 5 players\u2019, 5 players need 60 cards (12 each), "
         "but there are only 52: the game cannot start, and no rule says how to deal instead."
     )
-    assert deal.witness is not None and deal.witness.outcomes["counterexample"] == deal.detail
+    # The witness tells the table under the readings that make it, as a scene's one side.
+    assert deal.witness is not None and deal.witness.outcomes == {
+        "4 copies of each card with 5 players": "5 players need 60 cards (12 each), but there are only 52: "
+        "the game cannot start."
+    }
     assert "never reach 5 cards with 4 copies" in close.title and "all but one pass" in close.detail
 
 
