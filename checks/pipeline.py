@@ -19,8 +19,8 @@ places stands alone, except a discovered finding (one with a topic): the finding
 question lists gather into one question of their own (`gathered_questions`), in the generic words of
 the words file's `templates.topic_questions` for their kind.
 
-Questions rank by the share of games their answer changes, then severity; a question about an engine decision
-ranks below every question whose answer changes play unless it changes more games itself
+Questions rank by the share of games their answer changes, then severity; a question about an
+engine decision ranks below every question whose answer changes play unless it changes more games itself
 (`form_questions`).
 """
 
@@ -588,8 +588,8 @@ def form_questions(
     impacts: Mapping[str, PointImpact],
 ) -> tuple[tuple[Question, ...], tuple[str, ...]]:
     """The questions with findings under them, the most consequential first, and the ids of the
-    findings that stand alone. Ranked by the share of games the answer changes (in whole per cent,
-    as printed; unmeasured last), then severity (`_graded_severity`), then open before settled. A
+    findings that stand alone. Ranked by the share of games the answer changes (unmeasured last),
+    then severity (`_graded_severity`), then open before settled. A
     question about an engine decision (the engine already plays one answer) then moves below every
     question whose answer changes play (a measured share above 0) and changes at least as many games
     as it does. A silence on a topic of a declared question is `also` checked: it does not count
@@ -636,9 +636,7 @@ def form_questions(
     out = [replace(q, severity=_graded_severity(spec, q)) for q in out]
 
     def rank(q: Question) -> tuple[int, float, int, int, int]:
-        # The share as the report prints it (a whole per cent), so that two questions shown with
-        # the same share are ordered by severity, as the report's sentence says.
-        share = round(q.impact.share * 100) if q.impact else -1
+        share = q.impact.share if q.impact else -1.0
         return (
             1 if q.impact is None else 0,
             -share,

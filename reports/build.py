@@ -650,8 +650,27 @@ def _plain_ids(spec: Spec, text: str) -> str:
     return re.sub(r"\b[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)*\b", name, text)
 
 
+#: The guarantees a rule designer asks for (issue 13, item 4): every trick, round and match ends,
+#: someone goes out, whoever is to move has a legal move. The report lists these; the other
+#: properties are the steps of their proofs, summed up in one line with the detail in the appendix.
+DESIGNER_PROPERTIES = frozenset(
+    {
+        "trick.ends",
+        "round.ends",
+        "match.ends",
+        "lead.single_is_legal",
+        "state.has_legal_move",
+        "round.one_goes_out",
+    }
+)
+#: The check whose properties hold on the small deals it explored: seen, not proved.
+EXPLORED_CHECK = "discovery.interactions"
+
+
 def _proved(spec: Spec, results: Sequence[CheckResult]) -> list[dict[str, Any]]:
-    """Every property the run's checks proved (the first of a name), in plain words, by check."""
+    """Every property the run's checks proved (the first of a name), in plain words, by check;
+    `shown` marks the ones the report lists for a designer, `explored` the ones that hold on the
+    small deals explored (not proofs)."""
     seen: dict[str, tuple[CheckResult, ProvedProperty]] = {}
     for r in results:
         for p in r.proved:
@@ -668,6 +687,8 @@ def _proved(spec: Spec, results: Sequence[CheckResult]) -> list[dict[str, Any]]:
             "method_words": METHOD_WORDS[p.method],
             "scope": _plain_ids(spec, p.scope),
             "clauses": [{"id": c, "name": words.clause_name(c)} for c in p.clauses],
+            "shown": p.name in DESIGNER_PROPERTIES,
+            "explored": check.name == EXPLORED_CHECK,
         }
         for check, p in seen.values()
     ]

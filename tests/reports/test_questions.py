@@ -114,10 +114,10 @@ def test_questions_are_ranked_for_action() -> None:
     assert [q["rank"] for q in data["questions"]] == list(range(1, len(data["questions"]) + 1))
     sev = {s.value: i for i, s in enumerate(SEVERITIES)}
 
-    # As the report says: by the share of games changed (in whole per cent, as printed), then
-    # severity, then open before settled; unmeasured questions last.
-    def key(q: dict[str, Any]) -> tuple[bool, int, int, bool]:
-        share = round(q["impact"]["share"] * 100) if q["impact"] else -1
+    # As the report says: by the share of games changed, then severity, then open before settled;
+    # unmeasured questions last.
+    def key(q: dict[str, Any]) -> tuple[bool, float, int, bool]:
+        share = q["impact"]["share"] if q["impact"] else -1.0
         return (not q["impact"], -share, sev[q["severity"]], q["status"] != "open")
 
     # Engine decisions aside, the order is the key's; a decision stands below the questions that
