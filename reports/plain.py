@@ -222,6 +222,7 @@ class Plain:
         sit = witness.get("situation", {})
         setup = _setup(sit)
         needs = sit.get("needs_readings")
+        named = ""
         if isinstance(needs, Mapping) and needs:
             named = _join([quoted(self.reading(str(p), str(r))) for p, r in needs.items()])
             setup += f" (A table that arises only under {named}.)"
@@ -232,7 +233,7 @@ class Plain:
             for key, value in outcomes.items()
         ]
         same = len({o["words"] for o in told}) == 1 and len(told) > 1
-        return {"setup": setup, "outcomes": told, "same": same}
+        return {"setup": setup, "outcomes": told, "same": same, "needs": named}
 
 
 def _join(items: Sequence[str]) -> str:
