@@ -30,6 +30,7 @@ from five35.checks.impact.measure import (
     describe_method,
     estimate_alternatives,
     measure,
+    measure_with_stats,
     player_counts,
     to_impact,
 )
@@ -103,6 +104,17 @@ def _impact_unit(
     return measure(ruleset, compared, players, games, base_seed=seed, bots=bots)
 
 
+def _impact_stats_unit(
+    ruleset: Ruleset,
+    compared: Mapping[str, tuple[Ruleset, tuple[str, str]]],
+    players: int,
+    games: range,
+    seed: int,
+    bots: Sequence[str],
+) -> tuple[dict[str, ImpactCounts], Stats]:
+    return measure_with_stats(ruleset, compared, players, games, base_seed=seed, bots=bots)
+
+
 def _variant_unit(ruleset: Ruleset, players: int, games: range, seed: int, bots: Sequence[str]) -> Stats:
     seated = [bots[s % len(bots)] for s in range(players)]
     return simulate(ruleset, players, games, seated, "match", base_seed=seed)
@@ -143,13 +155,15 @@ CHUNK = 50  # games per unit: small enough for a lively progress bar, large enou
 
 
 def _impact_plan(
-    spec: Spec, ruleset: Ruleset, games: int, seed: int, bots: Sequence[str]
+    spec: Spec, ruleset: Ruleset, games: int, seed: int, bots: Sequence[str], stats: bool = False
 ) -> tuple[list[Unit], Callable[[Sequence[Any]], dict[str, PointImpact]]]:
-    """The units of the impact of every variation point, and what makes their results the impacts."""
+    """The units of the impact of every variation point, and what makes their results the impacts.
+    With `stats`, each unit's result is (counts, the played games' Stats) (`played_stats`)."""
     compared, _ = impact_units(spec, ruleset)
     playable = dealable_counts(ruleset)  # a table the played rules cannot deal has nothing to compare
+    unit = _impact_stats_unit if stats else _impact_unit
     units: list[Unit] = [
-        (_impact_unit, (ruleset, compared, players, chunk, seed, tuple(bots)), len(chunk))
+        (unit, (ruleset, compared, players, chunk, seed, tuple(bots)), len(chunk))
         for players in playable
         for chunk in _chunks(games, CHUNK)
     ]
@@ -158,6 +172,8 @@ def _impact_plan(
         per: dict[str, dict[int, ImpactCounts]] = {p: {} for p in compared}
         for (_, args, _), result in zip(units, done, strict=True):
             players = args[2]
+            if stats:
+                result = result[0]
             for point, c in result.items():
                 per[point][players] = per[point][players].merge(c) if players in per[point] else c
         out = {}
@@ -200,13 +216,23 @@ def variant_rulesets(spec: Spec, ruleset: Ruleset) -> list[tuple[str, str, Rules
 
 
 def _variant_plan(
-    spec: Spec, ruleset: Ruleset, games: int, seed: int, bots: Sequence[str], progress: Progress | None
+    spec: Spec,
+    ruleset: Ruleset,
+    games: int,
+    seed: int,
+    bots: Sequence[str],
+    progress: Progress | None,
+    played: dict[int, list[Stats]] | None = None,
 ) -> tuple[list[Unit], Callable[[Sequence[Any]], list[Variant]]]:
     """The units of the variant comparison, and what makes their results the variants. A table a
-    variant cannot deal is counted as done at once."""
+    variant cannot deal is counted as done at once. A variant of the played rules at a player count
+    in `played` is not played again: the impact units played its games already, and `played` gives
+    their Stats, chunk by chunk, once the caller has them (filled in before `finish`); the counts
+    of `played` no variant takes are removed from it here."""
     units: list[Unit] = []
     owners: list[tuple[int, int]] = []  # (variant index, players) of each unit
     unplayable: dict[tuple[int, int], str] = {}
+    shared: list[tuple[int, int]] = []  # (variant index, players) taken from the impact units
     rulesets = variant_rulesets(spec, ruleset)
     for vi, (_, _, rs) in enumerate(rulesets):
         for players in player_counts(rs):
@@ -217,14 +243,24 @@ def _variant_plan(
                 if progress is not None:
                     progress(games)
                 continue
+            if played is not None and rs == ruleset and players in played:
+                shared.append((vi, players))
+                continue
             for chunk in _chunks(games, CHUNK):
                 units.append((_variant_unit, (rs, players, chunk, seed, tuple(bots)), len(chunk)))
                 owners.append((vi, players))
+
+    if played is not None:
+        for players in set(played) - {p for _, p in shared}:
+            del played[players]
 
     def finish(done: Sequence[Any]) -> list[Variant]:
         parts: dict[tuple[int, int], list[Stats]] = {}
         for owner, stats in zip(owners, done, strict=True):
             parts.setdefault(owner, []).append(stats)
+        for vi, players in shared:
+            assert played is not None
+            parts[(vi, players)] = list(played[players])
         variants = []
         for vi, (label, title, rs) in enumerate(rulesets):
             per = {p: merge_all(parts[(vi, p)]) for p in player_counts(rs) if (vi, p) in parts}
@@ -357,10 +393,15 @@ def report_result(
     is a pure function of its arguments and results are used in the units' order: the report is the
     same for any executor."""
     run_on = executor or LocalExecutor(jobs)
-    impact_work, impacts_of = _impact_plan(spec, ruleset, games, seed, bots)
+    # The impact units play the played rules' games; the variant comparison of those rules counts
+    # the same games (same seeds, bots and seats), so it takes their Stats rather than replaying them.
+    impact_work, impacts_of = _impact_plan(spec, ruleset, games, seed, bots, stats=variants)
+    played: dict[int, list[Stats]] = {players: [] for players in dealable_counts(ruleset)}
     variant_work, variants_of = (
-        _variant_plan(spec, ruleset, games, seed, bots, progress) if variants else ([], None)
+        _variant_plan(spec, ruleset, games, seed, bots, progress, played) if variants else ([], None)
     )
+    # An impact unit whose games stand for the variant's too counts them twice on the progress bar.
+    impact_work = [(fn, args, n * 2 if args[2] in played else n) for fn, args, n in impact_work]
     # The checks go first: the longest units, and the ones the findings' alternatives wait for.
     checks = check_units(spec, ruleset, level, seed) if results is None else []
 
@@ -377,6 +418,10 @@ def report_result(
             checked.append(replace(audit.run(ctx), name=audit.name, title=audit.title))
     done = done[len(checks) :]
     impacts = impacts_of(done[: len(impact_work)])
+    if variants:
+        for (_, args, _), (_, stats) in zip(impact_work, done[: len(impact_work)], strict=True):
+            if args[2] in played:
+                played[args[2]].append(stats)
     compared = variants_of(done[len(impact_work) :]) if variants_of is not None else []
     for players in player_counts(ruleset):
         try:

@@ -25,7 +25,7 @@ from typing import Any
 from five35.engine import Game, Move, RoundEnd, State, TrickEnd
 from five35.engine.bots import Bot, get_bot
 from five35.engine.executor import Executor, LocalExecutor
-from five35.engine.simulate import bot_rngs, game_seed, wilson_interval
+from five35.engine.simulate import Stats, Step, _Tally, bot_rngs, game_seed, round_limit, wilson_interval
 from five35.spec import Ruleset, Spec, SpecError
 
 from ..findings import Alternative, EngineFactory, Impact, Witness
@@ -224,12 +224,46 @@ def measure(
     progress: Callable[[int], None] | None = None,
     engines: Mapping[str, EngineFactory] | None = None,
 ) -> dict[str, ImpactCounts]:
+    return _measure(played, compared, players, games, base_seed, bots, engine, progress, engines, None)
+
+
+def measure_with_stats(
+    played: Ruleset,
+    compared: Mapping[str, tuple[Ruleset, tuple[str, str]]],
+    players: int,
+    games: range,
+    *,
+    base_seed: int = 0,
+    bots: Sequence[str] = DEFAULT_BOTS,
+) -> tuple[dict[str, ImpactCounts], Stats]:
+    """`measure`, and the statistics `five35.engine.simulate.simulate` gives for the same games of
+    the played rules (match mode, the bots seated as here): the played games are the same, so the
+    variant comparison of the played rules need not play them again."""
+    tally = _Tally(players)
+    counts = _measure(played, compared, players, games, base_seed, bots, Game, None, None, tally)
+    seated = tuple(bots[seat % len(bots)] for seat in range(players))
+    return counts, tally.freeze("match", played.label(), seated)
+
+
+def _measure(
+    played: Ruleset,
+    compared: Mapping[str, tuple[Ruleset, tuple[str, str]]],
+    players: int,
+    games: range,
+    base_seed: int,
+    bots: Sequence[str],
+    engine: EngineFactory,
+    progress: Callable[[int], None] | None,
+    engines: Mapping[str, EngineFactory] | None,
+    tally: _Tally | None,
+) -> dict[str, ImpactCounts]:
     """Play game i for every i in `games` under `played` and compare every step with each ruleset
     in `compared` (name -> (ruleset, (played reading, compared reading))).
 
     Bots sit round the table in the order given (seat s plays bots[s % len(bots)]). `engines` may
     give a compared name its own engine class (default: `engine`). Returns the counts per compared
-    name. A comparison stops for a game at its first difference.
+    name. A comparison stops for a game at its first difference. With `tally`, every game is also
+    counted into it as `simulate` counts it (its first round_limit rounds).
     """
     base = _engine(engine, played, players)
     played.hand_size(players)  # a played ruleset that cannot deal is the caller's error
@@ -267,6 +301,7 @@ def measure(
         tracker.members.append(member)
     seated = _seat_bots(bots, players)
     every = list(members.values())
+    limit = round_limit(played)
     for index in games:
         seed = game_seed(base_seed, index)
         rngs = bot_rngs(seed, players)
@@ -282,6 +317,8 @@ def measure(
             other = t.game.new_match(seed)
             if other != state:
                 t.record("deal", partial(deal_witness, base, t.game, state, other, first=True), index)
+        steps: list[Step] | None = [] if tally is not None else None
+        rounds = 0
         while True:
             while state.phase == "play":
                 legal = base.legal_moves(state)
@@ -289,8 +326,13 @@ def measure(
                 new, events = base.apply(state, move)
                 _compare_step(base, trackers, state, legal, move, (new, events), index, history)
                 history.plays.append((state.to_move, move))
+                if steps is not None and rounds < limit:
+                    steps.append(Step(state, move, events))
                 state = new
-            if state.phase == "match_over" or all(t.diverged for t in trackers):
+            rounds += 1
+            # The tally, when kept, needs the match played to its end or to simulate's round limit.
+            counted = steps is None or rounds >= limit
+            if state.phase == "match_over" or (counted and all(t.diverged for t in trackers)):
                 break
             nxt = base.next_round(state)
             for t in trackers:
@@ -304,6 +346,8 @@ def measure(
                         )
             state = nxt
             history = RoundHistory(state)
+        if tally is not None and steps is not None:
+            tally.add_game(steps, "match")
         if progress is not None:
             progress(1)
     return {name: members[name].counts() for name in compared}
