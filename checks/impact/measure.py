@@ -367,12 +367,15 @@ def _compare_step(
     new, events = after
     key_a: tuple[Any, ...] | None = None  # the played side's outcome, worked out once per step
     ends: tuple[bool, bool] | None = None  # whether the step ends a trick, the round
+    # The per-pile answers looked up inline: this loop runs for every tracker at every step played.
+    pile_id = id(state.pile)
     for t in trackers:
         if t.diverged:
             continue
         if t.scope:
             if t.scope == "options":
-                if _same_options(base, t, state):
+                known = t.same_options.get(pile_id)
+                if known[1] if known is not None else _same_options(base, t, state):
                     continue
             else:
                 if ends is None:
@@ -382,7 +385,9 @@ def _compare_step(
                     )
                 if not (ends[1] or (t.scope == "trick_end" and ends[0])):
                     continue
-        if t.legal_by_options and _same_options(base, t, state):
+        if t.legal_by_options and (
+            known[1] if (known := t.same_options.get(pile_id)) is not None else _same_options(base, t, state)
+        ):
             pass  # the same legal moves: on to the move's outcome
         elif (other_legal := t.game.legal_moves(state)) != legal:
             legal_a = legal_a if legal_a is not None else set(legal)
