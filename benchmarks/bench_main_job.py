@@ -105,6 +105,8 @@ def main() -> int:
     parser.add_argument("--before-venv", type=Path, help="bin/ of a venv with the baseline installed")
     parser.add_argument("--only", choices=sorted(COMMANDS), action="append", help="time only these commands")
     args = parser.parse_args()
+    # With --before-venv the baseline is whatever that venv holds: say so rather than name a commit.
+    baseline = args.before if args.before_venv is None else f"{args.before_venv}"
     print(f"machine: {machine()}")
     print(f"start:   {load()}")
     work = Path(tempfile.mkdtemp(prefix="five35-bench-main-"))
@@ -136,7 +138,7 @@ def main() -> int:
             if ("before", label) in best:
                 b = best[("before", label)]
                 line += (
-                    f"; before ({args.before}) {b.wall:6.1f} s wall {b.cpu:6.1f} s CPU: "
+                    f"; before ({baseline}) {b.wall:6.1f} s wall {b.cpu:6.1f} s CPU: "
                     f"{b.wall / after.wall:.2f}x wall, {b.cpu / after.cpu:.2f}x CPU"
                 )
             print(line)
