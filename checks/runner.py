@@ -13,7 +13,8 @@ engine under check), so that JUnit can say <error> rather than <failure>. A solv
 the engine (`Check.uses_engine` false) is given the reference engine, so that no crash of the
 engine under check can reach it; a check not registered for the level is reported skipped.
 
-At level deep, where a run takes long, the checks are units of the one executor
+Given an executor (`check` passes one at levels ci and deep; without one, or at level quick from
+the CLI, the checks run here one by one), the checks are units of the one executor
 (five35.engine.executor: worker processes, or a Dask cluster): each check is a pure function of
 (spec, ruleset, level, seed, engine, check name), and the results are assembled in CHECKS order,
 so the run's JSON is the same as a serial run's, byte for byte.
@@ -324,9 +325,10 @@ def run_checks(
 ) -> CheckRun:
     """Run the checks (all, or those named in `only`) of the engine against the spec's rules.
 
-    Every check gets the same seed; each derives its own random choices from it. At level deep
-    every check is a unit of `executor` (default: this process); the engine factory then goes to
-    the workers, so it must be picklable (a class or function at module level).
+    Every check gets the same seed; each derives its own random choices from it. With an
+    `executor`, and at level deep always, every check is a unit of it (default: this process); the
+    engine factory then goes to the workers, so it must be picklable (a class or function at
+    module level).
     """
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")

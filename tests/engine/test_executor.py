@@ -185,10 +185,10 @@ def test_check_deep_sends_each_check_as_a_unit_and_keeps_the_registry_order(rule
     serial = run_checks(spec, ruleset, level="deep", seed=3, only=DEEP)
     texts = {json.dumps(run.to_json(), sort_keys=True) for run in (spread, processes, serial)}
     assert len(texts) == 1
-    # Below level deep the executor is not used: the checks run here, one after the other.
+    # An executor given is used at any level (check passes one at ci too), in the same order.
     quick = RecordingExecutor(2)
     run_checks(spec, ruleset, level="quick", seed=3, only=DEEP, executor=quick)
-    assert quick.units == []
+    assert [args[-1] for args in quick.units] == DEEP
 
 
 def test_check_deep_checks_an_engine_that_cannot_travel_here(ruleset: Ruleset) -> None:
