@@ -5,7 +5,7 @@ depends only on the ruleset (the rank succession, every pile a turn can place, e
 given central pile) is computed once per Game and cached, so a step costs a few integer operations.
 
 A variant (a house rule, or the other side of a finding the checks measure) is a subclass of `Game`
-that overrides some of these public hooks and nothing else:
+that overrides some of these public hooks (`Game.HOOKS`) and nothing else:
 
 - `follows(a, b)`: whether rank b comes straight after rank a in a run;
 - `strength(rank)`: how strong a single or set of that rank is;
@@ -298,6 +298,26 @@ class Game:
             "points",
             "hand_size",
         ),
+    )
+
+    #: The public hooks a variant may override (the list above, in its order): the one place that
+    #: names them; the variants' and mutants' contracts and the words file's decisions read it here.
+    HOOKS: ClassVar[tuple[str, ...]] = (
+        "follows",
+        "strength",
+        "beats",
+        "closing_size",
+        "closes",
+        "add_limit",
+        "add_options",
+        "rule_of_8",
+        "trick_winner",
+        "next_seat",
+        "penalty",
+        "deck_copies",
+        "hand_size",
+        "first_leader",
+        "round_leader",
     )
 
     def __init__(self, ruleset: Ruleset, players: int) -> None:

@@ -945,13 +945,11 @@ def _decisions(section: Mapping[str, Any]) -> dict[str, DecisionWords]:
 
 
 def engine_hooks() -> tuple[str, ...]:
-    """The public hooks a variant of the reference engine may override: the list in the docstring
-    of five35.engine.game (the one place that names them), each a method of Game."""
+    """The public hooks a variant of the reference engine may override, as the engine declares
+    them (`Game.HOOKS`)."""
     from five35.engine import Game  # late: the engine imports this package
-    from five35.engine import game as game_module
 
-    listed = re.findall(r"^- `(\w+)\(", game_module.__doc__ or "", flags=re.MULTILINE)
-    return tuple(name for name in listed if callable(getattr(Game, name, None)))
+    return Game.HOOKS
 
 
 def _decision_problems(spec: Spec, words: Words) -> Iterator[tuple[str, str]]:

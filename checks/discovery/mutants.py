@@ -29,24 +29,9 @@ from five35.engine import TRICK_END_REASONS, Game, Pile, Play, State, TrickEndRe
 from five35.engine.game import Option
 from five35.spec.loader import embedded_spec_path
 
-#: The hooks a mutant may change, in the order they are generated.
-HOOKS: tuple[str, ...] = (
-    "follows",
-    "strength",
-    "beats",
-    "closing_size",
-    "closes",
-    "add_limit",
-    "add_options",
-    "rule_of_8",
-    "trick_winner",
-    "next_seat",
-    "penalty",
-    "deck_copies",
-    "hand_size",
-    "first_leader",
-    "round_leader",
-)
+#: The hooks a mutant may change, in the order they are generated: every public hook the engine
+#: declares.
+HOOKS: tuple[str, ...] = Game.HOOKS
 
 KINDS: tuple[str, ...] = ("single", "set", "run")
 ACTIONS: tuple[str, ...] = ("lead", "overwrite", "add")

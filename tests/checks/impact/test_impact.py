@@ -27,19 +27,7 @@ from five35.engine import game as game_module
 from five35.engine.simulate import wilson_interval
 from five35.spec import Ruleset, Spec, load_spec
 
-HOOKS = (
-    "follows",
-    "strength",
-    "beats",
-    "closing_size",
-    "closes",
-    "add_limit",
-    "add_options",
-    "rule_of_8",
-    "trick_winner",
-    "next_seat",
-    "penalty",
-)
+HOOKS = Game.HOOKS
 
 
 @pytest.fixture(scope="module")
