@@ -104,7 +104,7 @@ def gap_findings(spec: Spec, ruleset: Ruleset) -> list[Finding]:
             continue
         related = "deal" if param.name == "hand_size" and "deal" in spec.variation_points else None
         name = param.name.replace("_", " ")
-        table = ", ".join(f"{r}:{p}" for r, p in ruleset.point_items)
+        table = points_by_value(ruleset.ranks, dict(ruleset.point_items))
         out.append(
             Finding(
                 id=f"gap.parameter.{param.name}",
@@ -247,3 +247,21 @@ def proposal_for_point(spec: Spec, point: str) -> str | None:
     if vp is None:
         return None
     return words_of(spec).wording(point) or vp.readings[vp.default]
+
+
+def points_by_value(ranks: tuple[int, ...], points: dict[int, int]) -> str:
+    """A point table as a designer reads it, ranks grouped by their value, cheapest first, and
+    three or more neighbouring ranks of the deck as a span: "1–5: 1; 7, 9: 2; 11–15: 3; 8: 5"."""
+    groups: list[str] = []
+    for value in sorted(set(points.values())):
+        spans: list[list[int]] = []
+        for i, rank in enumerate(ranks):
+            if points.get(rank) != value:
+                continue
+            if spans and ranks.index(spans[-1][-1]) == i - 1 and spans[-1][-1] + 1 == rank:
+                spans[-1].append(rank)
+            else:
+                spans.append([rank])
+        parts = [f"{s[0]}–{s[-1]}" if len(s) >= 3 else ", ".join(map(str, s)) for s in spans]
+        groups.append(f"{', '.join(parts)}: {value}")
+    return "; ".join(groups)
