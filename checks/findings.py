@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 from five35.engine import Game, Move, Position, TrickEndReason
 from five35.spec import Ruleset, Spec
+from five35.spec.words import words_of
 
 
 class FindingKind(StrEnum):
@@ -51,6 +52,12 @@ SEVERITIES: tuple[Severity, ...] = tuple(Severity)
 
 Level = Literal["quick", "ci", "deep"]
 LEVELS: tuple[Level, ...] = ("quick", "ci", "deep")
+
+
+def kind_severity(spec: Spec, kind: FindingKind, fallback: Severity) -> Severity:
+    """The severity the words file gives a kind of finding no measurement grades
+    (`severities.by_kind`), or `fallback` where a words file gives none for that kind."""
+    return Severity(words_of(spec).kind_severity.get(kind.value, fallback.value))
 
 
 def reading_key(point: str, reading: str) -> str:

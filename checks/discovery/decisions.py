@@ -32,7 +32,17 @@ from five35.engine.game import Option
 from five35.spec import Ruleset, Spec, SpecError
 from five35.spec.words import DecisionWords, words_of
 
-from ..findings import Alternative, CheckContext, CheckResult, Finding, FindingKind, Severity, Side, Witness
+from ..findings import (
+    Alternative,
+    CheckContext,
+    CheckResult,
+    Finding,
+    FindingKind,
+    Severity,
+    Side,
+    Witness,
+    kind_severity,
+)
 from ..impact.witnesses import RoundHistory, deal_witness, shrunk_witness, step_witness, undealable_witness
 
 EIGHT = 8
@@ -386,7 +396,9 @@ def decision_finding(
         clauses=decision.clauses,
         detail=detail,
         check="discovery.decisions",
-        severity=Severity(decision.severity or words_of(spec).kind_severity.get("engine_decision", "low")),
+        severity=Severity(decision.severity)
+        if decision.severity
+        else kind_severity(spec, FindingKind.DECISION, Severity.LOW),
         players=decision.players[0] if len(decision.players) == 1 else None,
         alternative=alternative,
         witness=found.witness if found is not None else None,

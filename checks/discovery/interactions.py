@@ -67,6 +67,7 @@ from ..findings import (
     ProvedProperty,
     Severity,
     Witness,
+    kind_severity,
 )
 from ..play.graphs import HAND_PICKED, Deal, seeded_deals
 
@@ -782,7 +783,7 @@ def check_interactions(ctx: CheckContext) -> CheckResult:
                     clauses=clauses,
                     detail=words.silence_detail.format(**blanks),
                     check=CHECK,
-                    severity=Severity.MEDIUM,
+                    severity=kind_severity(spec, FindingKind.SILENCE, Severity.MEDIUM),
                     players=position.players,
                     witness=Witness(
                         summary=f"{move} after {len(position.moves)} moves",

@@ -50,6 +50,7 @@ from ..findings import (
     Severity,
     Side,
     Witness,
+    kind_severity,
 )
 from ..impact.measure import measure, player_counts
 from ..impact.witnesses import undealable_witness
@@ -621,7 +622,7 @@ def silence_finding(spec: Spec, ruleset: Ruleset, outcome: Outcome) -> Finding:
         clauses=tuple(c for c in (family.clauses if family else ()) if c in spec.clauses),
         detail=detail,
         check=NAME,
-        severity=Severity.MEDIUM,
+        severity=kind_severity(spec, FindingKind.SILENCE, Severity.MEDIUM),
         # The one player count it is about, when the mutant changes only that table.
         players=int(info.values["players"]) if "players" in info.values else None,
         alternative=alternative,
