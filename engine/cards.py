@@ -12,6 +12,7 @@ refuses both, so no card list the representation cannot hold ever becomes a pack
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Sequence
 
 from . import _docstrings
@@ -96,6 +97,22 @@ def ranks_text(ranks: Sequence[int]) -> str:
         if rank is not None:
             start = prev = rank
     return ", ".join(parts) if ordered else "no ranks"
+
+
+def shuffle(rng: random.Random, cards: list[int]) -> None:
+    """`rng.shuffle(cards)`, written out: the same swaps from the same draws of
+    `rng.getrandbits` as random.shuffle (CPython's Fisher-Yates over _randbelow_with_getrandbits),
+    without two Python calls per card, and so a deal that no change to random.shuffle can move
+    (tests/engine/test_engine_api.py holds it to random.shuffle)."""
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
 
 
 # Last: every class is defined.

@@ -21,6 +21,10 @@ from typing import Any
 
 import jsonschema
 
+from .lang.compile import RuleDef
+from .lang.rulebook import Rulebook, check_rulebook, read_rulebook
+from .lang.schema import moments_of
+from .lang.syntax import Name, walk
 from .limits import MAX_DEPTH, MAX_FILE_BYTES
 from .model import (
     MATCH_ROUND_LIMIT,
@@ -158,6 +162,7 @@ def load_spec(path: str | Path | None = None, *, vocabulary: Vocabulary | None =
         raise error
     spec = _build(spec_path, data, lines)
     _raise_first(spec_path, lines, _semantic_problems(spec, data, vocabulary))
+    _raise_rule_problems(spec_path, lines, _rule_language_problems(spec))
     from .words import attach_words  # late: the words module reads files with this module's helpers
 
     return attach_words(spec)
@@ -173,13 +178,6 @@ def _unknown_names(data: Any, vocabulary: Vocabulary) -> Iterator[tuple[Key, str
     otherwise report a misspelt parameter as the right one missing."""
     if not isinstance(data, dict):
         return
-    points = data.get("variation_points")
-    if isinstance(points, dict):
-        for name in points:
-            if name not in vocabulary.points:
-                known = ", ".join(vocabulary.points)
-                message = f"no engine implements variation point {name!r} (implemented: {known})"
-                yield ("variation_points", name), message
     params = data.get("parameters")
     if isinstance(params, dict):
         for name in params:
@@ -231,19 +229,10 @@ def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Spec:
         )
         for name, v in data["variation_points"].items()
     }
+    book, problems = read_rulebook(data)
+    _raise_rule_problems(path, lines, problems)
     rules = tuple(
-        Rule(
-            id=r["id"],
-            cites=tuple(r["cites"]),
-            statement=r["statement"],
-            uses=tuple(r.get("uses", ())),
-            kind=r.get("kind"),
-            size=r.get("size"),
-            beats=r.get("beats"),
-            when=tuple(r.get("when", ())),
-            decides=tuple(r.get("decides", ())),
-        )
-        for r in data["rules"]
+        _rule_of(raw, definition, book) for raw, definition in zip(data["rules"], book.rules, strict=True)
     )
     profiles = {name: _profile(name, data["profiles"], points) for name in data["profiles"]}
     return Spec(
@@ -258,7 +247,57 @@ def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Spec:
         default_profile=data["default_profile"],
         lines=lines,
         embedded=_is_embedded(path),
+        rulebook=book,
     )
+
+
+def _rule_of(raw: dict[str, Any], definition: RuleDef, book: Rulebook) -> Rule:
+    """A rule with what follows from its definition: the names it uses and when it applies."""
+    names = {n.id for _part, node in definition.parts for n in walk(node) if isinstance(n, Name)}
+    names |= {n.id for _b, node in definition.cards for n in walk(node) if isinstance(n, Name)}
+    points = sorted({f.point for f in book.fragments for rid, _c in f.changes if rid == definition.id})
+    when, decides = moments_of(definition)
+    return Rule(
+        id=definition.id,
+        cites=tuple(raw["cites"]),
+        statement=raw["statement"],
+        definition=definition,
+        uses=tuple(sorted(names)) + tuple(points),
+        when=when,
+        decides=decides,
+    )
+
+
+def _raise_rule_problems(path: Path, lines: dict[Key, int], problems: Iterable[tuple[Key, int, str]]) -> None:
+    """The first problem of the rules, at `file:line:col` of the expression (line of its key)."""
+    for key, column, message in problems:
+        raise rule_error(path, lines, key, column, message)
+
+
+def rule_error(path: Path, lines: dict[Key, int], key: Key, column: int, message: str) -> SpecError:
+    line = _nearest_line(lines, key)
+    where = f"{path}:{line}"
+    if column and key in lines:
+        start = _value_column(path, line, key[-1])
+        if start:
+            where += f":{start + column - 1}"
+    return SpecError(where, f"{'.'.join(map(str, key))}: {message}")
+
+
+def _value_column(path: Path, line: int, name: str | int) -> int:
+    """The 1-based column where the expression of key `name` starts on `line` (after a quote),
+    or 0 when it cannot be told (the value is on another line)."""
+    try:
+        text = path.read_text(encoding="utf-8").split("\n")[line - 1]
+    except (OSError, IndexError, UnicodeDecodeError):
+        return 0
+    match = re.search(rf"(?:^|[\s{{,]){re.escape(str(name))}:\s*", text)
+    if not match:
+        return 0
+    at = match.end()
+    if at < len(text) and text[at] in "\"'":
+        at += 1
+    return at + 1
 
 
 def _is_embedded(path: Path) -> bool:
@@ -353,25 +392,12 @@ def _semantic_problems(spec: Spec, data: dict[str, Any], vocabulary: Vocabulary)
                 f"default {vp.default!r} is marked unimplemented: a default must be a reading engines play",
             )
     yield from _vocabulary_problems(spec, vocabulary)
+    for name, vp in spec.variation_points.items():
+        if vp.default not in vp.listed:
+            yield ("variation_points", name, "default"), f"default {vp.default!r} is not one of its readings"
 
-    known_uses = set(spec.parameters) | set(spec.variation_points)
-    seen_rules: set[str] = set()
     for i, rule in enumerate(spec.rules):
         yield from cited(("rules", i, "cites"), rule.cites)
-        if rule.id in seen_rules:
-            yield ("rules", i, "id"), f"rule id {rule.id!r} appears twice"
-        seen_rules.add(rule.id)
-        for j, use in enumerate(rule.uses):
-            if use not in known_uses:
-                yield (
-                    ("rules", i, "uses", j),
-                    f"uses {use!r}, which is neither a parameter nor a variation point",
-                )
-        yield from _rule_vocabulary_problems(i, rule)
-        for bound in ("min", "max"):
-            value = (rule.size or {}).get(bound)
-            if isinstance(value, str) and value not in spec.parameters:
-                yield ("rules", i, "size", bound), f"size bound {value!r} is not a parameter"
 
     yield from _bounds_problems(("parameters",), {n: p.value for n, p in spec.parameters.items()})
 
@@ -412,54 +438,24 @@ def _semantic_problems(spec: Spec, data: dict[str, Any], vocabulary: Vocabulary)
         yield from _bounds_problems(("profiles", name, "parameters"), merged)
 
 
-def _rule_vocabulary_problems(index: int, rule: Rule) -> Iterator[tuple[Key, str]]:
-    """A rule's `when` and `decides` in the engine's words: the moments it has and the outcomes
-    it decides (five35.engine.state), which the rule-interaction check pairs rules by."""
-    from five35.engine.state import DECISIONS, MOMENTS  # late: the engine imports this package
-
-    for field_name, names, known in (("when", rule.when, MOMENTS), ("decides", rule.decides, DECISIONS)):
-        what = "moment" if field_name == "when" else "decision"
-        for j, name in enumerate(names):
-            if name not in known:
-                yield (
-                    ("rules", index, field_name, j),
-                    f"unknown {what} {name!r} (the engine's: {', '.join(known)})",
-                )
+def _rule_language_problems(spec: Spec) -> Iterator[tuple[Key, int, str]]:
+    """Names and types of every rule part, compiled under the base readings with each reading
+    alone and under every profile, at the fewest and most players."""
+    assert spec.rulebook is not None
+    base = {name: vp.default for name, vp in spec.variation_points.items()}
+    choices: list[dict[str, str]] = [base]
+    for name, vp in spec.variation_points.items():
+        for reading in vp.playable:
+            choices.append({**base, name: reading})
+    for profile in spec.playable_profiles:
+        choices.append(dict(spec.ruleset(profile).readings))
+    ruleset = spec.ruleset()
+    yield from check_rulebook(spec.rulebook, ruleset.values, (ruleset.players_min,), choices)
 
 
 def _vocabulary_problems(spec: Spec, vocabulary: Vocabulary) -> Iterator[tuple[Key, str]]:
     """Readings no engine implements (unless marked so), and points or parameters the engine
     implements that the spec leaves out. Unknown point and parameter names were checked earlier."""
-    for name, vp in spec.variation_points.items():
-        implemented = vocabulary.points.get(name, ())
-        for reading in vp.listed:
-            key: Key = ("variation_points", name, "readings", reading)
-            if reading in vp.unimplemented:
-                if reading in implemented:
-                    yield (
-                        key,
-                        (
-                            f"reading {reading!r} of {name} is marked unimplemented, but the engine "
-                            "implements it: remove `unimplemented: true`"
-                        ),
-                    )
-            elif reading not in implemented:
-                yield (
-                    key,
-                    (
-                        f"no engine implements reading {reading!r} of {name} (implemented: "
-                        f"{', '.join(implemented)}); mark it `unimplemented: true` to keep it as a proposal"
-                    ),
-                )
-    for name, readings in vocabulary.points.items():
-        if name not in spec.variation_points:
-            yield (
-                ("variation_points",),
-                (
-                    f"variation point {name!r} is missing: the engine plays it and needs a reading "
-                    f"for it (readings: {', '.join(readings)})"
-                ),
-            )
     for name in vocabulary.parameters:
         if name not in spec.parameters:
             yield ("parameters",), f"parameter {name!r} is missing: the engine needs its value"

@@ -14,6 +14,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .lang.compile import Program, RuleDef
+from .lang.rulebook import Rulebook, describe
+
 if TYPE_CHECKING:
     from .words import Words
 
@@ -120,17 +123,33 @@ class VariationPoint:
 
 @dataclass(frozen=True)
 class Rule:
+    """A rule as the spec states it: its citations and prose, and its definition in the rule
+    language (the base rule, before any reading's fragment)."""
+
     id: str
     cites: tuple[str, ...]
     statement: str
-    uses: tuple[str, ...]
-    kind: str | None
-    size: Mapping[str, int | str] | None
-    beats: str | None
-    #: The moments the rule applies at and what it decides (the engine's MOMENTS and DECISIONS):
-    #: the rule-interaction check pairs rules by them. Empty in a spec that does not say.
+    definition: RuleDef
+    #: The parameters its parts name and the variation points whose readings change it.
+    uses: tuple[str, ...] = ()
+    #: The moments the rule applies at and what it decides, following from what it states
+    #: (five35.spec.lang.schema.MOMENTS_OF): the rule-interaction check pairs rules by them.
     when: tuple[str, ...] = ()
     decides: tuple[str, ...] = ()
+
+    @property
+    def does(self) -> str:
+        return self.definition.does
+
+    @property
+    def kind(self) -> str | None:
+        """The kind of pile a `pile` rule states."""
+        return self.definition.field("kind")
+
+    @property
+    def reason(self) -> str | None:
+        """The reason a `trick_end` rule gives for the end of a trick."""
+        return self.definition.field("reason")
 
 
 @dataclass(frozen=True)
@@ -178,6 +197,37 @@ class Ruleset:
     point_items: tuple[tuple[int, int], ...]
     hand_size_items: tuple[tuple[int, int], ...]
     overridden: tuple[str, ...] = field(default=())
+    #: The digest of the rules in force (the spec's rules with the chosen readings' fragments): two
+    #: rulesets that state different games never compare equal.
+    rules_digest: str = ""
+    #: The spec's rules and fragments (not compared: the digest stands for them).
+    rulebook: Rulebook | None = field(default=None, compare=False, hash=False, repr=False)
+
+    @property
+    def rules(self) -> tuple[RuleDef, ...]:
+        """The rules in force under this ruleset's readings."""
+        if self.rulebook is None:
+            return ()
+        return self.rulebook.effective(self.readings)
+
+    @property
+    def values(self) -> dict[str, Any]:
+        """The parameters' values as the rules name them."""
+        params = self.to_json()["parameters"]
+        params["points"] = {int(k): v for k, v in params["points"].items()}
+        params["hand_size"] = {int(k): v for k, v in params["hand_size"].items()}
+        return dict(params)
+
+    def program(self, players: int) -> Program:
+        """The rules in force compiled for `players` players (cached per process)."""
+        key = (self.rules_digest, self.point_items, self.hand_size_items, self.to_json_key(), players)
+        found = _PROGRAMS.get(key)
+        if found is None:
+            found = _PROGRAMS[key] = Program(self.rules, self.values, players)
+        return found
+
+    def to_json_key(self) -> str:
+        return json.dumps(self.to_json()["parameters"], sort_keys=True)
 
     @property
     def readings(self) -> dict[str, str]:
@@ -285,6 +335,9 @@ class Ruleset:
         return f"{self.profile}+{changed}"
 
 
+_PROGRAMS: dict[tuple[Any, ...], Program] = {}
+
+
 @dataclass(frozen=True)
 class Spec:
     path: Path
@@ -303,6 +356,8 @@ class Spec:
     #: Readings fixed in place of points this copy no longer declares (`without_point`): every
     #: ruleset still gives them to the engine, no profile or --reading may choose them.
     hardwired: tuple[tuple[str, str], ...] = ()
+    #: The rules and every reading's fragment, in the rule language.
+    rulebook: Rulebook | None = field(default=None, repr=False, compare=False)
 
     @property
     def label(self) -> str:
@@ -361,6 +416,7 @@ class Spec:
                 raise SpecError(where, f"reading {point}={value} is marked unimplemented: no engine plays it")
         params = {n: p.value for n, p in self.parameters.items()}
         params.update(self.profiles[name].parameters)
+        readings_in_force = {**fixed, **chosen}
         return Ruleset(
             profile=name,
             reading_items=tuple(sorted({**fixed, **chosen}.items())),
@@ -379,6 +435,8 @@ class Spec:
             point_items=tuple(sorted((int(k), v) for k, v in params["points"].items())),
             hand_size_items=tuple(sorted((int(k), v) for k, v in params["hand_size"].items())),
             overridden=tuple(sorted(overridden)),
+            rules_digest=self.rulebook.digest(readings_in_force) if self.rulebook is not None else "",
+            rulebook=self.rulebook,
         )
 
     def with_readings(self, ruleset: Ruleset, readings: Mapping[str, str]) -> Ruleset:
@@ -471,6 +529,8 @@ class Spec:
                     "id": r.id,
                     "cites": list(r.cites),
                     "statement": r.statement,
+                    "does": r.does,
+                    "definition": describe(r.definition),
                     "uses": list(r.uses),
                     "when": list(r.when),
                     "decides": list(r.decides),

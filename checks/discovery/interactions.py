@@ -83,12 +83,8 @@ _PLACING = ("lead", "overwrite", "add")
 #: Which trick-end reason a rule that ends tricks stands for. The engine names why a trick ended
 #: (TrickEndReason); the spec names the rule; this is where the two meet. A rule not listed here
 #: that decides trick_ends cannot be evaluated (a note says so).
-_REASON_OF_RULE: Mapping[str, TrickEndReason] = {
-    "trick.end.passes": TrickEndReason.ALL_PASSED,
-    "trick.end.set": TrickEndReason.SET_CLOSED,
-    "trick.end.run": TrickEndReason.RUN_CLOSED,
-    "trick.end.eight": TrickEndReason.RULE_OF_8,
-}
+#: The trick-end reasons the engine names, by the name a trick-end rule's `reason:` gives.
+_REASONS: Mapping[str, TrickEndReason] = {r.value: r for r in TrickEndReason}
 
 #: Extra deals beside graphs.py's endgames: each puts two rules on one play in a few cards.
 EXTRA_DEALS: tuple[Deal, ...] = (
@@ -274,7 +270,7 @@ def applies(rule: Rule, step: Step, moment: str) -> bool | None:
     if rule.kind is not None:
         return step.option is not None and step.option.pile.kind == rule.kind
     if "trick_ends" in rule.decides:
-        reason = _REASON_OF_RULE.get(rule.id)
+        reason = _REASONS.get(rule.reason or "")
         return None if reason is None else reason in step.reasons
     if "round_ends" in rule.decides:
         return step.went_out
@@ -305,7 +301,7 @@ def _value(decision: str, rule: Rule, step: Step, moment: str, decided: Decided)
     if decision == "trick_ends":
         return True
     if decision == "trick_winner":
-        return game.trick_winner((*before.trick, Play(step.mover, step.move)), (_REASON_OF_RULE[rule.id],))
+        return game.trick_winner((*before.trick, Play(step.mover, step.move)), (_REASONS[rule.reason or ""],))
     if decision == "next_to_move":
         if "round_ends" in rule.decides:
             return _round_leader(step)
@@ -492,7 +488,7 @@ def _evaluable(rule: Rule) -> bool:
     if any(d not in DECISIONS for d in rule.decides):
         return False
     ends = "trick_ends" in rule.decides or "trick_winner" in rule.decides
-    return rule.kind is not None or not ends or rule.id in _REASON_OF_RULE
+    return rule.kind is not None or not ends or (rule.reason or "") in _REASONS
 
 
 def deals_for(level: str, seed: int, ruleset: Ruleset) -> list[Deal]:

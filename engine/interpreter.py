@@ -1,0 +1,490 @@
+"""The spec interpreter: plays whatever game a ruleset's rules state.
+
+`SpecEngine(ruleset, players)` has the reference engine's public state API (`new_match`,
+`next_round`, `start_round`, `play_from`, `legal_moves`, `apply`, `to_json`, `from_json`, ...) and
+the same values (`State`, `Move`, `Pile`, events), so bots, simulate, the protocol server, vectors,
+fuzz and the impact estimates run it unchanged. It knows nothing of 535: every decision of play is
+a part of a rule (five35.spec.lang), compiled to closures once per ruleset and player count
+(`Ruleset.program`). Its skeleton is the one every climbing game of the rule language shares:
+
+- a round is dealt (the `deck` and `deal` rules; the first leader from `leaders.first`);
+- a turn is a lead (empty table), an overwrite or an add (cards placed, the `pile` kinds deciding
+  what the cards make), or a pass; each is legal where its rule's `may` holds;
+- after a move, every `trick_end` rule asked after it (`after: play` or `pass`) is tried: those that
+  hold end the trick, with their reasons, and `trick_winner` names who leads next;
+- `round_end` after a placing move ends the round; `scoring` gives each hand's points, which add
+  up, and `match_end` says whether the match is over and who won.
+
+What depends only on the central pile (which cards make which pile, every move onto a pile) is
+worked out the first time a pile is met and kept; the rest is asked of the closures at each step.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from itertools import combinations_with_replacement
+from typing import Any
+
+from five35.spec import Ruleset, SpecError
+from five35.spec.lang.compile import Program, RuleDef, RuleError
+
+from .cards import MAX_COPIES, CardCodec, DealError, ranks_text, shuffle
+from .serial import state_from_json, state_to_json
+from .state import (
+    PASS,
+    Event,
+    MatchEnd,
+    Move,
+    Pile,
+    Play,
+    Position,
+    RoundEnd,
+    State,
+    TrickEnd,
+    TrickEndReason,
+    new_state,
+)
+
+#: Which engine plays: the words every output uses for it.
+NAME = "the spec interpreter"
+
+_REASONS = {r.value: r for r in TrickEndReason}
+
+
+class IllegalMove(ValueError):
+    """A move that is not legal in the state it was applied to (as the reference engine's)."""
+
+    def __init__(self, move: Move, state: State, why: str) -> None:
+        where = f"round {state.round}, player {state.to_move} to move, pile {state.pile or 'empty'}"
+        super().__init__(f"illegal move '{move}' ({why}) at {where}")
+        self.move = move
+        self.state = state
+
+
+class _Option:
+    __slots__ = ("move", "need", "pile")
+
+    def __init__(self, move: Move, need: int, pile: Pile) -> None:
+        self.move = move
+        self.need = need
+        self.pile = pile
+
+
+class SpecEngine:
+    """The game a ruleset's rules state, for `players` players."""
+
+    engine_name = NAME
+
+    def __init__(self, ruleset: Ruleset, players: int) -> None:
+        ruleset.check_players(players)
+        self.ruleset = ruleset
+        self.players = players
+        try:
+            self.program: Program = ruleset.program(players)
+        except ValueError as exc:  # a RuleProblem the loader's choices did not meet
+            raise SpecError("rules", str(exc)) from None
+        p = self.program
+        self.codec = CardCodec(ruleset.ranks)
+        self.copies = int(p.ask("deck", "copies"))
+        if not 1 <= self.copies <= MAX_COPIES:
+            raise SpecError(
+                "rules.deck.copies", f"{self.copies} copies of a rank (1 to {MAX_COPIES} can be played)"
+            )
+        self.full_deck = self.codec.pack([r for r in ruleset.ranks for _ in range(self.copies)])
+        deck_size = self.copies * len(ruleset.ranks)
+        self.deck_size = deck_size
+        self.size_dealt = int(p.ask("deal", "hand_size", deck_size=deck_size))
+        if not 0 < self.size_dealt * players <= deck_size:
+            raise SpecError(
+                "rules.deal.hand_size", f"{players} hands of {self.size_dealt} from a deck of {deck_size}"
+            )
+        self._kinds = [(r, r.field("kind") or "") for r in p.slot("pile")]
+        self._kind_index = {kind: i for i, (_r, kind) in enumerate(self._kinds)}
+        self._lead = p.one("lead")
+        self._overwrite = p.one("overwrite")
+        self._add = p.one("add")
+        self._pass = p.one("pass")
+        self._after_play = [r for r in p.slot("trick_end") if r.field("after") == "play"]
+        self._after_pass = [r for r in p.slot("trick_end") if r.field("after") == "pass"]
+        bounds = [p.card_bounds(r) for r in (self._lead, self._overwrite, self._add) if r is not None]
+        self.max_cards = max((hi for _lo, hi in bounds), default=0)
+        self._piles: dict[tuple[int, ...], Pile | None] = {}
+        self._nodes: dict[Pile | None, tuple[tuple[_Option, ...], dict[Move, _Option]]] = {}
+        self._deck = tuple(self.codec.cards(self.full_deck))
+        self._env = {"players": players}
+
+    # ---- what cards make -----------------------------------------------------------------------
+
+    def pile_of(self, cards: Sequence[int]) -> Pile | None:
+        """The pile these cards make (its kind, its cards in run order where they form a chain),
+        or None where no kind's `cards` part holds. Two kinds holding at once is a spec error."""
+        key = tuple(sorted(cards))
+        if key in self._piles:
+            return self._piles[key]
+        found: Pile | None = None
+        first: RuleDef | None = None
+        for rule, kind in self._kinds:
+            if self.program.fn(rule, "cards")({**self._env, "cards": key, "size": len(key)}):
+                if first is not None:
+                    raise SpecError(
+                        f"rules.{rule.id}.cards",
+                        f"the cards {','.join(map(str, key))} are both a {first.field('kind')} "
+                        f"(rule {first.id}) and a {kind}: a pile has one kind",
+                    )
+                first = rule
+                order = self.program.chain_order(key) or key
+                found = Pile(kind, order)  # type: ignore[arg-type]
+        self._piles[key] = found
+        return found
+
+    def _multisets(self, low: int, high: int) -> list[tuple[int, ...]]:
+        out: list[tuple[int, ...]] = []
+        for k in range(max(low, 1), min(high, self.copies * len(self.ruleset.ranks)) + 1):
+            for cards in combinations_with_replacement(self.ruleset.ranks, k):
+                if all(cards.count(c) <= self.copies for c in set(cards)):
+                    out.append(cards)
+        return out
+
+    def _sort_key(self, pile: Pile) -> tuple[int, int, tuple[int, ...]]:
+        order = self.program._p_order
+        return (self._kind_index.get(pile.kind, 0), pile.size, tuple(order(c) for c in pile.cards))
+
+    def placeable_piles(self) -> list[Pile]:
+        """Every pile a lead can place, in the engine's move order."""
+        return [o.pile for o in self._node(None)[0]]
+
+    def _node(self, pile: Pile | None) -> tuple[tuple[_Option, ...], dict[Move, _Option]]:
+        node = self._nodes.get(pile)
+        if node is not None:
+            return node
+        options: list[tuple[tuple[Any, ...], _Option]] = []
+        pack = self.codec.pack
+        if pile is None:
+            rule = self._lead
+            if rule is not None:
+                may = self.program.fn(rule, "may")
+                for cards in self._multisets(*self.program.card_bounds(rule)):
+                    new = self.pile_of(cards)
+                    if new is not None and may({**self._env, "new": new, "placed": cards}):
+                        options.append((self._sort_key(new), _Option(Move("lead", cards), pack(cards), new)))
+        else:
+            if self._overwrite is not None:
+                may = self.program.fn(self._overwrite, "may")
+                for cards in self._multisets(*self.program.card_bounds(self._overwrite)):
+                    new = self.pile_of(cards)
+                    if new is not None and may({**self._env, "new": new, "old": pile, "placed": cards}):
+                        move = Move("overwrite", cards)
+                        options.append(((0, *self._sort_key(new)), _Option(move, pack(cards), new)))
+            if self._add is not None:
+                may = self.program.fn(self._add, "may")
+                for cards in self._multisets(*self.program.card_bounds(self._add)):
+                    new = self.pile_of(pile.cards + cards)
+                    if new is not None and may({**self._env, "new": new, "old": pile, "placed": cards}):
+                        below = new.cards.index(pile.cards[0]) if pile.cards[0] in new.cards else 0
+                        key = (1, self._kind_index.get(new.kind, 0), len(cards), below, cards)
+                        options.append((key, _Option(Move("add", cards), pack(cards), new)))
+        ordered = tuple(o for _k, o in sorted(options, key=lambda item: item[0]))
+        node = self._nodes[pile] = (ordered, {o.move: o for o in ordered})
+        return node
+
+    # ---- the state API -------------------------------------------------------------------------
+
+    def legal_moves(self, state: State) -> tuple[Move, ...]:
+        """The legal moves of the player to move, placing moves first; empty when the round is over."""
+        if state.phase != "play":
+            return ()
+        options, _index = self._node(state.pile)
+        guard = self.codec.guard
+        hand = state.hands[state.to_move] | guard
+        moves = [o.move for o in options if (hand - o.need) & guard == guard]
+        if self._may_pass(state):
+            moves.append(PASS)
+        return tuple(moves)
+
+    def _may_pass(self, state: State) -> bool:
+        if self._pass is None:
+            return False
+        return bool(self.program.fn(self._pass, "may")({**self._env, "leading": state.pile is None}))
+
+    def option(self, state: State, move: Move) -> _Option | None:
+        return self._node(state.pile)[1].get(move)
+
+    def apply(self, state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
+        """Play `move`; returns the new state and the events it caused. Raises IllegalMove."""
+        if state.phase != "play":
+            raise IllegalMove(
+                move, state, f"the {'match' if state.phase == 'match_over' else 'round'} is over"
+            )
+        if move.action == "pass":
+            if not self._may_pass(state):
+                raise IllegalMove(move, state, "the rules do not let this player pass")
+            return self._apply_pass(state)
+        option = self._node(state.pile)[1].get(move)
+        if option is None:
+            raise IllegalMove(move, state, "not a lead, overwrite or add that fits the pile")
+        hand = state.hands[state.to_move]
+        if not self.codec.holds(hand, option.need):
+            raise IllegalMove(move, state, f"player {state.to_move} does not hold those cards")
+        return self._apply_play(state, option, hand - option.need)
+
+    def _opening(self, state: State) -> Pile | None:
+        if not state.trick:
+            return None
+        first = state.trick[0].move
+        return self.pile_of(first.cards) if first.cards else None
+
+    def _trick_env(self, state: State, **names: Any) -> dict[str, Any]:
+        return {**self._env, "in_trick": self.players - state.passed.bit_count(), **names}
+
+    def _ended(self, rules: list[RuleDef], env: dict[str, Any]) -> tuple[TrickEndReason, ...]:
+        reasons = []
+        for rule in rules:
+            if self.program.fn(rule, "ends")(env):
+                name = rule.field("reason") or rule.id
+                reasons.append(_REASONS.get(name, name))
+        return tuple(reasons)  # type: ignore[arg-type]
+
+    def _apply_pass(self, state: State) -> tuple[State, tuple[Event, ...]]:
+        player = state.to_move
+        assert self._pass is not None
+        out = bool(self.program.fn(self._pass, "out")(self._env))
+        passed = state.passed | (1 << player) if out else state.passed
+        trick = (*state.trick, Play(player, PASS))
+        in_a_row = 0
+        for play in reversed(trick):
+            if play.move.action != "pass":
+                break
+            in_a_row += 1
+        moved = _evolve(state, passed=passed, trick=trick)
+        env = self._trick_env(
+            moved,
+            action="pass",
+            pile=state.pile,
+            placed=(),
+            opening=self._opening(state) or state.pile,
+            mover=player,
+            cards_left=self.codec.size(state.hands[player]),
+            passes_in_a_row=in_a_row,
+        )
+        reasons = self._ended(self._after_pass, env)
+        if reasons:
+            return self._end_trick(moved, trick, player, reasons)
+        return _evolve(moved, to_move=self._next_active(player, passed)), ()
+
+    def _apply_play(self, state: State, option: _Option, hand: int) -> tuple[State, tuple[Event, ...]]:
+        player = state.to_move
+        hands = (*state.hands[:player], hand, *state.hands[player + 1 :])
+        trick = (*state.trick, Play(player, option.move))
+        opening = option.pile if state.pile is None else (self._opening(state) or option.pile)
+        opening_has_eight = (8 in option.move.cards) if state.pile is None else state.opening_has_eight
+        moved = _evolve(
+            state,
+            hands=hands,
+            trick=trick,
+            pile=option.pile,
+            last_player=player,
+            opening_has_eight=opening_has_eight,
+        )
+        cards_left = self.codec.size(hand)
+        env = self._trick_env(
+            moved,
+            action=option.move.action,
+            pile=option.pile,
+            placed=option.move.cards,
+            opening=opening,
+            mover=player,
+            cards_left=cards_left,
+            passes_in_a_row=0,
+        )
+        reasons = self._ended(self._after_play, env)
+        if self.program.ask("round_end", "ends", cards_left=cards_left, mover=player):
+            events: tuple[Event, ...] = ()
+            if reasons:
+                events = (TrickEnd(self._winner(moved, player), reasons),)
+            return self._end_round(moved, player, events)
+        if reasons:
+            return self._end_trick(moved, trick, player, reasons)
+        return _evolve(moved, to_move=self._next_active(player, state.passed)), ()
+
+    def _winner(self, state: State, mover: int) -> int:
+        winner = int(self.program.ask("trick_winner", "winner", last_placer=state.last_player, mover=mover))
+        if not 0 <= winner < self.players:
+            raise RuleError(f"rule trick_winner names seat {winner}, who is not at the table")
+        return winner
+
+    def _next_active(self, seat: int, passed: int) -> int:
+        for _ in range(self.players):
+            seat = int(self.program.next_seat(seat)) % self.players
+            if not passed >> seat & 1:
+                return seat
+        raise RuleError("the turn order reaches no player still in the trick")
+
+    def _end_trick(
+        self, state: State, trick: tuple[Play, ...], mover: int, reasons: tuple[TrickEndReason, ...]
+    ) -> tuple[State, tuple[Event, ...]]:
+        winner = self._winner(state, mover)
+        cleared = state.cleared + sum(self.codec.pack(p.move.cards) for p in trick)
+        new = _evolve(
+            state,
+            pile=None,
+            trick=(),
+            passed=0,
+            last_player=-1,
+            opening_has_eight=False,
+            to_move=winner,
+            cleared=cleared,
+        )
+        return new, (TrickEnd(winner, reasons),)
+
+    def penalty(self, hand: int, went_out: bool = False) -> int:
+        """The points a hand left at the end of a round scores (the `scoring` rule)."""
+        cards = tuple(self.codec.cards(hand))
+        return int(self.program.ask("scoring", "penalty", hand=cards, went_out=went_out))
+
+    def _end_round(
+        self, state: State, went_out: int, events: tuple[Event, ...]
+    ) -> tuple[State, tuple[Event, ...]]:
+        penalties = tuple(self.penalty(h, seat == went_out) for seat, h in enumerate(state.hands))
+        scores = tuple(s + p for s, p in zip(state.scores, penalties, strict=True))
+        events = (*events, RoundEnd(went_out, penalties, scores))
+        high, low = max(scores), min(scores)
+        over = bool(
+            self.program.ask("match_end", "ends", highest_score=high, lowest_score=low, round=state.round)
+        )
+        if over:
+            winners = tuple(
+                i
+                for i, s in enumerate(scores)
+                if self.program.ask("match_end", "winner", score=s, highest_score=high, lowest_score=low)
+            )
+            events = (*events, MatchEnd(scores, winners))
+        new = _evolve(state, scores=scores, to_move=went_out, phase="match_over" if over else "round_over")
+        return new, events
+
+    # ---- dealing -------------------------------------------------------------------------------
+
+    def hand_size(self) -> int:
+        return self.size_dealt
+
+    def new_match(self, seed: int) -> State:
+        return self._deal(seed, 1, (0,) * self.players, None)
+
+    def next_round(self, state: State) -> State:
+        if state.phase != "round_over":
+            raise ValueError(f"next_round needs a finished round, not phase {state.phase!r}")
+        leader = int(
+            self.program.ask("leaders", "later", went_out=state.to_move, previous_leader=state.round_leader)
+        )
+        return self._deal(state.seed, state.round + 1, state.scores, leader % self.players)
+
+    def _deal(self, seed: int, round_no: int, scores: tuple[int, ...], leader: int | None) -> State:
+        # The reference engine's deal, so that a seed deals the same hands under both engines.
+        rng = random.Random(f"five35-deal:{seed}:{round_no}")
+        deck = list(self._deck)
+        shuffle(rng, deck)
+        size = self.size_dealt
+        hands = [sorted(deck[i * size : (i + 1) * size]) for i in range(self.players)]
+        if leader is None:
+            draw = rng.randrange(self.players)
+            leader = int(self.program.ask("leaders", "first", draw=draw)) % self.players
+        return self.start_round(hands, leader, scores, round_no=round_no, seed=seed)
+
+    def start_round(
+        self,
+        hands: Sequence[Sequence[object]],
+        leader: object,
+        scores: Sequence[object] | None = None,
+        *,
+        round_no: int = 1,
+        seed: int = 0,
+    ) -> State:
+        """A round from given hands; DealError naming the part at fault for a deal this game's deck
+        cannot supply."""
+        players = self.players
+        if len(hands) != players:
+            raise DealError("hands", f"{len(hands)} hands for {players} players")
+        if type(leader) is not int or not 0 <= leader < players:
+            raise DealError("leader", f"seat {leader!r} is not at the table (seats 0-{players - 1})")
+        if scores is not None:
+            if len(scores) != players:
+                raise DealError("scores", f"{len(scores)} scores for {players} players")
+            for seat, score in enumerate(scores):
+                if type(score) is not int:
+                    raise DealError(f"scores[{seat}]", f"expected a whole number, got {score!r}")
+        packed = []
+        left = {r: self.copies for r in self.ruleset.ranks}
+        for seat, hand in enumerate(hands):
+            if not hand:
+                raise DealError(f"hands[{seat}]", "the hand is empty (every player holds a card)")
+            for card in hand:
+                if type(card) is not int or card not in left:
+                    raise DealError(
+                        f"hands[{seat}]",
+                        f"{card!r} is not a rank of the deck ({ranks_text(self.ruleset.ranks)})",
+                    )
+                left[card] -= 1
+                if left[card] < 0:
+                    raise DealError("hands", f"more cards of rank {card} than the deck's {self.copies}")
+            packed.append(self.codec.pack(hand))
+        dealt = sum(packed)
+        return new_state(
+            players,
+            tuple(packed),
+            leader,
+            None,
+            -1,
+            0,
+            False,
+            (),
+            0,
+            self.full_deck - dealt,
+            tuple(scores) if scores is not None else (0,) * players,  # type: ignore[arg-type]
+            round_no,
+            leader,
+            "play",
+            seed,
+        )
+
+    def play_from(self, position: Position) -> State:
+        if position.players != self.players:
+            raise DealError("hands", f"{position.players} hands for {self.players} players")
+        state = self.start_round(
+            position.hands, position.leader, position.scores, round_no=position.round, seed=position.seed
+        )
+        for move in position.moves:
+            state, _ = self.apply(state, move)
+        return state
+
+    def to_json(self, state: State) -> dict[str, Any]:
+        return state_to_json(self.codec, state)
+
+    def from_json(self, data: dict[str, Any]) -> State:
+        return state_from_json(self.codec, self.players, data)
+
+    def hand(self, state: State, player: int) -> list[int]:
+        return self.codec.cards(state.hands[player])
+
+    def returns(self, state: State) -> tuple[int, ...]:
+        return state.scores
+
+
+def _evolve(state: State, **changes: Any) -> State:
+    get = changes.get
+    return new_state(
+        get("players", state.players),
+        get("hands", state.hands),
+        get("to_move", state.to_move),
+        get("pile", state.pile),
+        get("last_player", state.last_player),
+        get("passed", state.passed),
+        get("opening_has_eight", state.opening_has_eight),
+        get("trick", state.trick),
+        get("cleared", state.cleared),
+        get("aside", state.aside),
+        get("scores", state.scores),
+        get("round", state.round),
+        get("round_leader", state.round_leader),
+        get("phase", state.phase),
+        get("seed", state.seed),
+    )
