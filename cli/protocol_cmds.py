@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 
 import click
 from five35.engine import Game
+from five35.engine.engines import engine_note
 from five35.protocol.client import (
     DEFAULT_MAX_LINE,
     DEFAULT_TIMEOUT,
@@ -28,7 +29,7 @@ from five35.protocol.fuzz import CampaignRun, FuzzResult, first_divergence, fuzz
 from five35.protocol.messages import deal_json, move_json
 from five35.protocol.perft import compare_perft, divide, root_deal
 from five35.protocol.replay import load_replay, replay_json, run_replay, side_by_side
-from five35.protocol.server import REFERENCE_NAME, ReferenceEngine, serve
+from five35.protocol.server import INTERPRETER_NAME, REFERENCE_NAME, ReferenceEngine, serve
 from five35.spec import Ruleset, Spec, SpecError, dumps, load_spec
 
 from .main import (
@@ -137,8 +138,15 @@ def _player_counts(value: str, ruleset: Ruleset) -> tuple[int, ...]:
 
 @click.command("serve")
 @rules_options
-@click.option("--name", default=REFERENCE_NAME, show_default=True, help="Name the server answers to hello.")
-def serve_cmd(spec_path: Path | None, profile: str | None, readings: tuple[str, ...], name: str) -> None:
+@click.option(
+    "--name",
+    default=None,
+    help=f"Name the server answers to hello (default: {REFERENCE_NAME!r}, or {INTERPRETER_NAME!r} when the "
+    "spec interpreter plays the rules).",
+)
+def serve_cmd(
+    spec_path: Path | None, profile: str | None, readings: tuple[str, ...], name: str | None
+) -> None:
     """Run the reference engine as a protocol server: JSON Lines on stdin and stdout."""
     choice = resolve(spec_path, profile, readings)
     with contextlib.suppress(BrokenPipeError):
@@ -325,7 +333,7 @@ def fuzz_cmd(
             click.echo(dumps(out))
         else:
             click.echo(f"engine: {name} ({target})")
-            click.echo(f"reference: {ruleset.label()}")
+            click.echo(f"reference: {ruleset.label()}, {engine_note(ruleset)}")
             click.echo(f"seed: {seed}")
             click.echo(_rounds_text(result))
             if timings:
@@ -471,7 +479,7 @@ def _campaign_cmd(
         click.echo(dumps(out))
     else:
         click.echo(f"engine: {name} ({target})")
-        click.echo(f"reference: {ruleset.label()}")
+        click.echo(f"reference: {ruleset.label()}, {engine_note(ruleset)}")
         click.echo(
             f"campaign: {_count(runs, 'seed')} from base seed {seed} (seed i = campaign_seed({seed}, i))"
         )

@@ -9,9 +9,9 @@ from typing import Any
 import click
 from five35.checks.output import plural
 from five35.engine.bots import BOTS, seat_bots
+from five35.engine.engines import engine_note
 from five35.engine.simulate import (
     MODES,
-    TRICK_END_TALLIES,
     Mode,
     Stats,
     round_limit,
@@ -71,6 +71,11 @@ def _num(value: float | None, digits: int = 2) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
+def _engine_line(data: Mapping[str, Any]) -> list[str]:
+    ruleset = data.get("ruleset")
+    return [str(ruleset["engine"])] if isinstance(ruleset, Mapping) and "engine" in ruleset else []
+
+
 def render_text(data: Mapping[str, Any]) -> str:
     """The summary table of a `simulate` JSON document."""
     s = data["stats"]
@@ -80,6 +85,11 @@ def render_text(data: Mapping[str, Any]) -> str:
         f"535-check simulate: {plural(s['games'], unit, units)}, {s['players']} players, "
         f"ruleset {s['ruleset']}, "
         f"bots {bots}",
+        *(
+            [data["ruleset"]["engine"]]
+            if isinstance(data.get("ruleset"), Mapping) and "engine" in data["ruleset"]
+            else []
+        ),
         f"seed {data['seed']} (game i is dealt from game_seed({data['seed']}, i); "
         + (
             f"game 0 seed {data['first_game_seed']})"
@@ -96,7 +106,7 @@ def render_text(data: Mapping[str, Any]) -> str:
     tricks = s["tricks"]
     out.append(f"tricks {tricks['total']:>8}   per round {_num(s['round_length']['tricks']['mean'], 1)}")
     out.append("  trick ends by reason (one trick can end for two reasons at once):")
-    for reason in TRICK_END_TALLIES:
+    for reason in tricks["ends_by_reason"]:
         n = tricks["ends_by_reason"][reason]
         out.append(f"  {reason:<14} {n:>9}  {_pct(tricks['share_by_reason'][reason])}")
     out.append(f"  Rule of 8 fired {plural(tricks['rule_of_8_firings'], 'time')}")
@@ -259,7 +269,7 @@ def simulate_cmd(
         games=games,
         mode=mode,
         round_limit=round_limit(ruleset),
-        ruleset=ruleset.to_json(),
+        ruleset={**ruleset.to_json(), "engine": engine_note(ruleset)},
         stats=stats,
     )
     if fmt == "json":

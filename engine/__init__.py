@@ -11,13 +11,14 @@ state, events = game.apply(state, move)
 
 from .bots import BOTS, Bot, get_bot
 from .cards import CardCodec
-from .game import Game, IllegalMove, Option
+from .game import Game, Option
 from .simulate import Stats, Step, merge, play_game
 from .state import (
     ACTIONS,
     PASS,
     TRICK_END_REASONS,
     Event,
+    IllegalMove,
     MatchEnd,
     Move,
     Pile,

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from five35.spec import SpecError
 
 from .cards import FIELD, LOW
-from .game import Game
+from .engines import Engine as Game
 from .state import Move, State
 
 Choose = Callable[[Game, State, Sequence[Move], random.Random], Move]
@@ -47,25 +47,11 @@ def _held(game: Game, state: State) -> list[int]:
     return [(hand >> (i * FIELD)) & LOW for i in range(len(game.ruleset.ranks))]
 
 
-def _ends_trick(game: Game, state: State, move: Move) -> bool:
-    """Whether placing `move` ends the trick (Rule of 8 or a closed set/run), decided by the game's
-    own hooks so that a variant's readings are respected."""
-    # The engine's own record of what each placing move makes keeps the bot in step with every
-    # reading without playing the move out.
-    option = game.option(state, move)
-    if option is None:
-        return False
-    if game.rule_of_8(option, state):
-        return True
-    close = game.closing_size(option.pile.kind)
-    return close is not None and option.pile.size >= close
-
-
 def _greedy_key(game: Game, state: State, move: Move, in_hand: int) -> tuple[bool, bool, int, int]:
     points = game.points
     return (
         len(move.cards) == in_hand,
-        _ends_trick(game, state, move),
+        game.ends_trick(state, move),
         len(move.cards),
         sum(points[c] for c in move.cards),
     )

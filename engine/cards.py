@@ -114,6 +114,5 @@ def shuffle(rng: random.Random, cards: list[int]) -> None:
         cards[i], cards[j] = cards[j], cards[i]
 
 
-
 # Last: every class is defined.
 _docstrings.restore(globals())

@@ -54,6 +54,7 @@ from .state import (
     COMPILED,
     PASS,
     Event,
+    IllegalMove,
     MatchEnd,
     Move,
     Pile,
@@ -73,16 +74,6 @@ except ImportError:  # pragma: no cover - installed without mypy_extensions: no 
 
     def mypyc_attr(*args: object, **kwargs: object) -> Any:  # type: ignore[misc]
         return lambda cls: cls
-
-
-class IllegalMove(ValueError):
-    """A move that is not legal in the state it was applied to."""
-
-    def __init__(self, move: Move, state: State, why: str) -> None:
-        where = f"round {state.round}, player {state.to_move} to move, pile {state.pile or 'empty'}"
-        super().__init__(f"illegal move '{move}' ({why}) at {where}")
-        self.move = move
-        self.state = state
 
 
 class Option(NamedTuple):
@@ -456,6 +447,17 @@ class Game:
         if self.ruleset.reading("round_leader") == "went_out":
             return state.to_move
         return self.next_seat(state.round_leader)
+
+    def ends_trick(self, state: State, move: Move) -> bool:
+        """Whether placing `move` in `state` ends the trick (the Rule of 8 or a closed set or run),
+        decided by the hooks, so that a variant's readings are respected (the bots ask it)."""
+        option = self.option(state, move)
+        if option is None:
+            return False
+        if self.rule_of_8(option, state):
+            return True
+        close = self.closing_size(option.pile.kind)
+        return close is not None and option.pile.size >= close
 
     # ---- precomputed options -------------------------------------------------------------------
 

@@ -34,6 +34,7 @@ from .serial import state_from_json, state_to_json
 from .state import (
     PASS,
     Event,
+    IllegalMove,
     MatchEnd,
     Move,
     Pile,
@@ -50,16 +51,6 @@ from .state import (
 NAME = "the spec interpreter"
 
 _REASONS = {r.value: r for r in TrickEndReason}
-
-
-class IllegalMove(ValueError):
-    """A move that is not legal in the state it was applied to (as the reference engine's)."""
-
-    def __init__(self, move: Move, state: State, why: str) -> None:
-        where = f"round {state.round}, player {state.to_move} to move, pile {state.pile or 'empty'}"
-        super().__init__(f"illegal move '{move}' ({why}) at {where}")
-        self.move = move
-        self.state = state
 
 
 class _Option:
@@ -227,6 +218,37 @@ class SpecEngine:
         if not self.codec.holds(hand, option.need):
             raise IllegalMove(move, state, f"player {state.to_move} does not hold those cards")
         return self._apply_play(state, option, hand - option.need)
+
+    def ends_trick(self, state: State, move: Move) -> bool:
+        """Whether placing `move` in `state` ends the trick (by a `trick_end` rule asked after a
+        play), without playing it out."""
+        option = self._node(state.pile)[1].get(move)
+        if option is None:
+            return False
+        hand = state.hands[state.to_move] - option.need
+        opening = option.pile if state.pile is None else (self._opening(state) or option.pile)
+        env = self._trick_env(
+            state,
+            action=move.action,
+            pile=option.pile,
+            placed=move.cards,
+            opening=opening,
+            mover=state.to_move,
+            cards_left=self.codec.size(hand),
+            passes_in_a_row=0,
+        )
+        return bool(self._ended(self._after_play, env))
+
+    def closing_size(self, kind: str) -> int | None:
+        """The size at which a pile of `kind` ends the trick (its rule's `closes_at`; None: never)."""
+        rule = self.program.kinds.get(kind)
+        if rule is None or rule.part("closes_at") is None:
+            return None
+        return self.program.closes_at(kind)
+
+    @property
+    def points(self) -> dict[int, int]:
+        return self.ruleset.points
 
     def _opening(self, state: State) -> Pile | None:
         if not state.trick:

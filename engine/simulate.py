@@ -36,8 +36,8 @@ from five35.spec.limits import InputLimitError, load_json
 from five35.spec.model import MATCH_ROUND_LIMIT
 
 from .bots import Bot, seat_bots
+from .engines import Engine, make_engine
 from .executor import Executor, LocalExecutor
-from .game import Game
 from .state import ACTIONS, TRICK_END_REASONS, Event, MatchEnd, Move, RoundEnd, State, TrickEnd
 
 Mode = Literal["round", "match"]
@@ -52,7 +52,7 @@ WENT_OUT = "went_out"
 TRICK_END_TALLIES: tuple[str, ...] = (*TRICK_END_REASONS, WENT_OUT)
 
 
-EngineFactory = Callable[[Ruleset, int], Game]
+EngineFactory = Callable[[Ruleset, int], Engine]
 
 
 class Step(NamedTuple):
@@ -88,7 +88,7 @@ def round_limit(ruleset: Ruleset) -> int:
 
 
 def play_game(
-    game: Game, seed: int, bots: Sequence[Bot | str], mode: Mode = "match", max_rounds: int | None = None
+    game: Engine, seed: int, bots: Sequence[Bot | str], mode: Mode = "match", max_rounds: int | None = None
 ) -> Iterator[Step]:
     """Play one round (`mode="round"`) or one match dealt from `seed`, yielding every step.
 
@@ -199,6 +199,13 @@ class Stats:
         return merge(self, other)
 
     @property
+    def reasons(self) -> tuple[str, ...]:
+        """The trick-end tallies: the four the texts give and going out, then any reason a
+        ruleset's own trick-end rules give (a house rule), by name."""
+        extra = sorted(r for r in self.trick_ends if r not in TRICK_END_TALLIES)
+        return (*TRICK_END_TALLIES, *extra)
+
+    @property
     def rule_of_8(self) -> int:
         """Tricks ended by the Rule of 8."""
         return self.trick_ends.get("rule_of_8", 0)
@@ -219,10 +226,8 @@ class Stats:
             },
             "tricks": {
                 "total": self.tricks,
-                "ends_by_reason": {r: self.trick_ends.get(r, 0) for r in TRICK_END_TALLIES},
-                "share_by_reason": {
-                    r: _share(self.trick_ends.get(r, 0), self.tricks) for r in TRICK_END_TALLIES
-                },
+                "ends_by_reason": {r: self.trick_ends.get(r, 0) for r in self.reasons},
+                "share_by_reason": {r: _share(self.trick_ends.get(r, 0), self.tricks) for r in self.reasons},
                 "rule_of_8_firings": self.rule_of_8,
             },
             "round_length": {
@@ -266,7 +271,7 @@ class Stats:
             "rounds": self.rounds,
             "moves": {a: self.moves.get(a, 0) for a in ACTIONS},
             "tricks": self.tricks,
-            "trick_ends": {r: self.trick_ends.get(r, 0) for r in TRICK_END_TALLIES},
+            "trick_ends": {r: self.trick_ends.get(r, 0) for r in self.reasons},
             "moves_per_round": [[v, self.moves_per_round[v]] for v in sorted(self.moves_per_round)],
             "tricks_per_round": [[v, self.tricks_per_round[v]] for v in sorted(self.tricks_per_round)],
             "rounds_per_game": [[v, self.rounds_per_game[v]] for v in sorted(self.rounds_per_game)],
@@ -404,6 +409,16 @@ def _counts_list(data: Mapping[str, Any], key: str, length: int, where: str) -> 
     return tuple(_count({key: v}, key, where) for v in value)
 
 
+def _reason_names(value: Any) -> tuple[str, ...]:
+    """The tallies a document's trick_ends must have: the standard ones and its own others."""
+    extra = (
+        sorted(k for k in value if isinstance(k, str) and k not in TRICK_END_TALLIES)
+        if isinstance(value, Mapping)
+        else []
+    )
+    return (*TRICK_END_TALLIES, *extra)
+
+
 def _counts_map(data: Mapping[str, Any], key: str, names: Sequence[str], where: str) -> dict[str, int]:
     value = data.get(key)
     if not isinstance(value, Mapping) or set(value) != set(names):
@@ -452,7 +467,7 @@ def _stats_from_counts(data: Any, where: str) -> Stats:
         rounds=_count(data, "rounds", where),
         moves=_counts_map(data, "moves", ACTIONS, where),
         tricks=_count(data, "tricks", where),
-        trick_ends=_counts_map(data, "trick_ends", TRICK_END_TALLIES, where),
+        trick_ends=_counts_map(data, "trick_ends", _reason_names(data.get("trick_ends")), where),
         moves_per_round=_histogram(data, "moves_per_round", where),
         tricks_per_round=_histogram(data, "tricks_per_round", where),
         rounds_per_game=_histogram(data, "rounds_per_game", where),
@@ -697,7 +712,7 @@ def simulate(
     mode: Mode = "match",
     *,
     base_seed: int = 0,
-    engine: EngineFactory = Game,
+    engine: EngineFactory = make_engine,
     progress: Callable[[int], None] | None = None,
 ) -> Stats:
     """Play game i for every i in `seeds`, dealt from `game_seed(base_seed, i)`, and count.
@@ -741,7 +756,7 @@ def simulate_parallel(
     *,
     base_seed: int = 0,
     jobs: int = 1,
-    engine: EngineFactory = Game,
+    engine: EngineFactory = make_engine,
     progress: Callable[[int], None] | None = None,
     executor: Executor | None = None,
 ) -> Stats:

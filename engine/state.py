@@ -110,6 +110,16 @@ class Move(Record):
 PASS = Move("pass")
 
 
+class IllegalMove(ValueError):
+    """A move that is not legal in the state it was applied to."""
+
+    def __init__(self, move: Move, state: State, why: str) -> None:
+        where = f"round {state.round}, player {state.to_move} to move, pile {state.pile or 'empty'}"
+        super().__init__(f"illegal move '{move}' ({why}) at {where}")
+        self.move = move
+        self.state = state
+
+
 @dataclass(frozen=True)
 class Pile(Record):
     """The central pile of a trick: its kind and its cards, runs in rank succession order."""

@@ -18,7 +18,8 @@ from importlib import resources
 from typing import Any
 
 import jsonschema
-from five35.engine import Game, IllegalMove, Move, Position, State
+from five35.engine import IllegalMove, Move, Position, State
+from five35.engine.engines import Engine, make_engine
 from five35.spec import Ruleset, Spec, SpecError
 
 from .client import EngineClient, EngineFault, Posted, response_body
@@ -75,7 +76,7 @@ class RoundResult:
 
 
 # A chooser picks the next move (legal or, as a probe, illegal) or None to stop.
-Chooser = Callable[[Game, State, tuple[Move, ...]], Move | None]
+Chooser = Callable[[Engine, State, tuple[Move, ...]], Move | None]
 
 
 class _Found(Exception):
@@ -162,7 +163,7 @@ class Step:
     after: State
 
 
-def reference_step(game: Game, answers: Answers, state: State, move: Move) -> Step:
+def reference_step(game: Engine, answers: Answers, state: State, move: Move) -> Step:
     try:
         new, events = game.apply(state, move)
         ref: dict[str, Any] = {"ok": True, "events": [event_json(e) for e in events]}
@@ -183,7 +184,7 @@ def _exercised(seen: Counter[str], ref: dict[str, Any]) -> None:
 
 
 def play_round(
-    game: Game,
+    game: Engine,
     engine: EngineClient,
     deal: Position,
     chooser: Chooser,
@@ -310,13 +311,13 @@ class Games:
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
-        self._games: dict[int, Game] = {}
+        self._games: dict[int, Engine] = {}
         self._answers: dict[int, Answers] = {}
 
-    def __call__(self, players: int) -> Game:
+    def __call__(self, players: int) -> Engine:
         game = self._games.get(players)
         if game is None:
-            game = self._games[players] = Game(self.ruleset, players)
+            game = self._games[players] = make_engine(self.ruleset, players)
             self._answers[players] = Answers(game)
         return game
 
@@ -333,7 +334,7 @@ def script(moves: tuple[Move, ...]) -> Chooser:
     """A chooser that plays `moves` in order, then stops."""
     it = iter(moves)
 
-    def choose(game: Game, state: State, legal: tuple[Move, ...]) -> Move | None:
+    def choose(game: Engine, state: State, legal: tuple[Move, ...]) -> Move | None:
         return next(it, None)
 
     return choose

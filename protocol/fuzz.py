@@ -33,7 +33,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from five35.checks.hypothesis_env import hypothesis_settings, private_hypothesis_home
-from five35.engine import PASS, Game, Move, Position, State
+from five35.engine import PASS, Move, Position, State
+from five35.engine.engines import Engine
 from five35.engine.executor import Executor, LocalExecutor
 from five35.spec import Ruleset
 from hypothesis import Phase, given, settings
@@ -222,7 +223,9 @@ class Deals:
         return Position(tuple(hands), leader, scores)
 
 
-def hot_moves(game: Game, state: State, legal: tuple[Move, ...]) -> tuple[list[Move], list[Move], list[Move]]:
+def hot_moves(
+    game: Engine, state: State, legal: tuple[Move, ...]
+) -> tuple[list[Move], list[Move], list[Move]]:
     """The rule-heavy moves: (an 8, a pass or going out; adds that close the set or run; all adds)."""
     hand_size = game.codec.size(state.hands[state.to_move])
     pile = state.pile
@@ -248,7 +251,7 @@ class Probes:
     def __init__(self) -> None:
         self._universe: dict[int, list[tuple[Move, int]]] = {}
 
-    def universe(self, game: Game) -> list[tuple[Move, int]]:
+    def universe(self, game: Engine) -> list[tuple[Move, int]]:
         found = self._universe.get(id(game))
         if found is None:
             seen: set[Move] = set()
@@ -262,7 +265,7 @@ class Probes:
             self._universe[id(game)] = found
         return found
 
-    def __call__(self, game: Game, state: State, legal: tuple[Move, ...]) -> list[Move]:
+    def __call__(self, game: Engine, state: State, legal: tuple[Move, ...]) -> list[Move]:
         legal_set = set(legal)
         guard = game.codec.guard
         hand = state.hands[state.to_move] | guard
@@ -285,7 +288,7 @@ def drawn_moves(rnd: random.Random, probes: Probes) -> Chooser:
     pick among the rule-heavy moves, one in four among all legal moves.
     """
 
-    def choose(game: Game, state: State, legal: tuple[Move, ...]) -> Move | None:
+    def choose(game: Engine, state: State, legal: tuple[Move, ...]) -> Move | None:
         code = rnd.randrange(MOVE_CODES)
         if code >= MOVE_CODES - PROBE_CODES:
             found = probes(game, state, legal)

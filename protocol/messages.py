@@ -17,8 +17,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from importlib import resources
 from typing import Any
 
-from five35.engine import ACTIONS, Event, Game, MatchEnd, Move, Pile, Position, RoundEnd, State, TrickEnd
+from five35.engine import ACTIONS, Event, MatchEnd, Move, Pile, Position, RoundEnd, State, TrickEnd
 from five35.engine.cards import DealError
+from five35.engine.engines import Engine
 from five35.spec import Ruleset
 from five35.spec.limits import MAX_DEPTH
 
@@ -541,8 +542,8 @@ def deal_json(position: Position) -> dict[str, Any]:
 
 
 def read_deal(
-    data: Any, where: str, ruleset: Ruleset, game_for: Callable[[int], Game]
-) -> tuple[Game, Position, State]:
+    data: Any, where: str, ruleset: Ruleset, game_for: Callable[[int], Engine]
+) -> tuple[Engine, Position, State]:
     """A deal checked as the protocol requires: its shape, then against `ruleset` (the player
     count) and the engine's own boundary (ranks, copies, empty hands, the leader's seat).
 

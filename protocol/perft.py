@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from five35.engine import Game, Move, Position, State
+from five35.engine import Move, Position, State
+from five35.engine.engines import Engine, make_engine
 from five35.spec import Ruleset
 
 from .client import EngineClient, response_body
@@ -25,7 +26,7 @@ STANDARD_POSITIONS = ((2, 1), (2, 2), (3, 1), (4, 1), (4, 2), (5, 1), (6, 1))
 STANDARD_DEPTH = 5
 
 
-def perft(game: Game, state: State, depth: int) -> int:
+def perft(game: Engine, state: State, depth: int) -> int:
     if depth == 0:
         return 1
     moves = game.legal_moves(state)
@@ -44,14 +45,14 @@ def perft(game: Game, state: State, depth: int) -> int:
     return total
 
 
-def divide(game: Game, state: State, depth: int) -> list[tuple[Move, int]]:
+def divide(game: Engine, state: State, depth: int) -> list[tuple[Move, int]]:
     """perft(child, depth - 1) for each root move, in the reference's move order."""
     if depth < 1:
         raise ValueError("divide needs depth >= 1")
     return [(m, perft(game, game.apply(state, m)[0], depth - 1)) for m in game.legal_moves(state)]
 
 
-def root_deal(game: Game, seed: int) -> tuple[State, Position]:
+def root_deal(game: Engine, seed: int) -> tuple[State, Position]:
     """The standard position for a seed: round 1 of `game.new_match(seed)`."""
     state = game.new_match(seed)
     hands = tuple(tuple(game.hand(state, p)) for p in range(game.players))
@@ -84,7 +85,7 @@ class PerftComparison:
 
 
 class _Walker:
-    def __init__(self, game: Game, engine: EngineClient, deal: Position) -> None:
+    def __init__(self, game: Engine, engine: EngineClient, deal: Position) -> None:
         self.game = game
         self.engine = engine
         self.deal = deal
@@ -159,7 +160,7 @@ def _legal_summary(ref: dict[str, Any], eng: dict[str, Any]) -> str:
 
 
 def compare_perft(
-    game: Game, state: State, deal: Position, engine: EngineClient, depth: int
+    game: Engine, state: State, deal: Position, engine: EngineClient, depth: int
 ) -> PerftComparison:
     """Divide on both engines, root move by root move, stopping at the first node that differs."""
     start = engine.requests
@@ -181,7 +182,7 @@ def standard_table(rulesets: dict[str, Ruleset], depth: int = STANDARD_DEPTH) ->
     rows = []
     for profile, ruleset in rulesets.items():
         for players, seed in STANDARD_POSITIONS:
-            game = Game(ruleset, players)
+            game = make_engine(ruleset, players)
             state, _ = root_deal(game, seed)
             counts = [perft(game, state, d) for d in range(1, depth + 1)]
             rows.append({"profile": profile, "players": players, "seed": seed, "perft": counts})

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, BinaryIO
 
-from five35.engine import Game, IllegalMove, Move, Pile, Play, State
+from five35.engine import IllegalMove, Move, Pile, Play, State
+from five35.engine.engines import Engine, make_engine, reference_lacks
 from five35.spec import Ruleset, load_spec
 from five35.spec.limits import MAX_DEPTH, InputLimitError, load_json
 
@@ -32,9 +33,11 @@ from .messages import (
 )
 
 REFERENCE_NAME = "five35 reference engine"
+#: The name `535-check serve` answers hello with when the spec interpreter plays its ruleset.
+INTERPRETER_NAME = "five35 spec interpreter"
 
 
-def state_json(game: Game, state: State) -> dict[str, Any]:
+def state_json(game: Engine, state: State) -> dict[str, Any]:
     """The protocol's `state` object for a reference State."""
     cards = game.codec.cards
     return {
@@ -52,7 +55,7 @@ def state_json(game: Game, state: State) -> dict[str, Any]:
     }
 
 
-def legal_json(game: Game, state: State) -> dict[str, Any]:
+def legal_json(game: Engine, state: State) -> dict[str, Any]:
     """The body of a `legal` answer: who moves and every legal move."""
     return {
         "to_move": state.to_move if state.phase == "play" else None,
@@ -73,7 +76,7 @@ class Answers:
 
     LIMIT = 1 << 15
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Engine) -> None:
         self.game = game
         self._moves: dict[tuple[int, Pile | None], tuple[Move, ...]] = {}
         self._legal: dict[tuple[int, int, Pile | None], dict[str, Any]] = {}
@@ -154,19 +157,19 @@ class Answers:
 class ReferenceEngine:
     """The reference engine under one ruleset, answering protocol requests."""
 
-    def __init__(self, ruleset: Ruleset, name: str = REFERENCE_NAME) -> None:
+    def __init__(self, ruleset: Ruleset, name: str | None = None) -> None:
         self.ruleset = ruleset
-        self.name = name
-        self._games: dict[int, Game] = {}
+        self.name = name or (REFERENCE_NAME if reference_lacks(ruleset) is None else INTERPRETER_NAME)
+        self._games: dict[int, Engine] = {}
         self._answers: dict[int, Answers] = {}
-        self.game: Game | None = None
+        self.game: Engine | None = None
         self.state: State | None = None
         self.answers: Answers | None = None
 
-    def game_for(self, players: int) -> Game:
+    def game_for(self, players: int) -> Engine:
         game = self._games.get(players)
         if game is None:
-            game = self._games[players] = Game(self.ruleset, players)
+            game = self._games[players] = make_engine(self.ruleset, players)
             self._answers[players] = Answers(game)
         return game
 
@@ -223,7 +226,7 @@ class ReferenceEngine:
         self.answers = self._answers[self.game.players]
         return {}
 
-    def _apply(self, game: Game, state: State, move: Move) -> list[dict[str, Any]]:
+    def _apply(self, game: Engine, state: State, move: Move) -> list[dict[str, Any]]:
         try:
             self.state, events = game.apply(state, move)
         except IllegalMove as exc:

@@ -29,7 +29,8 @@ import time
 from collections import deque
 from collections.abc import Iterator
 
-from five35.engine import PASS, Game, IllegalMove, Move, Position, State
+from five35.engine import PASS, IllegalMove, Move, Position, State
+from five35.engine.engines import Engine
 
 from .client import EngineClient
 from .compare import Chooser, Games, RoundResult
@@ -54,7 +55,7 @@ def by_seat(plays: tuple[tuple[int, Move], ...]) -> Chooser:
     for seat, move in plays:
         queues.setdefault(seat, deque()).append(move)
 
-    def choose(game: Game, state: State, legal: tuple[Move, ...]) -> Move | None:
+    def choose(game: Engine, state: State, legal: tuple[Move, ...]) -> Move | None:
         queue = queues.get(state.to_move)
         if queue:
             return queue.popleft()
@@ -65,7 +66,7 @@ def by_seat(plays: tuple[tuple[int, Move], ...]) -> Chooser:
     return choose
 
 
-def _states(game: Game, deal: Position, moves: tuple[Move, ...]) -> list[tuple[State, int]]:
+def _states(game: Engine, deal: Position, moves: tuple[Move, ...]) -> list[tuple[State, int]]:
     """The state before each move and after the last, with the seat to move in each (the seat that
     makes the move). Probes (illegal moves) leave the state as it was."""
     state = game.play_from(deal)
@@ -83,11 +84,11 @@ def _plays(states: list[tuple[State, int]], moves: tuple[Move, ...]) -> tuple[tu
     return tuple((seat, move) for (_, seat), move in zip(states, moves, strict=False))
 
 
-def _position(game: Game, state: State, leader: int) -> Position:
+def _position(game: Engine, state: State, leader: int) -> Position:
     return Position(tuple(tuple(game.codec.cards(h)) for h in state.hands), leader, state.scores)
 
 
-def restarts(game: Game, witness: RoundResult) -> Iterator[Candidate]:
+def restarts(game: Engine, witness: RoundResult) -> Iterator[Candidate]:
     """The round started again later: where a trick begins (latest first), then at any move, that
     move's seat opening a fresh trick with the same cards."""
     states = _states(game, witness.deal, witness.moves)
@@ -106,7 +107,7 @@ def restarts(game: Game, witness: RoundResult) -> Iterator[Candidate]:
         yield _position(game, state, seat), ((seat, first), *plays[t + 1 :])
 
 
-def fewer_players(game: Game, witness: RoundResult, counts: tuple[int, ...]) -> Iterator[Candidate]:
+def fewer_players(game: Engine, witness: RoundResult, counts: tuple[int, ...]) -> Iterator[Candidate]:
     """Each seat removed with its moves, the others renumbered, while the count stays allowed."""
     deal = witness.deal
     if deal.players - 1 not in counts:
@@ -120,7 +121,7 @@ def fewer_players(game: Game, witness: RoundResult, counts: tuple[int, ...]) -> 
         yield Position(hands, leader, scores[:gone] + scores[gone + 1 :]), kept
 
 
-def fewer_moves(game: Game, witness: RoundResult) -> Iterator[Candidate]:
+def fewer_moves(game: Engine, witness: RoundResult) -> Iterator[Candidate]:
     """Runs of moves deleted, long runs first, the latest first at each length; the moves left
     keep their seats."""
     plays = _plays(_states(game, witness.deal, witness.moves), witness.moves)
@@ -131,7 +132,7 @@ def fewer_moves(game: Game, witness: RoundResult) -> Iterator[Candidate]:
         size //= 2
 
 
-def unplayed(game: Game, witness: RoundResult) -> dict[int, list[int]]:
+def unplayed(game: Engine, witness: RoundResult) -> dict[int, list[int]]:
     """Seat -> the cards of its hand that none of the witness's moves places."""
     played: dict[tuple[int, int], int] = {}
     states = _states(game, witness.deal, witness.moves)
@@ -152,7 +153,7 @@ def unplayed(game: Game, witness: RoundResult) -> dict[int, list[int]]:
     return out
 
 
-def fewer_cards(game: Game, witness: RoundResult) -> Iterator[Candidate]:
+def fewer_cards(game: Engine, witness: RoundResult) -> Iterator[Candidate]:
     """Unplayed cards removed: all of a seat's at once, then one at a time (a hand keeps a card)."""
     deal = witness.deal
     spare = unplayed(game, witness)
@@ -178,7 +179,7 @@ def fewer_cards(game: Game, witness: RoundResult) -> Iterator[Candidate]:
                 yield smaller, plays
 
 
-def lower_scores(game: Game, witness: RoundResult) -> Iterator[Candidate]:
+def lower_scores(game: Engine, witness: RoundResult) -> Iterator[Candidate]:
     """The scores zeroed, then each seat's zeroed, halved or lowered by one."""
     deal = witness.deal
     scores = deal.scores or (0,) * deal.players

@@ -309,6 +309,7 @@ class Ruleset:
             "profile": self.profile,
             "readings": dict(self.reading_items),
             "overridden": list(self.overridden),
+            "rules_digest": self.rules_digest,
             "parameters": {
                 "ranks": list(self.ranks),
                 "players": {"min": self.players_min, "max": self.players_max},

@@ -477,13 +477,50 @@ def load_words(path: Path) -> Words:
 
 def attach_words(spec: Spec) -> Spec:
     """The spec with its words, after checking the two against each other."""
-    words = load_words(words_path(spec.path))
+    path = words_path(spec.path)
+    words = load_words(path)
+    if path != spec.path.with_name(spec.path.stem + WORDS_SUFFIX):
+        # A spec copy without a words file of its own borrows the embedded one: what it says of
+        # points the copy no longer has is left out, not held against the copy.
+        words = _fit_borrowed(spec, words)
     problems = list(_spec_problems(spec, words))
     if problems:
         where, message = problems[0]
         raise SpecError(where, message)
     defaults = {p: vp.default for p, vp in spec.variation_points.items()}
     return replace(spec, words=replace(words, wordings=_subject_wordings(words.questions, defaults)))
+
+
+def _fit_borrowed(spec: Spec, words: Words) -> Words:
+    """The borrowed words less what names a point or a reading the spec does not have."""
+    vps = spec.variation_points
+    questions: dict[str, QuestionWords] = {}
+    for qid, q in words.questions.items():
+        points = tuple(p for p in q.points if p in vps)
+        parameters = tuple(p for p in q.parameters if p in spec.parameters)
+        listed = {r for p in points for r in vps[p].listed} | {
+            f"{p}={r}" for p in points for r in vps[p].listed
+        }
+        wordings = tuple(
+            w
+            for w in q.wordings
+            if all(p in points and r in vps[p].listed for p, r in w.when.items()) and w.at in spec.clauses
+        )
+        if not (points or parameters or q.variants or q.topics):
+            continue
+        questions[qid] = replace(
+            q,
+            points=points,
+            parameters=parameters,
+            readings={r: n for r, n in q.readings.items() if r in listed},
+            wordings=wordings,
+        )
+    decisions = {
+        did: d
+        for did, d in words.decisions.items()
+        if all(p in vps and r in vps[p].listed for p, r in d.under.items()) and did not in vps
+    }
+    return replace(words, questions=questions, decisions=decisions)
 
 
 def _subject_wordings(questions: Mapping[str, QuestionWords], readings: Mapping[str, str]) -> dict[str, str]:

@@ -1,0 +1,124 @@
+"""Which engine plays a ruleset, and the state API every engine offers.
+
+The reference engine (`Game`, engine/game.py) is written by hand: fast, and independent of the
+spec's rules, which is what lets the checks hold one to the other. It implements the rules of the
+embedded spec under every reading its `VOCABULARY` declares. Any other ruleset (a house rule stated
+in a spec copy's rules, a reading the reference does not declare, another game) is played by the
+spec interpreter (engine/interpreter.py), which plays whatever the rules say. `make_engine` picks;
+`engine_name` says which, so that every output can say who played; nothing plays a reading as
+another.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from typing import Any, Protocol
+
+from five35.spec import Ruleset, load_spec
+from five35.spec.lang.rulebook import rules_digest
+
+from .game import Game
+from .interpreter import NAME as INTERPRETER
+from .interpreter import SpecEngine
+from .state import Event, Move, Pile, Position, State
+
+REFERENCE = "the reference engine"
+
+
+class Engine(Protocol):
+    """The state API bots, simulate, the protocol server and the fuzzer use (OpenSpiel-like)."""
+
+    @property
+    def players(self) -> int: ...
+    @property
+    def ruleset(self) -> Ruleset: ...
+    @property
+    def copies(self) -> int: ...
+    @property
+    def max_cards(self) -> int: ...
+    @property
+    def points(self) -> dict[int, int]: ...
+    @property
+    def codec(self) -> Any: ...
+    @property
+    def full_deck(self) -> int: ...
+
+    def legal_moves(self, state: State) -> tuple[Move, ...]: ...
+    def apply(self, state: State, move: Move) -> tuple[State, tuple[Event, ...]]: ...
+    def ends_trick(self, state: State, move: Move) -> bool: ...
+    def closing_size(self, kind: str) -> int | None: ...
+    def new_match(self, seed: int) -> State: ...
+    def next_round(self, state: State) -> State: ...
+    def start_round(
+        self,
+        hands: Sequence[Sequence[object]],
+        leader: object,
+        scores: Sequence[object] | None = None,
+        *,
+        round_no: int = 1,
+        seed: int = 0,
+    ) -> State: ...
+    def play_from(self, position: Position) -> State: ...
+    def hand(self, state: State, player: int) -> list[int]: ...
+    def to_json(self, state: State) -> dict[str, Any]: ...
+    def from_json(self, data: dict[str, Any]) -> State: ...
+    def returns(self, state: State) -> tuple[int, ...]: ...
+    def placeable_piles(self) -> list[Pile]: ...
+
+
+@cache
+def _embedded_book() -> Any:
+    return load_spec().rulebook
+
+
+@cache
+def reference_lacks(ruleset: Ruleset) -> str | None:
+    """Why the reference engine cannot play `ruleset` (None: it can): rules in force that differ
+    from the embedded spec's under the same readings, or a reading it does not declare."""
+    book = _embedded_book()
+    if book is None:  # pragma: no cover - the embedded spec always has rules
+        return "the embedded spec has no rules"
+    ours = {r.id: rules_digest((r,)) for r in ruleset.rules}
+    known = {r.id: rules_digest((r,)) for r in book.effective(ruleset.readings)}
+    missing = [i for i in known if i not in ours]
+    added = [i for i in ours if i not in known]
+    changed = [i for i in ours if i in known and ours[i] != known[i]]
+    parts = []
+    if changed:
+        parts.append(f"rule {', '.join(changed)} {'is' if len(changed) == 1 else 'are'} stated otherwise")
+    if missing:
+        parts.append(f"rule {', '.join(missing)} {'is' if len(missing) == 1 else 'are'} left out")
+    if added:
+        parts.append(f"rule {', '.join(added)} {'is' if len(added) == 1 else 'are'} added")
+    if parts:
+        return "; ".join(parts)
+    vocabulary = Game.VOCABULARY
+    for point, reading in sorted(ruleset.readings.items()):
+        if not vocabulary.implements(point, reading):
+            return f"it has no reading {point}={reading}"
+    absent = sorted(set(vocabulary.points) - set(ruleset.readings))
+    if absent:
+        return f"the spec does not choose a reading of {', '.join(absent)}"
+    return None
+
+
+def make_engine(ruleset: Ruleset, players: int) -> Engine:
+    """The engine that plays `ruleset`: the reference where it implements the rules in force,
+    the spec interpreter elsewhere."""
+    if reference_lacks(ruleset) is None:
+        return Game(ruleset, players)
+    return SpecEngine(ruleset, players)
+
+
+def engine_name(ruleset: Ruleset) -> str:
+    """Which engine plays `ruleset`, in the words the outputs use."""
+    return REFERENCE if reference_lacks(ruleset) is None else INTERPRETER
+
+
+def engine_note(ruleset: Ruleset) -> str:
+    """One line for an output: which engine played, and why where it is the interpreter."""
+    why = reference_lacks(ruleset)
+    if why is None:
+        return f"played by {REFERENCE}"
+    return f"played by {INTERPRETER} ({REFERENCE} does not play these rules: {why})"
