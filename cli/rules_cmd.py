@@ -9,7 +9,10 @@ from typing import Any
 
 import click
 from five35.checks.output import plural
+from five35.engine.engines import engine_note
 from five35.spec import Ruleset, Spec, dumps
+from five35.spec.lang.rulebook import describe
+from five35.spec.lang.syntax import unparse
 
 from .main import examples_epilog, resolve, rules_options
 
@@ -111,14 +114,30 @@ def render_text(spec: Spec, ruleset: Ruleset) -> str:
         for cid in vp.cites:
             out.extend(_clause_lines(spec, cid, 6))
 
-    out += _heading(f"Rules ({len(spec.rules)})")
-    for rule in spec.rules:
-        out.extend(_wrap(rule.statement, 2, f"{rule.id}: "))
-        uses = f"; uses {', '.join(rule.uses)}" if rule.uses else ""
-        out.extend(_wrap(f"(clauses {', '.join(rule.cites)}{uses})", 6))
-        if rule.when or rule.decides:
-            when, decides = ", ".join(rule.when) or "-", ", ".join(rule.decides) or "-"
-            out.extend(_wrap(f"(when {when}; decides {decides})", 6))
+    in_force = ruleset.rules
+    base = {r.id: dict(r.definition.parts) for r in spec.rules}
+    statements = {r.id: r for r in spec.rules}
+    out += _heading(
+        f"Rules in force under {ruleset.label()} ({len(in_force)}; '*' marks a part a reading states)"
+    )
+    for rule in in_force:
+        fields = "".join(f", {k} {v}" for k, v in rule.fields)
+        stated = statements.get(rule.id)
+        out.append("")
+        out.extend(
+            _wrap(
+                stated.statement if stated else "(added by a reading)",
+                2,
+                f"{rule.id} ({rule.does}{fields}): ",
+            )
+        )
+        if stated is not None:
+            out.extend(_wrap(f"(clauses {', '.join(stated.cites)})", 6))
+        for bound, node in rule.cards:
+            out.extend(_wrap(unparse(node), 6, f"  cards.{bound} = "))
+        for name, node in rule.parts:
+            mark = "*" if base.get(rule.id, {}).get(name) != node else " "
+            out.extend(_wrap(unparse(node), 6, f"{mark} {name} = "))
 
     out += _heading(f"Profiles ({len(spec.profiles)})")
     for profile in spec.profiles.values():
@@ -138,6 +157,7 @@ def render_text(spec: Spec, ruleset: Ruleset) -> str:
             out.extend(_wrap(_value(value), 4, f"parameter {name} = "))
 
     out += _heading(f"Ruleset in use: {ruleset.label()}")
+    out.extend(_wrap(engine_note(ruleset), 2))
     width = max(len(p) for p in in_use)
     for point in spec.variation_points:
         reading = in_use[point]
@@ -174,6 +194,8 @@ def rules_cmd(fmt: str, spec_path: Path | None, profile: str | None, readings: t
     if fmt == "json":
         data = choice.spec.to_json()
         data["ruleset"] = choice.ruleset.to_json()
+        data["ruleset"]["engine"] = engine_note(choice.ruleset)
+        data["ruleset"]["rules"] = [describe(r) for r in choice.ruleset.rules]
         click.echo(dumps(data))
     else:
         click.echo(render_text(choice.spec, choice.ruleset))

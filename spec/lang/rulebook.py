@@ -80,7 +80,7 @@ def _amend(rule: RuleDef, change: RuleDef) -> RuleDef:
     cards = dict(rule.cards)
     cards.update(change.cards)
     keys = dict(rule.keys)
-    keys.update(change.keys)
+    keys.update((k, v) for k, v in change.keys if k != "id")
     return RuleDef(
         rule.id,
         rule.does,
@@ -163,7 +163,7 @@ def _rule(
     parts: dict[str, Node] = {}
     fields: dict[str, str] = {}
     cards: dict[str, Node] = {}
-    keys: dict[str, Key] = {}
+    keys: dict[str, Key] = {"id": key}
     if len(raw) > MAX_PARTS:
         problems.append((key, 0, f"more than {MAX_PARTS} parts"))
         return None
@@ -201,15 +201,6 @@ def _rule(
         if node is not None:
             parts[name] = node
             keys[name] = here
-    if base is None:
-        for name, part in slot.parts.items():
-            if part.required and name not in parts:
-                problems.append((key, 0, f"rule {rid} ({does}) needs the part {name!r}: {part.explain}"))
-        for name in slot.fields:
-            if name not in fields:
-                problems.append((key, 0, f"rule {rid} ({does}) needs the field {name!r}"))
-        if slot.cards and "max" not in cards:
-            problems.append((key, 0, f"rule {rid} ({does}) needs cards: {{min: ..., max: ...}}"))
     return RuleDef(
         rid,
         does,
@@ -300,8 +291,13 @@ def check_rulebook(
     used: set[tuple[str, str]] = set()
     helpers: dict[tuple[str, str], Key] = {}
     reported: set[tuple[Key, str]] = set()
+    yield from _replaced_everywhere(book)
     for readings in choices:
         rules = book.effective(readings)
+        for problem in _incomplete(rules, readings):
+            if (problem[0], problem[2]) not in reported:
+                reported.add((problem[0], problem[2]))
+                yield problem
         for problem in _slot_counts(rules):
             if (problem[0], problem[2]) not in reported:
                 reported.add((problem[0], problem[2]))
@@ -324,6 +320,49 @@ def check_rulebook(
                 key,
                 0,
                 f"part {name!r} of rule {rule_id} is used by no other part and is not one its step has",
+            )
+
+
+def _replaced_everywhere(book: Rulebook) -> Iterator[Problem]:
+    """A base rule's part that every reading of one point replaces is never in force: refused, so
+    that no part of the file is decorative (leave it to the readings)."""
+    points: dict[str, list[Fragment]] = {}
+    for f in book.fragments:
+        points.setdefault(f.point, []).append(f)
+    for rule in book.rules:
+        for name, _node in rule.parts:
+            for point, fragments in points.items():
+                states = [
+                    any(r == rule.id and c.part(name) is not None for r, c in f.changes) for f in fragments
+                ]
+                if len(fragments) > 1 and all(states):
+                    yield (
+                        rule.key_of(name),
+                        0,
+                        f"every reading of {point} states part {name!r} of rule {rule.id}, so this one is never "
+                        "played: leave it to the readings",
+                    )
+                    break
+
+
+def _incomplete(rules: Sequence[RuleDef], readings: Mapping[str, str]) -> Iterator[Problem]:
+    """Parts and fields a rule's step needs that neither the rule nor a chosen reading states."""
+    for rule in rules:
+        slot = S.SLOTS[rule.does]
+        key = rule.key_of("id")
+        missing = [n for n, part in slot.parts.items() if part.required and rule.part(n) is None]
+        missing += [n for n in slot.fields if rule.field(n) is None]
+        if slot.cards and not any(b == "max" for b, _n in rule.cards):
+            missing.append("cards")
+        if missing:
+            chosen = ", ".join(f"{p}={r}" for p, r in sorted(readings.items())) or "no readings"
+            what = "; ".join(
+                f"{n!r} ({slot.parts[n].explain})" if n in slot.parts else repr(n) for n in missing
+            )
+            yield (
+                key,
+                0,
+                f"rule {rule.id} ({rule.does}) needs {what}: neither it nor a reading states it ({chosen})",
             )
 
 
