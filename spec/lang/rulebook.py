@@ -339,8 +339,8 @@ def _replaced_everywhere(book: Rulebook) -> Iterator[Problem]:
                     yield (
                         rule.key_of(name),
                         0,
-                        f"every reading of {point} states part {name!r} of rule {rule.id}, so this one is never "
-                        "played: leave it to the readings",
+                        f"every reading of {point} states part {name!r} of rule {rule.id}, so this one "
+                        "is never played: leave it to the readings",
                     )
                     break
 

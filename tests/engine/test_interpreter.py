@@ -141,7 +141,7 @@ def test_a_copy_without_the_rule_of_8_plays_no_trick_ended_by_it(tmp_path: Path)
     assert engine_name(ruleset) == INTERPRETER
     assert reference_lacks(ruleset) == "rule trick.end.eight is left out"
     for players in (2, 4, 6):
-        actions, reasons = _moves_and_reasons(ruleset, players, games=6)
+        _actions, reasons = _moves_and_reasons(ruleset, players, games=6)
         assert "rule_of_8" not in reasons and "all_passed" in reasons
     # The embedded spec's games do end tricks by the Rule of 8, so the copy's zero means something.
     assert "rule_of_8" in _moves_and_reasons(load_spec().ruleset(), 4, games=6)[1]
