@@ -450,4 +450,8 @@ class Check:
     title: str
     run: CheckFn
     uses_engine: bool = True
+    #: Whether the check states the embedded spec's rules in Python (a hand-written model, the
+    #: reference engine's hooks): it can say nothing of rules the reference engine does not play,
+    #: and is skipped for them with that reason.
+    states_535: bool = True
     levels: tuple[Level, ...] = LEVELS

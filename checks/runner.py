@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from five35.engine import Game
+from five35.engine.engines import reference_lacks
 from five35.engine.executor import Executor, LocalExecutor
 from five35.engine.simulate import DEFAULT_SEED
 from five35.spec import Ruleset, Spec
@@ -59,6 +60,7 @@ from .findings import (
 )
 from .play.conformance import check_conformance
 from .play.graphs import check_beats, check_endgames, check_succession
+from .play.interpreter import check_interpreter
 from .play.matches import check_matches
 from .solver.divergence import check_divergence
 from .solver.proofs import check_proofs
@@ -75,6 +77,11 @@ CHECKS: tuple[Check, ...] = (
         "conformance",
         "Engine decisions equal the Z3 model's on a bounded domain of situations",
         check_conformance,
+    ),
+    Check(
+        "interpreter",
+        "Seeded matches played by the engine and by the spec interpreter agree move for move",
+        check_interpreter,
     ),
     Check(
         "proofs",
@@ -392,6 +399,16 @@ def _run_one(check: Check, ctx: CheckContext) -> CheckResult:
     if ctx.level not in check.levels:
         reason = f"not run at level {ctx.level} (it runs at level {' and '.join(check.levels)})"
         return CheckResult(name=check.name, title=check.title, seconds=0.0, skipped=reason, notes=(reason,))
+    if check.states_535:
+        why = reference_lacks(ctx.ruleset)
+        if why is not None:
+            reason = (
+                f"not run: it states the embedded spec's rules in Python, and these rules are not "
+                f"those ({why}); the spec interpreter plays them"
+            )
+            return CheckResult(
+                name=check.name, title=check.title, seconds=0.0, skipped=reason, notes=(reason,)
+            )
     if not check.uses_engine:
         ctx = replace(ctx, engine=Game)
     started = time.perf_counter()

@@ -65,6 +65,7 @@ class Engine(Protocol):
     def from_json(self, data: dict[str, Any]) -> State: ...
     def returns(self, state: State) -> tuple[int, ...]: ...
     def placeable_piles(self) -> list[Pile]: ...
+    def placing_moves(self, pile: Pile | None) -> tuple[Move, ...]: ...
 
 
 @cache
@@ -76,6 +77,10 @@ def _embedded_book() -> Any:
 def reference_lacks(ruleset: Ruleset) -> str | None:
     """Why the reference engine cannot play `ruleset` (None: it can): rules in force that differ
     from the embedded spec's under the same readings, or a reading it does not declare."""
+    vocabulary = Game.VOCABULARY
+    for point, reading in sorted(ruleset.readings.items()):
+        if not vocabulary.implements(point, reading):
+            return f"it has no reading {point}={reading}"
     book = _embedded_book()
     if book is None:  # pragma: no cover - the embedded spec always has rules
         return "the embedded spec has no rules"
@@ -93,11 +98,7 @@ def reference_lacks(ruleset: Ruleset) -> str | None:
         parts.append(f"rule {', '.join(added)} {'is' if len(added) == 1 else 'are'} added")
     if parts:
         return "; ".join(parts)
-    vocabulary = Game.VOCABULARY
-    for point, reading in sorted(ruleset.readings.items()):
-        if not vocabulary.implements(point, reading):
-            return f"it has no reading {point}={reading}"
-    absent = sorted(set(vocabulary.points) - set(ruleset.readings))
+    absent = sorted(set(Game.VOCABULARY.points) - set(ruleset.readings))
     if absent:
         return f"the spec does not choose a reading of {', '.join(absent)}"
     return None

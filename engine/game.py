@@ -571,6 +571,10 @@ class Game:
         node = self._node_ids.get(id(pile)) or self._node(pile)
         return node.options, node.index
 
+    def placing_moves(self, pile: Pile | None) -> tuple[Move, ...]:
+        """Every lead (pile None) or every overwrite and add onto `pile`, whatever the hands hold."""
+        return tuple(o.move for o in self._options_for(pile)[0])
+
     def option(self, state: State, move: Move) -> Option | None:
         """What a placing move would make from `state` (its pile, its 8s), or None if it fits no
         lead, overwrite or add there. Does not check the hand."""

@@ -86,8 +86,11 @@ class SpecEngine:
         deck_size = self.copies * len(ruleset.ranks)
         self.deck_size = deck_size
         self.size_dealt = int(p.ask("deal", "hand_size", deck_size=deck_size))
+        # As the reference engine does, a deal the deck cannot supply fails when it is dealt: a
+        # table can still be set up from given hands (scenes, the protocol).
+        self._deal_error: SpecError | None = None
         if not 0 < self.size_dealt * players <= deck_size:
-            raise SpecError(
+            self._deal_error = SpecError(
                 "rules.deal.hand_size", f"{players} hands of {self.size_dealt} from a deck of {deck_size}"
             )
         self._kinds = [(r, r.field("kind") or "") for r in p.slot("pile")]
@@ -197,6 +200,10 @@ class SpecEngine:
         if self._pass is None:
             return False
         return bool(self.program.fn(self._pass, "may")({**self._env, "leading": state.pile is None}))
+
+    def placing_moves(self, pile: Pile | None) -> tuple[Move, ...]:
+        """Every lead (pile None) or every overwrite and add onto `pile`, whatever the hands hold."""
+        return tuple(o.move for o in self._node(pile)[0])
 
     def option(self, state: State, move: Move) -> _Option | None:
         return self._node(state.pile)[1].get(move)
@@ -387,6 +394,8 @@ class SpecEngine:
     # ---- dealing -------------------------------------------------------------------------------
 
     def hand_size(self) -> int:
+        if self._deal_error is not None:
+            raise self._deal_error
         return self.size_dealt
 
     def new_match(self, seed: int) -> State:
@@ -405,7 +414,7 @@ class SpecEngine:
         rng = random.Random(f"five35-deal:{seed}:{round_no}")
         deck = list(self._deck)
         shuffle(rng, deck)
-        size = self.size_dealt
+        size = self.hand_size()
         hands = [sorted(deck[i * size : (i + 1) * size]) for i in range(self.players)]
         if leader is None:
             draw = rng.randrange(self.players)

@@ -36,7 +36,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from five35.engine import PASS, Game, Move, Pile, Position
+from five35.engine import PASS, Move, Pile, Position
+from five35.engine.engines import Engine, make_engine
 from five35.spec import Ruleset, Spec
 
 from .messages import PROTOCOL_VERSION, deal_json, move_json
@@ -431,7 +432,7 @@ class _Engines:
 
     def __init__(self) -> None:
         self._engines: dict[Ruleset, ReferenceEngine] = {}
-        self._games: dict[tuple[Ruleset, int], Game] = {}
+        self._games: dict[tuple[Ruleset, int], Engine] = {}
 
     def engine(self, ruleset: Ruleset) -> ReferenceEngine:
         found = self._engines.get(ruleset)
@@ -439,10 +440,10 @@ class _Engines:
             found = self._engines[ruleset] = ReferenceEngine(ruleset)
         return found
 
-    def game(self, ruleset: Ruleset, players: int) -> Game:
+    def game(self, ruleset: Ruleset, players: int) -> Engine:
         found = self._games.get((ruleset, players))
         if found is None:
-            found = self._games[(ruleset, players)] = Game(ruleset, players)
+            found = self._games[(ruleset, players)] = make_engine(ruleset, players)
         return found
 
 
@@ -568,20 +569,17 @@ def _spares(ruleset: Ruleset, used: set[int], count: int) -> list[int]:
     return [free[i % len(free)] for i in range(count)]
 
 
-def _responses_to(games: Sequence[Game], pile: Pile) -> list[Move]:
+def _responses_to(games: Sequence[Engine], pile: Pile) -> list[Move]:
     """Every overwrite and add onto `pile` under any of `games`, and pass: the union, in one order."""
     found: dict[Move, None] = {}
     for game in games:
-        for p in game.placeable_piles():
-            if game.beats(p, pile):
-                found[Move("overwrite", tuple(sorted(p.cards)))] = None
-        for added, _ in game.add_options(pile):
-            found[Move("add", tuple(sorted(added)))] = None
+        for move in game.placing_moves(pile):
+            found[move] = None
     found[PASS] = None
     return sorted(found, key=lambda m: (len(m.cards), m.cards, m.action))
 
 
-def _leads(games: Sequence[Game]) -> list[Move]:
+def _leads(games: Sequence[Engine]) -> list[Move]:
     found = {Move("lead", tuple(sorted(p.cards))): None for g in games for p in g.placeable_piles()}
     return sorted(found, key=lambda m: (len(m.cards), m.cards))
 
@@ -601,7 +599,7 @@ def _position(
     return Position(tuple(tuple(sorted(h)) for h in hands), 0, None, tuple(m for _, m in plays))
 
 
-def _outcome(game: Game, position: Position, move: Move) -> Any:
+def _outcome(game: Engine, position: Position, move: Move) -> Any:
     """What playing `move` in `position` does: refused, or its events and the state after it. Only
     the move is judged (as the divergence check judges one play), not the mover's other options,
     which the spare cards of a searched deal would widen."""
@@ -616,7 +614,7 @@ def _outcome(game: Game, position: Position, move: Move) -> Any:
     return (events, json.dumps(state_json(game, after), sort_keys=True))
 
 
-def _differs_at(mine: Game, theirs: Sequence[Game], position: Position, move: Move) -> bool:
+def _differs_at(mine: Engine, theirs: Sequence[Engine], position: Position, move: Move) -> bool:
     expected = _outcome(mine, position, move)
     return any(_outcome(g, position, move) != expected for g in theirs)
 
@@ -631,7 +629,7 @@ def search(
     a fixed order, so the answer never varies."""
     engines = engines or _Engines()
     others = alternatives(spec, ruleset, point)
-    candidates: list[tuple[tuple[int, int, int, int, str], Game, list[Game], Position, Move]] = []
+    candidates: list[tuple[tuple[int, int, int, int, str], Engine, list[Engine], Position, Move]] = []
     for players in range(ruleset.players_min, ruleset.players_max + 1):
         mine = engines.game(ruleset, players)
         theirs = [engines.game(o, players) for o in others]

@@ -232,7 +232,8 @@ def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Spec:
     book, problems = read_rulebook(data)
     _raise_rule_problems(path, lines, problems)
     rules = tuple(
-        _rule_of(raw, definition, book) for raw, definition in zip(data["rules"], book.rules, strict=True)
+        _rule_of(raw, definition, book, data.get("parameters") or {})
+        for raw, definition in zip(data["rules"], book.rules, strict=True)
     )
     profiles = {name: _profile(name, data["profiles"], points) for name in data["profiles"]}
     return Spec(
@@ -251,10 +252,11 @@ def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Spec:
     )
 
 
-def _rule_of(raw: dict[str, Any], definition: RuleDef, book: Rulebook) -> Rule:
+def _rule_of(raw: dict[str, Any], definition: RuleDef, book: Rulebook, raw_parameters: Any) -> Rule:
     """A rule with what follows from its definition: the names it uses and when it applies."""
     names = {n.id for _part, node in definition.parts for n in walk(node) if isinstance(n, Name)}
     names |= {n.id for _b, node in definition.cards for n in walk(node) if isinstance(n, Name)}
+    names &= set(raw_parameters)
     points = sorted({f.point for f in book.fragments for rid, _c in f.changes if rid == definition.id})
     when, decides = moments_of(definition)
     return Rule(

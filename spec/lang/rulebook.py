@@ -23,6 +23,8 @@ from .syntax import Node, SyntaxProblem, parse, unparse
 Key = tuple[str | int, ...]
 Problem = tuple[Key, int, str]  # key path, column (0: the whole value), message
 
+NO_FRAGMENT = "a reading states the rule fragment it substitutes (rules: {RULE_ID: {PART: EXPR}})"
+
 #: Rules a spec may state, and parts a rule may have: limits on input size.
 MAX_RULES = 200
 MAX_PARTS = 40
@@ -239,8 +241,23 @@ def read_rulebook(data: Mapping[str, Any]) -> tuple[Rulebook, list[Problem]]:
         for reading, entry in readings.items() if isinstance(readings, dict) else ():
             key: Key = ("variation_points", point, "readings", reading)
             if not isinstance(entry, dict):
-                continue  # the schema reports it
-            if entry.get("unimplemented"):
+                problems.append(
+                    (
+                        key,
+                        0,
+                        "a reading states the rule fragment it substitutes (rules: {RULE_ID: {PART: EXPR}})",
+                    )
+                )
+                continue
+            if entry.get("unimplemented") is True:
+                if "rules" in entry:
+                    problems.append(
+                        (
+                            key,
+                            0,
+                            "a proposal (unimplemented: true) states no rules: remove the marker to play it",
+                        )
+                    )
                 continue
             raw_changes = entry.get("rules")
             if not isinstance(raw_changes, dict) or not raw_changes:

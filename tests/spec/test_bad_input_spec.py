@@ -71,7 +71,7 @@ PLAYERS_PARAM = '    explain: "A game has 2 to 6 players."'
 COPIES = "    value: {small_game: 4, large_game: 5}\n    cites: [deck.copies]"
 POINTS = "{1: 1, 2: 1, 3: 1, 4: 1, 5: 1, 7: 2, 8: 5, 9: 2, 11: 3, 12: 3, 13: 3, 14: 3, 15: 3}"
 ZERO_POINTS = "{" + ", ".join(f"{r}: 0" for r in (1, 2, 3, 4, 5, 7, 8, 9, 11, 12, 13, 14, 15)) + "}"
-RUN_GAPS = "      gaps_skipped: "
+RUN_GAPS = "      gaps_skipped:\n"
 TURN_ORDER_POINT = _block("  turn_order:\n    question:", "\nrules:")
 
 
@@ -466,19 +466,19 @@ CASES: dict[str, Bad] = {
         "expected integer, got 5.0",
     ),
     # ---- the engine's vocabulary -----------------------------------------------------------------
-    "a variation point no engine implements": Bad(
+    "a profile naming a point the spec does not have": Bad(
         "  run_wrap:\n    question:",
         "  run_spin:\n    question:",
-        "  run_spin:",
-        "variation_points.run_spin",
-        "no engine implements variation point 'run_spin'",
+        '      run_wrap: {reading: no_wrap, basis: silent, note: "No source',
+        "profiles.published.readings.run_wrap",
+        "unknown variation point 'run_wrap'",
     ),
-    "a reading no engine implements": Bad(
+    "a reading that states no rule fragment": Bad(
         RUN_GAPS,
-        "      any_pair: ",
+        '      any_pair: "Any two cards make a run."\n' + RUN_GAPS,
         "any_pair:",
         "variation_points.run_gaps.readings.any_pair",
-        "mark it `unimplemented: true`",
+        "states the rule fragment it substitutes",
     ),
     "a parameter no engine implements": Bad(
         "  run_closing_size:\n    value: 5",
@@ -487,8 +487,12 @@ CASES: dict[str, Bad] = {
         "parameters.run_closing_sise",
         "no engine implements parameter 'run_closing_sise'",
     ),
-    "a variation point the spec leaves out": Bad(
-        TURN_ORDER_POINT, "", "variation_points:", "variation_points", "'turn_order' is missing"
+    "a variation point the spec leaves out, so a rule lacks a part": Bad(
+        TURN_ORDER_POINT,
+        "",
+        "  - id: trick.next",
+        "rules.15",
+        "rule trick.next (turn) needs 'next'",
     ),
     "an unimplemented default": Bad(
         RUN_GAPS,
@@ -498,12 +502,13 @@ CASES: dict[str, Bad] = {
         "'any_pair' is marked unimplemented",
         also=(("    default: gaps_break", "    default: any_pair"),),
     ),
-    "an implemented reading marked unimplemented": Bad(
+    "a proposal that states rules": Bad(
         RUN_GAPS,
-        '      gaps_skipped: {unimplemented: true, explain: "5,7 is a run."}\n      was: ',
-        "gaps_skipped: {",
-        "variation_points.run_gaps.readings.gaps_skipped",
-        "the engine implements it",
+        '      any_pair:\n        explain: "Any two."\n        unimplemented: true\n'
+        '        rules: {ranks: {gap: "true"}}\n' + RUN_GAPS,
+        "any_pair:",
+        "variation_points.run_gaps.readings.any_pair",
+        "a proposal (unimplemented: true) states no rules",
     ),
     "a reading mapping without its explanation": Bad(
         RUN_GAPS,

@@ -140,7 +140,7 @@ BAD_SPECS = {
         "    cites: [trick.end, trick.end.run, trick.winner]",
         "    cites: [trick.end, trick.end.rn, trick.winner]",
         "trick.end.rn",
-        "rules.11.cites",
+        "rules.12.cites",
         "'trick.end.rn', which does not exist",
     ),
     "missing clause cited by a variation point": BadSpec(

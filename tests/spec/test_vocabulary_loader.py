@@ -10,10 +10,13 @@ from cli_tools import run_bad_input
 from click.testing import CliRunner
 from five35.cli.main import main
 from five35.engine import Game
+from five35.engine.engines import INTERPRETER, REFERENCE, engine_name, make_engine, reference_lacks
+from five35.engine.interpreter import SpecEngine
 from five35.spec import SpecError, embedded_spec_path, load_spec
+from five35.spec.vocabulary import UnimplementedReading
 
 EMBEDDED = embedded_spec_path().read_text(encoding="utf-8")
-RUN_GAPS = "      gaps_skipped: "
+RUN_GAPS = "      gaps_skipped:\n"
 ANY_PAIR = (
     '      any_pair: {explain: "Any two cards of neighbouring groups form a run.", unimplemented: true}\n'
 )
@@ -94,28 +97,28 @@ def test_a_profile_choosing_a_marked_reading_loads_but_is_refused_at_its_line(
     Game(rules, 4)
 
 
-def test_an_extended_vocabulary_accepts_what_it_implements(tmp_path: Path) -> None:
-    unmarked = EMBEDDED.replace(RUN_GAPS, '      any_pair: "Any two cards."\n' + RUN_GAPS)
-    path = _write(tmp_path, unmarked)
-    with pytest.raises(SpecError, match="no engine implements reading 'any_pair' of run_gaps"):
-        load_spec(path)
-    extended = Game.VOCABULARY.extended({"run_gaps": ("any_pair",)})
-    spec = load_spec(path, vocabulary=extended)
-    assert spec.variation_points["run_gaps"].playable == ("gaps_break", "any_pair", "gaps_skipped")
-    # ... and the same proposal, marked, is then a stale mark.
-    with pytest.raises(SpecError, match="marked unimplemented, but the engine implements it"):
-        load_spec(_write(tmp_path, PROPOSAL, "marked.yaml"), vocabulary=extended)
-
-
-def test_a_vocabulary_point_or_parameter_the_spec_lacks_is_named(tmp_path: Path) -> None:
-    path = _write(tmp_path, EMBEDDED)
-    more_points = Game.VOCABULARY.extended({"jokers_wild": ("never", "always")})
-    with pytest.raises(SpecError) as err:
-        load_spec(path, vocabulary=more_points)
-    line = _line(EMBEDDED, "\nvariation_points:") + 1
-    assert str(err.value).startswith(
-        f"{path}:{line}: variation_points: variation point 'jokers_wild' is missing"
+def test_a_reading_the_reference_lacks_is_played_by_the_spec_interpreter(tmp_path: Path) -> None:
+    any_pair = (
+        '      any_pair:\n        explain: "Ranks next in the deck form a run, across 6 and 10."\n'
+        '        rules: {ranks: {gap: "order(b) == order(a) + 1"}}\n'
     )
+    path = _write(tmp_path, EMBEDDED.replace(RUN_GAPS, any_pair + RUN_GAPS))
+    spec = load_spec(path)
+    assert spec.variation_points["run_gaps"].playable == ("gaps_break", "any_pair", "gaps_skipped")
+    ruleset = spec.ruleset(None, {"run_gaps": "any_pair"})
+    assert engine_name(ruleset) == INTERPRETER
+    assert reference_lacks(ruleset) == "it has no reading run_gaps=any_pair"
+    with pytest.raises(UnimplementedReading):
+        Game(ruleset, 4)  # the reference never plays a reading as another
+    engine = make_engine(ruleset, 4)
+    assert isinstance(engine, SpecEngine)
+    assert engine.program.follows(5, 7) and not engine.program.follows(5, 8)
+    # The readings the reference declares are still played by the reference.
+    assert engine_name(spec.ruleset()) == REFERENCE
+
+
+def test_a_vocabulary_parameter_the_spec_lacks_is_named(tmp_path: Path) -> None:
+    path = _write(tmp_path, EMBEDDED)
     more_parameters = Game.VOCABULARY.extended(parameters=("jokers",))
     with pytest.raises(SpecError) as err:
         load_spec(path, vocabulary=more_parameters)
@@ -186,13 +189,14 @@ UNKNOWN = {
     "reading": (
         EMBEDDED.replace(RUN_GAPS, "      any_pair: \"Any two.\"\n" + RUN_GAPS),
         "any_pair: \"Any two.\"",
-        "variation_points.run_gaps.readings.any_pair: no engine implements reading 'any_pair' of run_gaps "
-        "(implemented: gaps_break, gaps_skipped); mark it `unimplemented: true` to keep it as a proposal",
+        "variation_points.run_gaps.readings.any_pair: a reading states the rule fragment it substitutes "
+        "(rules: {RULE_ID: {PART: EXPR}})",
     ),
-    "point": (
-        EMBEDDED.replace("  run_wrap:\n    question:", "  run_spin:\n    question:"),
-        "  run_spin:",
-        "variation_points.run_spin: no engine implements variation point 'run_spin' (implemented: run_gaps, ",
+    "part": (
+        EMBEDDED.replace('rules: {ranks: {wrap: "true"}}', 'rules: {ranks: {wrap: "true", spin: "1"}}'),
+        'rules: {ranks: {wrap: "true", spin: "1"}}',
+        "variation_points.run_wrap.readings.wrap.rules.ranks.spin: part 'spin' of rule ranks is used by no "
+        "other part",
     ),
     "parameter": (
         EMBEDDED.replace(
@@ -207,7 +211,7 @@ UNKNOWN = {
 
 @pytest.mark.parametrize("command", list(COMMANDS))
 @pytest.mark.parametrize("what", list(UNKNOWN))
-def test_what_no_engine_implements_is_one_line_at_its_key(what: str, command: str, tmp_path: Path) -> None:
+def test_what_no_rule_can_play_is_one_line_at_its_key(what: str, command: str, tmp_path: Path) -> None:
     text, fragment, message = UNKNOWN[what]
     _write(tmp_path, text, "house.yaml")
     place = f"house.yaml:{_line(text, fragment)}: {message}"
