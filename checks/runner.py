@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from five35.engine import Game
-from five35.engine.executor import Executor, LocalExecutor
+from five35.engine.executor import Executor, LocalExecutor, describes_units
 from five35.engine.simulate import DEFAULT_SEED
 from five35.spec import Ruleset, Spec
 from five35.spec.limits import MAX_FILE_BYTES, InputLimitError, load_json
@@ -378,6 +378,7 @@ def _picklable(engine: EngineFactory) -> bool:
     return True
 
 
+@describes_units(lambda spec, ruleset, level, seed, engine, name: f"the check {name}")
 def _run_unit(
     spec: Spec, ruleset: Ruleset, level: Level, seed: int, engine: EngineFactory, name: str
 ) -> CheckResult:

@@ -24,7 +24,7 @@ from typing import Any
 
 from five35.engine import Game, Move, RoundEnd, State, TrickEnd
 from five35.engine.bots import Bot, get_bot
-from five35.engine.executor import Executor, LocalExecutor
+from five35.engine.executor import Executor, LocalExecutor, describes_units, games_text
 from five35.engine.simulate import Stats, Step, _Tally, bot_rngs, game_seed, round_limit, wilson_interval
 from five35.spec import Ruleset, Spec, SpecError
 
@@ -617,6 +617,10 @@ def alternative_units(
     return units
 
 
+@describes_units(
+    lambda alts, players, games, *rest: f"comparing {', '.join(f for f, _ in alts)} over "
+    f"{games_text(games, players)}"
+)
 def alternative_unit(
     alts: tuple[Measured, ...], players: int, games: range, seed: int, bots: tuple[str, ...]
 ) -> dict[str, ImpactCounts]:
