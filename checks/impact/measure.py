@@ -286,6 +286,9 @@ def _measure(
             try:
                 rs.hand_size(players)
                 game = _engine(factory, rs, players)
+                # An engine's own deal hooks (hand_size, deck_copies) must fit its deck too: Board
+                # Game Arena's two hands each at 2 players need twice the table's cards.
+                game.new_match(base_seed)
                 tracker = _Tracker(
                     game,
                     scope=_scope(base, game, played, rs),
@@ -618,8 +621,9 @@ def alternative_units(
 
 
 @describes_units(
-    lambda alts, players, games, *rest: f"comparing {', '.join(f for f, _ in alts)} over "
-    f"{games_text(games, players)}"
+    lambda alts, players, games, *rest: (
+        f"comparing {', '.join(f for f, _ in alts)} over {games_text(games, players)}"
+    )
 )
 def alternative_unit(
     alts: tuple[Measured, ...], players: int, games: range, seed: int, bots: tuple[str, ...]
