@@ -465,7 +465,7 @@ def load_baseline(path: str | Path) -> frozenset[str]:
     except OSError as exc:
         raise BaselineError(f"{where}: cannot read baseline ({exc.strerror or exc})") from None
     try:
-        data = load_json(raw, where)
+        data = load_json(raw, where, unique_keys=True)
     except InputLimitError as exc:
         raise BaselineError(str(exc)) from None
     if not isinstance(data, Mapping) or data.get("format") != BASELINE_FORMAT:

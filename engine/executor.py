@@ -35,6 +35,8 @@ import multiprocessing
 import os
 import pickle
 import signal
+import socket
+import time
 import traceback
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -358,6 +360,10 @@ def _kill(pool: ProcessPoolExecutor) -> None:
 
 #: Seconds to wait for a Dask scheduler to answer (and to have a worker) before giving up.
 CONNECT_TIMEOUT = 10.0
+#: Seconds a tcp:// scheduler has to accept a connection and greet (a Dask scheduler sends its
+#: handshake at once); a port that accepts and stays silent is not a scheduler. distributed's own
+#: connect then waits for ever, so this is asked first, by hand.
+PROBE_TIMEOUT = 3.0
 EXECUTORS = ("local", "dask")
 DASK_HINT = "pip install 'five35[dask]'"
 
@@ -379,6 +385,7 @@ class DaskExecutor:
             from distributed import Client
         except ImportError:
             raise ExecutorUnavailable("kind", f"dask is not installed ({DASK_HINT})") from None
+        _probe(scheduler, min(timeout, PROBE_TIMEOUT))
         try:
             # set_as_default=False: this client must not become the one dask.compute() elsewhere in
             # the process picks up silently.
@@ -451,6 +458,40 @@ class DaskExecutor:
             for future in futures:
                 with contextlib.suppress(Exception):
                     future.release()
+
+
+def _probe(address: str, timeout: float) -> None:
+    """ExecutorUnavailable("scheduler") when `address` is no scheduler address, or a tcp:// one at
+    which nothing answers within `timeout` seconds: refused, unreachable, or accepting the
+    connection and saying nothing. Other schemes (tls://, ucx://, ...) are left to distributed."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    def unavailable(why: str) -> ExecutorUnavailable:
+        return ExecutorUnavailable("scheduler", f"cannot reach a Dask scheduler at {address} ({why})")
+
+    try:
+        scheme, location = parse_address(address, strict=False)
+        if scheme != "tcp":
+            return
+        host, port = parse_host_port(location)
+    except (ValueError, TypeError) as exc:
+        raise ExecutorUnavailable(
+            "scheduler", f"{address!r} is not a Dask scheduler address, e.g. tcp://10.0.0.5:8786 ({exc})"
+        ) from None
+    if not 0 < port < 65536:
+        raise ExecutorUnavailable("scheduler", f"{address!r}: port {port} is not from 1 to 65535")
+    deadline = time.monotonic() + timeout
+    try:
+        with socket.create_connection((host or "127.0.0.1", port), timeout=timeout) as connection:
+            connection.settimeout(max(0.05, deadline - time.monotonic()))
+            greeting = connection.recv(1)
+    except TimeoutError:
+        raise unavailable(f"no answer within {timeout:g} s") from None
+    except OSError as exc:
+        reason = exc.strerror or str(exc) or type(exc).__name__
+        raise unavailable(" ".join(reason.split()).lower()) from None
+    if not greeting:
+        raise unavailable("it closed the connection without a word: not a Dask scheduler") from None
 
 
 def make_executor(

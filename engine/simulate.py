@@ -499,7 +499,7 @@ def read_simulation(text: str | bytes, where: str) -> SimulationPart:
     counts must be whole and agree with the stats shown beside them. SimulationFileError names
     `where` and the key."""
     try:
-        data = load_json(text, where)
+        data = load_json(text, where, unique_keys=True)
     except InputLimitError as exc:
         raise SimulationFileError(exc.where, exc.message) from None
     if not isinstance(data, Mapping) or data.get("command") != SIMULATE_COMMAND:
