@@ -494,9 +494,9 @@ CASES: dict[str, Bad] = {
         "the name 'Eight Trigger!' does not match",
     ),
     "a reading name that is not a name": Bad(
-        RUN_GAPS,
-        "      Gaps Skipped: ",
-        "      Gaps Skipped: ",
+        "      gaps_skipped:\n        explain:",
+        "      Gaps Skipped:\n        explain:",
+        "      Gaps Skipped:",
         "variation_points.run_gaps.readings.Gaps Skipped",
         "the name 'Gaps Skipped' does not match",
     ),
