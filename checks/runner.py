@@ -37,7 +37,7 @@ from typing import Any
 
 from five35.engine import Game
 from five35.engine.engines import reference_lacks
-from five35.engine.executor import Executor, LocalExecutor
+from five35.engine.executor import Executor, LocalExecutor, describes_units
 from five35.engine.simulate import DEFAULT_SEED
 from five35.spec import Ruleset, Spec
 from five35.spec.limits import MAX_FILE_BYTES, InputLimitError, load_json
@@ -385,6 +385,7 @@ def _picklable(engine: EngineFactory) -> bool:
     return True
 
 
+@describes_units(lambda spec, ruleset, level, seed, engine, name: f"the check {name}")
 def _run_unit(
     spec: Spec, ruleset: Ruleset, level: Level, seed: int, engine: EngineFactory, name: str
 ) -> CheckResult:
@@ -481,7 +482,7 @@ def load_baseline(path: str | Path) -> frozenset[str]:
     except OSError as exc:
         raise BaselineError(f"{where}: cannot read baseline ({exc.strerror or exc})") from None
     try:
-        data = load_json(raw, where)
+        data = load_json(raw, where, unique_keys=True)
     except InputLimitError as exc:
         raise BaselineError(str(exc)) from None
     if not isinstance(data, Mapping) or data.get("format") != BASELINE_FORMAT:

@@ -153,6 +153,9 @@ def key_lines(text: str) -> dict[str, int]:
             section = _dotted(header.group(1))
             if section == TABLE:
                 lines.setdefault("", number)
+            elif section[: len(TABLE)] == TABLE:
+                # [tool.five35.sub]: the key `sub` is on the header's line.
+                lines.setdefault(section[len(TABLE)], number)
             continue
         key = _KEY.match(line)
         if key is None:

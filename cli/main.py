@@ -20,6 +20,7 @@ pyproject.toml gives defaults the command line overrides (cli/config.py).
 
 from __future__ import annotations
 
+import os
 import re
 import signal
 import sys
@@ -526,6 +527,31 @@ class Five35Group(click.Group):
                 # click's own exit code: 2 for usage errors, 1 for the others (e.g. FileError).
                 sys.exit(exc.exit_code)
         sys.exit(code if isinstance(code, int) else EXIT_OK)
+
+    def _main_shell_completion(self, ctx_args: Any, prog_name: str, complete_var: str | None = None) -> None:
+        """click's shell completion, with a bad completion environment (an unknown shell, a
+        COMP_CWORD that is not a number) one line and exit 2 rather than a silent exit 1 or a
+        traceback. The completions themselves never fail (see _completion_spec)."""
+        from click.shell_completion import get_completion_class
+
+        var = complete_var or "_{}_COMPLETE".format(prog_name.replace("-", "_").replace(".", "_").upper())
+        instruction = os.environ.get(var)
+        if not instruction:
+            return
+        shell, _, action = instruction.partition("_")
+        if get_completion_class(shell) is None:
+            fail_usage(f"{var}: unknown shell {shell!r} (expected bash_source, zsh_source or fish_source)")
+        if action not in ("source", "complete"):
+            fail_usage(f"{var}: expected {shell}_source or {shell}_complete, got {instruction!r}")
+        if action == "complete":
+            # What the shell's completion function sets; fish's COMP_CWORD is the word itself.
+            for name in ("COMP_WORDS", "COMP_CWORD"):
+                if name not in os.environ:
+                    fail_usage(f"{name}: missing (the shell's completion function sets it)")
+            cword = os.environ["COMP_CWORD"]
+            if shell != "fish" and not cword.strip().isdigit():
+                fail_usage(f"COMP_CWORD: expected the number of the word being completed, got {cword!r}")
+        super()._main_shell_completion(ctx_args, prog_name, complete_var)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:

@@ -109,6 +109,8 @@ class Outputs:
         parent = target.parent
         if not parent.is_dir():
             shown = parent if given.is_symlink() else given.parent
+            if os.path.lexists(shown):
+                raise SpecError(place, f"{str(shown)!r} is not a directory, so {given} cannot be in it")
             raise SpecError(place, f"directory {str(shown)!r} does not exist")
         self._check_unique(target, place)
         try:
@@ -323,8 +325,15 @@ def check_appendable(path: Path, place: str) -> None:
     """A file another program owns and we only append to (GitHub's job summary): it must be a
     regular file we may write, or not exist yet in a directory we may write. Raises SpecError
     naming `place`, before any work."""
-    if _special(path):
-        raise SpecError(place, f"refusing to append to {path} (in {_special(path)})")
+    target = Path(os.path.realpath(path))
+    system = _special(path) or _special(target)
+    if system:
+        raise SpecError(place, f"refusing to append to {path} (in {system})")
+    if path.is_symlink() and not path.exists():
+        # A link to nowhere: appending creates its target, so that is the place to look at.
+        if not target.parent.is_dir():
+            raise SpecError(place, f"cannot append to {path} (a link to {target}, in no directory)")
+        path = target
     if path.exists():
         if not path.is_file():
             raise SpecError(place, f"{path} is not a regular file")

@@ -18,19 +18,33 @@ Interrupts: workers ignore SIGINT, so a Ctrl-C in a terminal (sent to the whole 
 reaches only the parent, which raises KeyboardInterrupt where it waits, and the executor then
 kills every worker at once instead of waiting for the units in flight. Any other error (a unit
 raising, a worker dying) does the same before it is raised.
+
+Errors: what a unit raises in a worker is raised in the caller as the same exception (its type,
+message and attributes), exactly as with jobs == 1, with the worker's traceback as its cause. An
+exception that pickle cannot carry back as it is (one whose __init__ takes other arguments than its
+args, such as SpecError(where, message)) is rebuilt from its type, args and attributes; only one
+whose type the caller cannot import becomes a UnitRaised naming it. A worker that ends without a
+result (killed by a signal, the out-of-memory killer's SIGKILL, os._exit) is WorkerDied, naming how
+it ended and the unit it was running (`describes_units` gives a unit function its words).
 """
 
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
 import os
+import pickle
 import signal
-from collections.abc import Callable, Generator, Iterable, Iterator
+import socket
+import time
+import traceback
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol, TypeVar
 
 R = TypeVar("R")
+F = TypeVar("F", bound=Callable[..., Any])
 
 # The signals a terminal or a supervisor uses to stop a run; workers must never act on them alone.
 STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM})
@@ -39,6 +53,138 @@ MAX_JOBS = 64  # more worker processes than this is a typo, not a machine
 
 class WorkerDied(RuntimeError):
     """A worker process ended without giving its unit's result (killed, out of memory, os._exit)."""
+
+
+class UnitRaised(RuntimeError):
+    """A unit raised an exception whose type cannot be rebuilt in the caller (defined inside a
+    function, say): str() names its type and says its message."""
+
+
+class RemoteTraceback(Exception):
+    """The traceback of an exception raised in a worker, as text: the `__cause__` of the exception
+    raised again in the caller, so that a traceback printed there shows where it happened."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+    def __str__(self) -> str:
+        return self.text
+
+
+# ---- what a unit is called, and what it raised ----------------------------------------------------
+
+_DESCRIBE = "__five35_unit__"
+
+
+def describes_units(describe: Callable[..., str]) -> Callable[[F], F]:
+    """Give a unit function its words: `describe(*args)` (the unit's own arguments) says what one
+    unit does, e.g. "the check divergence", for the error that names a unit whose worker died."""
+
+    def mark(fn: F) -> F:
+        setattr(fn, _DESCRIBE, describe)
+        return fn
+
+    return mark
+
+
+def games_text(games: range, players: int) -> str:
+    """A unit's games in words: "games 100-149 at 4 players"."""
+    first, last = games.start, games.stop - 1
+    span = f"game {first}" if first == last else f"games {first}-{last}"
+    return f"{span} at {players} players"
+
+
+def unit_name(fn: Callable[..., Any], args: Sequence[Any]) -> str:
+    """What the unit fn(*args) does, in the words `describes_units` gave fn, else fn's name."""
+    describe = getattr(fn, _DESCRIBE, None)
+    if describe is not None:
+        try:
+            return str(describe(*args))
+        except Exception:  # words for an error message must never raise one of their own
+            pass
+    return str(getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or type(fn).__name__)
+
+
+def _rebuild(cls: type[BaseException], args: tuple[Any, ...], state: dict[str, Any]) -> BaseException:
+    # The exception as it was, without calling its __init__ (whose arguments may not be its args).
+    exc = cls.__new__(cls, *args)
+    exc.args = args
+    for name, value in state.items():
+        with contextlib.suppress(AttributeError, TypeError):
+            setattr(exc, name, value)
+    return exc
+
+
+def _carried(exc: BaseException) -> tuple[Callable[..., BaseException], tuple[Any, ...]]:
+    """How `exc` travels back from a worker: pickle's own way when it gives the exception back
+    whole, else _rebuild from its type, args and attributes, else a UnitRaised naming it."""
+    try:
+        if type(pickle.loads(pickle.dumps(exc))) is type(exc):
+            return pickle.loads, (pickle.dumps(exc),)
+    except Exception:
+        pass
+    state = dict(getattr(exc, "__dict__", {}))
+    for name in ("where", "message", "key", "argument"):
+        # Attributes a compiled exception class keeps in slots rather than a __dict__.
+        if name not in state and hasattr(exc, name):
+            state[name] = getattr(exc, name)
+    try:
+        packed = pickle.dumps((type(exc), exc.args, state))
+        cls, args, state = pickle.loads(packed)
+        _rebuild(cls, args, state)
+        return _rebuild, (cls, args, state)
+    except Exception:
+        pass
+    text = " ".join(str(exc).split())
+    name = f"{type(exc).__module__}.{type(exc).__qualname__}"
+    return UnitRaised, (f"{name}: {text}" if text else name,)
+
+
+class _Raised:
+    """What a unit raised, as its worker sends it back: the exception and the traceback text."""
+
+    def __init__(self, exc: BaseException) -> None:
+        self.rebuild, self.parts = _carried(exc)
+        self.traceback = "".join(traceback.format_exception(exc))
+
+    def exception(self) -> BaseException:
+        exc = self.rebuild(*self.parts)
+        exc.__cause__ = RemoteTraceback(f"\n'''\n{self.traceback}'''")
+        return exc
+
+
+#: Which worker runs which unit of the current map, shared with the workers: the worker's pid while
+#: the unit runs, minus it once the unit is done, 0 before it starts. Set in each worker by _worker_init.
+_board: Any = None
+
+
+class _Unit:
+    """fn(*args) as a worker runs it: it marks the unit's start and end on the board, and sends back
+    what it raises as a _Raised, so that the caller raises the same exception."""
+
+    def __init__(self, fn: Callable[..., Any], index: int) -> None:
+        self.fn = fn
+        self.index = index
+
+    def __call__(self, *args: Any) -> Any:
+        board = _board
+        pid = os.getpid()
+        if board is not None:
+            board[self.index] = pid
+        try:
+            return self.fn(*args)
+        except Exception as exc:
+            return _Raised(exc)
+        finally:
+            if board is not None:
+                board[self.index] = -pid
+
+
+def _result(value: R | _Raised) -> R:
+    if isinstance(value, _Raised):
+        raise value.exception()
+    return value
 
 
 class ExecutorUnavailable(ValueError):
@@ -65,10 +211,12 @@ class Executor(Protocol):
         ...
 
 
-def _worker_init() -> None:
+def _worker_init(board: Any = None) -> None:
     # The parent decides when a run stops: a Ctrl-C in the terminal reaches every process of the
     # group, and a worker that raised KeyboardInterrupt would print a traceback of its own.
     # SIGTERM keeps its default action, since that is how the parent ends a worker at once.
+    global _board
+    _board = board
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
@@ -115,20 +263,27 @@ class LocalExecutor:
         return self._parallel(fn, units)
 
     def _parallel(self, fn: Callable[..., R], units: list[tuple[Any, ...]]) -> Generator[R, None, None]:
-        pool = ProcessPoolExecutor(max_workers=min(self.jobs, len(units)), initializer=_worker_init)
+        context = multiprocessing.get_context()
+        board = context.RawArray("q", len(units))
+        pool = ProcessPoolExecutor(
+            max_workers=min(self.jobs, len(units)),
+            mp_context=context,
+            initializer=_worker_init,
+            initargs=(board,),
+        )
         finished = False
         try:
             with stop_signals_held():
                 # With the fork start method every worker is forked at the first submit.
-                futures: list[Future[R]] = [pool.submit(fn, *args) for args in units]
+                futures: list[Future[R | _Raised]] = [
+                    pool.submit(_Unit(fn, i), *args) for i, args in enumerate(units)
+                ]
             for future in futures:
                 try:
-                    result = future.result()
-                except BrokenProcessPool:
-                    raise WorkerDied(
-                        f"a worker process ended before returning its result ({_exit_codes(pool)})"
-                    ) from None
-                yield result
+                    value = future.result()
+                except BrokenProcessPool as exc:
+                    raise WorkerDied(_died(pool, board, fn, units, exc)) from None
+                yield _result(value)
             finished = True
         finally:
             if finished:
@@ -143,16 +298,46 @@ def _processes(pool: ProcessPoolExecutor) -> list[Any]:
     return list((getattr(pool, "_processes", None) or {}).values())
 
 
-def _exit_codes(pool: ProcessPoolExecutor) -> str:
-    codes = sorted({p.exitcode for p in _processes(pool) if p.exitcode not in (None, 0)})
+def _how(code: int) -> str:
+    """How a worker ended, from its exit code, in words."""
+    if code < 0 and -code in signal.valid_signals():
+        name = signal.Signals(-code).name
+        if -code == signal.SIGKILL:
+            return f"was killed by {name} (out of memory, or kill -9)"
+        return f"was killed by {name}"
+    return f"exited with code {code}"
+
+
+def _died(
+    pool: ProcessPoolExecutor,
+    board: Any,
+    fn: Callable[..., Any],
+    units: Sequence[tuple[Any, ...]],
+    broken: BrokenProcessPool,
+) -> str:
+    """The one line of a broken pool: which worker ended how, and the unit it was running."""
+    processes = _processes(pool)
+    for process in processes:
+        # The pool ends the other workers once one has died; their exit codes come within moments.
+        with contextlib.suppress(OSError, ValueError, AssertionError):
+            process.join(2.0)
+    codes = {p.pid: p.exitcode for p in processes if p.exitcode not in (None, 0)}
     # A broken pool ends its other workers with SIGTERM; the one that died first is the news.
-    first = [c for c in codes if c != -signal.SIGTERM] or codes
-    if not first:
-        return "no exit code"
-    return ", ".join(
-        f"killed by {signal.Signals(-c).name}" if c < 0 and -c in signal.valid_signals() else f"exit code {c}"
-        for c in first
-    )
+    dead = {pid: c for pid, c in codes.items() if c != -signal.SIGTERM} or codes
+    total = len(units)
+    parts = []
+    for pid, code in sorted(dead.items()):
+        running = [i for i in range(total) if board[i] == pid]
+        doing = "; ".join(f"unit {i + 1} of {total}: {unit_name(fn, units[i])}" for i in running)
+        parts.append(f"a worker process {_how(code)}" + (f" while running {doing}" if doing else ""))
+    if parts:
+        return "; ".join(parts)
+    cause = broken.__cause__
+    if cause is not None:
+        # The pool broke without a worker dying: a result that could not be read back.
+        last = [line for line in str(cause).strip().strip("'").splitlines() if line.strip()]
+        return f"a worker's result could not be read back ({last[-1].strip() if last else 'no reason given'})"
+    return "a worker process ended before returning its result (no exit code)"
 
 
 def _kill(pool: ProcessPoolExecutor) -> None:
@@ -175,6 +360,10 @@ def _kill(pool: ProcessPoolExecutor) -> None:
 
 #: Seconds to wait for a Dask scheduler to answer (and to have a worker) before giving up.
 CONNECT_TIMEOUT = 10.0
+#: Seconds a tcp:// scheduler has to accept a connection and greet (a Dask scheduler sends its
+#: handshake at once); a port that accepts and stays silent is not a scheduler. distributed's own
+#: connect then waits for ever, so this is asked first, by hand.
+PROBE_TIMEOUT = 3.0
 EXECUTORS = ("local", "dask")
 DASK_HINT = "pip install 'five35[dask]'"
 
@@ -196,6 +385,7 @@ class DaskExecutor:
             from distributed import Client
         except ImportError:
             raise ExecutorUnavailable("kind", f"dask is not installed ({DASK_HINT})") from None
+        _probe(scheduler, min(timeout, PROBE_TIMEOUT))
         try:
             # set_as_default=False: this client must not become the one dask.compute() elsewhere in
             # the process picks up silently.
@@ -244,18 +434,20 @@ class DaskExecutor:
 
         # pure=False: every unit its own task. Units are pure, but hashing their arguments (rulesets,
         # specs) to find equal ones costs more than running the rare duplicate twice.
-        futures = self.client.map(fn, *(list(column) for column in zip(*units, strict=True)), pure=False)
+        columns = [list(column) for column in zip(*units, strict=True)]
+        futures = self.client.map(_Unit(fn, 0), *columns, pure=False)
         finished = False
         try:
-            for future in futures:
+            for i, future in enumerate(futures):
                 try:
-                    result = future.result()
-                except KilledWorker as exc:
+                    value = future.result()
+                except KilledWorker:
                     raise WorkerDied(
-                        f"a Dask worker died running the same unit again and again ({exc}); "
-                        "its task was re-run the scheduler's allowed number of times"
+                        f"a Dask worker died each time it ran unit {i + 1} of {len(units)}: "
+                        f"{unit_name(fn, units[i])} (its task was run again the scheduler's allowed "
+                        "number of times)"
                     ) from None
-                yield result
+                yield _result(value)
             finished = True
         finally:
             if not finished:
@@ -266,6 +458,40 @@ class DaskExecutor:
             for future in futures:
                 with contextlib.suppress(Exception):
                     future.release()
+
+
+def _probe(address: str, timeout: float) -> None:
+    """ExecutorUnavailable("scheduler") when `address` is no scheduler address, or a tcp:// one at
+    which nothing answers within `timeout` seconds: refused, unreachable, or accepting the
+    connection and saying nothing. Other schemes (tls://, ucx://, ...) are left to distributed."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    def unavailable(why: str) -> ExecutorUnavailable:
+        return ExecutorUnavailable("scheduler", f"cannot reach a Dask scheduler at {address} ({why})")
+
+    try:
+        scheme, location = parse_address(address, strict=False)
+        if scheme != "tcp":
+            return
+        host, port = parse_host_port(location)
+    except (ValueError, TypeError) as exc:
+        raise ExecutorUnavailable(
+            "scheduler", f"{address!r} is not a Dask scheduler address, e.g. tcp://10.0.0.5:8786 ({exc})"
+        ) from None
+    if not 0 < port < 65536:
+        raise ExecutorUnavailable("scheduler", f"{address!r}: port {port} is not from 1 to 65535")
+    deadline = time.monotonic() + timeout
+    try:
+        with socket.create_connection((host or "127.0.0.1", port), timeout=timeout) as connection:
+            connection.settimeout(max(0.05, deadline - time.monotonic()))
+            greeting = connection.recv(1)
+    except TimeoutError:
+        raise unavailable(f"no answer within {timeout:g} s") from None
+    except OSError as exc:
+        reason = exc.strerror or str(exc) or type(exc).__name__
+        raise unavailable(" ".join(reason.split()).lower()) from None
+    if not greeting:
+        raise unavailable("it closed the connection without a word: not a Dask scheduler") from None
 
 
 def make_executor(
@@ -303,8 +529,13 @@ __all__ = [
     "Executor",
     "ExecutorUnavailable",
     "LocalExecutor",
+    "RemoteTraceback",
+    "UnitRaised",
     "WorkerDied",
     "default_jobs",
+    "describes_units",
+    "games_text",
     "make_executor",
     "stop_signals_held",
+    "unit_name",
 ]

@@ -37,7 +37,7 @@ from five35.spec.model import MATCH_ROUND_LIMIT
 
 from .bots import Bot, seat_bots
 from .engines import Engine, make_engine
-from .executor import Executor, LocalExecutor
+from .executor import Executor, LocalExecutor, describes_units, games_text
 from .state import ACTIONS, TRICK_END_REASONS, Event, MatchEnd, Move, RoundEnd, State, TrickEnd
 
 Mode = Literal["round", "match"]
@@ -499,7 +499,7 @@ def read_simulation(text: str | bytes, where: str) -> SimulationPart:
     counts must be whole and agree with the stats shown beside them. SimulationFileError names
     `where` and the key."""
     try:
-        data = load_json(text, where)
+        data = load_json(text, where, unique_keys=True)
     except InputLimitError as exc:
         raise SimulationFileError(exc.where, exc.message) from None
     if not isinstance(data, Mapping) or data.get("command") != SIMULATE_COMMAND:
@@ -801,6 +801,7 @@ def simulate_parallel(
     return merge_all(stats)
 
 
+@describes_units(lambda ruleset, players, seeds, *rest: f"simulating {games_text(seeds, players)}")
 def _simulate_part(
     ruleset: Ruleset,
     players: int,

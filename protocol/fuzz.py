@@ -35,7 +35,7 @@ from typing import Any
 from five35.checks.hypothesis_env import hypothesis_settings, private_hypothesis_home
 from five35.engine import PASS, Move, Position, State
 from five35.engine.engines import Engine
-from five35.engine.executor import Executor, LocalExecutor
+from five35.engine.executor import Executor, LocalExecutor, describes_units
 from five35.spec import Ruleset
 from hypothesis import Phase, given, settings
 from hypothesis import seed as hypothesis_seed
@@ -523,6 +523,7 @@ def _fault(fields: _FaultFields | None) -> EngineFault | None:
     return None if fields is None else EngineFault(*fields)
 
 
+@describes_units(lambda target, timeout, max_line, ruleset, examples, seed, *_: f"fuzzing with seed {seed}")
 def fuzz_seed(
     target: str,
     timeout: float,

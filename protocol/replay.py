@@ -106,7 +106,7 @@ def load_replay(path: Path) -> Replay:
     except OSError as exc:
         raise SpecError(where, f"cannot read: {exc.strerror or exc}") from None
     try:
-        data = load_json(raw, where)
+        data = load_json(raw, where, unique_keys=True)
     except InputLimitError as exc:
         raise SpecError(where, exc.message) from None
     error = jsonschema.exceptions.best_match(

@@ -45,7 +45,7 @@ from five35.checks.pipeline import (
 )
 from five35.checks.runner import CHECKS, all_checks, run_checks
 from five35.engine import Game
-from five35.engine.executor import Executor, LocalExecutor
+from five35.engine.executor import Executor, LocalExecutor, describes_units, games_text, unit_name
 from five35.engine.simulate import Stats, merge_all, simulate
 from five35.spec import Ruleset, Spec, SpecError
 
@@ -93,6 +93,7 @@ def _chunks(games: int, size: int) -> list[range]:
     return [range(lo, min(games, lo + size)) for lo in range(0, games, size)]
 
 
+@describes_units(lambda ruleset, compared, players, games, *_: f"impacts over {games_text(games, players)}")
 def _impact_unit(
     ruleset: Ruleset,
     compared: Mapping[str, tuple[Ruleset, tuple[str, str]]],
@@ -104,6 +105,7 @@ def _impact_unit(
     return measure(ruleset, compared, players, games, base_seed=seed, bots=bots)
 
 
+@describes_units(lambda ruleset, compared, players, games, *_: f"impacts over {games_text(games, players)}")
 def _impact_stats_unit(
     ruleset: Ruleset,
     compared: Mapping[str, tuple[Ruleset, tuple[str, str]]],
@@ -115,11 +117,15 @@ def _impact_stats_unit(
     return measure_with_stats(ruleset, compared, players, games, base_seed=seed, bots=bots)
 
 
+@describes_units(
+    lambda ruleset, players, games, *rest: f"the variant {ruleset.label()}, {games_text(games, players)}"
+)
 def _variant_unit(ruleset: Ruleset, players: int, games: range, seed: int, bots: Sequence[str]) -> Stats:
     seated = [bots[s % len(bots)] for s in range(players)]
     return simulate(ruleset, players, games, seated, "match", base_seed=seed)
 
 
+@describes_units(unit_name)
 def _call(fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
     # Module-level, so that an executor can send it with a unit to another process.
     return fn(*args)
@@ -345,6 +351,7 @@ def estimate_finding_impacts(
     }
 
 
+@describes_units(lambda spec, ruleset, level, seed, name: f"the check {name}")
 def _check_unit(spec: Spec, ruleset: Ruleset, level: Level, seed: int, name: str) -> CheckResult:
     """One check of the runner, by its name: a unit of its own, so that the checks spread over the
     executor's workers beside the simulations."""

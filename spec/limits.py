@@ -50,14 +50,28 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON value")
 
 
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # json.loads keeps the last of two equal keys without a word: in a file handed over to be
+    # merged or replayed, the other value may be the one that was meant (or a tampered one).
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"the key {key!r} appears twice in one object")
+        out[key] = value
+    return out
+
+
 def load_json(
     text: str | bytes,
     where: str,
     *,
     max_bytes: int = MAX_FILE_BYTES,
     max_depth: int = MAX_DEPTH,
+    unique_keys: bool = False,
 ) -> Any:
-    """Parse JSON text within the limits; raises InputLimitError naming `where`."""
+    """Parse JSON text within the limits; raises InputLimitError naming `where`. With `unique_keys`
+    (files a user hands over: simulate parts, baselines, replays) an object that gives a key twice
+    is refused too."""
     size = len(text)
     if size > max_bytes:
         raise InputLimitError(where, f"{size} bytes is over the limit of {max_bytes}")
@@ -70,7 +84,9 @@ def load_json(
     if depth > max_depth:
         raise InputLimitError(where, f"nested {depth} levels deep, over the limit of {max_depth}")
     try:
-        return json.loads(text, parse_constant=_reject_constant)
+        return json.loads(
+            text, parse_constant=_reject_constant, object_pairs_hook=_unique if unique_keys else None
+        )
     except json.JSONDecodeError as exc:
         raise InputLimitError(
             where, f"line {exc.lineno} column {exc.colno}: not valid JSON: {exc.msg}"

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -92,6 +92,15 @@ _Validator = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
 )
 
 
+def error_key(err: jsonschema.ValidationError) -> Key:
+    """The key path a schema error is about. A key whose name breaks `propertyNames` is reported by
+    jsonschema at the mapping that holds it; the key itself is the place to fix (its own line)."""
+    key: Key = tuple(err.path)
+    if "propertyNames" in err.relative_schema_path and isinstance(err.instance, str):
+        return (*key, err.instance)
+    return key
+
+
 def _schema_error(path: Path, lines: dict[Key, int], data: Any) -> SpecError | None:
     validator = _Validator(_schema())
     # A misspelt key also makes the right key "missing"; naming the misspelling is the useful message.
@@ -100,7 +109,7 @@ def _schema_error(path: Path, lines: dict[Key, int], data: Any) -> SpecError | N
         validator.iter_errors(data),
         key=lambda e: (
             e.validator != "additionalProperties",
-            _nearest_line(lines, tuple(e.path)),
+            _nearest_line(lines, error_key(e)),
             e.validator != "type",
             e.message,
         ),
@@ -108,7 +117,7 @@ def _schema_error(path: Path, lines: dict[Key, int], data: Any) -> SpecError | N
     if not errors:
         return None
     err = errors[0]
-    key: Key = tuple(err.path)
+    key = error_key(err)
     message = _describe(err)
     if err.validator == "additionalProperties" and isinstance(err.instance, dict):
         allowed = sorted(err.schema.get("properties", {}))
@@ -123,6 +132,10 @@ def _schema_error(path: Path, lines: dict[Key, int], data: Any) -> SpecError | N
 
 
 def _describe(err: jsonschema.ValidationError) -> str:
+    if "propertyNames" in err.relative_schema_path and isinstance(err.instance, str):
+        if err.validator == "pattern":
+            return f"the name {err.instance!r} does not match {err.validator_value}"
+        return f"the name {err.instance!r} is not allowed ({err.message})"
     if err.validator == "required":
         return err.message.replace("is a required property", "is missing")
     if err.validator == "type":
@@ -401,7 +414,9 @@ def _semantic_problems(spec: Spec, data: dict[str, Any], vocabulary: Vocabulary)
     for i, rule in enumerate(spec.rules):
         yield from cited(("rules", i, "cites"), rule.cites)
 
-    yield from _bounds_problems(("parameters",), {n: p.value for n, p in spec.parameters.items()})
+    yield from _bounds_problems(
+        ("parameters",), {n: p.value for n, p in spec.parameters.items()}, spec.variation_points
+    )
 
     if spec.default_profile not in spec.profiles:
         yield ("default_profile",), f"names profile {spec.default_profile!r}, which does not exist"
@@ -437,7 +452,8 @@ def _semantic_problems(spec: Spec, data: dict[str, Any], vocabulary: Vocabulary)
         if missing:
             yield ("profiles", name), f"chooses no reading for {', '.join(missing)}"
         merged = {n: p.value for n, p in spec.parameters.items()} | dict(profile.parameters)
-        yield from _bounds_problems(("profiles", name, "parameters"), merged)
+        yield from _bounds_problems(("profiles", name, "parameters"), merged, spec.variation_points)
+        yield from _profile_deal_problems(("profiles", name), profile, merged)
 
 
 def _rule_language_problems(spec: Spec) -> Iterator[tuple[Key, int, str]]:
@@ -463,7 +479,9 @@ def _vocabulary_problems(spec: Spec, vocabulary: Vocabulary) -> Iterator[tuple[K
             yield ("parameters",), f"parameter {name!r} is missing: the engine needs its value"
 
 
-def _bounds_problems(key: Key, params: dict[str, Any]) -> Iterator[tuple[Key, str]]:
+def _bounds_problems(
+    key: Key, params: dict[str, Any], points: Mapping[str, VariationPoint]
+) -> Iterator[tuple[Key, str]]:
     ranks = params["ranks"]
     players = params["players"]
     if players["min"] > players["max"]:
@@ -490,6 +508,69 @@ def _bounds_problems(key: Key, params: dict[str, Any]) -> Iterator[tuple[Key, st
     if uncovered:
         yield (*key, "hand_size"), f"gives no hand size for {uncovered} players"
     yield from _termination_problems(key, params)
+    if not uncovered:
+        yield from _deal_problems(key, params, points)
+
+
+def _deck(params: dict[str, Any], players: int, five_is_large: bool) -> int:
+    copies = params["copies"]
+    large = players >= 6 or (players == 5 and five_is_large)
+    return int(copies["large_game" if large else "small_game"]) * len(params["ranks"])
+
+
+def _deal_problems(
+    key: Key, params: dict[str, Any], points: Mapping[str, VariationPoint]
+) -> Iterator[tuple[Key, str]]:
+    """The hand-size table against the deck: at every player count, the table must fit a deck some
+    reading gives that count (else no job can deal it: the report compares every reading, and the
+    checks play them). At 5 players the decks differ by five_player_copies; a table that fits only
+    one of them is a question of the rules (the liveness check names it), not a mistake in the file,
+    unless a profile plays both (`_profile_deal_problems`)."""
+    deal = points.get("deal")
+    if deal is not None and "table" not in deal.playable:
+        return  # no reading deals by the table
+    five = points.get("five_player_copies")
+    larges = {r == "five_is_large" for r in five.playable} if five is not None else {True}
+    # Under the value itself (`value: {2: 12, ...}`) when it is the spec's parameter, not a profile's.
+    at = (*key, "hand_size", "value") if key == ("parameters",) else (*key, "hand_size")
+    for n in range(params["players"]["min"], params["players"]["max"] + 1):
+        size = params["hand_size"][str(n)]
+        deck = max(_deck(params, n, large) for large in larges)
+        if size * n > deck:
+            yield (
+                (*at, str(n)),
+                f"{n} hands of {size} need {size * n} cards, but the deck has {deck} at {n} players "
+                "(the reading deal=table deals this table)",
+            )
+
+
+def _profile_deal_problems(key: Key, profile: Profile, params: dict[str, Any]) -> Iterator[tuple[Key, str]]:
+    """A profile that deals by the table must be able to deal it at every player count, with the
+    deck its own five_player_copies reading gives."""
+    readings = {point: choice.reading for point, choice in profile.readings.items()}
+    if readings.get("deal", "table") != "table" or any(
+        str(n) not in params["hand_size"]
+        for n in range(params["players"]["min"], params["players"]["max"] + 1)
+    ):
+        return
+    large = readings.get("five_player_copies", "five_is_large") == "five_is_large"
+    for n in range(params["players"]["min"], params["players"]["max"] + 1):
+        size = params["hand_size"][str(n)]
+        deck = _deck(params, n, large)
+        if size * n > deck:
+            under = (
+                f" under five_player_copies={readings['five_player_copies']}"
+                if n == 5 and "five_player_copies" in readings
+                else ""
+            )
+            # At 5 players the profile's deck is its five_player_copies reading's; else the deal's.
+            point = "five_player_copies" if n == 5 and "five_player_copies" in readings else "deal"
+            yield (
+                (*key, "readings", point),
+                f"deals by the hand-size table, and {n} hands of {size} need {size * n} cards, but "
+                f"the deck has {deck}{under}",
+            )
+            return
 
 
 def _termination_problems(key: Key, params: dict[str, Any]) -> Iterator[tuple[Key, str]]:

@@ -61,6 +61,10 @@ class SpecError(Exception):
         self.where = where
         self.message = message
 
+    def __reduce__(self) -> tuple[type[SpecError], tuple[str, str]]:
+        # Pickled by its own two arguments: a worker process sends it back whole (engine/executor.py).
+        return type(self), (self.where, self.message)
+
 
 @dataclass(frozen=True)
 class Clause:

@@ -32,17 +32,20 @@ def run_bad_input(
     *needles: str,
     cwd: Path,
     stdin: str | None = None,
+    env: Mapping[str, str | None] | None = None,
 ) -> Result:
-    """Run `535-check ARGS` in `cwd` on a bad input and assert what every error path promises:
-    the documented exit code, exactly one line on stderr starting `535-check: error: ` and naming
-    the place (`needles`), nothing on stdout, no traceback, and no file left behind in `cwd`."""
-    from five35.cli.main import main  # late: a test module that only imports the helpers stays fast
+    """Run `535-check ARGS` in `cwd` (with `env` set, a None value unset) on a bad input and assert
+    what every error path promises: the documented exit code, exactly one line on stderr starting
+    `535-check: error: ` and naming the place (`needles`), nothing on stdout, no traceback, and no
+    file left behind in `cwd`."""
+    from five35.cli.main import PROG, main  # late: a test module that only imports the helpers stays fast
 
     before = sorted(p.relative_to(cwd) for p in cwd.rglob("*"))
     old = Path.cwd()
     os.chdir(cwd)
     try:
-        result = CliRunner().invoke(main, args, input=stdin, catch_exceptions=True)
+        # Under its own name, as a shell runs it: shell completion reads _535_CHECK_COMPLETE.
+        result = CliRunner().invoke(main, args, input=stdin, env=env, catch_exceptions=True, prog_name=PROG)
     finally:
         os.chdir(old)
     assert result.exception is None or isinstance(result.exception, SystemExit), (

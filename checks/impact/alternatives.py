@@ -58,7 +58,8 @@ def from_words(
         ),
         method=alt.method,
         players=tuple(players),
-        scene=scene_of(scene),
+        # A scene the rules of either side cannot set up is left out (scenes.py says why).
+        scene=scene_of(scene, played, compared or played),
         shown_as_readings=shown_as_readings,
     )
 

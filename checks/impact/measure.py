@@ -24,7 +24,7 @@ from typing import Any
 
 from five35.engine import Game, Move, RoundEnd, State, TrickEnd
 from five35.engine.bots import Bot, get_bot
-from five35.engine.executor import Executor, LocalExecutor
+from five35.engine.executor import Executor, LocalExecutor, describes_units, games_text
 from five35.engine.simulate import Stats, Step, _Tally, bot_rngs, game_seed, round_limit, wilson_interval
 from five35.spec import Ruleset, Spec, SpecError
 
@@ -286,6 +286,9 @@ def _measure(
             try:
                 rs.hand_size(players)
                 game = _engine(factory, rs, players)
+                # An engine's own deal hooks (hand_size, deck_copies) must fit its deck too: Board
+                # Game Arena's two hands each at 2 players need twice the table's cards.
+                game.new_match(base_seed)
                 tracker = _Tracker(
                     game,
                     scope=_scope(base, game, played, rs),
@@ -617,6 +620,11 @@ def alternative_units(
     return units
 
 
+@describes_units(
+    lambda alts, players, games, *rest: (
+        f"comparing {', '.join(f for f, _ in alts)} over {games_text(games, players)}"
+    )
+)
 def alternative_unit(
     alts: tuple[Measured, ...], players: int, games: range, seed: int, bots: tuple[str, ...]
 ) -> dict[str, ImpactCounts]:

@@ -4,31 +4,90 @@ The words file (spec/535.words.yaml) may give a finding a scene: a deal, the mov
 table up, and the moves asked about (`then`). `scene_of` turns those words into a `Scene` (a
 `Position` and moves); `scene_witness` sets it up on the engines of both sides and writes down, as
 a `Witness`, the legal moves of each and what every asked-about move leads to.
+
+The words file is written for the embedded spec; a copy with other numbers (fewer ranks, fewer
+copies, other player counts, a smaller turn) may not be able to supply a scene's table. That is the
+words file's problem for that spec, not the engine's: `scene_problem` says why a scene cannot be set
+up under a ruleset, `scene_of` gives no scene then (the finding is shown without it), and
+`skipped_scenes` lists them for the note the text audit makes.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
-from five35.engine import Game, Move, Position, State
-from five35.spec.words import SceneWords
+from five35.engine import Game, IllegalMove, Move, Position, State
+from five35.engine.cards import DealError
+from five35.spec import Ruleset, Spec, SpecError
+from five35.spec.words import SceneWords, words_of
 
 from ..findings import Alternative, EngineFactory, Scene, Witness
 from .witnesses import moves_text, result_of, situation_of, state_cards
 
 
-def scene_of(words: SceneWords | None) -> Scene | None:
-    """The words file's scene as a position and the moves asked about."""
-    if words is None:
-        return None
-    position = Position(
+def _position(words: SceneWords) -> Position:
+    return Position(
         hands=words.hands,
         leader=words.leader,
         moves=tuple(Move(action, cards) for action, cards in words.plays),  # type: ignore[arg-type]
     )
+
+
+@lru_cache(maxsize=1024)
+def scene_problem(words: SceneWords, ruleset: Ruleset) -> str | None:
+    """Why the reference engine cannot set `words`' table up under `ruleset` (None when it can): a
+    player count the rules do not play, a rank the deck lacks, more cards of a rank than its copies,
+    or a move that sets the table up and is not legal under these rules."""
+    players = len(words.hands)
+    if not ruleset.players_min <= players <= ruleset.players_max:
+        return (
+            f"it is a table of {players} players, and the rules play "
+            f"{ruleset.players_min} to {ruleset.players_max}"
+        )
+    held = Counter(card for hand in words.hands for card in hand)
+    stray = sorted(set(held) - set(ruleset.ranks))
+    if stray:
+        kind = "ranks" if len(stray) > 1 else "rank"
+        return f"it uses {kind} {', '.join(map(str, stray))}, which the deck lacks"
+    copies = ruleset.copies(players)
+    over = [(rank, count) for rank, count in sorted(held.items()) if count > copies]
+    if over:
+        rank, count = over[0]
+        return (
+            f"it holds {count} cards of rank {rank}, and the deck has {copies} of each at {players} players"
+        )
+    try:
+        Game(ruleset, players).play_from(_position(words))
+    except (DealError, IllegalMove, SpecError) as exc:
+        return f"it cannot be set up under these rules ({' '.join(str(exc).split())})"
+    return None
+
+
+def scene_of(words: SceneWords | None, *rulesets: Ruleset) -> Scene | None:
+    """The words file's scene as a position and the moves asked about; None when there is none, or
+    when the reference engine cannot set it up under one of `rulesets` (the sides it is played on)."""
+    if words is None or any(scene_problem(words, r) is not None for r in rulesets):
+        return None
     then = tuple(Move(action, cards) for action, cards in words.then)  # type: ignore[arg-type]
-    return Scene(words.name, position, then, words.describe, words.show_deck)
+    return Scene(words.name, _position(words), then, words.describe, words.show_deck)
+
+
+def skipped_scenes(spec: Spec, ruleset: Ruleset) -> tuple[str, ...]:
+    """A note for every scene of the spec's words file that `ruleset` cannot supply, in the file's
+    order: such a scene is left out of the findings it would show."""
+    words = words_of(spec)
+    out = []
+    for name, scene in words.scenes.items():
+        problem = scene_problem(scene, ruleset)
+        if problem is not None:
+            out.append(
+                f"scene {name} of {words.path.name} is left out for {spec.path.name} "
+                f"({ruleset.label()}): {problem}"
+            )
+    return tuple(out)
 
 
 def _side(game: Game, state: State, then: Sequence[Move], deck: bool = False) -> dict[str, Any]:

@@ -37,7 +37,7 @@ from ..findings import (
     point_status,
 )
 from ..impact.alternatives import from_words
-from ..impact.scenes import scene_witness
+from ..impact.scenes import scene_witness, skipped_scenes
 
 CHECK_NAME = "text_audit"
 
@@ -236,6 +236,8 @@ def check_text_audit(ctx: CheckContext) -> CheckResult:
             f"{len(ctx.spec.clauses)} clauses, {len(ctx.spec.parameters)} parameters and "
             f"{len(ctx.spec.variation_points)} variation points read; {known} known "
             "German/Spanish differences looked for",
+            # The words file's scenes this spec cannot supply: the findings they would show go without.
+            *skipped_scenes(ctx.spec, ctx.ruleset),
         ),
     )
 

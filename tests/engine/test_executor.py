@@ -98,8 +98,7 @@ def test_a_unit_that_raises_stops_every_worker() -> None:
 
 
 def test_a_worker_that_dies_is_an_error_not_a_hang() -> None:
-    # Which exit codes are still known when the pool breaks depends on timing; the error is certain.
-    with pytest.raises(WorkerDied, match="worker process ended"):
+    with pytest.raises(WorkerDied, match="a worker process exited"):
         list(LocalExecutor(2).map(_die, range(4)))
     assert _children() == []
 
@@ -208,3 +207,101 @@ def test_check_deep_checks_an_engine_that_cannot_travel_here(ruleset: Ruleset) -
         engine=lambda r, p: Game(r, p),
     )
     assert executor.units == [] and run.ok
+
+
+# ---- the real error, always (issue 20) ----------------------------------------------------------
+
+
+def _raise_spec_error(x: int) -> int:
+    from five35.spec import SpecError
+
+    if x == 2:
+        # SpecError(where, message): pickle's default way would call SpecError("where: message").
+        raise SpecError("house.yaml:179: parameters.hand_size", "2 hands of 24 need 48 cards")
+    return x
+
+
+def _raise_deal_error(x: int) -> int:
+    from five35.engine.cards import DealError
+
+    if x == 1:
+        raise DealError("hands", "4 cards of rank 3 in all, the deck has 3")
+    return x
+
+
+def _raise_unimportable(x: int) -> int:
+    class Hidden(Exception):  # defined here: the parent cannot import it by name
+        pass
+
+    if x == 1:
+        raise Hidden("nobody can import me")
+    return x
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_an_error_in_a_worker_is_the_error_of_one_process(jobs: int) -> None:
+    from five35.engine.cards import DealError
+    from five35.spec import SpecError
+
+    with pytest.raises(SpecError) as spec_error:
+        list(LocalExecutor(jobs).map(_raise_spec_error, range(4)))
+    assert spec_error.value.where == "house.yaml:179: parameters.hand_size"
+    assert spec_error.value.message == "2 hands of 24 need 48 cards"
+    assert str(spec_error.value) == "house.yaml:179: parameters.hand_size: 2 hands of 24 need 48 cards"
+    with pytest.raises(DealError) as deal_error:
+        list(LocalExecutor(jobs).map(_raise_deal_error, range(3)))
+    assert deal_error.value.key == "hands"
+    assert deal_error.value.message == "4 cards of rank 3 in all, the deck has 3"
+    assert str(deal_error.value) == "hands: 4 cards of rank 3 in all, the deck has 3"
+    assert _children() == []
+
+
+def test_the_worker_s_traceback_is_the_cause_of_the_error() -> None:
+    from five35.engine.executor import RemoteTraceback
+    from five35.spec import SpecError
+
+    with pytest.raises(SpecError) as raised:
+        list(LocalExecutor(2).map(_raise_spec_error, range(4)))
+    cause = raised.value.__cause__
+    assert isinstance(cause, RemoteTraceback)
+    assert "_raise_spec_error" in str(cause) and "Traceback" in str(cause)
+
+
+def test_an_exception_the_parent_cannot_import_is_named() -> None:
+    from five35.engine.executor import UnitRaised
+
+    with pytest.raises(UnitRaised, match=r"_raise_unimportable\.<locals>\.Hidden: nobody can import me"):
+        list(LocalExecutor(2).map(_raise_unimportable, range(3)))
+    assert _children() == []
+
+
+def _kill_self_on(bad: int, x: int) -> int:
+    if x == bad:
+        os.kill(os.getpid(), signal.SIGKILL)
+    time.sleep(0.1)
+    return x
+
+
+def _named_unit(bad: int, x: int) -> str:
+    return f"the unit of {x}"
+
+
+def test_a_worker_killed_from_outside_is_named_with_its_unit() -> None:
+    from five35.engine.executor import describes_units
+
+    named = describes_units(_named_unit)(_kill_self_on)
+    try:
+        with pytest.raises(WorkerDied) as died:
+            list(LocalExecutor(2).map(named, [3] * 6, range(6)))
+    finally:
+        del named.__five35_unit__  # type: ignore[attr-defined]  # the attribute describes_units set
+    message = str(died.value)
+    assert "killed by SIGKILL (out of memory, or kill -9)" in message, message
+    assert "while running unit 4 of 6: the unit of 3" in message, message
+    assert _children() == []
+
+
+def test_a_worker_that_exits_is_named_with_its_exit_code_and_unit() -> None:
+    with pytest.raises(WorkerDied) as died:
+        list(LocalExecutor(2).map(_die, range(4)))
+    assert "exited with code 7 while running unit 2 of 4: _die" in str(died.value)

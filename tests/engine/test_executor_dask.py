@@ -113,6 +113,14 @@ def _fail_on(bad: int, x: int) -> int:
     return x
 
 
+def _spec_error_on(bad: int, x: int) -> int:
+    from five35.spec import SpecError
+
+    if x == bad:
+        raise SpecError("house.yaml:179: parameters.hand_size", "2 hands of 24 need 48 cards")
+    return x
+
+
 def test_results_come_back_in_order_whatever_finishes_first(dask: DaskExecutor) -> None:
     assert dask.workers == 2
     delays = [0.3, 0.0, 0.2, 0.0, 0.1]
@@ -122,6 +130,17 @@ def test_results_come_back_in_order_whatever_finishes_first(dask: DaskExecutor) 
 def test_a_unit_that_raises_raises_its_own_error(dask: DaskExecutor) -> None:
     with pytest.raises(ValueError, match="unit 2 failed"):
         list(dask.map(_fail_on, [2] * 4, range(4)))
+
+
+def test_an_error_whose_init_takes_other_arguments_arrives_whole(dask: DaskExecutor) -> None:
+    from five35.spec import SpecError
+
+    with pytest.raises(SpecError) as raised:
+        list(dask.map(_spec_error_on, [1] * 3, range(3)))
+    assert (raised.value.where, raised.value.message) == (
+        "house.yaml:179: parameters.hand_size",
+        "2 hands of 24 need 48 cards",
+    )
 
 
 def test_simulate_on_the_cluster_equals_one_process(dask: DaskExecutor, tmp_path: Path) -> None:
@@ -277,7 +296,7 @@ def test_a_killed_worker_s_units_run_again_with_the_same_result(dask: DaskExecut
 
 def test_a_unit_that_kills_every_worker_it_lands_on_is_worker_died(dask: DaskExecutor) -> None:
     # Past the scheduler's allowed failures the unit is given up, as WorkerDied (exit 3 in the CLI).
-    with pytest.raises(WorkerDied, match="Dask worker died"):
+    with pytest.raises(WorkerDied, match="a Dask worker died each time it ran unit 1 of 1: _exit"):
         list(dask.map(os._exit, [9]))
     dask.client.wait_for_workers(2, timeout=30)
 

@@ -72,6 +72,7 @@ COPIES = "    value: {small_game: 4, large_game: 5}\n    cites: [deck.copies]"
 POINTS = "{1: 1, 2: 1, 3: 1, 4: 1, 5: 1, 7: 2, 8: 5, 9: 2, 11: 3, 12: 3, 13: 3, 14: 3, 15: 3}"
 ZERO_POINTS = "{" + ", ".join(f"{r}: 0" for r in (1, 2, 3, 4, 5, 7, 8, 9, 11, 12, 13, 14, 15)) + "}"
 RUN_GAPS = "      gaps_skipped:\n"
+HAND_SIZES = "{2: 12, 3: 13, 4: 12, 5: 12, 6: 10}"
 TURN_ORDER_POINT = _block("  turn_order:\n    question:", "\nrules:")
 
 
@@ -457,6 +458,47 @@ CASES: dict[str, Bad] = {
         "      copies:",
         "profiles.house.parameters.copies",
         "cannot deal a card to each of 3 players",
+    ),
+    # ---- deals a job would play (issue 20): found at load, at the key of the user's file ------------
+    "a two-player table the deck cannot deal": Bad(
+        COPIES,
+        "    value: {small_game: 3, large_game: 3}\n    cites: [deck.copies]",
+        "{2: 24,",
+        "parameters.hand_size.value.2",
+        "2 hands of 24 need 48 cards, but the deck has 39 at 2 players",
+        also=((HAND_SIZES, "{2: 24, 3: 13, 4: 9, 5: 7, 6: 6}"),),
+    ),
+    "a profile whose copies cannot deal its table": Bad(
+        END,
+        HOUSE + f"      hand_size: {HAND_SIZES}\n      copies: {{small_game: 3, large_game: 3}}" + END,
+        f"      hand_size: {HAND_SIZES}",
+        "profiles.house.parameters.hand_size.4",
+        "4 hands of 12 need 48 cards, but the deck has 39 at 4 players",
+    ),
+    "a profile whose readings cannot deal its table": Bad(
+        END,
+        "\n  house:\n    title: House rules\n    source: our table\n    status: house\n"
+        "    extends: published\n    readings:\n"
+        "      five_player_copies: {reading: five_is_small, basis: silent}" + END,
+        "      five_player_copies: {reading: five_is_small, basis: silent}",
+        "profiles.house.readings",
+        "deals by the hand-size table, and 5 hands of 12 need 60 cards, but the deck has 52 under "
+        "five_player_copies=five_is_small",
+    ),
+    # ---- a bad name is named at its own line, not at the mapping that holds it -----------------------
+    "a clause id that is not a name": Bad(
+        "  eight.trigger:\n",
+        "  Eight Trigger!:\n",
+        "  Eight Trigger!:",
+        "clauses.Eight Trigger!",
+        "the name 'Eight Trigger!' does not match",
+    ),
+    "a reading name that is not a name": Bad(
+        "      gaps_skipped:\n        explain:",
+        "      Gaps Skipped:\n        explain:",
+        "      Gaps Skipped:",
+        "variation_points.run_gaps.readings.Gaps Skipped",
+        "the name 'Gaps Skipped' does not match",
     ),
     "a profile with a float": Bad(
         END,
