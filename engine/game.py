@@ -45,7 +45,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, NamedTuple
 
 from five35.spec import Ruleset, SpecError
-from five35.spec.vocabulary import Vocabulary
+from five35.spec.vocabulary import ENGINE_HOOKS, PARAMETERS, Vocabulary
 
 from . import _docstrings
 from .cards import FIELD, MAX_COPIES, CardCodec, DealError, ranks_text, shuffle
@@ -148,8 +148,7 @@ class _Entry:
         self.plays = tuple(Play(seat, option.move) for seat in range(game.players))
         # What the rule_of_8 hook answers, less its one input known only at the step (the opening
         # pile's 8, under eight_exemption=whole_trick); used only where the hook is Game's own.
-        fires = not leading and (option.move.action != "add" or game.eight_on_add)
-        self.fires = fires and (option.listed_eight if game.eight_listed_only else option.has_eight)
+        self.fires = game._eight_play(option, leading)
         # The events when placing it ends the trick: by its size alone (None: it does not), and
         # with the Rule of 8.
         self.reasons: tuple[TrickEndReason, ...] = () if option.closes is None else (option.closes,)
@@ -262,40 +261,12 @@ class Game:
             "round_leader": ("went_out", "next_seat"),
             "turn_order": ("ascending_seats", "descending_seats"),
         },
-        parameters=(
-            "players",
-            "ranks",
-            "copies",
-            "max_cards_per_turn",
-            "min_set_size",
-            "min_run_size",
-            "set_closing_size",
-            "run_closing_size",
-            "match_end_score",
-            "points",
-            "hand_size",
-        ),
+        parameters=PARAMETERS,
     )
 
     #: The public hooks a variant may override (the list above, in its order): the one place that
     #: names them; the variants' and mutants' contracts and the words file's decisions read it here.
-    HOOKS: ClassVar[tuple[str, ...]] = (
-        "follows",
-        "strength",
-        "beats",
-        "closing_size",
-        "closes",
-        "add_limit",
-        "add_options",
-        "rule_of_8",
-        "trick_winner",
-        "next_seat",
-        "penalty",
-        "deck_copies",
-        "hand_size",
-        "first_leader",
-        "round_leader",
-    )
+    HOOKS: ClassVar[tuple[str, ...]] = ENGINE_HOOKS
 
     def __init__(self, ruleset: Ruleset, players: int) -> None:
         self.VOCABULARY.require(type(self).__name__, ruleset.readings)
@@ -415,13 +386,20 @@ class Game:
 
     def rule_of_8(self, option: Option, state: State) -> bool:
         """Whether placing `option` is the Rule of 8 (eight_forms, eight_on_add, eight_exemption)."""
-        if state.pile is None:
-            return False  # an 8 in the opening pile never triggers
-        if self.exempt_whole_trick and state.opening_has_eight:
-            return False
-        if option.move.action == "add" and not self.eight_on_add:
+        return self._eight_play(option, state.pile is None) and not self._eight_exempt(state)
+
+    # The Rule of 8 in two parts, each stated once: what the play must be, and the exemption that
+    # depends on the trick. The fast path caches the first per placing move.
+    def _eight_play(self, option: Option, leading: bool) -> bool:
+        """Whether placing `option` is a Rule-of-8 play (eight_forms, eight_on_add), before the
+        exemption: never a lead, whose 8 is the opening pile's."""
+        if leading or (option.move.action == "add" and not self.eight_on_add):
             return False
         return option.listed_eight if self.eight_listed_only else option.has_eight
+
+    def _eight_exempt(self, state: State) -> bool:
+        """Whether the trick of `state` is exempt from the Rule of 8 (eight_exemption)."""
+        return self.exempt_whole_trick and state.opening_has_eight
 
     def next_seat(self, seat: int) -> int:
         step = -1 if self.descending_turns else 1
@@ -657,7 +635,7 @@ class Game:
         new_hands = (*hands[:player], hand, *hands[player + 1 :])
         trick = (*state.trick, entry.plays[player])
         if self._own_rule_of_8:
-            fires = entry.fires and not (self.exempt_whole_trick and state.opening_has_eight)
+            fires = entry.fires and not self._eight_exempt(state)
         else:
             fires = self.rule_of_8(entry.option, state)
         ends = entry.ends_with_8 if fires else entry.ends

@@ -39,7 +39,7 @@ from .model import (
     VariationPoint,
     match_round_bound,
 )
-from .vocabulary import Vocabulary
+from .vocabulary import PARAMETERS, Vocabulary
 from .yaml_input import read_text, read_yaml
 
 Key = tuple[str | int, ...]
@@ -160,13 +160,11 @@ def _norm(text: str) -> str:
 
 
 def load_spec(path: str | Path | None = None, *, vocabulary: Vocabulary | None = None) -> Spec:
-    """Load and validate a spec file (the embedded one when `path` is None) against `vocabulary`,
-    the variation points, readings and parameters some engine implements (the reference engine's,
-    `Game.VOCABULARY`, when None)."""
+    """Load and validate a spec file (the embedded one when `path` is None). `vocabulary` names
+    the parameters a ruleset must have (those of `Ruleset` when None): the rules and readings are
+    the spec's own, played by the spec interpreter wherever the reference engine does not."""
     if vocabulary is None:
-        from five35.engine import Game  # late: the engine imports this package
-
-        vocabulary = Game.VOCABULARY
+        vocabulary = Vocabulary(points={}, parameters=PARAMETERS)
     spec_path = Path(path) if path is not None else embedded_spec_path()
     data, lines = _read_yaml(spec_path)
     _raise_first(spec_path, lines, _unknown_names(data, vocabulary))

@@ -52,3 +52,41 @@ class Vocabulary:
         for point, readings in (points or {}).items():
             merged[point] = (*merged.get(point, ()), *(r for r in readings if r not in merged.get(point, ())))
         return Vocabulary(merged, (*self.parameters, *(p for p in parameters if p not in self.parameters)))
+
+
+#: The parameters every ruleset has a value for (the fields of `Ruleset`): the loader refuses a
+#: spec without one of them, or with a parameter no rule can name.
+PARAMETERS: tuple[str, ...] = (
+    "players",
+    "ranks",
+    "copies",
+    "max_cards_per_turn",
+    "min_set_size",
+    "min_run_size",
+    "set_closing_size",
+    "run_closing_size",
+    "match_end_score",
+    "points",
+    "hand_size",
+)
+
+#: The public hooks of the reference engine a variant may override (`Game.HOOKS` is this tuple):
+#: declared here, with the words file that names them (its decisions and mutations), so that the
+#: spec package reads no engine.
+ENGINE_HOOKS: tuple[str, ...] = (
+    "follows",
+    "strength",
+    "beats",
+    "closing_size",
+    "closes",
+    "add_limit",
+    "add_options",
+    "rule_of_8",
+    "trick_winner",
+    "next_seat",
+    "penalty",
+    "deck_copies",
+    "hand_size",
+    "first_leader",
+    "round_leader",
+)

@@ -29,6 +29,7 @@ import jsonschema
 
 from .loader import _describe, _nearest_line, _read_yaml, embedded_spec_path, error_key
 from .model import Spec, SpecError
+from .vocabulary import ENGINE_HOOKS
 
 Key = tuple[str | int, ...]
 
@@ -993,11 +994,8 @@ def _decisions(section: Mapping[str, Any]) -> dict[str, DecisionWords]:
 
 
 def engine_hooks() -> tuple[str, ...]:
-    """The public hooks a variant of the reference engine may override, as the engine declares
-    them (`Game.HOOKS`)."""
-    from five35.engine import Game  # late: the engine imports this package
-
-    return Game.HOOKS
+    """The public hooks a variant of the reference engine may override (`Game.HOOKS`)."""
+    return ENGINE_HOOKS
 
 
 def _decision_problems(spec: Spec, words: Words) -> Iterator[tuple[str, str]]:

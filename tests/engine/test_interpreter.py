@@ -256,3 +256,20 @@ def test_a_rule_that_cannot_be_played_is_refused(tmp_path: Path, old: str, new: 
             engine = make_engine(ruleset, players)
             engine.legal_moves(engine.new_match(0))
     assert words in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_the_spec_package_reads_no_engine() -> None:
+    """The rules are the spec's own: loading a spec, resolving a ruleset and compiling its rules
+    import nothing of five35.engine (imports follow the flow spec -> engine)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from five35.spec import load_spec\n"
+        "spec = load_spec()\n"
+        "spec.ruleset('german-literal').program(4)\n"
+        "assert not [m for m in sys.modules if m.startswith('five35.engine')], sorted(sys.modules)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
