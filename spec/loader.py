@@ -11,6 +11,7 @@ end).
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
@@ -185,16 +186,18 @@ def _raise_first(path: Path, lines: dict[Key, int], problems: Iterable[tuple[Key
 
 
 def _unknown_names(data: Any, vocabulary: Vocabulary) -> Iterator[tuple[Key, str]]:
-    """Variation points and parameters no engine implements. Checked before the schema, which would
-    otherwise report a misspelt parameter as the right one missing."""
-    if not isinstance(data, dict):
+    """A parameter of its own beside a missing one every ruleset has: most likely a misspelling.
+    Checked before the schema, which would otherwise report only the right one missing. (A
+    parameter of its own is otherwise welcome, if some rule names it.)"""
+    params = data.get("parameters") if isinstance(data, dict) else None
+    if not isinstance(params, dict):
         return
-    params = data.get("parameters")
-    if isinstance(params, dict):
-        for name in params:
-            if name not in vocabulary.parameters:
-                known = ", ".join(vocabulary.parameters)
-                yield ("parameters", name), f"no engine implements parameter {name!r} (implemented: {known})"
+    missing = [name for name in vocabulary.parameters if name not in params]
+    for name in params:
+        if name not in vocabulary.parameters and missing:
+            close = difflib.get_close_matches(name, missing, n=1)
+            hint = f"did you mean {close[0]!r}?" if close else f"{', '.join(missing)} missing"
+            yield ("parameters", name), f"parameter {name!r} is not one every ruleset has ({hint})"
 
 
 def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Spec:
@@ -467,6 +470,16 @@ def _rule_language_problems(spec: Spec) -> Iterator[tuple[Key, int, str]]:
         choices.append(dict(spec.ruleset(profile).readings))
     ruleset = spec.ruleset()
     yield from check_rulebook(spec.rulebook, ruleset.values, (ruleset.players_min,), choices)
+    named = {
+        n.id
+        for rule in (*spec.rulebook.rules, *(c for f in spec.rulebook.fragments for _r, c in f.changes))
+        for node in (*(node for _p, node in rule.parts), *(node for _b, node in rule.cards))
+        for n in walk(node)
+        if isinstance(n, Name)
+    }
+    for name in spec.parameters:
+        if name not in PARAMETERS and name not in named:
+            yield ("parameters", name), 0, f"parameter {name!r} is named by no rule, so it changes nothing"
 
 
 def _vocabulary_problems(spec: Spec, vocabulary: Vocabulary) -> Iterator[tuple[Key, str]]:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from .lang.compile import Program, RuleDef
 from .lang.rulebook import Rulebook, describe
+from .vocabulary import PARAMETERS
 
 if TYPE_CHECKING:
     from .words import Words
@@ -204,6 +205,8 @@ class Ruleset:
     #: The digest of the rules in force (the spec's rules with the chosen readings' fragments): two
     #: rulesets that state different games never compare equal.
     rules_digest: str = ""
+    #: Parameters beyond the ones every ruleset has (a house rule's own), as (name, JSON value).
+    extra_items: tuple[tuple[str, str], ...] = ()
     #: The spec's rules and fragments (not compared: the digest stands for them).
     rulebook: Rulebook | None = field(default=None, compare=False, hash=False, repr=False)
 
@@ -220,6 +223,7 @@ class Ruleset:
         params = self.to_json()["parameters"]
         params["points"] = {int(k): v for k, v in params["points"].items()}
         params["hand_size"] = {int(k): v for k, v in params["hand_size"].items()}
+        params.update((name, json.loads(value)) for name, value in self.extra_items)
         return dict(params)
 
     def program(self, players: int) -> Program:
@@ -329,6 +333,7 @@ class Ruleset:
                 "match_end_score": self.match_end_score,
                 "points": {str(k): v for k, v in self.point_items},
                 "hand_size": {str(k): v for k, v in self.hand_size_items},
+                **{name: json.loads(value) for name, value in self.extra_items},
             },
         }
 
@@ -441,6 +446,9 @@ class Spec:
             hand_size_items=tuple(sorted((int(k), v) for k, v in params["hand_size"].items())),
             overridden=tuple(sorted(overridden)),
             rules_digest=self.rulebook.digest(readings_in_force) if self.rulebook is not None else "",
+            extra_items=tuple(
+                (n, json.dumps(v, sort_keys=True)) for n, v in sorted(params.items()) if n not in PARAMETERS
+            ),
             rulebook=self.rulebook,
         )
 

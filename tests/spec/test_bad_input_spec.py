@@ -522,12 +522,12 @@ CASES: dict[str, Bad] = {
         "variation_points.run_gaps.readings.any_pair",
         "states the rule fragment it substitutes",
     ),
-    "a parameter no engine implements": Bad(
+    "a misspelt parameter": Bad(
         "  run_closing_size:\n    value: 5",
         "  run_closing_sise:\n    value: 5",
         "run_closing_sise:",
         "parameters.run_closing_sise",
-        "no engine implements parameter 'run_closing_sise'",
+        "did you mean 'run_closing_size'?",
     ),
     "a variation point the spec leaves out, so a rule lacks a part": Bad(
         TURN_ORDER_POINT,

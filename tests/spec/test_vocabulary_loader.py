@@ -204,7 +204,7 @@ UNKNOWN = {
             "\n  jokers:\n    value: 2\n    cites: []\n    explain: Jokers.\n  max_cards_per_turn:\n",
         ),
         "  jokers:",
-        "parameters.jokers: no engine implements parameter 'jokers' (implemented: players, ranks, ",
+        "parameters.jokers: parameter 'jokers' is named by no rule, so it changes nothing",
     ),
 }  # fmt: skip
 
