@@ -194,6 +194,11 @@ class SpecEngine:
         moves = [o.move for o in options if (hand - o.need) & guard == guard]
         if self._may_pass(state):
             moves.append(PASS)
+        if not moves:
+            # The round is not over and nobody can move: the rules stall here, which is theirs to
+            # answer for (a lead that needs more cards than the hand holds, a pass nobody may make).
+            where = f"round {state.round}, player {state.to_move} to move, pile {state.pile or 'empty'}"
+            raise SpecError("rules", f"the rules leave the player to move without a legal move ({where})")
         return tuple(moves)
 
     def _may_pass(self, state: State) -> bool:
