@@ -2,6 +2,10 @@
 
 - `make_game`, `mv`, `moves`, `play`: build hand-made positions in a line each
   (`play(game, hands, leader, "lead 5", "overwrite 7", "pass")`).
+- `ENGINES`, `engine_path`: the three ways a step can be played (Game's fast path with its own hooks
+  written out; the fast path calling overridden hooks, as a variant's or mutant's engine does; the
+  plain path, as an engine overriding a private step method does). The scenario and property tests
+  run under each, so a bug in a path they would otherwise never take fails them too.
 - `cites`: every scenario test names the clauses and readings it exercises; the coverage test
   (test_scenarios_coverage.py) then proves every clause that governs play and every reading of
   every variation point has a scenario.
@@ -16,12 +20,14 @@ from __future__ import annotations
 import itertools
 import tempfile
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from five35.engine import Event, Game, Move, State, TrickEnd
+from five35.engine import Event, Game, Move, Pile, Play, State, TrickEnd, TrickEndReason
+from five35.engine.game import Option
 from five35.spec import Ruleset, Spec, load_spec
 from five35.spec.vocabulary import Vocabulary
 from hypothesis.configuration import set_hypothesis_home_dir
@@ -43,8 +49,92 @@ def ruleset(profile: str = "published", **readings: str) -> Ruleset:
     return spec().ruleset(profile, readings)
 
 
+# ---- the paths a step can take ---------------------------------------------------------------------
+
+
+class HookedGame(Game):
+    """Game with every public hook overridden by a call of Game's own: its steps take the fast path
+    but call rule_of_8 and trick_winner (and the deal its hooks) through Python, as the engine of a
+    variant or a mutant does, instead of the answers Game writes out again for itself."""
+
+    def follows(self, a: int, b: int) -> bool:
+        return super().follows(a, b)
+
+    def strength(self, rank: int) -> int:
+        return super().strength(rank)
+
+    def beats(self, new: Pile, old: Pile) -> bool:
+        return super().beats(new, old)
+
+    def closing_size(self, kind: str) -> int | None:
+        return super().closing_size(kind)
+
+    def closes(self, pile: Pile, action: str) -> TrickEndReason | None:
+        return super().closes(pile, action)
+
+    def add_limit(self, pile: Pile, kind: str) -> int | None:
+        return super().add_limit(pile, kind)
+
+    def add_options(self, pile: Pile) -> list[tuple[tuple[int, ...], Pile]]:
+        return super().add_options(pile)
+
+    def rule_of_8(self, option: Option, state: State) -> bool:
+        return super().rule_of_8(option, state)
+
+    def trick_winner(self, trick: tuple[Play, ...], reasons: tuple[TrickEndReason, ...]) -> int:
+        return super().trick_winner(trick, reasons)
+
+    def next_seat(self, seat: int) -> int:
+        return super().next_seat(seat)
+
+    def penalty(self, hand: int) -> int:
+        return super().penalty(hand)
+
+    def deck_copies(self) -> int:
+        return super().deck_copies()
+
+    def hand_size(self) -> int:
+        return super().hand_size()
+
+    def first_leader(self, draw: int) -> int:
+        return super().first_leader(draw)
+
+    def round_leader(self, state: State) -> int:
+        return super().round_leader(state)
+
+
+class PlainGame(HookedGame):
+    """HookedGame that also overrides a private step method (as tests/planted's FirstPlacerWins
+    does): every step takes the plain path, which calls each hook and step method as it goes."""
+
+    def _end_trick(
+        self, state: State, trick: tuple[Play, ...], winner: int, reasons: tuple[TrickEndReason, ...]
+    ) -> tuple[State, tuple[Event, ...]]:
+        return super()._end_trick(state, trick, winner, reasons)
+
+
+#: The engine classes the scenario and property tests play under, by the path their steps take.
+ENGINES: dict[str, type[Game]] = {"fast": Game, "hooked": HookedGame, "plain": PlainGame}
+_engine: list[type[Game]] = [Game]
+
+
+@contextmanager
+def engine_path(cls: type[Game]) -> Iterator[None]:
+    """`make_game` builds a `cls` inside the block (tests/engine/conftest.py's engine fixture)."""
+    _engine.append(cls)
+    try:
+        yield
+    finally:
+        _engine.pop()
+
+
+def engine() -> type[Game]:
+    """The engine class of the path under test (Game outside any engine_path block)."""
+    return _engine[-1]
+
+
 def make_game(players: int = 4, profile: str = "published", **readings: str) -> Game:
-    return Game(ruleset(profile, **readings), players)
+    return engine()(ruleset(profile, **readings), players)
 
 
 # ---- moves ----------------------------------------------------------------------------------------

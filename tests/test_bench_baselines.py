@@ -32,12 +32,13 @@ def _naive_state(game: Game, state: State) -> naive.NaiveState:
     )
 
 
+@pytest.mark.parametrize("rounds", [10, pytest.param(40, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
-def test_the_naive_engine_has_the_reference_legal_moves(players: int) -> None:
+def test_the_naive_engine_has_the_reference_legal_moves(players: int, rounds: int) -> None:
     game = Game(load_spec().ruleset(), players)
     rng = random.Random(players)
     states = 0
-    for seed in range(40):
+    for seed in range(rounds):
         state = game.new_match(seed)
         mine = naive.deal(players, seed)
         assert mine == _naive_state(game, state)
@@ -55,4 +56,26 @@ def test_the_naive_engine_has_the_reference_legal_moves(players: int) -> None:
             if not mine.over:
                 assert mine == _naive_state(game, state), (seed, move)
             states += 1
-    assert states > 800
+    assert states > 20 * rounds
+
+
+def test_the_benchmarks_source_engine_is_pure_python_and_plays_like_the_installed_one() -> None:
+    """benchmarks/source_engine.py: the engine the benchmarks hold against pure-Python baselines is
+    the source, interpreted, whatever build is installed, and plays the same games."""
+    from source_engine import source_engine
+
+    source = source_engine()
+    assert source.game.build() == "pure Python"
+    assert all(Path(m.__file__).suffix == ".py" for m in (source.game, source.state, source.cards))
+    rules = load_spec().ruleset()
+    for players in (2, 4, 6):
+        ours, theirs = source.Game(rules, players), Game(rules, players)
+        rng = random.Random(players)
+        for seed in range(3):
+            a, b = ours.new_match(seed), theirs.new_match(seed)
+            while b.phase == "play":
+                moves, expected = ours.legal_moves(a), theirs.legal_moves(b)
+                assert [(m.action, m.cards) for m in moves] == [(m.action, m.cards) for m in expected]
+                i = rng.randrange(len(expected))
+                a, b = ours.apply(a, moves[i])[0], theirs.apply(b, expected[i])[0]
+            assert ours.to_json(a) == theirs.to_json(b)

@@ -10,6 +10,7 @@ import re
 import shutil
 import subprocess
 import sys
+import sysconfig
 from collections import Counter
 from importlib import resources
 from pathlib import Path
@@ -24,11 +25,47 @@ from five35.spec import load_spec
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = load_spec()
 ANNOTATION = re.compile(r"^::(error|warning|notice) (?P<props>[^:]*)::")
+#: The console script of the interpreter running these tests, not whatever `535-check` is first on
+#: PATH (an older install would be tested instead of this tree); the steps find it first on PATH.
+BIN = Path(sysconfig.get_path("scripts"))
+CLI = str(BIN / "535-check")
+COMPONENTS = ("spec", "engine", "checks", "reports", "protocol", "cli")
 
 
 def environment(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "CI"))}
+    env["PATH"] = os.pathsep.join([str(BIN), env.get("PATH", "")])
     return {**env, **extra}
+
+
+def stale_files() -> list[str]:
+    """The source files of this tree that the five35 the console script imports does not hold as
+    they are here (empty: it runs this tree; an editable install imports the tree itself)."""
+    lines = Path(CLI).read_text(encoding="utf-8").splitlines()
+    # pip's console script names its interpreter on the #! line, or (a long path) on an exec line.
+    named = lines[1].split("'''exec' ", 1)[1] if lines[0] == "#!/bin/sh" else lines[0].removeprefix("#!")
+    interpreter = Path(named.split()[0])
+    assert interpreter.parent == Path(sys.executable).parent, f"{CLI} runs {interpreter}"
+    import five35.cli
+
+    installed = Path(five35.cli.__file__).resolve().parent.parent
+    stale = []
+    for folder in COMPONENTS:
+        for source in sorted((ROOT / folder).rglob("*.py")):
+            copy = installed / folder / source.relative_to(ROOT / folder)
+            if not copy.is_file() or copy.read_bytes() != source.read_bytes():
+                stale.append(str(source.relative_to(ROOT)))
+    return stale
+
+
+@pytest.fixture(scope="module", autouse=True)
+def code_under_test() -> None:
+    """Every 535-check these tests run is this tree's code."""
+    stale = stale_files()
+    assert not stale, (
+        f"{CLI} runs a five35 installed from another tree: {len(stale)} source file(s) differ from "
+        f"this one's, e.g. {', '.join(stale[:3])}; reinstall it (pip install '.[test]')"
+    )
 
 
 def annotations(stdout: str) -> list[tuple[str, dict[str, str]]]:
@@ -50,7 +87,7 @@ def test_github_annotations_on_the_embedded_spec_land_and_the_summary_holds_the_
     summary = tmp_path / "summary.md"
     summary.write_text("# an earlier step's summary\n", encoding="utf-8")
     result = subprocess.run(
-        ["535-check", "check", "--level", "quick", "--format", "github"],
+        [CLI, "check", "--level", "quick", "--format", "github"],
         cwd=tmp_path,
         env=environment(GITHUB_STEP_SUMMARY=str(summary)),
         capture_output=True,
@@ -83,7 +120,7 @@ def test_github_annotations_on_the_embedded_spec_land_and_the_summary_holds_the_
 
 def _json_run(cwd: Path) -> str:
     return subprocess.run(
-        ["535-check", "check", "--level", "quick", "--format", "json"],
+        [CLI, "check", "--level", "quick", "--format", "json"],
         cwd=cwd,
         env=environment(),
         capture_output=True,
@@ -100,7 +137,7 @@ def test_annotations_of_a_spec_in_the_repository_carry_its_relative_path(tmp_pat
     spec = str(tmp_path / "rules" / "house.535.yaml")  # given absolute: still named relative to the root
     result = subprocess.run(
         [
-            "535-check",
+            CLI,
             "check",
             "--level",
             "quick",
@@ -127,7 +164,7 @@ def test_annotations_of_a_spec_in_the_repository_carry_its_relative_path(tmp_pat
 
 def test_a_summary_file_that_cannot_be_written_fails_before_the_work(tmp_path: Path) -> None:
     result = subprocess.run(
-        ["535-check", "check", "--level", "quick"],
+        [CLI, "check", "--level", "quick"],
         cwd=tmp_path,
         env=environment(GITHUB_STEP_SUMMARY=str(tmp_path / "no" / "summary.md")),
         capture_output=True,
@@ -233,7 +270,13 @@ def test_the_actions_install_step_installs_the_actions_own_checkout(
     assert result.returncode == 0, result.stderr
     argv = (tmp_path / "argv").read_text(encoding="utf-8").split()
     assert argv[:3] == ["-m", "pip", "install"] and argv[-1] == str(ROOT)
-    # And pip can install that checkout (resolved, not installed: the test's own five35 stays).
+
+
+@pytest.mark.slow
+def test_pip_can_install_the_actions_checkout() -> None:
+    """Resolved, not installed (the test's own five35 stays). A run of the suite has installed this
+    tree with pip already (README), and the pre-commit test installs a copy of it: the minute pip
+    takes to set up the build environment is spent only under -m slow."""
     dry = subprocess.run(
         [
             sys.executable,
@@ -265,7 +308,8 @@ def repo(tmp_path: Path) -> Path:
 def test_the_actions_check_step_annotates_writes_sarif_and_the_summary(
     action: dict[str, Any], repo: Path
 ) -> None:
-    assert shutil.which("535-check"), "the action's check step runs the installed 535-check"
+    # The step runs `535-check` by name: the one of this interpreter, first on the step's PATH.
+    assert shutil.which("535-check", path=environment()["PATH"]) == CLI
     result, outputs, summary = run_step(action, "check", {"level": "quick", "spec": "house.535.yaml"}, repo)
     assert result.returncode == 0, result.stderr
     assert outputs == {"exit-code": "0", "sarif-file": "535-check.sarif"}

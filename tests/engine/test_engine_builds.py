@@ -28,7 +28,8 @@ from five35.engine.game import build
 ROOT = Path(__file__).resolve().parents[2]
 DIGESTS = ROOT / "tests" / "engine_digests.py"
 COMPONENTS = ("spec", "engine", "checks", "reports", "protocol", "cli")
-MATCHES = 12  # seeded matches per case: over 100 cases, about 1,300 matches
+#: Seeded matches per case, over 100 cases: 3 by default (about 330 matches), 12 under -m slow.
+SIZES = [3, pytest.param(12, marks=pytest.mark.slow)]
 
 
 def _tree(where: Path, engine: Path | None = None) -> Path:
@@ -55,8 +56,8 @@ def _digests_in(tree: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def _many_in(tree: Path) -> dict[str, Any]:
-    result = _digests_in(tree, "--many", str(MATCHES))
+def _many_in(tree: Path, matches: int) -> dict[str, Any]:
+    result = _digests_in(tree, "--many", str(matches))
     assert result.returncode == 0, result.stderr
     found: dict[str, Any] = json.loads(result.stdout)
     return found
@@ -82,16 +83,18 @@ def _can_compile() -> str | None:
     return None
 
 
-def test_the_installed_engine_plays_like_its_source(tmp_path: Path) -> None:
-    source = _many_in(_tree(tmp_path))
+@pytest.mark.parametrize("matches", SIZES)
+def test_the_installed_engine_plays_like_its_source(tmp_path: Path, matches: int) -> None:
+    source = _many_in(_tree(tmp_path), matches)
     assert source["build"] == "pure Python"
-    installed = many(MATCHES)
+    installed = many(matches)
     assert set(installed) == set(source["digests"])
     differ = sorted(name for name, value in installed.items() if source["digests"][name] != value)
     assert not differ, f"the installed engine ({build()}) and its source differ in {differ}"
 
 
-def test_the_compiled_engine_plays_like_its_source(tmp_path: Path) -> None:
+@pytest.mark.parametrize("matches", SIZES)
+def test_the_compiled_engine_plays_like_its_source(tmp_path: Path, matches: int) -> None:
     if build() != "pure Python":
         pytest.skip(f"the installed engine is {build()}: the test above compares it with its source")
     why = _can_compile()
@@ -100,9 +103,9 @@ def test_the_compiled_engine_plays_like_its_source(tmp_path: Path) -> None:
     made = _build(tmp_path, FIVE35_REQUIRE_COMPILED="1")
     assert made.returncode == 0, made.stderr[-3000:]
     tree = _tree(tmp_path / "compiled", engine=tmp_path / "lib")
-    compiled = _many_in(tree)
+    compiled = _many_in(tree, matches)
     assert compiled["build"].startswith("compiled by mypyc"), compiled["build"]
-    source = many(MATCHES)
+    source = many(matches)
     differ = sorted(name for name, value in source.items() if compiled["digests"].get(name) != value)
     assert not differ, f"the compiled engine and its source differ in {differ}"
     recorded = _digests_in(tree)  # and both equal the digests recorded before the engine was optimised

@@ -36,6 +36,9 @@ from five35.protocol.replay import replay_json
 from five35.reports import job as report_job
 from five35.spec import load_spec
 
+# One LocalCluster for the module: its tests share one worker (and the cluster).
+pytestmark = pytest.mark.xdist_group("dask")
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = f"{sys.executable} {ROOT / 'examples' / 'engine535.py'}"
 SPEC = load_spec()
@@ -270,7 +273,7 @@ def test_a_killed_worker_s_units_run_again_with_the_same_result(dask: DaskExecut
 
     def kill_one() -> None:
         # Once both workers are inside a unit, kill one of them outright.
-        end = time.monotonic() + 20
+        end = time.monotonic() + 120
         while time.monotonic() < end and len(log.read_text().splitlines()) < 2:
             time.sleep(0.02)
         pid = sorted(before.values())[0]
@@ -289,7 +292,7 @@ def test_a_killed_worker_s_units_run_again_with_the_same_result(dask: DaskExecut
     assert {int(x) for x, _ in runs} == set(units)
     assert any(int(pid) == killed[0] for _, pid in runs)
     # The nanny brings the worker back; the cluster goes on with two.
-    dask.client.wait_for_workers(2, timeout=20)
+    dask.client.wait_for_workers(2, timeout=120)
     after = dask.client.run(os.getpid)
     assert killed[0] not in after.values()
 
@@ -298,7 +301,7 @@ def test_a_unit_that_kills_every_worker_it_lands_on_is_worker_died(dask: DaskExe
     # Past the scheduler's allowed failures the unit is given up, as WorkerDied (exit 3 in the CLI).
     with pytest.raises(WorkerDied, match="a Dask worker died each time it ran unit 1 of 1: _exit"):
         list(dask.map(os._exit, [9]))
-    dask.client.wait_for_workers(2, timeout=30)
+    dask.client.wait_for_workers(2, timeout=120)
 
 
 def test_asking_for_the_executor_wrongly_is_one_line_exit_2(tmp_path: Path) -> None:
@@ -325,7 +328,8 @@ def test_asking_for_the_executor_wrongly_is_one_line_exit_2(tmp_path: Path) -> N
 def test_an_unreachable_scheduler_is_one_line_exit_2_within_the_time_limit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The limit is 10 s; a shorter one keeps the test short, the path is the same.
+    # The limit is 10 s; a shorter one keeps the test short, the path is the same. Unheeded, Dask's
+    # own 30 s would apply: the bound tells the two apart and leaves room for a loaded machine.
     monkeypatch.setattr(executor_module, "CONNECT_TIMEOUT", 1.5)
     started = time.monotonic()
     run_bad_input(
@@ -335,7 +339,7 @@ def test_an_unreachable_scheduler_is_one_line_exit_2_within_the_time_limit(
         "cannot reach a Dask scheduler at tcp://127.0.0.1:9",
         cwd=tmp_path,
     )
-    assert time.monotonic() - started < 5
+    assert time.monotonic() - started < 1.5 + 10
 
 
 def test_without_dask_installed_the_dask_executor_is_one_line_exit_2(
@@ -401,12 +405,13 @@ def test_bad_executor_settings_in_pyproject_name_their_line(
 
 
 def test_closing_the_results_early_stops_the_units_on_the_cluster(dask: DaskExecutor) -> None:
-    # Ten 1 s units on two workers would take 5 s; closed after the first, only the two units
-    # already running finish (a worker thread cannot be stopped), the queued ones never start.
-    results = dask.map(_square_after, [0.0] + [1.0] * 10, range(11))
+    # Ten 3 s units on two workers would take 15 s; closed after the first, only the two units
+    # already running finish (a worker thread cannot be stopped), the queued ones never start: the
+    # next units wait 3 s at most (the bound leaves room for a loaded machine).
+    results = dask.map(_square_after, [0.0] + [3.0] * 10, range(11))
     assert next(results) == 0
     started = time.monotonic()
     results.close()
     assert list(dask.map(_square_after, [0.0, 0.0], [2, 3])) == [4, 9]
-    assert time.monotonic() - started < 3.5
+    assert time.monotonic() - started < 10.0
     assert not any(dask.client.processing().values())

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import importlib
 
-from scenario_tools import COVERED_CLAUSES, COVERED_READINGS, all_reading_names, spec
+from five35.engine import Game
+from scenario_tools import COVERED_CLAUSES, COVERED_READINGS, ENGINES, HookedGame, all_reading_names, spec
 
 SCENARIO_MODULES = (
     "test_scenarios_deal",
@@ -37,3 +38,15 @@ def test_every_reading_has_a_scenario() -> None:
     _load()
     missing = sorted(set(all_reading_names()) - COVERED_READINGS)
     assert not missing, f"readings without a scenario test: {missing}"
+
+
+def test_the_engine_paths_take_the_path_they_name() -> None:
+    """scenario_tools.ENGINES: Game's fast path; the fast path through every hook overridden (none
+    left out as Game.HOOKS grows); the plain path."""
+    rules = spec().ruleset()
+    fast, hooked, plain = (ENGINES[name](rules, 4) for name in ("fast", "hooked", "plain"))
+    assert fast._fast and fast._own_rule_of_8 and fast._own_trick_winner
+    assert [h for h in Game.HOOKS if getattr(HookedGame, h) is getattr(Game, h)] == []
+    assert hooked._fast and not hooked._own_rule_of_8 and not hooked._own_trick_winner
+    assert not plain._fast
+    assert all(isinstance(game, Game) for game in (fast, hooked, plain))

@@ -7,7 +7,10 @@ from collections import Counter
 import pytest
 from five35.engine import Game
 from five35.spec import SpecError
-from scenario_tools import cites, make_game, mv, play, ruleset
+from scenario_tools import cites, engine, make_game, mv, play, ruleset
+
+# Every scenario under each path a step can take (scenario_tools.ENGINES).
+pytestmark = pytest.mark.usefixtures("engine_class")
 
 RANKS = [1, 2, 3, 4, 5, 7, 8, 9, 11, 12, 13, 14, 15]
 
@@ -89,7 +92,7 @@ def test_deal_table_with_five_players_and_four_copies_cannot_deal() -> None:
 @pytest.mark.parametrize("players", [0, 1, 7])
 def test_player_count_outside_two_to_six_is_refused(players: int) -> None:
     with pytest.raises(SpecError) as err:
-        Game(ruleset(), players)
+        engine()(ruleset(), players)
     assert str(players) in str(err.value) and "2 to 6" in str(err.value)
 
 

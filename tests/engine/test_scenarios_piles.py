@@ -8,6 +8,9 @@ import pytest
 from five35.engine import Move
 from scenario_tools import cites, legal, make_game, moves, mv, respond
 
+# Every scenario under each path a step can take (scenario_tools.ENGINES).
+pytestmark = pytest.mark.usefixtures("engine_class")
+
 
 def _leads(hand: list[int], players: int = 4, **readings: str) -> frozenset[Move]:
     game = make_game(players, **readings)

@@ -7,6 +7,9 @@ import pytest
 from five35.engine import IllegalMove, MatchEnd, RoundEnd, TrickEnd
 from scenario_tools import cites, legal, make_game, mv, play, spec
 
+# Every scenario under each path a step can take (scenario_tools.ENGINES).
+pytestmark = pytest.mark.usefixtures("engine_class")
+
 # The spec's point table (not in the text, E9): 1 for 1-5, 2 for 7 and 9, 5 for 8, 3 for 11-15.
 POINTS = {1: 1, 2: 1, 3: 1, 4: 1, 5: 1, 7: 2, 8: 5, 9: 2, 11: 3, 12: 3, 13: 3, 14: 3, 15: 3}
 

@@ -9,6 +9,9 @@ import pytest
 from five35.engine import Game, IllegalMove, State, TrickEnd
 from scenario_tools import cites, legal, make_game, moves, mv, play, respond, trick_end
 
+# Every scenario under each path a step can take (scenario_tools.ENGINES).
+pytestmark = pytest.mark.usefixtures("engine_class")
+
 
 def _assert_winner_leads(game: Game, state: State, winner: int) -> None:
     """trick.winner: the pile is cleared, the winner is to move, and may only lead (lead.no_pass)."""
@@ -236,6 +239,20 @@ def test_eight_exemption_later_8_in_the_same_trick(exemption: str) -> None:
     else:
         _ended(set_events, 1, "rule_of_8")
         _ended(run_events, 1, "rule_of_8")
+
+
+@cites("eight.exemption", "trick.end.eight", eight_exemption=("whole_trick", "opening_play"))
+@pytest.mark.parametrize("exemption", ["whole_trick", "opening_play"])
+def test_eight_exemption_outlasts_a_pile_without_an_8(exemption: str) -> None:
+    """8 led, 9 over it, 8 added (run 8,9): the opening pile's 8, not the central pile's, keeps the
+    whole trick exempt."""
+    game = make_game(3, eight_exemption=exemption, eight_on_add="adds_trigger", add_to_single="allowed")
+    state, events = play(game, [[8, 1], [9, 2], [8, 3]], 0, "lead 8", "over 9", "add 8")
+    if exemption == "whole_trick":
+        assert events == [] and state.pile is not None and state.pile.cards == (8, 9)
+        assert state.opening_has_eight and state.to_move == 0
+    else:
+        _ended(events, 2, "rule_of_8")
 
 
 @cites("eight.exemption", "trick.end.eight", "trick.end.set", eight_exemption=("whole_trick", "opening_play"))

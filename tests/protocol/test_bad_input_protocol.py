@@ -3,7 +3,8 @@
 Every row of the table runs `535-check` on one bad input and asserts what every error path
 promises (tests/cli_tools.run_bad_input): the documented exit code (2 bad input, 3 an engine
 fault), exactly one line on stderr naming the place (the file and the key, or the request number
-and type), nothing on stdout, no traceback, no file left behind, and all within 5 seconds.
+and type), nothing on stdout, no traceback, no file left behind, and all within 5 CPU seconds (the
+engines' included; on the clock, only a hang fails, so that a busy machine fails nothing).
 
 `535-check serve` does not exit on a bad request: it answers it. Its rows assert the answer
 (`bad_request`, the message naming the request's key), that nothing reaches stderr, and that the
@@ -13,7 +14,6 @@ server goes on answering the next request.
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,11 +23,12 @@ from click.testing import CliRunner
 from five35.cli import main
 from five35.spec import load_spec
 
-from tests.cli_tools import run_bad_input
+from tests.cli_tools import run_bad_input, within
 from tests.hostile_engines import DEAL, plugin, replay_file, script
 
 REFERENCE = "python:five35.protocol.server:reference_engine"
-LIMIT_SECONDS = 5.0
+LIMIT_SECONDS = 5.0  # CPU seconds, engines included: the bound each case promises
+WALL_SECONDS = 60.0  # on the clock: only a hang (a case's own waits, such as its --timeout, are shorter)
 # Long enough for a plugin to import five35 on a loaded 2-core machine, short enough for a table.
 TIMEOUT = ["--timeout", "1.5"]
 
@@ -353,9 +354,8 @@ def test_bad_input(case: Case, tmp_path: Path) -> None:
     folder.mkdir()
     work.mkdir()
     args = case.args(folder)
-    started = time.monotonic()
-    run_bad_input(args, case.code, *case.needles, cwd=work)
-    assert time.monotonic() - started < LIMIT_SECONDS
+    with within(cpu=LIMIT_SECONDS, wall=WALL_SECONDS):
+        run_bad_input(args, case.code, *case.needles, cwd=work)
 
 
 # ---- serve: bad requests are answered, never fatal ---------------------------------------------
@@ -425,9 +425,8 @@ SERVE_CASES = [
 def test_serve_answers_a_bad_request(name: str, line: str, words: str) -> None:
     # The refused request, then `state` (no round was started: never a different hand), then hello.
     stdin = line + '\n{"id": 8, "type": "state"}\n{"id": 9, "type": "hello", "protocol": 1}\n'
-    started = time.monotonic()
-    result = CliRunner().invoke(main, ["serve"], input=stdin, catch_exceptions=False)
-    assert time.monotonic() - started < LIMIT_SECONDS
+    with within(cpu=LIMIT_SECONDS, wall=WALL_SECONDS):
+        result = CliRunner().invoke(main, ["serve"], input=stdin, catch_exceptions=False)
     assert result.exit_code == 0 and result.stderr == "" and "Traceback" not in result.output
     answers = [json.loads(text) for text in result.stdout.splitlines()]
     assert len(answers) == 3, result.stdout[:500]

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_tools import within
 from click.testing import CliRunner
 from five35.cli import main
 from five35.engine import Position
@@ -23,6 +24,8 @@ from five35.spec import load_spec
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = f"{sys.executable} {ROOT / 'examples' / 'engine535.py'}"
 SERVE = f"{Path(sys.executable).parent / '535-check'} serve"
+#: A fuzz run's bound on the clock: only a hang; its promise is in CPU seconds (within).
+WALL_SECONDS = 300.0
 
 # bug -> (the request where it shows, words in the divergence summary: one of those between |)
 BUGS = {
@@ -83,26 +86,24 @@ def test_the_clean_example_engine_agrees() -> None:
 def test_fuzz_finds_each_planted_bug(bug: str, tmp_path: Path) -> None:
     request, words = BUGS[bug]
     replay = tmp_path / "replay.json"
-    started = time.monotonic()
     # The default shrink budget (40 s): a shrunk replay is the same on every run only when shrinking
     # finishes within it; each of these bugs shrinks in under a second on the 2-core machine.
-    result = CliRunner().invoke(
-        main,
-        [
-            "fuzz",
-            "--engine",
-            f"{EXAMPLE} --bug {bug}",
-            "--examples",
-            "500",
-            "--seed",
-            "0",
-            "--replay-out",
-            str(replay),
-        ],
-    )
-    elapsed = time.monotonic() - started
+    with within(cpu=30, wall=WALL_SECONDS):
+        result = CliRunner().invoke(
+            main,
+            [
+                "fuzz",
+                "--engine",
+                f"{EXAMPLE} --bug {bug}",
+                "--examples",
+                "500",
+                "--seed",
+                "0",
+                "--replay-out",
+                str(replay),
+            ],
+        )
     assert result.exit_code == 1, result.output
-    assert elapsed < 30
     assert f"replay written to {replay}" in result.output
     data = json.loads(replay.read_text())
     divergence = data["divergence"]
@@ -132,10 +133,9 @@ def test_late_and_full_table_bugs_shrink_to_short_replays(bug: str, tmp_path: Pa
     it needs, within MAX_LATE_REPLAY_MOVES moves."""
     requests, words, players = LATE_BUGS[bug]
     replay = tmp_path / "replay.json"
-    started = time.monotonic()
-    result = _fuzz_cli(bug, replay, "--examples", "500")
+    with within(cpu=30, wall=WALL_SECONDS):
+        result = _fuzz_cli(bug, replay, "--examples", "500")
     assert result.exit_code == 1, result.output
-    assert time.monotonic() - started < 30
     data = json.loads(replay.read_text())
     divergence, deal = data["divergence"], data["deal"]
     assert divergence["request"] in requests and words in divergence["summary"], divergence
@@ -283,7 +283,8 @@ def test_time_budget_stops_the_run() -> None:
     engine = InProcessEngine(ReferenceEngine(spec.ruleset()), "reference")
     started = time.monotonic()
     result = fuzz(spec.ruleset(), engine, examples=100_000, seed=1, time_budget=1.0)
-    assert time.monotonic() - started < 5
+    # The budget is on the clock; the bound leaves room for the example under way on a busy machine.
+    assert time.monotonic() - started < 1.0 + 10
     assert result.budget_exhausted and result.witness is None and result.examples < 100_000
 
 

@@ -313,7 +313,8 @@ def test_faulty_engines_are_reported_within_the_timeout(fault: str, kind: str) -
         started = time.monotonic()
         with pytest.raises(EngineFault) as info:
             engine.legal()
-        assert time.monotonic() - started < 0.5 + 1.5
+        # Within the timeout, and room on a loaded machine to end the engine: unheeded, a hang is forever.
+        assert time.monotonic() - started < 0.5 + 10
     finally:
         engine.close()
     assert info.value.kind == kind
@@ -340,17 +341,19 @@ def test_cli_exit_code_3_for_a_hanging_engine() -> None:
         "--examples",
         "5",
     ]
+    # The engine hangs for good: the bounds only tell "gave up on it" from "waited for it", with
+    # room for a loaded machine.
     started = time.monotonic()
-    result = subprocess.run(command, capture_output=True, text=True, check=False, timeout=30)
+    result = subprocess.run(command, capture_output=True, text=True, check=False, timeout=120)
     assert result.returncode == 3, result.stdout + result.stderr
     assert result.stdout == ""
     assert result.stderr.splitlines() == [
         "535-check: error: engine fault (timeout) at request 5 (apply): no answer within 0.5 s"
     ]
-    assert time.monotonic() - started < 15
+    assert time.monotonic() - started < 60
     # With --format json the fault and the transcript are the result on stdout.
     result = subprocess.run(
-        [*command, "--format", "json"], capture_output=True, text=True, check=False, timeout=30
+        [*command, "--format", "json"], capture_output=True, text=True, check=False, timeout=120
     )
     assert result.returncode == 3 and len(result.stderr.splitlines()) == 1
     fault = json.loads(result.stdout)["fault"]
@@ -385,13 +388,14 @@ def test_a_hanging_in_process_engine_does_not_keep_the_cli_alive(tmp_path: Path)
         capture_output=True,
         text=True,
         check=False,
-        timeout=30,
+        timeout=120,
     )
     assert result.returncode == 3, result.stderr
     assert (
         "engine fault (timeout) at request 4 (legal): handle() gave no answer within 0.5 s" in result.stderr
     )
-    assert time.monotonic() - started < 10
+    # The stuck thread waits forever: the bound tells an exit from a wait, with room for a busy machine.
+    assert time.monotonic() - started < 60
 
 
 def test_the_process_group_is_killed_after_a_fault(tmp_path: Path) -> None:
@@ -413,7 +417,7 @@ def test_the_process_group_is_killed_after_a_fault(tmp_path: Path) -> None:
         engine.close()
     assert info.value.kind == "timeout" and info.value.request == (1, "hello")
     child = int(pid_file.read_text())
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 60
     while time.monotonic() < deadline and _alive(child):
         time.sleep(0.05)
     assert not _alive(child)
@@ -455,18 +459,29 @@ def test_sigterm_kills_the_engine_too(tmp_path: Path) -> None:
         text=True,
     )
     try:
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and not _engine_pids(engine_copy):
-            time.sleep(0.1)
+        # Signalled once the engine waits (for a request, or in its planted hang).
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not any(_waiting(pid) for pid in _engine_pids(engine_copy)):
+            time.sleep(0.05)
         assert _engine_pids(engine_copy), "the engine never started"
-        time.sleep(0.5)
         proc.terminate()
-        _, err = proc.communicate(timeout=10)
+        _, err = proc.communicate(timeout=60)
     finally:
         proc.kill()
     assert proc.returncode == EXIT_TERMINATED and "terminated" in err
-    time.sleep(0.2)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and _engine_pids(engine_copy):
+        time.sleep(0.05)
     assert not _engine_pids(engine_copy)
+
+
+def _waiting(pid: int) -> bool:
+    """Whether process `pid` has run and now sleeps (waits for input or in a hang)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return False
+    return fields[0] == "S" and int(fields[11]) + int(fields[12]) > 0
 
 
 def _engine_pids(path: Path) -> list[int]:

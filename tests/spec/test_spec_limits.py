@@ -79,10 +79,10 @@ def test_the_size_limit_is_exact(extra: int, loads: bool, tmp_path: Path) -> Non
 
 @pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero")
 def test_an_endless_file_is_refused_without_reading_it_all() -> None:
-    started = time.perf_counter()
+    started = time.process_time()  # CPU seconds: a busy machine adds none
     with pytest.raises(SpecError, match="over the size limit"):
         read_text(Path("/dev/zero"))
-    assert time.perf_counter() - started < 2
+    assert time.process_time() - started < 2
 
 
 @pytest.mark.parametrize(("depth", "loads"), [(MAX_DEPTH, True), (MAX_DEPTH + 1, False)])
@@ -149,9 +149,9 @@ def test_a_shared_readings_block_still_loads(tmp_path: Path) -> None:
 )
 def test_hostile_yaml_is_refused_quickly(text: str, tmp_path: Path) -> None:
     path = _yaml_file(tmp_path, text)
-    started = time.perf_counter()
+    started = time.process_time()  # CPU seconds: a busy machine adds none
     _one_line_error(path)
-    assert time.perf_counter() - started < 2
+    assert time.process_time() - started < 2
 
 
 # ---- every match ends ---------------------------------------------------------------------------
