@@ -107,6 +107,9 @@ class SpecEngine:
         self._nodes: dict[Pile | None, tuple[tuple[_Option, ...], dict[Move, _Option]]] = {}
         self._deck = tuple(self.codec.cards(self.full_deck))
         self._env = {"players": players}
+        round_end = p.one("round_end")
+        assert round_end is not None  # the loader requires exactly one
+        self._round_end = p.cached(round_end, "ends")
 
     # ---- what cards make -----------------------------------------------------------------------
 
@@ -274,7 +277,7 @@ class SpecEngine:
     def _ended(self, rules: list[RuleDef], env: dict[str, Any]) -> tuple[TrickEndReason, ...]:
         reasons = []
         for rule in rules:
-            if self.program.fn(rule, "ends")(env):
+            if self.program.cached(rule, "ends")(env):
                 name = rule.field("reason") or rule.id
                 reasons.append(_REASONS.get(name, name))
         return tuple(reasons)  # type: ignore[arg-type]
@@ -310,36 +313,47 @@ class SpecEngine:
         player = state.to_move
         hands = (*state.hands[:player], hand, *state.hands[player + 1 :])
         trick = (*state.trick, Play(player, option.move))
-        opening = option.pile if state.pile is None else (self._opening(state) or option.pile)
-        opening_has_eight = (8 in option.move.cards) if state.pile is None else state.opening_has_eight
-        moved = _evolve(
+        leading = state.pile is None
+        opening = option.pile if leading else (self._opening(state) or option.pile)
+        opening_has_eight = (8 in option.move.cards) if leading else state.opening_has_eight
+        cards_left = self.codec.size(hand)
+        env = {
+            "players": self.players,
+            "in_trick": self.players - state.passed.bit_count(),
+            "action": option.move.action,
+            "pile": option.pile,
+            "placed": option.move.cards,
+            "opening": opening,
+            "mover": player,
+            "cards_left": cards_left,
+            "passes_in_a_row": 0,
+        }
+        reasons = self._ended(self._after_play, env)
+        ends_round = self._round_end(env)
+        if reasons or ends_round:
+            moved = _evolve(
+                state,
+                hands=hands,
+                trick=trick,
+                pile=option.pile,
+                last_player=player,
+                opening_has_eight=opening_has_eight,
+            )
+            if ends_round:
+                events: tuple[Event, ...] = ()
+                if reasons:
+                    events = (TrickEnd(self._winner(moved, player), reasons),)
+                return self._end_round(moved, player, events)
+            return self._end_trick(moved, trick, player, reasons)
+        return _evolve(
             state,
             hands=hands,
             trick=trick,
             pile=option.pile,
             last_player=player,
             opening_has_eight=opening_has_eight,
-        )
-        cards_left = self.codec.size(hand)
-        env = self._trick_env(
-            moved,
-            action=option.move.action,
-            pile=option.pile,
-            placed=option.move.cards,
-            opening=opening,
-            mover=player,
-            cards_left=cards_left,
-            passes_in_a_row=0,
-        )
-        reasons = self._ended(self._after_play, env)
-        if self.program.ask("round_end", "ends", cards_left=cards_left, mover=player):
-            events: tuple[Event, ...] = ()
-            if reasons:
-                events = (TrickEnd(self._winner(moved, player), reasons),)
-            return self._end_round(moved, player, events)
-        if reasons:
-            return self._end_trick(moved, trick, player, reasons)
-        return _evolve(moved, to_move=self._next_active(player, state.passed)), ()
+            to_move=self._next_active(player, state.passed),
+        ), ()
 
     def _winner(self, state: State, mover: int) -> int:
         winner = int(self.program.ask("trick_winner", "winner", last_placer=state.last_player, mover=mover))

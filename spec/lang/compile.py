@@ -20,6 +20,9 @@ from . import schema as S
 from .syntax import Attr, Binary, Bool, BoolOp, Call, If, Index, ListOf, Name, Neg, Node, Not, Num
 
 Env = dict[str, Any]
+
+#: Answers a part remembers before it starts again (bounds memory, changes nothing but speed).
+MEMO_LIMIT = 1 << 16
 Fn = Callable[[Env], Any]
 
 
@@ -106,12 +109,15 @@ class _Scope:
         names: Mapping[str, str],
         key: tuple[str | int, ...],
         inlining: tuple[str, ...] = (),
+        used: set[str] | None = None,
     ) -> None:
         self.program = program
         self.rule = rule
         self.names = names
         self.key = key
         self.inlining = inlining
+        #: The moment's names the part reads (through its helpers too): what its value depends on.
+        self.used: set[str] = set() if used is None else used
 
     def fail(self, node: Node | None, message: str) -> RuleProblem:
         return RuleProblem(self.key, node.col if node is not None else 0, message)
@@ -159,6 +165,8 @@ class Program:
         # Parts named by another part (inlined there); the loader refuses a part nobody reads.
         self.used_parts = used_parts if used_parts is not None else set()
         self._fns: dict[tuple[str, str], Fn] = {}
+        self._free: dict[tuple[str, str], tuple[str, ...]] = {}
+        self._cached: dict[tuple[str, str], Fn] = {}
         self._follows: dict[tuple[int, int], bool] = {}
         self._strength: dict[int, int] = {}
         self._chain: dict[tuple[int, ...], tuple[int, ...] | None] = {}
@@ -180,6 +188,7 @@ class Program:
         typ, fn = self._expr(node, scope)
         if _unify(typ, part.type) != part.type:
             raise scope.fail(node, f"is {_shown(typ)}, but {name} must be {_shown(part.type)}")
+        self._free[(rule.id, name)] = tuple(sorted(scope.used))
         return fn
 
     def _expr(self, node: Node, scope: _Scope) -> tuple[str, Fn]:
@@ -246,6 +255,7 @@ class Program:
         name = node.id
         if name in scope.names:
             typ = scope.names[name]
+            scope.used.add(name)
             return typ, lambda env: env[name]
         own = scope.rule.part(name)
         if own is not None and name not in S.SLOTS[scope.rule.does].parts:
@@ -253,7 +263,9 @@ class Program:
                 chain = " -> ".join((*scope.inlining, name))
                 raise scope.fail(node, f"part {name!r} names itself ({chain})")
             self.used_parts.add((scope.rule.id, name))
-            inner = _Scope(self, scope.rule, scope.names, scope.rule.key_of(name), (*scope.inlining, name))
+            inner = _Scope(
+                self, scope.rule, scope.names, scope.rule.key_of(name), (*scope.inlining, name), scope.used
+            )
             return self._expr(own, inner)
         if name in self.values and name != "players":
             value = self.values[name]
@@ -428,11 +440,33 @@ class Program:
     def fn(self, rule: RuleDef, part: str) -> Fn:
         return self._fns[(rule.id, part)]
 
+    def cached(self, rule: RuleDef, part: str) -> Fn:
+        """The part's closure, remembering its answers by the names it reads (every part is a pure
+        function of them): what the interpreter asks at every step."""
+        key = (rule.id, part)
+        found = self._cached.get(key)
+        if found is None:
+            fn = self._fns[key]
+            free = self._free[key]
+            memo: dict[tuple[Any, ...], Any] = {}
+
+            def found(env: Env) -> Any:
+                k = tuple([env[n] for n in free])
+                value = memo.get(k, memo)
+                if value is memo:
+                    if len(memo) >= MEMO_LIMIT:
+                        memo.clear()
+                    value = memo[k] = fn(env)
+                return value
+
+            self._cached[key] = found
+        return found
+
     def ask(self, does: str, part: str, **names: Any) -> Any:
         rule = self.one(does)
         if rule is None:
             raise RuleError(f"no rule states {does}")
-        return self._fns[(rule.id, part)]({"players": self.players, **names})
+        return self.cached(rule, part)({"players": self.players, **names})
 
     def follows(self, a: int, b: int) -> bool:
         key = (a, b)
