@@ -1,25 +1,31 @@
-"""Keep Hypothesis' working files out of the checkout (they go to the temp directory), and hand the
-longest tests to the worker processes first."""
+"""Keep Hypothesis' working files out of the checkout (they go to the temp directory), and spread
+the tests over pytest-xdist's worker processes (`-n auto --dist loadgroup` in pyproject.toml):
+tests that share a costly fixture run in one worker, the longest are handed out first."""
 
 from __future__ import annotations
 
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis.configuration import set_hypothesis_home_dir
+from scheduling import LONGEST_FIRST, group_of
 
 set_hypothesis_home_dir(str(Path(tempfile.gettempdir()) / "five35-hypothesis"))
 
-#: Tests that take a minute or so each on the 2-core machine, longest first. pytest-xdist hands out
-#: the xdist_group scopes first (largest first), then the other tests in this order: one of these
-#: started last would leave a worker alone with it at the end of the run.
-LONGEST_FIRST = (
-    "tests/test_ci_integrations.py::test_the_pre_commit_hook_checks_changed_spec_files",
-    "tests/engine/test_engine_builds.py::",
-    "tests/checks/solver/test_divergence_canonical.py::",
-    "tests/test_lint.py::",
-)
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class SharedFixtures(LoadScopeScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            return group_of(nodeid)
+
+    return SharedFixtures(config, log)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -39,9 +39,6 @@ from five35.spec.yaml_input import MAX_ALIAS_NODES
 
 from tests.hostile_engines import plugin, replay_data, replay_file, script
 
-# The outcomes fixture starts every selected example at once: the module runs in one worker.
-pytestmark = pytest.mark.xdist_group("issue11")
-
 ROOT = Path(__file__).resolve().parents[2]
 CLI = str(Path(sys.executable).parent / "535-check")
 # The bounds are CPU seconds, a run's own and its workers' and engines', which a busy machine does

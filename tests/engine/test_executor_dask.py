@@ -36,9 +36,6 @@ from five35.protocol.replay import replay_json
 from five35.reports import job as report_job
 from five35.spec import load_spec
 
-# One LocalCluster for the module: its tests share one worker (and the cluster).
-pytestmark = pytest.mark.xdist_group("dask")
-
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = f"{sys.executable} {ROOT / 'examples' / 'engine535.py'}"
 SPEC = load_spec()

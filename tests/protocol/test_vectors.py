@@ -41,9 +41,6 @@ from five35.protocol.vectors import (
 from five35.spec import Spec, load_spec
 from referencing import Registry, Resource
 
-# The suites, files and witnesses are cached in-process: the module's tests share one worker.
-pytestmark = pytest.mark.xdist_group("vectors")
-
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE535 = ROOT / "examples" / "engine535.py"
 NODE_RUNNER = ROOT / "examples" / "vectors-node" / "run.mjs"

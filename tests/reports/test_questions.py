@@ -18,9 +18,6 @@ from five35.spec import embedded_spec_path, load_spec
 from five35.spec.words import LANGUAGES, WORDS_SUFFIX, questions_of, words_of
 from test_reports import _validate, fixture_data, full_report
 
-# full_report() is cached in-process: the tests that read it share one worker (and one report).
-pytestmark = pytest.mark.xdist_group("full_report")
-
 SPEC = load_spec()
 WORDS = words_of(SPEC)
 

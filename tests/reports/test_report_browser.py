@@ -22,9 +22,6 @@ import pytest
 from five35.reports import write_report
 from test_reports import fixture_data
 
-# One Chromium for the module: its tests share one worker.
-pytestmark = pytest.mark.xdist_group("browser")
-
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = [
     "--no-sandbox",

@@ -552,7 +552,6 @@ def full_report() -> tuple[dict[str, Any], list[CheckResult]]:
     return report_data(data), list(data.results)
 
 
-@pytest.mark.xdist_group("full_report")  # with tests/reports/test_questions.py: one report
 def test_every_finding_of_a_full_report_has_all_seven_parts() -> None:
     data, results = full_report()
     spec = load_spec()
@@ -597,7 +596,6 @@ def test_every_finding_of_a_full_report_has_all_seven_parts() -> None:
     _validate(data)
 
 
-@pytest.mark.xdist_group("full_report")  # with tests/reports/test_questions.py: one report
 def test_findings_that_cannot_change_play_measure_zero_and_the_rest_do_not() -> None:
     sections = _sections(full_report()[0])
 

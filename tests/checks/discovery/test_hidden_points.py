@@ -21,9 +21,6 @@ from five35.checks.discovery import silences
 from five35.checks.discovery.benchmark import Recall, hidden_point_recall
 from five35.spec import load_spec
 
-# The recall fixture is the module's cost: its tests share one worker.
-pytestmark = pytest.mark.xdist_group("hidden_points")
-
 SPEC = load_spec()
 SEED = 535
 ESCAPES = {"add_past_closing"}

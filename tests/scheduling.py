@@ -1,0 +1,33 @@
+"""How the suite is spread over pytest-xdist's worker processes (tests/conftest.py uses it; so does
+tests/test_scheduling.py, which holds it to the tests that exist)."""
+
+from __future__ import annotations
+
+#: Tests that share an in-process cache or a module fixture too costly to build in each worker, by
+#: node id prefix, with the group that runs them in one worker process. (Not xdist_group marks:
+#: pytest-xdist 3.8 groups by rewriting a node's id, which pytest 9 no longer reads.)
+SHARED = (
+    ("tests/engine/test_executor_dask.py::", "dask"),  # one LocalCluster
+    ("tests/reports/test_report_browser.py::", "browser"),  # one Chromium
+    ("tests/reports/test_questions.py::", "full_report"),  # test_reports.full_report(), cached
+    ("tests/reports/test_reports.py::test_every_finding_of_a_full_report_", "full_report"),
+    ("tests/reports/test_reports.py::test_findings_that_cannot_change_play_", "full_report"),
+    ("tests/checks/discovery/test_hidden_points.py::", "hidden_points"),  # the recall fixture
+    ("tests/protocol/test_vectors.py::", "vectors"),  # the suites, files and witnesses, cached
+    ("tests/cli/test_issue11_examples.py::", "issue11"),  # outcomes starts every selected example
+)
+
+#: Tests that take a minute or so each on the 2-core machine, longest first. The scheduler hands
+#: out the shared groups first (largest first), then the other tests in this order: one of these
+#: started last would leave a worker alone with it at the end of the run.
+LONGEST_FIRST = (
+    "tests/test_ci_integrations.py::test_the_pre_commit_hook_checks_changed_spec_files",
+    "tests/engine/test_engine_builds.py::",
+    "tests/checks/solver/test_divergence_canonical.py::",
+    "tests/test_lint.py::",
+)
+
+
+def group_of(nodeid: str) -> str:
+    """The scope a test is scheduled in: its SHARED group, or the test alone."""
+    return next((group for prefix, group in SHARED if nodeid.startswith(prefix)), nodeid)
