@@ -7,7 +7,8 @@ from five35.checks.findings import CheckContext
 from five35.checks.play.interpreter import check_interpreter
 from five35.engine import Game
 from five35.spec import load_spec
-from planted import BUGS
+
+from tests.planted import BUGS
 
 
 def test_the_reference_engine_agrees_with_the_rules_move_for_move() -> None:
