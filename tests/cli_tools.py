@@ -231,7 +231,7 @@ def within(cpu: float, wall: float) -> Iterator[None]:
     """Assert that the block takes at most `cpu` CPU seconds (this process's, with those of the
     child processes it waited for, such as an engine) and at most `wall` seconds on the clock.
 
-    A bound the code promises is a CPU bound, which a busy machine does not move; the wall bound
+    A bound the code promises is a CPU bound, which a busy machine hardly moves; the wall bound
     only catches a hang, with room for a load average of 8 (and for the waits the block makes on
     purpose, such as an engine's timeout)."""
     started, own = time.monotonic(), time.process_time()
@@ -265,7 +265,7 @@ def children(pid: int) -> list[int]:
 
 def tree_cpu(pid: int) -> float:
     """CPU seconds (user and system) used by `pid` and its live descendants, with those of the
-    descendants they have waited for: CPU work done, which a loaded machine does not inflate."""
+    descendants they have waited for: CPU work done, which a loaded machine hardly inflates."""
     stats = _stats()
     kids: dict[int, list[int]] = {}
     for child, fields in stats.items():

@@ -7,7 +7,7 @@ supervisor does (SIGTERM to the main process only).
 Nothing here depends on how busy the machine is: a test waits for the event it needs (a line on
 stderr, the worker processes there, so many CPU seconds of work done) rather than for a fixed time,
 and the 2 s are CPU seconds: those the command and its workers use after the signal, which a loaded
-machine does not inflate. The wall time until the exit only has to stay under WALL_LIMIT, a bound
+machine hardly inflates. The wall time until the exit only has to stay under WALL_LIMIT, a bound
 for a hang that holds at a load average of 8 (2 s of work then take about 8 s).
 """
 

@@ -5,7 +5,7 @@ Each example must give its documented exit code (README "Exit codes", docs/proto
 one line on stderr, `535-check: error: PLACE: ...`, naming the place (file:line and key, option,
 request number and type), nothing on stdout, no traceback, no file left behind, and all within 5 s
 (the issue's bound, in CPU seconds of the run and its workers and engines, which a busy machine
-does not inflate; a run that has not ended after 60 s on the clock is killed and counts as a hang).
+hardly inflates; a run that has not ended after 60 s on the clock is killed and counts as a hang).
 
 The examples run two at a time in threads (each is a process of its own, most of the time starting
 Python), so the file takes a fraction of the time the examples would one after another; each run's
