@@ -76,7 +76,10 @@ LAUGHS_KEY = laughs_key()
 DEEP_LISTS = "[" * 20_000 + "]" * 20_000
 DEEP_MAPS = '{"a":' * 3000 + "1" + "}" * 3000
 REFERENCE = "python:five35.protocol.server:reference_engine"
-TIMEOUT = ["--timeout", "0.5"]
+# Long enough for an engine to start (a Python one imports five35) on a machine at a load average
+# of 8, so that a fault is the one planted; a hang waits it out.
+ENGINE_TIMEOUT = 3.0
+TIMEOUT = ["--timeout", f"{ENGINE_TIMEOUT:g}"]
 # A check run that never gets to its checks: the bad input must be refused before any work.
 QUICK = ["--level", "quick", "--only", "graphs.beats"]
 
@@ -445,7 +448,7 @@ WHY: list[Example] = [
         "engine fault names the request: a timeout",
         against(on("state", "time.sleep(60)")),
         3,
-        (f"engine fault (timeout) {AT_STATE}", "0.5 s"),
+        (f"engine fault (timeout) {AT_STATE}", f"{ENGINE_TIMEOUT:g} s"),
     ),
     Example(
         "engine fault names the request: a crash",
@@ -986,7 +989,9 @@ def test_ci_run_is_exactly_the_readme_test_command() -> None:
 
 def _third_party_imports() -> set[str]:
     # The checkout's own modules (tests, benchmarks, examples), which tests put on sys.path themselves.
+    # and the checkout's packages (tests/planted).
     local = {p.stem for p in ROOT.rglob("*.py") if ".git" not in p.parts} | {"five35", "tests"}
+    local |= {p.parent.name for p in ROOT.rglob("__init__.py") if ".git" not in p.parts}
     found: set[str] = set()
     for path in (ROOT / "tests").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

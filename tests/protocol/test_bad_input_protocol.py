@@ -29,8 +29,10 @@ from tests.hostile_engines import DEAL, plugin, replay_file, script
 REFERENCE = "python:five35.protocol.server:reference_engine"
 LIMIT_SECONDS = 5.0  # CPU seconds, engines included: the bound each case promises
 WALL_SECONDS = 60.0  # on the clock: only a hang (a case's own waits, such as its --timeout, are shorter)
-# Long enough for a plugin to import five35 on a loaded 2-core machine, short enough for a table.
-TIMEOUT = ["--timeout", "1.5"]
+# Long enough for a plugin to import five35 (and an engine to build a large answer) at a load average
+# of 8, short enough for a table whose hangs each wait it out.
+ENGINE_TIMEOUT = 3.0
+TIMEOUT = ["--timeout", f"{ENGINE_TIMEOUT:g}"]
 
 
 @dataclass(frozen=True)
@@ -200,7 +202,7 @@ ENGINE_CASES = [
     Case("garbage line", against(on("legal", 'return "not json\\n"')), 3,
          (f"engine fault (malformed) {AT_LEGAL}: the answer: line 1 column 1: not valid JSON",)),
     Case("hang", against(on("legal", "time.sleep(60)")), 3,
-         (f"engine fault (timeout) {AT_LEGAL}: no answer within 1.5 s",)),
+         (f"engine fault (timeout) {AT_LEGAL}: no answer within {ENGINE_TIMEOUT:g} s",)),
     Case("never answers hello", against(program("time.sleep(60)")), 3,
          (f"engine fault (timeout) {AT_HELLO}",)),
     Case("exits at start", against(program("sys.exit(1)")), 3,
@@ -264,7 +266,7 @@ PLUGIN_CASES = [
     Case("a missing dependency", against(module("import no_such_dependency_535\n", head=False)), 3,
          ("engine fault (start)", "ModuleNotFoundError")),
     Case("hangs at import", against(module("import threading\nthreading.Event().wait()\n", head=False)), 3,
-         ("engine fault (timeout)", "importing and starting the engine took over 1.5 s")),
+         ("engine fault (timeout)", f"importing and starting the engine took over {ENGINE_TIMEOUT:g} s")),
     Case("factory raises", against(module("def make():\n    raise ValueError('no engine')\n")), 3,
          ("engine fault (start)", "the factory raised ValueError: no engine")),
     Case("factory returns no engine", against(module("def make():\n    return 42\n")), 3,
@@ -284,13 +286,13 @@ PLUGIN_CASES = [
     Case("handle() raises KeyboardInterrupt", against(handled("hello", "raise KeyboardInterrupt")), 3,
          (f"engine fault (crash) {AT_HELLO}: handle() raised KeyboardInterrupt",)),
     Case("handle() never returns", against(handled("legal", "threading.Event().wait()")), 3,
-         (f"engine fault (timeout) {AT_LEGAL}: handle() gave no answer within 1.5 s",)),
+         (f"engine fault (timeout) {AT_LEGAL}: handle() gave no answer within {ENGINE_TIMEOUT:g} s",)),
     Case("close() raises",
          against(engine_class("    def close(self):\n        raise OSError('disk full')\n")), 3,
          ("engine fault (crash): close() raised OSError: disk full",)),
     Case("close() never returns",
          against(engine_class("    def close(self):\n        threading.Event().wait()\n")),
-         3, ("engine fault (timeout): close() did not return within 1.5 s",)),
+         3, (f"engine fault (timeout): close() did not return within {ENGINE_TIMEOUT:g} s",)),
     Case("handle() returns a set", against(handled("hello", "a['moves'] = {1}")), 3,
          (f"engine fault (malformed) {AT_HELLO}: handle() returned what is not JSON",)),
     Case("handle() returns None", against(handled("hello", "a = None")), 3,

@@ -383,7 +383,7 @@ def test_a_hanging_in_process_engine_does_not_keep_the_cli_alive(tmp_path: Path)
             "--engine",
             f"python:{plugin}:make",
             "--timeout",
-            "0.5",
+            "3",  # room for the plugin's import of five35 on a busy machine
         ],
         capture_output=True,
         text=True,
@@ -391,9 +391,7 @@ def test_a_hanging_in_process_engine_does_not_keep_the_cli_alive(tmp_path: Path)
         timeout=120,
     )
     assert result.returncode == 3, result.stderr
-    assert (
-        "engine fault (timeout) at request 4 (legal): handle() gave no answer within 0.5 s" in result.stderr
-    )
+    assert "engine fault (timeout) at request 4 (legal): handle() gave no answer within 3 s" in result.stderr
     # The stuck thread waits forever: the bound tells an exit from a wait, with room for a busy machine.
     assert time.monotonic() - started < 60
 
