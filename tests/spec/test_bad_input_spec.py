@@ -529,12 +529,12 @@ CASES: dict[str, Bad] = {
         "parameters.run_closing_sise",
         "did you mean 'run_closing_size'?",
     ),
-    "a variation point the spec leaves out, so a rule lacks a part": Bad(
+    "a variation point the spec leaves out, still chosen by a profile": Bad(
         TURN_ORDER_POINT,
         "",
-        "  - id: trick.next",
-        "rules.15",
-        "rule trick.next (turn) needs 'next'",
+        "      turn_order: {reading: ascending_seats, basis: silent}",
+        "profiles.published.readings.turn_order",
+        "unknown variation point 'turn_order'",
     ),
     "an unimplemented default": Bad(
         RUN_GAPS,
@@ -632,7 +632,7 @@ SOME = [
     "20,000 nested lists",
     "copies as a float",
     "no card scores a point",
-    "a reading no engine implements",
+    "a reading that states no rule fragment",
 ]
 
 
