@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from five35.spec import Ruleset, Spec
+from five35.spec.lang.rulebook import Rulebook
 from five35.spec.vocabulary import UnimplementedReading, Vocabulary
 
 
@@ -89,3 +90,27 @@ def table_vocabulary(
     # Equal sets by now; the engine's order is kept, as every listing of readings uses it.
     points = {point: tuple(readings) for point, readings in vocabulary.points.items()}
     return ComponentVocabulary(component, Vocabulary(points, vocabulary.parameters), ignored)
+
+
+@dataclass(frozen=True)
+class StatedVocabulary:
+    """What a component compiled from the spec's rules implements: every reading whose rule
+    fragment the spec states (`variation_points.P.readings.R.rules`). A reading without one -- a
+    house rule written only as a name, or a point the spec does not declare -- is refused, never
+    played as the rules without it."""
+
+    component: str
+
+    def require(self, rulebook: Rulebook | None, readings: Mapping[str, str]) -> None:
+        for point, reading in readings.items():
+            if rulebook is None or rulebook.fragment(point, reading) is None:
+                raise UnimplementedReading(self.component, point, reading)
+
+    def require_ruleset(self, ruleset: Ruleset) -> None:
+        self.require(ruleset.rulebook, dict(ruleset.reading_items))
+
+    def require_spec(self, spec: Spec) -> None:
+        """Every reading a spec declares: components that sweep a spec's readings refuse it whole."""
+        for point, vp in spec.variation_points.items():
+            for reading in vp.readings:
+                self.require(spec.rulebook, {point: reading})
