@@ -59,7 +59,6 @@ from ..oracles.z3model import (
     EIGHT,
     LEAD,
     MODEL_VOCABULARY,
-    MODELLED_POINTS,
     NONE,
     Model,
     Params,
@@ -67,6 +66,7 @@ from ..oracles.z3model import (
     SymSituation,
     Z3Alg,
     as_bool,
+    decision_points,
     memo,
     spec_digest,
 )
@@ -137,22 +137,20 @@ class Symbolic:
 
 
 def _symbolic(spec: Spec, ruleset: Ruleset, timeout_ms: int) -> Symbolic:
-    free = [p for p in MODELLED_POINTS if p in spec.variation_points]
+    free = list(decision_points(spec))
     readings = Readings.symbolic(spec, "live.", fixed=dict(ruleset.reading_items), free=free)
     v = {n: z3.Int(f"live.param.{n}") for n in ("cs", "cl", "ss", "sl", "rc", "mc", "ms", "mr")}
-    params = Params(
-        ranks=ruleset.ranks,
-        players_min=SCHEMA_PLAYERS[0],
-        players_max=SCHEMA_PLAYERS[1],
-        copies_small=v["cs"],
-        copies_large=v["cl"],
-        set_close_small=v["ss"],
-        set_close_large=v["sl"],
-        run_close=v["rc"],
-        max_cards=v["mc"],
-        min_set=v["ms"],
-        min_run=v["mr"],
-        points=ruleset.points,
+    params = (
+        Params.of(ruleset)
+        .with_players(*SCHEMA_PLAYERS)
+        .with_values(
+            copies={"small_game": v["cs"], "large_game": v["cl"]},
+            set_closing_size={"small_game": v["ss"], "large_game": v["sl"]},
+            run_closing_size=v["rc"],
+            max_cards_per_turn=v["mc"],
+            min_set_size=v["ms"],
+            min_run_size=v["mr"],
+        )
     )
     maxk = SCHEMA_MAX_CARDS[1]
     # The longest pile any table can hold: a set within the copies, a run within the ranks, plus a play.

@@ -1,14 +1,12 @@
-"""The rules of 535 as the spec states them, for the invariants to hold an engine against.
+"""The rules of a ruleset as the spec states them, for the invariants to hold an engine against.
 
-`SpecRules` states the rules from the Ruleset alone (readings and parameters, never the engine's
-hooks), so an engine whose hook is wrong is measured against something independent of it. What
-each reading means it asks the Z3 model's reading hooks (z3model.py beside it), the one place the
-checks state readings: a reading added there is known here too, a reading without a hook is
-refused (`UnimplementedReading`) instead of played like another. The engine's hooks are not an
-option (the invariants would check the engine against itself), and a second table of meanings here
-could drift from the model's; the model is compiled from the spec's data and checked against the
-texts (text_examples), the proofs and the engine (conformance). SpecRules keeps its own statement
-of what piles, adds and trick endings are; only readings come from there.
+`SpecRules` asks the Z3 model compiled from the spec's rules (z3model.py, evaluated concretely) and
+states nothing of its own: which cards make a pile, what beats what, what an add makes, which trick
+endings a play causes, whose turn follows, what a hand scores. The engine's hooks are not an option
+(the invariants would check the engine against itself), and the spec interpreter's Program is the
+other implementation being checked; the model is compiled from the same rules independently of
+both, and checked against the texts (text_examples), the proofs and the engines (conformance). A
+reading whose fragment the spec does not state is refused (`UnimplementedReading`).
 
 The invariants of play (five35.checks.play.invariants) and the exhaustive endgame graphs
 (five35.checks.play.graphs) judge every state and move by it.
@@ -17,27 +15,25 @@ The invariants of play (five35.checks.play.invariants) and the exhaustive endgam
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
+from functools import cached_property
 
-from five35.engine import CardCodec, Game, Move, Pile
+from five35.engine import CardCodec, Move, Pile
 from five35.spec import Ruleset
-from five35.spec.vocabulary import Vocabulary
 
-from .vocab import ComponentVocabulary, table_vocabulary
-from .z3model import EIGHT, KIND_CODES, LISTED_EIGHT_RUNS, NOT_MODELLED, READING_HOOKS, Model
+from .rulecompile import OpeningPile, PileV
+from .situations import add_candidates, central_piles, to_pile
+from .vocab import StatedVocabulary
+from .z3model import ACTION_CODES, ADD, NONE, Model
 
+RULES_VOCABULARY = StatedVocabulary("the invariants' rules model")
 
-def rules_vocabulary(vocabulary: Vocabulary) -> ComponentVocabulary:
-    """What SpecRules implements (the Z3 model's hooks, whose meanings it asks), checked against an
-    engine's vocabulary."""
-    return table_vocabulary("the invariants' rules model", READING_HOOKS, vocabulary, NOT_MODELLED)
-
-
-RULES_VOCABULARY = rules_vocabulary(Game.VOCABULARY)
+PileKey = tuple[int, int, int]
 
 
 class SpecRules:
-    """The rules of one Ruleset and player count: its parameters, and its readings' meanings as the
-    Z3 model's reading hooks state them. Raises UnimplementedReading for a reading without one."""
+    """The rules of one Ruleset and player count, as the model compiled from the spec states them.
+    Raises UnimplementedReading for a reading whose fragment the spec does not state."""
 
     def __init__(self, ruleset: Ruleset, players: int) -> None:
         RULES_VOCABULARY.require_ruleset(ruleset)
@@ -46,75 +42,75 @@ class SpecRules:
         self.ranks = ruleset.ranks
         self._index = {rank: i for i, rank in enumerate(ruleset.ranks)}
         self.model = model = Model.concrete(ruleset)
-        self.add_to_single = bool(model.to_single)
-        self.top_end_only = not model.either_end
-        self.capped = bool(model.capped)
-        self.adds_trigger = bool(model.adds_trigger)
-        self.copies: int = model.copies(players)
-        self.set_close: int = model.set_close(players)
-        self.run_close = ruleset.run_closing_size
-        self.max_cards = ruleset.max_cards_per_turn
-        self.points = ruleset.points
+        self.copies: int = int(model.copies(players))
         self.deck = Counter({rank: self.copies for rank in self.ranks})
         self._judged: dict[tuple[Pile | None, Move], tuple[Pile | None, str | None]] = {}
         self._packed: dict[tuple[int, ...], int] = {}
         self._packed_deck: int | None = None
 
+    # ---- ranks and piles ---------------------------------------------------------------------------
+
     def follows(self, a: int, b: int) -> bool:
-        """Rank b continues a run after rank a (run_gaps, run_wrap)."""
+        """Rank b continues a run after rank a (the `ranks` rule's `follows`)."""
         i, j = self._index.get(a), self._index.get(b)
         if i is None or j is None:
             return False
         return bool(self.model.follows(i, j))
 
-    def as_pile(self, cards: tuple[int, ...] | list[int]) -> Pile | None:
+    def key(self, pile: Pile | None) -> PileKey:
+        if pile is None:
+            return (NONE, 0, 0)
+        code = self.model.code(pile.kind)
+        if code is None or pile.cards[0] not in self._index:
+            raise ValueError(f"{pile} is no pile the rules state")
+        return (code, self._index[pile.cards[0]], pile.size)
+
+    def pile(self, key: PileKey) -> Pile | None:
+        return to_pile(self.model, key)
+
+    def as_pile(self, cards: Sequence[int]) -> Pile | None:
         """The pile these cards make (runs put in succession order), or None."""
-        cards = tuple(cards)
-        if len(cards) == 1:
-            return Pile("single", cards)
-        if len(set(cards)) == 1 and len(cards) >= self.ruleset.min_set_size:
-            return Pile("set", cards)
-        if len(cards) >= self.ruleset.min_run_size and len(set(cards)) == len(cards):
-            successor = {a: b for a in cards for b in cards if a != b and self.follows(a, b)}
-            starts = [c for c in cards if c not in successor.values()]
-            if len(starts) == 1:
-                run = [starts[0]]
-                while run[-1] in successor and len(run) < len(cards):
-                    run.append(successor[run[-1]])
-                if len(run) == len(cards):
-                    return Pile("run", tuple(run))
-        return None
+        key = self.model.pile_of(tuple(cards), self.players)
+        return None if key is None else self.pile(key)
 
     def strength(self, rank: int) -> int:
-        """How strong a single or set of this rank is (eight_rank)."""
-        strength: int = self.model.strength(self._index[rank])
-        return strength
+        """How strong a single or set of this rank is (the `ranks` rule's `strength`)."""
+        return int(self.model.strength(self._index[rank]))
 
     def beats(self, new: Pile, old: Pile) -> bool:
-        """`new` overwrites `old`: same kind and size, and stronger (run_order for runs)."""
+        """`new` overwrites `old` by strength: same kind and size, and its kind's `beats` holds."""
         if new.kind != old.kind or new.size != old.size:
             return False
-        a, b = self._index[new.cards[0]], self._index[old.cards[0]]
-        return bool(self.model.beats(KIND_CODES[new.kind], a, b))
+        a, b = self.key(new), self.key(old)
+        return bool(self.model.beats_piles(PileV(*a), PileV(*b), self.players))
 
     def closing(self, kind: str) -> int | None:
-        return {"set": self.set_close, "run": self.run_close}.get(kind)
+        """The size at which a pile of `kind` ends the trick, or None when it never does by size."""
+        code = self.model.code(kind)
+        if code is None:
+            return None
+        size = int(self.model.closes_at(code, self.players))
+        return None if size >= self.model.R * 1000 else size
 
-    def rule_of_8(self, action: str, added: tuple[int, ...], new: Pile, opening_has_eight: bool) -> bool:
-        """Placing `added` to make `new` is the Rule of 8 (eight_forms, eight_on_add, eight_exemption)."""
-        if action == "lead" or EIGHT not in added:
-            return False
-        if self.model.says("eight_exemption", opening_has_eight):
-            return False
-        if action == "add" and not self.adds_trigger:
-            return False
+    @cached_property
+    def capped(self) -> bool:
+        """Whether no add takes a pile past its kind's closing size, over the bounded domain of
+        central piles and adds (the question a pile on the table past its closing size asks)."""
+        m = self.model
+        maxk = max(1, m.maxk)
+        for key in central_piles(m, self.players, False):
+            closing = self.closing(m.kind_names[key[0]])
+            if closing is None or key[2] + maxk <= closing:
+                continue
+            for cards in add_candidates(m, key, maxk):
+                p = [self._index[c] for c in cards]
+                p += [p[-1]] * (m.maxk - len(p))
+                out = m.decide(ADD, key, len(cards), p, self.players, False)
+                if out.legal and out.size > closing:
+                    return False
+        return True
 
-        def listed() -> bool:
-            if new.kind in ("single", "set"):
-                return new.cards[0] == EIGHT
-            return new.cards in LISTED_EIGHT_RUNS
-
-        return bool(self.model.says("eight_forms", listed))
+    # ---- moves ---------------------------------------------------------------------------------------
 
     def judge(self, pile: Pile | None, move: Move) -> tuple[Pile | None, str | None]:
         """The pile `move` makes on `pile`, or why the spec does not allow it (holding aside)."""
@@ -124,40 +120,98 @@ class SpecRules:
         return self._judged[key]
 
     def _judge(self, pile: Pile | None, move: Move) -> tuple[Pile | None, str | None]:
+        m = self.model
         if move.action == "pass":
-            return None, "the leader may not pass" if pile is None else None
-        n = len(move.cards)
-        if not 1 <= n <= self.max_cards:
-            return None, f"places {n} cards; a turn places 1 to {self.max_cards}"
-        if move.action == "lead":
-            if pile is not None:
-                return None, "a lead while a pile is on the table"
-            new = self.as_pile(move.cards)
-            return (new, None) if new else (None, f"{move.cards} is not a single, set or run")
-        if pile is None:
+            if pile is None:
+                return None, None if m.may_pass(True, self.players) else "the leader may not pass"
+            return None, None if m.may_pass(False, self.players) else "the rules do not let this player pass"
+        if move.action == "lead" and pile is not None:
+            return None, "a lead while a pile is on the table"
+        if move.action != "lead" and pile is None:
             return None, f"an {move.action} with no central pile (the mover leads)"
-        if move.action == "overwrite":
-            new = self.as_pile(move.cards)
-            if new is None:
-                return None, f"{move.cards} is not a single, set or run"
-            if not self.beats(new, pile):
-                return None, f"{new} does not beat {pile}"
-            return new, None
-        if pile.kind == "single" and not self.add_to_single:
-            return None, "adds to a single (add_to_single=not_allowed)"
-        new = self.as_pile(pile.cards + move.cards)
-        if new is None or new.kind == "single":
-            return None, f"{pile} plus {move.cards} is not one set or run"
-        if new.kind == "run":
-            start = new.cards.index(pile.cards[0])
-            if new.cards[start : start + pile.size] != pile.cards:
-                return None, f"{pile} is not kept in order inside {new}"
-            if self.top_end_only and start != 0:
-                return None, f"adds below {pile} (add_run_ends=top_end)"
-        closing = self.closing(new.kind)
-        if self.capped and closing is not None and new.size > closing:
-            return None, f"{new} passes the closing size {closing} (add_past_closing=capped)"
-        return new, None
+        rule = m.rules.one(move.action)
+        if rule is None:
+            return None, f"no rule states {move.action}"
+        n = len(move.cards)
+        if not m._bounds(rule, n, self.players) or n > m.maxk:
+            return None, f"places {n} cards, which rule {rule} does not allow"
+        if any(c not in self._index for c in move.cards):
+            return None, f"{move.cards} are not cards of the deck"
+        p = sorted(self._index[c] for c in move.cards)
+        p += [p[-1]] * (m.maxk - len(p))
+        out = m.decide(ACTION_CODES[move.action], self.key(pile), n, p, self.players, False)
+        if out.legal:
+            return self.pile((out.kind, out.low, out.size)), None
+        made = self.as_pile(move.cards if pile is None or move.action != "add" else pile.cards + move.cards)
+        if made is None:
+            if move.action == "add":
+                return None, f"{pile} plus {move.cards} is not one pile"
+            return None, f"{move.cards} is not a pile of any kind"
+        return None, f"rule {rule} does not allow it ({self._failing(rule, move.action, made, pile, move)})"
+
+    def _failing(self, rule: str, action: str, new: Pile, old: Pile | None, move: Move) -> str:
+        """The parts of the rule's `may` that do not hold, in words for a violation."""
+        placed = tuple(sorted(self._index[c] for c in move.cards))
+        failing = self.model.failing_parts(
+            rule,
+            new=PileV(*self.key(new)),
+            old=PileV(*self.key(old)) if old is not None else None,
+            placed=placed,
+            players=self.players,
+        )
+        return ", ".join(f"{name} does not hold" for name in failing) or "may does not hold"
+
+    def trick_ends(self, action: str, added: Sequence[int], new: Pile, opening_has_eight: bool) -> list[str]:
+        """The reasons of the trick endings asked after placing `added` to make `new`."""
+        return self.model.ends_after_play(
+            ACTION_CODES[action],
+            self.key(new),
+            [self._index[c] for c in added],
+            self.players,
+            opening_has_eight,
+        )
+
+    def rule_of_8(self, action: str, added: tuple[int, ...], new: Pile, opening_has_eight: bool) -> bool:
+        """Placing `added` to make `new` ends the trick by the Rule of 8."""
+        return "rule_of_8" in self.trick_ends(action, added, new, opening_has_eight)
+
+    def may_pass(self, leading: bool) -> bool:
+        return bool(self.model.may_pass(leading, self.players))
+
+    def pass_takes_out(self) -> bool:
+        """Whether a pass takes the player out of the trick (the `pass` rule's `out`)."""
+        return bool(self.model.pass_takes_out(self.players))
+
+    def pass_ends(
+        self, pile: Pile, opening_has_eight: bool, mover: int, in_trick: int, cards_left: int, in_a_row: int
+    ) -> list[str]:
+        """The reasons of the trick endings asked after a pass (in_trick: players still in it after)."""
+        return self.model.ends_after_pass(
+            self.players,
+            pile=PileV(*self.key(pile)),
+            opening=OpeningPile(opening_has_eight),
+            mover=mover,
+            in_trick=in_trick,
+            cards_left=cards_left,
+            passes_in_a_row=in_a_row,
+        )
+
+    def winner(self, last_placer: int, mover: int) -> int:
+        """Who wins a trick that ended (the `trick_winner` rule)."""
+        return int(self.model.winner(self.players, last_placer, mover))
+
+    def round_ends(self, cards_left: int, mover: int) -> bool:
+        """Whether a placing move that leaves `cards_left` in the mover's hand ends the round."""
+        return bool(self.model.round_ends(self.players, cards_left, mover))
+
+    def match_ends(self, scores: Sequence[int], round_no: int) -> bool:
+        return bool(self.model.match_ends(self.players, max(scores), min(scores), round_no))
+
+    def match_winners(self, scores: Sequence[int]) -> list[int]:
+        high, low = max(scores), min(scores)
+        return [i for i, s in enumerate(scores) if self.model.match_winner(self.players, s, high, low)]
+
+    # ---- the rest of play ----------------------------------------------------------------------------
 
     def packed_deck(self, codec: CardCodec) -> int:
         if self._packed_deck is None:
@@ -170,12 +224,15 @@ class SpecRules:
             found = self._packed[cards] = codec.pack(cards)
         return found
 
-    def penalty(self, cards: list[int]) -> int:
-        return sum(self.points[c] for c in cards)
+    def penalty(self, cards: list[int], went_out: bool = False) -> int:
+        """The points a hand left at the end of a round scores (the `scoring` rule)."""
+        return int(self.model.penalty(cards, went_out, self.players))
 
     def next_seat(self, seat: int, passed: int) -> int:
-        """The next seat after `seat` in turn order that has not passed (turn_order)."""
-        nxt = self.model.next_seat(seat, self.players)
-        while passed >> nxt & 1:
-            nxt = self.model.next_seat(nxt, self.players)
+        """The next seat after `seat` in turn order that has not passed (the `turn` rule)."""
+        nxt = int(self.model.next_seat(seat, self.players)) % self.players
+        for _ in range(self.players):
+            if not passed >> nxt & 1:
+                return nxt
+            nxt = int(self.model.next_seat(nxt, self.players)) % self.players
         return nxt

@@ -9,7 +9,7 @@ trick-so-far laid on the table, so the engine under check answers exactly that s
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from itertools import combinations_with_replacement
@@ -18,7 +18,7 @@ from typing import Any
 from five35.engine import Game, Move, Pile, Play, Position, State
 from five35.spec import Ruleset
 
-from .z3model import EIGHT, KIND_CODES, KIND_NAMES, NONE, RUN, SET, SINGLE, Model
+from .z3model import EIGHT, NONE, Model
 
 PileKey = tuple[int, int, int]  # (kind, low, size) in the model's representation; NONE_PILE = no pile
 NONE_PILE: PileKey = (NONE, 0, 0)
@@ -135,17 +135,20 @@ def shaped_plays(ranks: tuple[int, ...], max_cards: int) -> list[tuple[int, ...]
     return sorted(out, key=lambda p: (len(p), p))
 
 
-def add_candidates(ranks: Sequence[int], pile: PileKey, max_cards: int) -> list[tuple[int, ...]]:
-    """Plays that can be an add onto `pile` under some reading: k cards of the pile's rank, or a block
-    of `below` ranks under the pile's first card with a block of k-below ranks over its last. The
-    model's add is exactly one of these forms (see Model.add), so every add it allows is here."""
+def add_candidates(model: Model, pile: PileKey, max_cards: int) -> list[tuple[int, ...]]:
+    """Plays that can be an add onto `pile` under some reading: k cards of the pile's rank (onto a
+    pile of one rank), or a block of `below` ranks under the pile's first card with a block of
+    k-below ranks over its last (onto a chain or a single card). The model's add is exactly one of
+    these forms (see Model.add), so every add it allows is here."""
+    ranks = model.values
     kind, low, n = pile
     r = len(ranks)
+    same = bool(model.same_kind(kind))
     out: set[tuple[int, ...]] = set()
     for k in range(1, max_cards + 1):
-        if kind in (SINGLE, SET):
+        if same:
             out.add((ranks[low],) * k)
-        if kind in (SINGLE, RUN) and n + k <= r:
+        if (not same or n == 1) and n + k <= r:
             for below in range(k + 1):
                 idx = [(low - below + t) % r for t in range(below)]
                 idx += [(low + n + t) % r for t in range(k - below)]
@@ -157,22 +160,30 @@ def pile_key(model: Model, pile: Pile | None) -> PileKey:
     if pile is None:
         return NONE_PILE
     index = model.values.index
-    kind = KIND_CODES[pile.kind]
-    return (kind, index(pile.cards[0]), pile.size)
+    code = model.code(pile.kind)
+    if code is None:
+        raise ValueError(f"{pile}: the rules state no kind {pile.kind!r}")
+    return (code, index(pile.cards[0]), pile.size)
 
 
 def to_pile(model: Model, key: PileKey) -> Pile | None:
     kind, low, n = key
     if kind == NONE:
         return None
-    return Pile(KIND_NAMES[kind], model.pile_cards(kind, low, n))  # type: ignore[arg-type]
+    return Pile(model.kind_names[kind], model.pile_cards(kind, low, n))  # type: ignore[arg-type]
 
 
 def central_piles(model: Model, players: int, opening8: bool) -> list[PileKey]:
     """Every central pile a trick can hold (model.central_ok), smallest first."""
+    return list(
+        model._memo(("central_piles", players, opening8), lambda: _central_piles(model, players, opening8))
+    )
+
+
+def _central_piles(model: Model, players: int, opening8: bool) -> list[PileKey]:
     out: list[PileKey] = []
     for n in range(1, model.maxn + 1):
-        for kind in (SINGLE, SET, RUN):
+        for kind in sorted(model.kind_names):
             for low in range(model.R):
                 if model.central_ok(kind, low, n, players, opening8):
                     out.append((kind, low, n))
@@ -243,12 +254,6 @@ def build_state(game: Game, sit: Situation) -> State:
     )
 
 
-def seats_after(players: int, seat: int, descending: bool) -> Iterator[int]:
-    """The other seats in turn order after `seat` (turn_order: ascending or descending seats)."""
-    step = -1 if descending else 1
-    for i in range(1, players):
-        yield (seat + step * i) % players
-
-
-def seat_before(players: int, seat: int, descending: bool) -> int:
-    return (seat + 1) % players if descending else (seat - 1) % players
+def seat_before(model: Model, players: int, seat: int) -> int:
+    """The seat whose turn comes just before `seat`'s (the `turn` rule's `next`)."""
+    return next(s for s in range(players) if model.next_seat(s, players) % players == seat)

@@ -1,29 +1,31 @@
-"""A model of 535's play decisions, compiled from the spec's data (not from the engine's code).
+"""A model of play decisions compiled from the spec's rules (not from the engine's code).
 
 The model decides, for one situation (players, central pile or none, whether the trick's opening
 pile held an 8, the cards a player places and the action), whether the play is legal, which central
-pile it leaves, and which trick endings it causes (set_closed, run_closed, rule_of_8). It is written
-once over an `Alg`ebra with two interpretations:
+pile it leaves, and which trick endings it causes (each `trick_end` rule asked after a play, by its
+reason: set_closed, run_closed, rule_of_8 in 535); and, for the conformance check, what a pass does,
+who wins a trick, whether the round ends and who moves next. Every answer is a part of a rule of
+the spec (`rules:`, five35.spec.lang) compiled by rulecompile.py, written once over an `Alg`ebra
+with two interpretations:
 
 - `Z3Alg`: every value may be a Z3 term. Readings are symbolic choices (one Int per variation point,
-  ranging over that point's readings), so one solver query can range over all reading combinations,
-  parameters can be symbolic (for unsat cores naming spec entries), and situations are variables
-  (for proofs, divergence witnesses and dead clauses).
+  ranging over that point's readings): each part a point's fragments replace is an If on that Int,
+  so one solver query ranges over all reading combinations; parameters can be symbolic (for unsat
+  cores naming spec entries); situations are variables (for proofs, divergence witnesses and dead
+  clauses).
 - `PyAlg`: every value is a Python int or bool. The same formulas evaluated concretely, fast enough to
   sweep the bounded domain of situations exhaustively in the conformance check.
 
-Representation: a rank is its index in the spec's rank list (0..R-1). A pile is (kind, low, size):
-a single or a set is its rank; a run is its first card in rank-succession order. The succession only
-ever steps from index i to i+1 (or from the last rank to the first, when runs wrap), so the run of
-`size` cards from `low` is the indices low, low+1, ... taken modulo R.
+A reading means what its fragment in the spec file says: no Python here knows a reading by name. A
+chosen reading whose fragment the spec does not state is refused (`UnimplementedReading`), and a rule
+the representation cannot hold is refused with the rule and part named (`ModelLimit`).
 
-Readings: every reading the engine declares (`Game.VOCABULARY`) has one hook here (`READING_HOOKS`),
-the reading's answer to its point's question, written over the algebra. `Model.says(point, ...)`
-asks the chosen reading's hook (for a symbolic choice, every reading's, joined by the choice).
-Adding a reading to a point is one hook; the module refuses to import while a reading of the
-engine has none, and a model built for a reading without a hook raises `UnimplementedReading`.
-The invariants' rules (five35.checks.oracles.rules_model) ask the same hooks, so the checks state each
-reading's meaning once, independently of the engine.
+Representation: a rank is its index in the spec's rank list (0..R-1). A pile is (kind, low, size):
+kind is the pile rule's place among the spec's `pile` rules (1, 2, ...; 0: no pile), a pile of one
+repeated rank is that rank, a chain (a run) is its first card in rank-succession order. The
+succession only ever steps from index i to i+1 (or from the last rank to the first), which the
+model checks of the `ranks` rule's `follows` under every reading it ranges over, so the chain of
+`size` cards from `low` is the indices low, low+1, ... taken modulo R.
 """
 
 from __future__ import annotations
@@ -31,22 +33,40 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
 import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
-from five35.engine import Game
 from five35.spec import Ruleset, Spec
-from five35.spec.vocabulary import UnimplementedReading, Vocabulary
+from five35.spec.lang.rulebook import Rulebook
 
 from ..findings import SolverUnknown
-from .vocab import ComponentVocabulary, table_vocabulary
+from .rulecompile import (
+    CHAIN,
+    COMPONENT,
+    EIGHT,
+    ONE,
+    Choice,
+    Compiler,
+    CondPile,
+    LitCards,
+    ModelLimit,
+    OpeningPile,
+    PileV,
+    Placed,
+    Rank,
+    resolve,
+)
+from .vocab import StatedVocabulary
 
-# The rank the Rule of 8 is named after ("Regel der 8", clause eight.heading) and the runs its list
-# names ("ein Lauf mit 7,8 oder 7,8,9", clause eight.trigger). text_examples checks these against the text.
-EIGHT = 8
+__all__ = ["COMPONENT", "EIGHT", "ModelLimit"]
+
+# The runs the Rule of 8's list names ("ein Lauf mit 7,8 oder 7,8,9", clause eight.trigger): what the
+# text says, which the dead-clause catalogue names its parts by; text_examples checks it against the
+# text. No reading's meaning is taken from here.
 LISTED_EIGHT_RUNS: tuple[tuple[int, ...], ...] = ((7, 8), (7, 8, 9))
 
+# The kinds of 535's piles, in the order its spec states them (their codes in every model of it).
 NONE, SINGLE, SET, RUN = 0, 1, 2, 3
 KIND_NAMES = {SINGLE: "single", SET: "set", RUN: "run"}
 KIND_CODES = {name: code for code, name in KIND_NAMES.items()}
@@ -58,220 +78,32 @@ B = Any  # a bool or a z3 BoolRef
 N = Any  # an int or a z3 ArithRef
 T = TypeVar("T")
 
-COMPONENT = "the Z3 model"
-
-# ---- one hook per reading ------------------------------------------------------------------------
-#
-# A hook is `fn(model, *args)`: the reading's answer to its point's question (the comment above
-# each point's hooks), as a bool or formula over `model.A`. Hooks that answer without looking at
-# the arguments return a plain True or False; `Model.says` keeps such answers out of the formulas.
-# Where the readings choose between facts (numbers consecutive, a before b), the model passes the
-# facts in, built already or as a `Fact` built when first asked.
-
-Hook = Callable[..., Any]
-READING_HOOKS: dict[str, dict[str, Hook]] = {}
-# Points whose hooks decide who moves next rather than what a play does (`Model.decide` never asks
-# them); every other hooked point is in MODELLED_POINTS.
-_SEAT_POINTS: set[str] = set()
-
-
-def hook(point: str, reading: str, *, seats: bool = False) -> Callable[[Hook], Hook]:
-    """Register `fn` as the meaning of `point=reading`."""
-
-    def register(fn: Hook) -> Hook:
-        READING_HOOKS.setdefault(point, {})[reading] = fn
-        if seats:
-            _SEAT_POINTS.add(point)
-        return fn
-
-    return register
-
-
-# run_gaps: does a run step from rank index i to the next index j (= i + 1) of the deck's ranks,
-# given whether their numbers are consecutive (they are not across the missing 6 and 10)?
-@hook("run_gaps", "gaps_break")
-def _gaps_break(m: Model, i: N, j: N, consecutive: B) -> B:
-    return consecutive
-
-
-@hook("run_gaps", "gaps_skipped")
-def _gaps_skipped(m: Model, i: N, j: N, consecutive: B) -> B:
-    return True
-
-
-# run_wrap: does the last rank continue a run with the first?
-@hook("run_wrap", "no_wrap")
-def _no_wrap(m: Model) -> B:
-    return False
-
-
-@hook("run_wrap", "wrap")
-def _wrap(m: Model) -> B:
-    return True
-
-
-# run_order: does a run starting at rank index a beat one of the same size starting at b, given
-# whether a comes before b in the rank order and whether after?
-@hook("run_order", "lower_beats")
-def _lower_beats(m: Model, a: N, b: N, before: Fact, after: Fact) -> B:
-    return before()
-
-
-@hook("run_order", "higher_beats")
-def _higher_beats(m: Model, a: N, b: N, before: Fact, after: Fact) -> B:
-    return after()
-
-
-# five_player_copies, five_player_set_close: is a game of exactly five players a large game
-# ("5+" in the German against "más de 5" in the Spanish)?
-@hook("five_player_copies", "five_is_large")
-@hook("five_player_set_close", "five_is_large")
-def _five_is_large(m: Model) -> B:
-    return True
-
-
-@hook("five_player_copies", "five_is_small")
-@hook("five_player_set_close", "five_is_small")
-def _five_is_small(m: Model) -> B:
-    return False
-
-
-# add_to_single: may cards be added to a single card?
-@hook("add_to_single", "allowed")
-def _add_to_single(m: Model) -> B:
-    return True
-
-
-@hook("add_to_single", "not_allowed")
-def _no_add_to_single(m: Model) -> B:
-    return False
-
-
-# add_run_ends: may cards be added below a run's first card?
-@hook("add_run_ends", "either_end")
-def _either_end(m: Model) -> B:
-    return True
-
-
-@hook("add_run_ends", "top_end")
-def _top_end(m: Model) -> B:
-    return False
-
-
-# add_past_closing: does a pile's closing size cap the adds onto it?
-@hook("add_past_closing", "capped")
-def _capped(m: Model) -> B:
-    return True
-
-
-@hook("add_past_closing", "overflow")
-def _overflow(m: Model) -> B:
-    return False
-
-
-# eight_forms: does an 8 placed in a trick count for the Rule of 8, given `listed()`: whether the
-# pile it makes is one the rule's list names?
-@hook("eight_forms", "any_eight")
-def _any_eight(m: Model, listed: Fact) -> B:
-    return True
-
-
-@hook("eight_forms", "listed_forms")
-def _listed_forms(m: Model, listed: Fact) -> B:
-    return listed()
-
-
-# eight_on_add: can an add (not only a lead or an overwrite) trigger the Rule of 8?
-@hook("eight_on_add", "adds_trigger")
-def _adds_trigger(m: Model) -> B:
-    return True
-
-
-@hook("eight_on_add", "plays_only")
-def _plays_only(m: Model) -> B:
-    return False
-
-
-# eight_exemption: is an 8 exempt from the Rule of 8, given whether the trick's opening pile held one?
-@hook("eight_exemption", "whole_trick")
-def _whole_trick(m: Model, opening8: B) -> B:
-    return opening8
-
-
-@hook("eight_exemption", "opening_play")
-def _opening_play(m: Model, opening8: B) -> B:
-    return False
-
-
-# eight_rank: does the rank at index i stand above every rank for singles and sets, given whether
-# it is the 8?
-@hook("eight_rank", "by_number")
-def _by_number(m: Model, i: N, is_eight: B) -> B:
-    return False
-
-
-@hook("eight_rank", "strongest")
-def _eight_strongest(m: Model, i: N, is_eight: B) -> B:
-    return is_eight
-
-
-# turn_order: the seat that plays after `seat` with `players` at the table.
-@hook("turn_order", "ascending_seats", seats=True)
-def _ascending(m: Model, seat: int, players: int) -> int:
-    return (seat + 1) % players
-
-
-@hook("turn_order", "descending_seats", seats=True)
-def _descending(m: Model, seat: int, players: int) -> int:
-    return (seat - 1) % players
-
-
-class Fact:
-    """A fact the readings of a point choose between (a run's first card before the other's), built
-    when a hook first asks for it: concretely only the chosen reading's fact is built."""
-
-    __slots__ = ("_build", "_value")
-
-    def __init__(self, build: Callable[[], B]) -> None:
-        self._build: Callable[[], B] | None = build
-        self._value: B = None
-
-    def __call__(self) -> B:
-        if self._build is not None:
-            self._value, self._build = self._build(), None
-        return self._value
-
-
-class _Unasked(Exception):
-    """Raised by a fact a hook asks for while Model.says only sorts the readings' answers."""
-
-
-def _unasked() -> B:
-    raise _Unasked
-
-
-_UNASKED = Fact(_unasked)
-
-
-#: Points the model leaves alone, and why that is sound.
-NOT_MODELLED: Mapping[str, str] = {
-    "deal": "how a round's cards are dealt; the model decides plays in a situation it is given",
-    "first_leader": "who leads the first round; the model is given the player to move",
-    "round_leader": "who leads the next round; the model is given the player to move",
-}
-
-
-def model_vocabulary(vocabulary: Vocabulary) -> ComponentVocabulary:
-    """The model's vocabulary, checked against an engine's (VocabularyMismatch if a reading has no hook)."""
-    return table_vocabulary(COMPONENT, READING_HOOKS, vocabulary, NOT_MODELLED)
-
-
-MODEL_VOCABULARY = model_vocabulary(Game.VOCABULARY)
-#: The points whose readings change a play decision (`Model.decide`), in the engine's order: the
-#: ones the proofs and divergence searches let Z3 range over.
-MODELLED_POINTS: tuple[str, ...] = tuple(
-    p for p in Game.VOCABULARY.points if p in READING_HOOKS and p not in _SEAT_POINTS
-)
+#: What the model implements: every reading whose rule fragment the spec states.
+MODEL_VOCABULARY = StatedVocabulary(COMPONENT)
+
+#: The steps whose rules `Model.decide` reads: a point whose fragments change one of them changes a
+#: play decision (the points the proofs and divergence searches let Z3 range over).
+DECISION_SLOTS = frozenset({"deck", "ranks", "pile", "lead", "overwrite", "add", "trick_end"})
+
+
+def decision_points(spec: Spec) -> tuple[str, ...]:
+    """The points whose readings change a play decision, in the spec's order: those whose fragments
+    replace a part of a rule `Model.decide` reads (a trick ending asked after a pass is not one)."""
+    book = spec.rulebook
+    if book is None:
+        return ()
+    does = {r.id: r.does for r in book.rules}
+    after = {r.id: r.field("after") for r in book.rules}
+    out: list[str] = []
+    for f in book.fragments:
+        if f.point in out or f.point not in spec.variation_points:
+            continue
+        for rule_id, change in f.changes:
+            slot = does.get(rule_id, change.does)
+            if slot in DECISION_SLOTS and not (slot == "trick_end" and after.get(rule_id) == "pass"):
+                out.append(f.point)
+                break
+    return tuple(out)
 
 
 class Alg:
@@ -376,11 +208,15 @@ class Z3Alg(Alg):
     def implies(self, a: B, b: B) -> B:
         if isinstance(a, bool):
             return b if a else True
+        if b is True:
+            return True
         return z3.Implies(a, _zb(b))
 
     def ite(self, c: B, a: Any, b: Any) -> Any:
         if isinstance(c, bool):
             return a if c else b
+        if a is b or (isinstance(a, int) and isinstance(b, int) and a == b):
+            return a
         if isinstance(a, bool) or isinstance(b, bool):
             return z3.If(c, _zb(a), _zb(b))
         return z3.If(c, a, b)
@@ -399,52 +235,48 @@ class Z3Alg(Alg):
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Params:
-    """The spec's numbers the model uses. Values may be Z3 terms (for unsat cores over parameters)."""
+    """The spec's data the model is compiled from: the rules and every reading's fragment, and the
+    parameters as the rules name them. A parameter's numbers may be Z3 terms (for unsat cores over
+    parameters, or for ranging over every table a spec may give)."""
 
     ranks: tuple[int, ...]
     players_min: int
     players_max: int
-    copies_small: N
-    copies_large: N
-    set_close_small: N
-    set_close_large: N
-    run_close: N
-    max_cards: N
-    min_set: N
-    min_run: N
-    points: Mapping[int, N]
+    values: Mapping[str, Any]
+    rulebook: Rulebook
 
     @staticmethod
     def of(ruleset: Ruleset) -> Params:
+        if ruleset.rulebook is None:
+            raise ModelLimit(f"{COMPONENT} needs the spec's rules; this ruleset carries none")
         return Params(
             ranks=ruleset.ranks,
             players_min=ruleset.players_min,
             players_max=ruleset.players_max,
-            copies_small=ruleset.copies_small,
-            copies_large=ruleset.copies_large,
-            set_close_small=ruleset.set_closing_small,
-            set_close_large=ruleset.set_closing_large,
-            run_close=ruleset.run_closing_size,
-            max_cards=ruleset.max_cards_per_turn,
-            min_set=ruleset.min_set_size,
-            min_run=ruleset.min_run_size,
-            points=ruleset.points,
+            values=ruleset.values,
+            rulebook=ruleset.rulebook,
         )
+
+    def with_values(self, **values: Any) -> Params:
+        """These parameters with some values replaced (by Z3 terms, say)."""
+        return replace(self, values={**self.values, **values})
+
+    def with_players(self, low: int, high: int) -> Params:
+        return replace(self, players_min=low, players_max=high)
+
+    @property
+    def max_cards(self) -> N:
+        """The parameter max_cards_per_turn (the texts' "eine, zwei oder drei Karten")."""
+        return self.values["max_cards_per_turn"]
 
 
 def loop_bounds(ruleset: Ruleset) -> tuple[int, int]:
-    """Concrete bounds for the model's loops: cards per play, and cards in a pile."""
-    maxk = max(1, ruleset.max_cards_per_turn)
-    longest = max(
-        ruleset.copies_large,
-        ruleset.copies_small,
-        ruleset.set_closing_large,
-        ruleset.set_closing_small,
-        ruleset.run_closing_size,
-    )
-    return maxk, min(max(longest, 1) + maxk, max(len(ruleset.ranks), ruleset.copies_large) + maxk)
+    """Concrete bounds for the model's loops: cards per play, and cards in a pile (see
+    Model.bounds)."""
+    m = Model.concrete(ruleset)
+    return m.maxk, m.maxn
 
 
 class Readings:
@@ -453,14 +285,6 @@ class Readings:
     def __init__(self, choice: Mapping[str, str | z3.ArithRef], names: Mapping[str, Sequence[str]]) -> None:
         self.choice = dict(choice)
         self.names = {p: tuple(n) for p, n in names.items()}
-
-    def require(self) -> None:
-        """Raise UnimplementedReading for a chosen reading, or a reading a symbolic choice ranges
-        over, that the model has no hook for."""
-        for point, value in self.choice.items():
-            for reading in (value,) if isinstance(value, str) else self.names.get(point, ()):
-                if not MODEL_VOCABULARY.vocabulary.implements(point, reading):
-                    raise UnimplementedReading(COMPONENT, point, reading)
 
     def domain(self) -> list[B]:
         """Range constraints for the symbolic choices."""
@@ -478,6 +302,10 @@ class Readings:
             else:
                 out[point] = self.names[point][model.eval(value, model_completion=True).as_long()]
         return out
+
+    def fixed(self, **readings: str) -> Readings:
+        """This choice with some points fixed to a reading."""
+        return Readings({**self.choice, **readings}, self.names)
 
     @staticmethod
     def of_ruleset(ruleset: Ruleset) -> Readings:
@@ -505,15 +333,45 @@ class Readings:
 
 @dataclass(frozen=True)
 class Outcome(Generic[T]):
-    """What a play does: legal or not, the central pile it leaves, the trick endings it causes."""
+    """What a play does: legal or not, the central pile it leaves, the trick endings it causes
+    (`ends`: every trick ending asked after a play, by its reason, in the spec's order)."""
 
     legal: Any
     kind: Any
     low: Any
     size: Any
-    set_closed: Any
-    run_closed: Any
-    rule_of_8: Any
+    ends: tuple[tuple[str, Any], ...] = field(default=())
+
+    def end(self, reason: str) -> Any:
+        found = [holds for name, holds in self.ends if name == reason]
+        if not found:
+            return False
+        if len(found) == 1:
+            return found[0]
+        if all(isinstance(x, bool) for x in found):
+            return any(found)
+        return z3.Or([_zb(x) for x in found])
+
+    @property
+    def set_closed(self) -> Any:
+        return self.end("set_closed")
+
+    @property
+    def run_closed(self) -> Any:
+        return self.end("run_closed")
+
+    @property
+    def rule_of_8(self) -> Any:
+        return self.end("rule_of_8")
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(name for name, _ in self.ends))
+
+
+# The succession check's answers: (the ranks rule's parts, ranks) -> those parts and what breaks the
+# model's representation (None: nothing).
+_SUCCESSION: dict[tuple[Any, ...], tuple[tuple[Any, ...], str | None]] = {}
 
 
 class Model:
@@ -527,105 +385,165 @@ class Model:
         self.maxn = maxn
         self.R = len(params.ranks)
         self.values = params.ranks
-        self._follows: dict[tuple[int, int], bool] = {}
+        self._index = {v: i for i, v in enumerate(params.ranks)}
+        self._ranks: dict[Any, Rank] = {}
+        self._follows: dict[tuple[int, int], Any] = {}
+        self._strength: dict[int, Any] = {}
         self._plays: dict[tuple[Any, ...], list[tuple[B, int, N]]] = {}
-        self._sizes: dict[tuple[str, int], Any] = {}
+        self._asked: dict[tuple[Any, ...], Any] = {}
+        self._kinds_memo: dict[tuple[Any, ...], Any] = {}
+        self._ends_memo: dict[tuple[Any, ...], Any] = {}
+        self._bounds_memo: dict[tuple[Any, ...], tuple[Any, Any]] = {}
         self._idx: dict[int, Any] = {}  # z3 term id -> (term, its index modulo R); keeps the term alive
         self._value_fn = z3.Function("rank_value", z3.IntSort(), z3.IntSort())
-        readings.require()
-        # A concrete choice is one hook: looked up once, as the sweeps ask it millions of times.
-        self._chosen: dict[str, Hook] = {
-            point: READING_HOOKS[point][value]
-            for point, value in readings.choice.items()
-            if isinstance(value, str) and point in READING_HOOKS
-        }
-        # Answers asked once, here and in this order: Z3's search depends on the order its terms
-        # are created in (the divergence check's query counts and witnesses with it), and these
-        # create a symbolic choice's comparisons in the order the checks have always had.
-        self.crosses_gaps = self.says("run_gaps", 0, 1, False)  # a run steps over a missing number
-        self.wrap = self.says("run_wrap")
-        self.earlier_runs_beat = self.says("run_order", 0, 1, Fact(lambda: True), Fact(lambda: False))
-        self.later_runs_beat = self.says("run_order", 1, 0, Fact(lambda: False), Fact(lambda: True))
-        self.to_single = self.says("add_to_single")
-        self.either_end = self.says("add_run_ends")
-        self.capped = self.says("add_past_closing")
-        # Whether every 8 counts for the Rule of 8, listed form or not (dead_clauses asks).
-        self.any_eight = self.says("eight_forms", Fact(lambda: False))
-        self.adds_trigger = self.says("eight_on_add")
-        self.opening_eight_exempts = self.says("eight_exemption", True)
-        # Whether the 8 stands above every rank (text_examples asks).
-        self.strongest = (
-            self.says("eight_rank", self.values.index(EIGHT), True) if EIGHT in self.values else False
-        )
+        self.rules = resolve(params.rulebook, readings.choice, readings.names)
+        self.c = Compiler(self, self.rules)
+        self.kinds = self.c.kinds
+        self.codes = dict(self.c.codes)
+        self.kind_names = {code: kind for kind, code in self.codes.items()}
+        self._same_codes = tuple(code for code, _k, _r, shape in self.kinds if shape != CHAIN)
+        self._shape = {code: shape for code, _k, _r, shape in self.kinds}
+        self._kind_rule = {code: rule_id for code, _k, rule_id, _s in self.kinds}
+        self._after_play = [r for r in self.rules.slot("trick_end") if self.rules.field(r, "after") == "play"]
+        self._after_pass = [r for r in self.rules.slot("trick_end") if self.rules.field(r, "after") == "pass"]
+        # The trick endings a central pile alone decides (a closing size): no such pile stays on the table.
+        self._pile_ends = [r for r in self._after_play if self.c.free_names(r, "ends") <= {"pile", "players"}]
+        self._reasons = tuple(self.rules.field(r, "reason") or r for r in self._after_play)
+        self._check_succession()
 
     @staticmethod
     def concrete(ruleset: Ruleset) -> Model:
-        maxk, maxn = loop_bounds(ruleset)
-        return Model(PyAlg(), Params.of(ruleset), Readings.of_ruleset(ruleset), maxk, maxn)
+        """The ruleset's rules evaluated in Python (one model per ruleset and process)."""
+        found = _CONCRETE.get(ruleset)
+        if found is None:
+            found = Model(PyAlg(), Params.of(ruleset), Readings.of_ruleset(ruleset), 0, 0)
+            found.maxk, found.maxn = found.bounds()
+            _CONCRETE[ruleset] = found
+        return found
 
-    # ---- readings ----------------------------------------------------------------------------
+    def bounds(self) -> tuple[int, int]:
+        """Bounds for the loops over a play's and a pile's cards, from the rules at every player
+        count (concretely): the most cards a move places, and the longest pile (a kind's closing
+        size, or the copies of a rank) plus one more play, but no longer than the ranks or copies
+        with one more play."""
+        maxk = 1
+        longest = 1
+        copies = 1
+        for players in range(self.p.players_min, self.p.players_max + 1):
+            for does in ("lead", "overwrite", "add"):
+                rule = self.rules.one(does)
+                if rule is not None:
+                    self._bounds(rule, 0, players)
+                    maxk = max(maxk, int(self._bounds_memo[(rule, players)][1]))
+            copies = max(copies, int(self.copies(players)))
+            for code, *_ in self.kinds:
+                size = int(self.closes_at(code, players))
+                if size < self.R * 1000:
+                    longest = max(longest, size)
+        longest = max(longest, copies)
+        return maxk, min(longest + maxk, max(self.R, copies) + maxk)
 
-    def says(self, point: str, *args: Any) -> Any:
-        """The chosen reading's answer to `point`'s question (see READING_HOOKS). For a symbolic
-        choice, every reading's answer joined by the choice variable."""
-        chosen = self._chosen.get(point)
-        if chosen is not None:
-            if self.A.symbolic:
-                # Every fact is built, in order, whichever reading is chosen: Z3's search depends on
-                # the order its terms are created in, and so the witnesses and query counts.
-                for arg in args:
-                    if isinstance(arg, Fact):
-                        arg()
-            return chosen(self, *args)
-        var = self.rd.choice.get(point)
-        if var is None:
-            raise ValueError(f"{COMPONENT} was given no reading of {point}")
-        hooks = [READING_HOOKS[point][name] for name in self.rd.names[point]]
-        # First, which readings answer without asking a fact (plain True or False, or a formula
-        # passed in built): those need no formula of their own.
-        blind = tuple(_UNASKED if isinstance(arg, Fact) else arg for arg in args)
-        early: list[Any] = []
-        for fn in hooks:
-            try:
-                early.append(fn(self, *blind))
-            except _Unasked:
-                early.append(None)
-        A = self.A
-        if not all(a is None or isinstance(a, bool) or z3.is_bool(a) for a in early):
-            answers = [fn(self, *args) for fn in hooks]  # numbers: an If-chain over the readings
-            out = answers[-1]
-            for k in range(len(answers) - 2, -1, -1):
-                out = A.ite(var == k, answers[k], out)
-            return out
-        yes = [k for k, a in enumerate(early) if a is True]
-        if len(yes) == len(hooks):
-            return True
-        rest = [k for k, a in enumerate(early) if a is not True and a is not False]
-        if yes and len(rest) == 1:
-            # The choice ranges over the readings (Readings.domain), so when it is none of the
-            # readings that say yes it is the one left: its formula needs no guard.
-            return A.any_([*(var == k for k in yes), hooks[rest[0]](self, *args)])
-        parts: list[Any] = []
-        for k, fn in enumerate(hooks):
-            if early[k] is True:
-                parts.append(var == k)
-            elif early[k] is not False:
-                parts.append(A.and_(var == k, fn(self, *args)))
-        return A.any_(parts)
+    def code(self, kind: str) -> int | None:
+        """The model's code of a kind of pile, or None when the rules state no such kind."""
+        return self.codes.get(kind)
 
-    def next_seat(self, seat: int, players: int) -> int:
-        """The seat that plays after `seat` (turn_order); concrete readings only."""
-        answer: int = self.says("turn_order", seat, players)
-        return answer
+    def _check_succession(self) -> None:
+        """Refuse (ModelLimit) rules whose `follows` relates a rank to another than the next in the
+        rank list, under any reading the model ranges over: a chain would then not be a block of
+        consecutive indices, which is how the model holds a run."""
+        rule = self.rules.one("ranks")
+        if rule is None:
+            return
+        for part in ("follows", "strength"):
+            if "players" in self.c.free_names(rule, part):
+                raise ModelLimit(
+                    f"rule {rule}, part {part}: {COMPONENT} needs it not to depend on the players"
+                )
+        symbolic = sorted(
+            {e.point for (rid, _p), e in self.rules.parts.items() if rid == rule and isinstance(e, Choice)}
+        )
+        if symbolic or self.A.symbolic:
+            # Each reading in turn, by a concrete model of it (which checks itself).
+            combos: list[dict[str, str]] = [{}]
+            for point in symbolic:
+                combos = [{**c, point: r} for c in combos for r in self.rd.names[point]]
+            for combo in combos:
+                Model(PyAlg(), self.p, self.rd.fixed(**combo), self.maxk, self.maxn)
+            return
+        # The answer depends on the ranks rule's parts (their trees, shared by every ruleset of a
+        # spec: kept alive by the entry, so their ids are not reused) and the rank list.
+        exprs = tuple(e for (rid, _p), e in sorted(self.rules.parts.items()) if rid == rule)
+        key = (tuple(id(e) for e in exprs), self.p.ranks)
+        found = _SUCCESSION.get(key)
+        if found is None:
+            found = _SUCCESSION[key] = (exprs, self._breaks_succession())
+        if found[1] is not None:
+            raise ModelLimit(found[1])
 
-    # ---- ranks and piles ---------------------------------------------------------------------
+    def _breaks_succession(self) -> str | None:
+        for i in range(self.R):
+            for j in range(self.R):
+                if j == (i + 1) % self.R:
+                    continue
+                holds = self.follows(i, j)
+                if not isinstance(holds, bool):
+                    return f"rule ranks, part follows: {COMPONENT} needs it to depend on the ranks alone"
+                if holds:
+                    return (
+                        f"rule ranks, part follows: {self.values[j]} follows {self.values[i]}, but "
+                        f"{COMPONENT} holds a run as ranks next to each other in the rank list"
+                    )
+        return None
+
+    # ---- the parts of the rules ----------------------------------------------------------------------
+
+    def ask(self, does: str, part: str, players: N, **names: Any) -> Any:
+        """A part of the rule that states `does` (the first, where several may), with the names of
+        its step; ModelLimit when no rule states it."""
+        rule = self.rules.one(does)
+        if rule is None:
+            raise ModelLimit(f"no rule states {does}")
+        return self.c.part(rule, part)({"players": players, **names})
+
+    def _memo(self, key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
+        if self.A.symbolic:
+            return compute()
+        found = self._asked.get(key, _MISSING)
+        if found is _MISSING:
+            found = self._asked[key] = compute()
+        return found
+
+    # ---- ranks and piles ---------------------------------------------------------------------------
 
     def value(self, i: N) -> N:
         """The number on the card of rank index i."""
         if isinstance(i, int):
-            return self.values[i]
+            return self.values[i] if 0 <= i < self.R else -1
         # Symbolically a function fixed by axioms (see `axioms`): one term instead of an If-chain.
         return self._value_fn(i)
+
+    def index_of(self, v: N) -> N:
+        """The index of the rank numbered v (-1: no rank of the deck)."""
+        if isinstance(v, int):
+            return self._index.get(v, -1)
+        out: Any = -1
+        for i in range(self.R - 1, -1, -1):
+            out = z3.If(v == self.values[i], i, out)
+        return out
+
+    def rank_at(self, i: N) -> Rank:
+        if isinstance(i, int):
+            found = self._ranks.get(i)
+            if found is None:
+                found = self._ranks[i] = Rank(self, i, self.value(i), 0 <= i < self.R)
+            return found
+        return Rank(self, i, self.value(i), True)
+
+    def rank_of_value(self, v: N) -> Rank:
+        if isinstance(v, int):
+            i = self._index.get(v, -1)
+            return Rank(self, i, v, i >= 0)
+        return Rank(self, None, v, False)
 
     def axioms(self) -> list[B]:
         """What every solver over this model must assert: the rank value of every index."""
@@ -651,25 +569,23 @@ class Model:
         return got[1]
 
     def follows(self, i: N, j: N) -> B:
-        """Rank index j comes straight after i in a run (pile.run, deck.ranks; run_gaps, run_wrap)."""
-        A = self.A
-        if isinstance(i, int) and isinstance(j, int) and not A.symbolic:
+        """Rank index j comes straight after i in a run (the `ranks` rule's `follows`)."""
+        if isinstance(i, int) and isinstance(j, int):
             key = (i, j)
             got = self._follows.get(key)
             if got is None:
-                got = bool(self._follows_formula(i, j))
-                self._follows[key] = got
+                got = self._follows[key] = self.follows_ranks(self.rank_at(i), self.rank_at(j))
             return got
-        return self._follows_formula(i, j)
+        return self.follows_ranks(self.rank_at(i), self.rank_at(j))
 
-    def _follows_formula(self, i: N, j: N) -> B:
-        A = self.A
-        consecutive = self.value(j) == self.value(i) + 1
-        step = A.and_(j == i + 1, self.says("run_gaps", i, j, consecutive))
-        return A.or_(step, A.and_(self.wrap, i == self.R - 1, j == 0))
+    def follows_ranks(self, a: Rank, b: Rank) -> B:
+        rule = self.rules.one("ranks")
+        if rule is None:
+            return False
+        return self.c.part(rule, "follows")({"players": self.p.players_min, "a": a, "b": b})
 
     def run_ok(self, low: N, n: N) -> B:
-        """The n cards from `low` form a run: each follows the one before, no rank twice."""
+        """The n cards from `low` form a chain: each follows the one before, no rank twice."""
         A = self.A
         if isinstance(n, int):
             if n > self.R:
@@ -683,66 +599,127 @@ class Model:
             ),
         )
 
-    def strength(self, i: N) -> N:
-        """Single and set strength (eight_rank): the rank order, or 8 above everything."""
-        return self.A.ite(self.says("eight_rank", i, self.value(i) == EIGHT), self.R, i)
+    def strength(self, r: Rank | N) -> N:
+        """How strong a single or set of the rank is (the `ranks` rule's `strength`); `r` is a rank
+        or a rank index."""
+        rank = r if isinstance(r, Rank) else self.rank_at(r)
+        index = rank.index if rank.exact else None
+        if isinstance(index, int):
+            found = self._strength.get(index)
+            if found is None:
+                found = self._strength[index] = self._strength_of(rank)
+            return found
+        return self._strength_of(rank)
 
-    def large(self, players: N, point: str) -> B:
-        # deck.copies / trick.end.set: "5+" (German) against "más de 5" (Spanish) is the point.
-        A = self.A
-        return A.or_(players >= 6, A.and_(players == 5, self.says(point)))
+    def _strength_of(self, rank: Rank) -> N:
+        rule = self.rules.one("ranks")
+        if rule is None:
+            return rank.index
+        return self.c.part(rule, "strength")({"players": self.p.players_min, "r": rank})
+
+    def same_kind(self, kind: N) -> B:
+        """Whether a pile of this kind is one rank repeated (else a chain)."""
+        if isinstance(kind, int):
+            return kind in self._same_codes
+        return self.A.any_(kind == c for c in self._same_codes)
 
     def copies(self, players: N) -> N:
-        if isinstance(players, int) and not self.A.symbolic:
-            key = ("copies", players)
-            if key not in self._sizes:
-                self._sizes[key] = self._copies(players)
-            return self._sizes[key]
-        return self._copies(players)
+        """Copies of each rank in the deck (the `deck` rule)."""
+        return self._memo(("copies", players), lambda: self.ask("deck", "copies", players))
 
-    def _copies(self, players: N) -> N:
-        return self.A.ite(self.large(players, "five_player_copies"), self.p.copies_large, self.p.copies_small)
+    def closes_at(self, kind: N, players: N) -> N:
+        """The size at which a pile of `kind` ends the trick (its rule's `closes_at`; none: never)."""
+        never = self.R * 1000  # the interpreter's "never by its size"
+
+        def of(code: int) -> N:
+            rule = self._kind_rule.get(code)
+            if rule is None or not self.c.states(rule, "closes_at"):
+                return never
+            return self._memo(
+                ("closes_at", code, players), lambda: self.c.part(rule, "closes_at")({"players": players})
+            )
+
+        if isinstance(kind, int):
+            return of(kind)
+        out: Any = never
+        for code, _k, _r, _s in reversed(self.kinds):
+            out = self.A.ite(kind == code, of(code), out)
+        return out
 
     def set_close(self, players: N) -> N:
-        if isinstance(players, int) and not self.A.symbolic:
-            key = ("close", players)
-            if key not in self._sizes:
-                self._sizes[key] = self._set_close(players)
-            return self._sizes[key]
-        return self._set_close(players)
+        """The closing size of 535's sets (the `set` kind's closes_at)."""
+        return self.closes_at(self.codes.get("set", -1), players)
 
-    def _set_close(self, players: N) -> N:
-        return self.A.ite(
-            self.large(players, "five_player_set_close"), self.p.set_close_large, self.p.set_close_small
+    def pile_v(self, kind: N, low: N, n: N) -> PileV:
+        return PileV(kind, low, n)
+
+    def kind_cards(self, code: int, low: N, n: N, players: N) -> B:
+        """Whether the pile (code, low, n) is one of its kind: the kind's `cards` part, and a pile of
+        one rank never holds more cards than the deck's copies."""
+        if self.A.symbolic:
+            return self._kind_cards(code, low, n, players)
+        key = (code, low, n, players)
+        found = self._kinds_memo.get(key)
+        if found is None:
+            found = self._kinds_memo[key] = self._kind_cards(code, low, n, players)
+        return found
+
+    def _kind_cards(self, code: int, low: N, n: N, players: N) -> B:
+        rule = self._kind_rule[code]
+        pile = PileV(code, low, n)
+        holds = self.c.part(rule, "cards")(
+            {"players": players, "cards": self.c.attr(pile, "cards"), "size": n}
         )
+        if self._shape[code] == CHAIN or self._shape[code] == ONE:
+            return holds
+        return self.A.and_(holds, n <= self.copies(players))
 
     def valid_pile(self, kind: N, low: N, n: N, players: N) -> B:
         A = self.A
         in_range = A.and_(low >= 0, low < self.R)
-        single = A.and_(kind == SINGLE, n == 1)
-        set_ = A.and_(kind == SET, n >= 2, n >= self.p.min_set, n <= self.copies(players))
-        run = A.and_(kind == RUN, n >= 2, n >= self.p.min_run, self.run_ok(low, n))
-        return A.and_(in_range, A.or_(single, set_, run))
+        kinds = [
+            A.and_(kind == code, n >= 1, self.kind_cards(code, low, n, players)) for code, *_ in self.kinds
+        ]
+        return A.and_(in_range, A.any_(kinds))
 
-    def closing(self, kind: N, n: N, players: N) -> tuple[B, B]:
-        """(set_closed, run_closed) for a pile of `kind` and size n (trick.end.set, trick.end.run)."""
-        A = self.A
-        return (
-            A.and_(kind == SET, n >= self.set_close(players)),
-            A.and_(kind == RUN, n >= self.p.run_close),
-        )
+    def pile_ends(self, kind: N, low: N, n: N, players: N) -> B:
+        """Whether the central pile alone ends the trick (a closing size reached)."""
+        return self.A.any_(self.pile_end(r, kind, low, n, players) for r in self._pile_ends)
+
+    def pile_end(self, rule: str, kind: N, low: N, n: N, players: N) -> B:
+        """A trick ending the central pile alone decides, for this pile."""
+
+        def compute() -> B:
+            env = {"players": players, "pile": PileV(kind, low, n), "passes_in_a_row": 0}
+            return self.c.part(rule, "ends")(env)
+
+        if self.A.symbolic:
+            return compute()
+        key = (rule, kind, low, n, players)
+        found = self._ends_memo.get(key)
+        if found is None:
+            found = self._ends_memo[key] = compute()
+        return found
 
     def central_ok(self, kind: N, low: N, n: N, players: N, opening8: B) -> B:
-        """A central pile a trick can hold: valid, below its closing size, and -- when the opening
-        pile held an 8 -- a single or set at least as strong as an 8 (only stronger ones overwrite it)."""
+        """A central pile a trick can hold: valid, not one that ends the trick by itself, and -- when
+        the opening pile held an 8 -- a pile of one rank at least as strong as an 8 (only stronger
+        ones overwrite it)."""
+        return self._memo(
+            ("central", kind, low, n, players, opening8),
+            lambda: self._central_ok(kind, low, n, players, opening8),
+        )
+
+    def _central_ok(self, kind: N, low: N, n: N, players: N, opening8: B) -> B:
         A = self.A
-        set_closed, run_closed = self.closing(kind, n, players)
         strong_enough = A.implies(
-            A.and_(opening8, A.or_(kind == SINGLE, kind == SET)),
+            A.and_(opening8, self.same_kind(kind)),
             self.strength(low) >= self.strength_of_eight(),
         )
         return A.and_(
-            self.valid_pile(kind, low, n, players), A.not_(set_closed), A.not_(run_closed), strong_enough
+            self.valid_pile(kind, low, n, players),
+            A.not_(self.pile_ends(kind, low, n, players)),
+            strong_enough,
         )
 
     def strength_of_eight(self) -> N:
@@ -750,13 +727,25 @@ class Model:
             return -1
         return self.strength(self.values.index(EIGHT))
 
-    def beats(self, kind: int, a: N, b: N) -> B:
-        """A pile of `kind` starting at rank index a beats one starting at b (same kind and size)."""
-        if kind == RUN:
-            return self.says("run_order", a, b, Fact(lambda: a < b), Fact(lambda: a > b))
-        return self.strength(a) > self.strength(b)
+    def beats(self, kind: int, a: N, b: N, n: N = 1, players: N | None = None) -> B:
+        """A pile of `kind` starting at rank index a beats one starting at b (same kind and size n)."""
+        return self.beats_piles(
+            PileV(kind, a, n), PileV(kind, b, n), self.p.players_min if players is None else players
+        )
 
-    # ---- plays -------------------------------------------------------------------------------
+    def beats_piles(self, new: Any, old: Any, players: N) -> B:
+        """Whether `new` beats `old`: the `beats` part of new's kind."""
+        kind = self.c.attr(new, "kind")
+        env = {"players": players, "new": new, "old": old}
+
+        def of(code: int) -> B:
+            return self.c.part(self._kind_rule[code], "beats")(env)
+
+        if isinstance(kind, int):
+            return of(kind) if kind in self._kind_rule else False
+        return self.A.any_(self.A.and_(kind == code, of(code)) for code, *_ in self.kinds)
+
+    # ---- plays -------------------------------------------------------------------------------------
 
     def _increasing(self, k: int, p: Sequence[N]) -> B:
         return self.A.all_(p[t] < p[t + 1] for t in range(k - 1))
@@ -764,7 +753,7 @@ class Model:
     def _same(self, k: int, p: Sequence[N], rank: N) -> B:
         return self.A.all_(p[t] == rank for t in range(k))
 
-    def _is_cards(self, k: int, p: Sequence[N], expected: Sequence[N]) -> B:
+    def is_cards(self, k: int, p: Sequence[N], expected: Sequence[N]) -> B:
         """The k sorted distinct cards p are exactly the distinct indices `expected`."""
         A = self.A
         if not A.symbolic:
@@ -776,7 +765,8 @@ class Model:
         )
 
     def play_piles(self, k: N, p: Sequence[N], players: N) -> list[tuple[B, int, N]]:
-        """The piles the placed cards form on their own: (condition, kind, low). At most one holds.
+        """The piles the placed cards form on their own: (condition, kind, low). At most one holds
+        where the spec's kinds do not overlap (the interpreter refuses cards of two kinds).
 
         Concretely only the alternatives that hold are returned (and remembered per play)."""
         if not self.A.symbolic:
@@ -790,29 +780,25 @@ class Model:
 
     def _play_piles(self, k: N, p: Sequence[N], players: N) -> list[tuple[B, int, N]]:
         A = self.A
-        alts: list[tuple[B, int, N]] = [(k == 1, SINGLE, p[0])]
-        alts.append(
-            (
-                A.cases(
-                    k,
-                    range(2, self.maxk + 1),
-                    lambda kk: A.and_(
-                        kk >= self.p.min_set, self._same(kk, p, p[0]), kk <= self.copies(players)
-                    ),
-                ),
-                SET,
-                p[0],
-            )
-        )
-        for j in range(self.maxk):
+        alts: list[tuple[B, int, N]] = []
+        sizes = range(1, self.maxk + 1)
+        for code, _kind, _rule, shape in self.kinds:
+            if shape != CHAIN:
 
-            def run_from(kk: int, j: int = j) -> B:
-                if j >= kk:
-                    return False
-                expected = [self.idx(p[j] + t) for t in range(kk)]
-                return A.and_(kk >= self.p.min_run, self._is_cards(kk, p, expected), self.run_ok(p[j], kk))
+                def repeated(kk: int, code: int = code) -> B:
+                    return A.and_(self._same(kk, p, p[0]), self.kind_cards(code, p[0], kk, players))
 
-            alts.append((A.cases(k, range(2, self.maxk + 1), run_from), RUN, p[j]))
+                alts.append((A.cases(k, sizes, repeated), code, p[0]))
+                continue
+            for j in range(self.maxk):
+
+                def chain_from(kk: int, j: int = j, code: int = code) -> B:
+                    if j >= kk:
+                        return False
+                    expected = [self.idx(p[j] + t) for t in range(kk)]
+                    return A.and_(self.is_cards(kk, p, expected), self.kind_cards(code, p[j], kk, players))
+
+                alts.append((A.cases(k, sizes, chain_from), code, p[j]))
         return alts
 
     def _select(self, alts: list[tuple[B, int, N, N]]) -> tuple[B, N, N, N]:
@@ -832,70 +818,132 @@ class Model:
             n_ = A.ite(cond, n, n_)
         return A.any_(c for c, _, _, _ in alts), kind_, low_, n_
 
+    def _bounds(self, rule: str, k: N, players: N) -> B:
+        """The rule's `cards: {min, max}`: how many cards the move places."""
+
+        def bounds() -> tuple[N, N]:
+            env = {"players": players}
+            low = self.c.part(rule, "cards.min")(env) if self.c.states(rule, "cards.min") else 1
+            high = self.c.part(rule, "cards.max")(env) if self.c.states(rule, "cards.max") else low
+            return low, high
+
+        if self.A.symbolic:
+            low, high = bounds()
+            return self.A.and_(k >= low, k <= high)
+        found = self._bounds_memo.get((rule, players))
+        if found is None:
+            found = self._bounds_memo[(rule, players)] = bounds()
+        return found[0] <= k <= found[1]
+
+    def _may(self, rule: str, env: dict[str, Any]) -> B:
+        return self.c.part(rule, "may")(env)
+
     def lead(self, k: N, p: Sequence[N], players: N) -> tuple[B, N, N, N]:
-        """action.lead: any single, set or run of 1..max_cards cards."""
+        """The `lead` rule: the pile the cards make, where its `may` holds."""
         A = self.A
-        ok = A.and_(k >= 1, k <= self.p.max_cards)
-        alts = [(A.and_(ok, c), kind, low, k) for c, kind, low in self.play_piles(k, p, players)]
+        rule = self.rules.one("lead")
+        if rule is None:
+            return False, NONE, 0, 0
+        ok = self._bounds(rule, k, players)
+        if ok is False:
+            return False, NONE, 0, 0
+        placed = Placed(tuple(p), k)
+        alts = []
+        for c, kind, low in self.play_piles(k, p, players):
+            may = self._may(rule, {"players": players, "new": PileV(kind, low, k), "placed": placed})
+            alts.append((A.and_(ok, c, may), kind, low, k))
         return self._select(alts)
 
     def overwrite(self, pile: tuple[N, N, N], k: N, p: Sequence[N], players: N) -> tuple[B, N, N, N]:
-        """action.overwrite: a pile of the central pile's kind and size that beats it."""
+        """The `overwrite` rule: a pile the cards make, over the central pile, where `may` holds."""
         A = self.A
-        pkind, plow, pn = pile
-        ok = A.and_(k >= 1, k <= self.p.max_cards, k == pn)
-        alts = [
-            (A.and_(ok, pkind == kind, c, self.beats(kind, low, plow)), kind, low, k)
-            for c, kind, low in self.play_piles(k, p, players)
-        ]
+        rule = self.rules.one("overwrite")
+        if rule is None:
+            return False, NONE, 0, 0
+        ok = self._bounds(rule, k, players)
+        if ok is False:
+            return False, NONE, 0, 0
+        old = PileV(*pile)
+        placed = Placed(tuple(p), k)
+        alts = []
+        for c, kind, low in self.play_piles(k, p, players):
+            if c is False:
+                continue
+            may = self._may(
+                rule, {"players": players, "new": PileV(kind, low, k), "old": old, "placed": placed}
+            )
+            alts.append((A.and_(ok, c, may), kind, low, k))
         return self._select(alts)
 
     def add(self, pile: tuple[N, N, N], k: N, p: Sequence[N], players: N) -> tuple[B, N, N, N]:
-        """action.add: cards placed onto the central pile so that it stays one set or one run."""
+        """The `add` rule: the central pile and the cards make one pile, where `may` holds.
+
+        The pile they make is one rank repeated (the central pile is that rank, the cards all of it)
+        or a chain: the central pile's block with `below` ranks under its first card and the rest
+        over its last (every chain holding the block is so)."""
         A = self.A
+        rule = self.rules.one("add")
+        if rule is None:
+            return False, NONE, 0, 0
         pkind, plow, pn = pile
+        ok = self._bounds(rule, k, players)
+        if ok is False:
+            return False, NONE, 0, 0
         size = pn + k
-        ok = A.and_(k >= 1, k <= self.p.max_cards)
-        from_single = A.and_(pkind == SINGLE, self.to_single)
-        set_ok = A.and_(
-            ok,
-            A.or_(pkind == SET, from_single),
-            A.cases(k, range(1, self.maxk + 1), lambda kk: self._same(kk, p, plow)),
-            size >= self.p.min_set,
-            size <= self.copies(players),
-            A.implies(self.capped, size <= self.set_close(players)),
-        )
-        alts: list[tuple[B, int, N, N]] = [(set_ok, SET, plow, size)]
-        if not A.symbolic and (set_ok or pkind == SET):
-            return self._select(alts)  # concretely: a set add, or nothing a run add could be
-        run_base = A.and_(
-            ok,
-            A.or_(pkind == RUN, from_single),
-            size >= self.p.min_run,
-            size <= self.R,
-            A.implies(self.capped, size <= self.p.run_close),
-        )
-        for below in range(self.maxk + 1):
-            new_low = self.idx(plow - below)
+        old = PileV(*pile)
+        placed = Placed(tuple(p), k)
+        sizes = range(1, self.maxk + 1)
+        single = pn == 1
+        same_old = A.or_(self.same_kind(pkind), single)
+        chain_old = A.or_(A.not_(self.same_kind(pkind)), single)
+        alts: list[tuple[B, int, N, N]] = []
 
-            def extends(kk: int, below: int = below) -> B:
-                if below > kk:
-                    return False
-                expected = [self.idx(plow - below + t) for t in range(below)]
-                expected += [self.idx(plow + pn + t) for t in range(kk - below)]
-                return A.and_(self._is_cards(kk, p, expected), self.run_ok(self.idx(plow - below), pn + kk))
+        def candidate(code: int, cond: B, low: N) -> None:
+            if cond is False:
+                return
+            new = PileV(code, low, size)
+            holds = A.and_(ok, cond, self.kind_cards(code, low, size, players))
+            if holds is False:
+                return
+            may = self._may(rule, {"players": players, "new": new, "old": old, "placed": placed})
+            alts.append((A.and_(holds, may), code, low, size))
 
-            cond = A.and_(
-                run_base,
-                A.implies(below > 0, self.either_end) if below else True,
-                A.cases(k, range(1, self.maxk + 1), extends),
-            )
-            alts.append((cond, RUN, new_low, size))
+        if not A.symbolic:
+            # The same alternatives, found directly: which form the cards take, if any.
+            cards = list(p[:k])
+            for code, _kind, _rule, shape in self.kinds:
+                if shape != CHAIN:
+                    if same_old and all(c == plow for c in cards):
+                        candidate(code, True, plow)
+                    continue
+                if not chain_old or len(set(cards)) != k:
+                    continue
+                for below in range(k + 1):
+                    expected = [(plow - below + t) % self.R for t in range(below)]
+                    expected += [(plow + pn + t) % self.R for t in range(k - below)]
+                    if sorted(expected) == cards and len(set(expected)) == k:
+                        candidate(code, True, (plow - below) % self.R)
+            return self._select(alts)
+        for code, _kind, _rule, shape in self.kinds:
+            if shape != CHAIN:
+                cond = A.and_(same_old, A.cases(k, sizes, lambda kk: self._same(kk, p, plow)))
+                candidate(code, cond, plow)
+                continue
+            for below in range(self.maxk + 1):
+
+                def extends(kk: int, below: int = below) -> B:
+                    if below > kk:
+                        return False
+                    expected = [self.idx(plow - below + t) for t in range(below)]
+                    expected += [self.idx(plow + pn + t) for t in range(kk - below)]
+                    return self.is_cards(kk, p, expected)
+
+                candidate(code, A.and_(chain_old, A.cases(k, sizes, extends)), self.idx(plow - below))
         return self._select(alts)
 
     def has_eight(self, k: N, p: Sequence[N]) -> B:
-        A = self.A
-        return A.any_(A.and_(t < k, self.value(p[t]) == EIGHT) for t in range(self.maxk))
+        """Whether the placed cards hold an 8."""
+        return self.c.has(Placed(tuple(p), k), self.rank_of_value(EIGHT))
 
     def listed_eight(self, kind: N, low: N, n: N) -> B:
         """The pile is one the Rule of 8's list names: a single 8, a set of 8s, a listed run."""
@@ -904,10 +952,9 @@ class Model:
             A.and_(n == len(run), A.all_(self.value(self.idx(low + t)) == v for t, v in enumerate(run)))
             for run in LISTED_EIGHT_RUNS
         ]
-        return A.or_(
-            A.and_(A.or_(kind == SINGLE, kind == SET), self.value(low) == EIGHT),
-            A.and_(kind == RUN, A.any_(runs)),
-        )
+        one_rank = A.any_(kind == self.codes[name] for name in ("single", "set") if name in self.codes)
+        chain = kind == self.codes["run"] if "run" in self.codes else False
+        return A.or_(A.and_(one_rank, self.value(low) == EIGHT), A.and_(chain, A.any_(runs)))
 
     def decide(
         self,
@@ -917,11 +964,28 @@ class Model:
         p: Sequence[N],
         players: N,
         opening8: B,
+        **trick: Any,
     ) -> Outcome[Any]:
-        """The model's decision for a placing action (lead, overwrite or add)."""
+        """The model's decision for a placing action (lead, overwrite or add). `trick` may give the
+        other names a trick ending asked after a play reads (mover, in_trick, cards_left)."""
+        return self._decide(action, pile, k, p, players, opening8, trick)
+
+    def _decide(
+        self,
+        action: N,
+        pile: tuple[N, N, N],
+        k: N,
+        p: Sequence[N],
+        players: N,
+        opening8: B,
+        trick: Mapping[str, Any],
+    ) -> Outcome[Any]:
         A = self.A
         if isinstance(action, int):
-            if action == LEAD:
+            if action == LEAD and not isinstance(pile[0], int):
+                legal, kind, low, n = self.lead(k, p, players)
+                legal = A.and_(pile[0] == NONE, legal)
+            elif action == LEAD:
                 legal, kind, low, n = self.lead(k, p, players) if pile[0] == NONE else (False, NONE, 0, 0)
             elif action == OVERWRITE:
                 legal, kind, low, n = self.overwrite(pile, k, p, players)
@@ -942,53 +1006,161 @@ class Model:
             kind = A.ite(opts[0][0], lead[1], A.ite(opts[1][0], over[1], add[1]))
             low = A.ite(opts[0][0], lead[2], A.ite(opts[1][0], over[2], add[2]))
             n = A.ite(opts[0][0], lead[3], A.ite(opts[1][0], over[3], add[3]))
-        set_closed, run_closed = self.closing(kind, n, players)
-        # trick.end.eight / eight.trigger / eight.exemption: an 8 played in a trick ends it, unless
-        # the opening pile held one; the opening play itself is the opening pile.
-        if not A.symbolic:
-            # The same conjunction, short-circuited: most plays hold no 8.
-            eight = (
-                bool(legal)
-                and action != LEAD
-                and bool(self.has_eight(k, p))
-                and not self.says("eight_exemption", opening8)
-                and (action != ADD or bool(self.adds_trigger))
-                and bool(self.says("eight_forms", Fact(lambda: self.listed_eight(kind, low, n))))
-            )
+        reasons = self._reasons
+        if legal is False:
+            return Outcome(False, NONE, 0, 0, tuple((reason, False) for reason in reasons))
+        new = PileV(kind, low, n)
+        # The trick's opening pile: the pile a lead places, else the one the situation knows of.
+        if isinstance(action, int):
+            opening: Any = new if action == LEAD else OpeningPile(opening8)
         else:
-            eight = A.and_(
-                action != LEAD,
-                self.has_eight(k, p),
-                self.says("eight_forms", Fact(lambda: self.listed_eight(kind, low, n))),
-                A.not_(self.says("eight_exemption", opening8)),
-                A.implies(action == ADD, self.adds_trigger),
+            opening = CondPile(action == LEAD, new, OpeningPile(opening8))
+        env = {
+            "players": players,
+            "action": action,
+            "pile": new,
+            "placed": Placed(tuple(p), k),
+            "opening": opening,
+            "passes_in_a_row": 0,
+            **trick,
+        }
+        ends = tuple(
+            (
+                reason,
+                A.and_(
+                    legal,
+                    self.pile_end(r, kind, low, n, players) if r in self._pile_ends else self._ends(r, env),
+                ),
             )
-        return Outcome(
-            legal=legal,
-            kind=kind,
-            low=low,
-            size=n,
-            set_closed=A.and_(legal, set_closed),
-            run_closed=A.and_(legal, run_closed),
-            rule_of_8=A.and_(legal, eight),
+            for reason, r in zip(reasons, self._after_play, strict=True)
+        )
+        return Outcome(legal=legal, kind=kind, low=low, size=n, ends=ends)
+
+    def ends_after_play(
+        self,
+        action: int,
+        pile: tuple[int, int, int],
+        placed: Sequence[int],
+        players: int,
+        opening8: bool,
+        **trick: Any,
+    ) -> list[str]:
+        """The reasons of the trick endings asked after placing `placed` (rank indices) made the
+        pile `pile`, concretely."""
+        new = PileV(*pile)
+        p = tuple(sorted(placed))
+        env = {
+            "players": players,
+            "action": action,
+            "pile": new,
+            "placed": Placed(p, len(p)),
+            "opening": new if action == LEAD else OpeningPile(opening8),
+            "passes_in_a_row": 0,
+            **trick,
+        }
+        return [self.rules.field(r, "reason") or r for r in self._after_play if self.c.part(r, "ends")(env)]
+
+    def failing_parts(
+        self, rule: str, *, new: PileV, old: PileV | None, placed: Sequence[int], players: int
+    ) -> list[str]:
+        """The rule's own parts (its helpers) that do not hold for this move, concretely: what a
+        violation names when `may` refuses a move."""
+        env: dict[str, Any] = {"players": players, "new": new, "placed": Placed(tuple(placed), len(placed))}
+        if old is not None:
+            env["old"] = old
+        out = []
+        for name in self.c.helpers(rule):
+            try:
+                holds = self.c.helper(rule, name, frozenset(env))(env)
+            except ModelLimit:
+                continue
+            if holds is False:
+                out.append(name)
+        return out
+
+    def _ends(self, rule: str, env: dict[str, Any]) -> B:
+        return self.c.part(rule, "ends")(env)
+
+    # ---- the rest of a turn (concrete players; what the conformance check compares) ---------------
+
+    def next_seat(self, seat: N, players: N) -> N:
+        """The seat that plays after `seat` (the `turn` rule's `next`)."""
+        return self._memo(("next", seat, players), lambda: self.ask("turn", "next", players, seat=seat))
+
+    def may_pass(self, leading: B, players: N) -> B:
+        rule = self.rules.one("pass")
+        if rule is None:
+            return False
+        return self.c.part(rule, "may")({"players": players, "leading": leading})
+
+    def pass_takes_out(self, players: N) -> B:
+        """Whether a pass takes the player out of the trick (the `pass` rule's `out`)."""
+        return self.ask("pass", "out", players)
+
+    def ends_after_pass(self, players: N, **names: Any) -> list[str]:
+        """The reasons of the trick endings asked after a pass that hold (concretely)."""
+        env = {"players": players, "action": PASS, "placed": LitCards(()), "passes_in_a_row": 0, **names}
+        return [self.rules.field(r, "reason") or r for r in self._after_pass if self.c.part(r, "ends")(env)]
+
+    def winner(self, players: N, last_placer: N, mover: N) -> N:
+        return self.ask("trick_winner", "winner", players, last_placer=last_placer, mover=mover)
+
+    def round_ends(self, players: N, cards_left: N, mover: N) -> B:
+        return self.ask("round_end", "ends", players, cards_left=cards_left, mover=mover)
+
+    def penalty(self, hand: Sequence[int], went_out: B, players: N) -> N:
+        cards = LitCards(tuple(self.rank_of_value(c) for c in sorted(hand)))
+        return self.ask("scoring", "penalty", players, hand=cards, went_out=went_out)
+
+    def match_ends(self, players: N, highest: N, lowest: N, round_no: N) -> B:
+        return self.ask(
+            "match_end", "ends", players, highest_score=highest, lowest_score=lowest, round=round_no
         )
 
-    # ---- concrete helpers ----------------------------------------------------------------------
+    def match_winner(self, players: N, score: N, highest: N, lowest: N) -> B:
+        return self.ask(
+            "match_end", "winner", players, score=score, highest_score=highest, lowest_score=lowest
+        )
+
+    # ---- concrete helpers ------------------------------------------------------------------------
 
     def pile_cards(self, kind: int, low: int, n: int) -> tuple[int, ...]:
-        """The ranks of a concrete pile, runs in succession order."""
-        if kind == RUN:
+        """The ranks of a concrete pile, chains in succession order."""
+        if not self.same_kind(kind):
             return tuple(self.values[(low + t) % self.R] for t in range(n))
         return (self.values[low],) * n
+
+    def pile_of(self, cards: Sequence[int], players: int) -> tuple[int, int, int] | None:
+        """The pile (kind, low, size) these cards make on their own, concretely, or None."""
+        if any(c not in self._index for c in cards) or not cards:
+            return None
+        p = sorted(self._index[c] for c in cards)
+        k = len(p)
+        for code, _kind, _rule, shape in self.kinds:
+            if shape != CHAIN:
+                if len(set(p)) == 1 and self.kind_cards(code, p[0], k, players):
+                    return code, p[0], k
+                continue
+            for j in range(k):
+                if self.is_cards(k, p, [self.idx(p[j] + t) for t in range(k)]) and self.kind_cards(
+                    code, p[j], k, players
+                ):
+                    return code, p[j], k
+        return None
 
     def sum_of_values(self, kind: N, low: N, n: N) -> N:
         """Sum of the pile's rank values (for 'lowest ranks' in Optimize); linear in the variables."""
         A = self.A
+        same = self.same_kind(kind)
         terms = [
-            A.ite(t < n, A.ite(kind == RUN, self.value(self.idx(low + t)), self.value(low)), 0)
+            A.ite(t < n, A.ite(same, self.value(low), self.value(self.idx(low + t))), 0)
             for t in range(self.maxn)
         ]
         return sum(terms[1:], terms[0]) if terms else 0
+
+
+_MISSING = object()
+_CONCRETE: dict[Ruleset, Model] = {}
 
 
 @dataclass
@@ -1064,6 +1236,7 @@ class SymSituation:
 
 def outcome_differs(a: Outcome[Any], b: Outcome[Any]) -> B:
     """Two outcomes of the same play differ: legality, or (both legal) pile or trick endings."""
+    reasons = list(dict.fromkeys([*a.reasons, *b.reasons]))
     return z3.Or(
         _zb(a.legal) != _zb(b.legal),
         z3.And(
@@ -1072,9 +1245,7 @@ def outcome_differs(a: Outcome[Any], b: Outcome[Any]) -> B:
                 a.kind != b.kind,
                 a.low != b.low,
                 a.size != b.size,
-                _zb(a.set_closed) != _zb(b.set_closed),
-                _zb(a.run_closed) != _zb(b.run_closed),
-                _zb(a.rule_of_8) != _zb(b.rule_of_8),
+                *(_zb(a.end(r)) != _zb(b.end(r)) for r in reasons),
             ),
         ),
     )

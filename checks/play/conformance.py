@@ -3,8 +3,9 @@
 The domain: every central pile a trick can hold (and none, for a lead), with and without an 8 in the
 opening pile, against every play the rules can make of it (see situations.shaped_plays and
 add_candidates), plus every pass. For each, the engine under check (built through ctx.engine) lists
-its legal moves and applies every legal one; the Z3 model (z3model, evaluated concretely) decides the
-same. A move legal for one and not the other, or a different pile, trick ending, winner or next player,
+its legal moves and applies every legal one; the Z3 model compiled from the spec's rules (z3model,
+evaluated concretely) decides the same, passes, trick winners, the round's end and the next player
+included. A move legal for one and not the other, or a different pile, trick ending, winner or next player,
 is a disagreement; the smallest one (fewest cards, then lowest ranks) becomes a Failure.
 
 Reading combinations are grouped by the decisions they touch (a sweep per group, the other points
@@ -15,8 +16,9 @@ full product of readings and random hands.
 Which decisions each variation point touches is `TOUCHES`, keyed by the engine's vocabulary
 (`Game.VOCABULARY`); the sweeps take their points from it and their readings from the spec, so a new
 reading of a point is swept without an edit here, and this module refuses to import while a point
-of the engine is neither swept nor in `NOT_SWEPT` with its reason. The model's answer asks the Z3
-model's reading hooks only (turn order included): a reading without one is refused.
+of the engine is neither swept nor in `NOT_SWEPT` with its reason. The model's answer is the rules'
+parts as the model compiles them (turn order included): a reading whose fragment the spec does not
+state is refused.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from five35.engine import PASS, Game, Move, Pile, RoundEnd, State, TrickEnd, TrickEndReason
+from five35.engine import PASS, Game, Move, Pile, RoundEnd, State, TrickEnd
 from five35.spec import Ruleset
 from five35.spec.vocabulary import Vocabulary
 from hypothesis import given
@@ -39,6 +41,7 @@ from hypothesis import strategies as st
 
 from ..findings import CheckContext, CheckResult, Failure, Witness
 from ..hypothesis_env import hypothesis_settings, private_hypothesis_home
+from ..oracles.rulecompile import OpeningPile, PileV
 from ..oracles.situations import (
     NONE_PILE,
     PileKey,
@@ -47,12 +50,14 @@ from ..oracles.situations import (
     build_state,
     central_piles,
     full_hand,
+    pile_key,
+    seat_before,
     shaped_plays,
     table_cards,
     to_pile,
 )
 from ..oracles.vocab import ComponentVocabulary, VocabularyMismatch, table_vocabulary
-from ..oracles.z3model import ACTION_CODES, KIND_CODES, NONE, RUN, SET, SINGLE, Model
+from ..oracles.z3model import ACTION_CODES, NONE, RUN, SET, SINGLE, Model
 
 NAME = "conformance"
 TITLE = "Engine decisions equal the Z3 model's on a bounded domain of situations"
@@ -158,81 +163,102 @@ class Tally:
 def _next_active(model: Model, players: int, seat: int, passed: Iterable[int]) -> int:
     """The next seat after `seat` in turn order that has not passed (or `seat` itself)."""
     out = set(passed)
-    other = model.next_seat(seat, players)
-    while other != seat:
+    other = seat
+    for _ in range(players):
+        other = int(model.next_seat(other, players)) % players
         if other not in out:
             return other
-        other = model.next_seat(other, players)
     return seat
 
 
 def _seat_before(model: Model, players: int, seat: int) -> int:
     """The seat whose turn comes just before `seat`'s."""
-    return next(s for s in range(players) if model.next_seat(s, players) == seat)
+    return seat_before(model, players, seat)
 
 
 def model_answer(model: Model, ruleset: Ruleset, sit: Situation, pile: PileKey, move: Move) -> dict[str, Any]:
     """What the model says `move` does in `sit`: legal, and if so the pile after it, the trick endings,
-    the winner and who moves next."""
+    the winner and who moves next. Every answer is a rule's part, as the model compiles it."""
     mover = sit.to_move
+    players = sit.players
     if move.action == "pass":
-        if sit.pile is None:
+        if not model.may_pass(sit.pile is None, players):
             return {"legal": False}
-        passed = {*sit.passed, mover}
-        if sit.players - len(passed) == 1:
-            return _ended(sit.last_player, [TrickEndReason.ALL_PASSED])
+        passed = {*sit.passed, mover} if model.pass_takes_out(players) else set(sit.passed)
+        central = PileV(*pile)
+        reasons = model.ends_after_pass(
+            players,
+            pile=central,
+            opening=OpeningPile(sit.opening_has_eight) if sit.pile is not None else central,
+            mover=mover,
+            in_trick=players - len(passed),
+            cards_left=len(sit.hand),
+            # The situation's trick is its opening plays and then the passes so far.
+            passes_in_a_row=len(sit.passed) + 1,
+        )
+        if reasons:
+            return _ended(int(model.winner(players, sit.last_player, mover)), reasons)
         return {
             "legal": True,
-            "pile": sit.pile.to_json(),
+            "pile": sit.pile.to_json() if sit.pile else None,
             "trick_end": [],
             "winner": None,
-            "to_move": _next_active(model, sit.players, mover, passed),
+            "to_move": _next_active(model, players, mover, passed),
         }
     index = model.values.index
-    if any(c not in model.values for c in move.cards):
+    if any(c not in model.values for c in move.cards) or len(move.cards) > model.maxk:
         return {"legal": False}
     p = [index(c) for c in move.cards]
     p += [p[-1]] * (model.maxk - len(p))
+    cards_left = len(sit.hand) - len(move.cards)
     out = model.decide(
-        ACTION_CODES[move.action], pile, len(move.cards), p, sit.players, sit.opening_has_eight
+        ACTION_CODES[move.action],
+        pile,
+        len(move.cards),
+        p,
+        players,
+        sit.opening_has_eight,
+        mover=mover,
+        in_trick=players - len(sit.passed),
+        cards_left=cards_left,
     )
     if not out.legal:
         return {"legal": False}
-    reasons = [
-        name
-        for name, hit in (
-            (TrickEndReason.RULE_OF_8, out.rule_of_8),
-            (TrickEndReason.SET_CLOSED, out.set_closed),
-            (TrickEndReason.RUN_CLOSED, out.run_closed),
-        )
-        if hit
-    ]
-    if len(move.cards) >= len(sit.hand):
-        # round.end: placing one's last card ends the round at once (after any trick ending).
-        return _round_over(mover, sorted(reasons))
-    if reasons:
-        return _ended(mover, reasons)
+    reasons = [name for name, hit in out.ends if hit]
+    winner = int(model.winner(players, mover, mover)) if reasons else None
+    if model.round_ends(players, cards_left, mover):
+        # The round ends at once (after any trick ending).
+        return _round_over(mover, reasons, winner)
+    if winner is not None:
+        return _ended(winner, reasons)
     after = to_pile(model, (out.kind, out.low, out.size))
     return {
         "legal": True,
         "pile": after.to_json() if after else None,
         "trick_end": [],
         "winner": None,
-        "to_move": _next_active(model, sit.players, mover, sit.passed),
+        "to_move": _next_active(model, players, mover, sit.passed),
     }
 
 
-def _ended(winner: int, reasons: list[TrickEndReason]) -> dict[str, Any]:
-    return {"legal": True, "pile": None, "trick_end": sorted(reasons), "winner": winner, "to_move": winner}
+def _ended(winner: int, reasons: Sequence[str]) -> dict[str, Any]:
+    # Reasons that hold at once are a set: the engines may list them in any order.
+    return {
+        "legal": True,
+        "pile": None,
+        "trick_end": sorted(set(reasons)),
+        "winner": winner,
+        "to_move": winner,
+    }
 
 
-def _round_over(went_out: int, reasons: list[TrickEndReason]) -> dict[str, Any]:
+def _round_over(went_out: int, reasons: Sequence[str], winner: int | None = None) -> dict[str, Any]:
     return {
         "legal": True,
         "round_end": True,
         "went_out": went_out,
-        "trick_end": reasons,
-        "winner": went_out if reasons else None,
+        "trick_end": sorted(set(reasons)),
+        "winner": (went_out if winner is None else winner) if reasons else None,
     }
 
 
@@ -285,11 +311,11 @@ def situation_for(
 
 
 def candidate_moves(model: Model, ruleset: Ruleset, pile: PileKey) -> list[Move]:
-    shaped = shaped_plays(tuple(model.values), ruleset.max_cards_per_turn)
+    shaped = shaped_plays(tuple(model.values), model.maxk)
     if pile == NONE_PILE:
         return [Move("lead", c) for c in shaped]
     out = [Move("overwrite", c) for c in shaped if len(c) == pile[2]]
-    out += [Move("add", c) for c in add_candidates(model.values, pile, ruleset.max_cards_per_turn)]
+    out += [Move("add", c) for c in add_candidates(model, pile, model.maxk)]
     out.append(PASS)
     return out
 
@@ -357,7 +383,7 @@ def minimal_situation(game: Game, model: Model, ruleset: Ruleset, d: Disagreemen
 def _key(model: Model, sit: Situation) -> PileKey:
     if sit.pile is None:
         return NONE_PILE
-    return (KIND_CODES[sit.pile.kind], model.values.index(sit.pile.cards[0]), sit.pile.size)
+    return pile_key(model, sit.pile)
 
 
 # ---- sweeps ------------------------------------------------------------------------------------------

@@ -36,7 +36,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from five35.engine import Game, Move, State, TrickEndReason
+from five35.engine import Game, Move, State
 from five35.engine.state import Event, MatchEnd, RoundEnd, TrickEnd
 
 from ..oracles.rules_model import SpecRules
@@ -111,7 +111,7 @@ def state_violations(
                 )
             )
         closing = rules.closing(state.pile.kind)
-        if rules.capped and closing is not None and state.pile.size > closing:
+        if closing is not None and state.pile.size > closing and rules.capped:
             out.append(
                 Violation(
                     "pile.caps",
@@ -136,12 +136,12 @@ def state_violations(
             )
     else:
         out.extend(_play_state_violations(game, rules, state, moves))
-        if max(state.scores) >= rules.ruleset.match_end_score:
+        if rules.match_ends(state.scores, state.round - 1):
             out.append(
                 Violation(
                     "match.end",
                     f"play goes on with scores {list(state.scores)}",
-                    f"< {rules.ruleset.match_end_score}",
+                    "scores with which the match goes on",
                     list(state.scores),
                 )
             )
@@ -227,23 +227,31 @@ def step_violations(
         out.append(Violation("moves.allowed", f"'{move}' was applied, but {why}", "not legal", str(move)))
         return out
     hand_after = game.codec.cards(after.hands[mover])
-    expected: list[TrickEndReason] = []
+    expected: list[str] = []
     if move.action == "pass":
-        passed = before.passed | (1 << mover)
-        if before.players - passed.bit_count() == 1:
-            expected.append(TrickEndReason.ALL_PASSED)
+        passed = before.passed | (1 << mover) if rules.pass_takes_out() else before.passed
+        in_a_row = 1
+        for play in reversed(before.trick):
+            if play.move.action != "pass":
+                break
+            in_a_row += 1
+        assert before.pile is not None
+        expected.extend(
+            rules.pass_ends(
+                before.pile,
+                before.opening_has_eight,
+                mover,
+                before.players - passed.bit_count(),
+                len(hand_after),
+                in_a_row,
+            )
+        )
         placers = [p.player for p in before.trick if p.move.action != "pass"]
         last_placer = placers[-1] if placers else -1
     else:
         assert new_pile is not None
         opening = before.opening_has_eight if before.pile is not None else EIGHT in move.cards
-        if rules.rule_of_8(move.action, move.cards, new_pile, opening):
-            expected.append(TrickEndReason.RULE_OF_8)
-        closing = rules.closing(new_pile.kind)
-        if closing is not None and new_pile.size >= closing:
-            expected.append(
-                TrickEndReason.SET_CLOSED if new_pile.kind == "set" else TrickEndReason.RUN_CLOSED
-            )
+        expected.extend(rules.trick_ends(move.action, move.cards, new_pile, opening))
         last_placer = mover
         if after.pile != new_pile and not (trick_ends and not round_ends):
             out.append(
@@ -254,7 +262,8 @@ def step_violations(
                     str(after.pile),
                 )
             )
-    went_out = move.action != "pass" and not hand_after
+    winner = rules.winner(last_placer, mover)
+    went_out = move.action != "pass" and rules.round_ends(len(hand_after), mover)
     # Plain names on both sides: the violation's values are shown with repr() in the text output.
     got = sorted(str(r) for e in trick_ends for r in e.reasons)
     want = sorted(str(r) for r in expected)
@@ -262,29 +271,33 @@ def step_violations(
         message = _ending_message(move, before, [str(r) for r in expected], got)
         out.append(Violation("trick.end", message, want, got))
     for e in trick_ends:
-        if e.winner != last_placer:
+        if e.winner != winner:
             out.append(
                 Violation(
                     "trick.winner",
-                    f"player {e.winner} won the trick, but player {last_placer} placed cards last",
-                    last_placer,
+                    f"player {e.winner} won the trick, but the rules give it to player {winner} "
+                    f"(player {last_placer} placed cards last)",
+                    winner,
                     e.winner,
                 )
             )
     out.extend(_round_violations(game, rules, before, move, after, round_ends, match_ends, went_out))
     if not round_ends and after.phase == "play":
         if expected:
-            if after.to_move != last_placer or after.pile is not None or after.passed:
+            if after.to_move != winner or after.pile is not None or after.passed:
                 out.append(
                     Violation(
                         "turn.next",
                         f"after the trick ended, player {after.to_move} leads",
-                        last_placer,
+                        winner,
                         after.to_move,
                     )
                 )
         else:
-            passed = before.passed | (1 << mover) if move.action == "pass" else before.passed
+            if move.action != "pass" or not rules.pass_takes_out():
+                passed = before.passed
+            else:
+                passed = before.passed | (1 << mover)
             nxt = rules.next_seat(mover, passed)
             if after.to_move != nxt:
                 out.append(
@@ -337,7 +350,9 @@ def _round_violations(
             )
         return out
     end = round_ends[0]
-    penalties = [rules.penalty(game.codec.cards(h)) for h in after.hands]
+    penalties = [
+        rules.penalty(game.codec.cards(h), seat == end.went_out) for seat, h in enumerate(after.hands)
+    ]
     if list(end.penalties) != penalties:
         out.append(
             Violation(
@@ -357,7 +372,7 @@ def _round_violations(
                 list(after.scores),
             )
         )
-    over = max(scores) >= rules.ruleset.match_end_score
+    over = rules.match_ends(scores, before.round)
     if over != bool(match_ends) or after.phase != ("match_over" if over else "round_over"):
         out.append(
             Violation(
@@ -368,13 +383,12 @@ def _round_violations(
             )
         )
     elif match_ends:
-        best = min(scores)
-        winners = [i for i, s in enumerate(scores) if s == best]
+        winners = rules.match_winners(scores)
         if list(match_ends[0].winners) != winners:
             out.append(
                 Violation(
                     "match.end",
-                    f"winners {list(match_ends[0].winners)}, but the fewest points ({best}) are {winners}'s",
+                    f"winners {list(match_ends[0].winners)}, but the rules name {winners}",
                     winners,
                     list(match_ends[0].winners),
                 )

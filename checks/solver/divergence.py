@@ -39,7 +39,6 @@ from ..oracles.z3model import (
     ACTION_NAMES,
     ADD,
     LEAD,
-    MODELLED_POINTS,
     NONE,
     RUN,
     Model,
@@ -47,6 +46,7 @@ from ..oracles.z3model import (
     Readings,
     SymSituation,
     Z3Alg,
+    decision_points,
     loop_bounds,
     memo,
     outcome_differs,
@@ -98,7 +98,7 @@ def smallest_divergence(
     maxk, maxn = loop_bounds(ruleset)
     params = Params.of(ruleset)
     base = dict(ruleset.reading_items)
-    free = [p for p in MODELLED_POINTS if p != point and p in spec.variation_points] if free_others else []
+    free = [p for p in decision_points(spec) if p != point] if free_others else []
     shared = Readings.symbolic(spec, "", fixed=base, free=free)
     names = {p: tuple(vp.readings) for p, vp in spec.variation_points.items()}
     ma = Model(Z3Alg(), params, Readings({**shared.choice, point: a}, names), maxk, maxn)
@@ -260,14 +260,13 @@ def witness_situation(ctx: CheckContext, found: Found) -> tuple[Situation, Move,
     cards = tuple(concrete.values[i] for i in s["p"])
     move = Move(ACTION_NAMES[s["action"]], cards)  # type: ignore[arg-type]
     players = s["players"]
-    descending = ruleset.reading("turn_order") == "descending_seats"
     sit = Situation(
         players=players,
         pile=pile,
         opening_has_eight=bool(s["opening8"]) if s["kind"] != NONE else False,
         hand=cards,
         to_move=0,
-        last_player=seat_before(players, 0, descending) if pile is not None else -1,
+        last_player=seat_before(concrete, players, 0) if pile is not None else -1,
     )
     return sit, move, key
 
@@ -339,15 +338,21 @@ def deal_witness(ctx: CheckContext, vp: VariationPoint) -> Witness | None:
     rs = ctx.ruleset
     for players in range(rs.players_min, rs.players_max + 1):
         sizes: dict[str, Any] = {}
+        decks: dict[str, int] = {}
         for reading in vp.playable:
-            try:
-                sizes[reading] = ruleset_with(ctx, [("deal", reading)]).hand_size(players)
-            except Exception as exc:  # a reading that cannot deal this count is itself an outcome
-                sizes[reading] = f"cannot deal: {exc}"
+            model = Model.concrete(ruleset_with(ctx, [("deal", reading)]))
+            deck = decks[reading] = int(model.copies(players)) * model.R
+            size = int(model.ask("deal", "hand_size", players, deck_size=deck))
+            # A reading that cannot deal this count is itself an outcome.
+            sizes[reading] = (
+                size
+                if 0 < size * players <= deck
+                else f"cannot deal: {players} hands of {size} from a deck of {deck}"
+            )
         if len({str(v) for v in sizes.values()}) > 1:
-            deck = rs.deck_size(players)
+            deck = next(iter(decks.values()))
             outcomes = {
-                r: {"hand_size": v, "set_aside": deck - players * v if isinstance(v, int) else None}
+                r: {"hand_size": v, "set_aside": decks[r] - players * v if isinstance(v, int) else None}
                 for r, v in sizes.items()
             }
             return Witness(
@@ -384,11 +389,8 @@ def round_leader_witness(ctx: CheckContext, vp: VariationPoint) -> Witness | Non
     players, led, went_out = 2, 0, 0
     leaders: dict[str, int] = {}
     for reading in vp.playable:
-        if reading == "went_out":
-            leaders[reading] = went_out
-        elif reading == "next_seat":
-            descending = ctx.ruleset.reading("turn_order") == "descending_seats"
-            leaders[reading] = seat_before(players, led, not descending)
+        model = Model.concrete(ruleset_with(ctx, [("round_leader", reading)]))
+        leaders[reading] = int(model.ask("leaders", "later", players, went_out=went_out, previous_leader=led))
     if len(set(leaders.values())) < 2:
         return None
     return Witness(
@@ -415,8 +417,8 @@ def turn_order_witness(ctx: CheckContext, vp: VariationPoint) -> Witness | None:
         return None
     nxt: dict[str, int] = {}
     for reading in vp.playable:
-        if reading in ("ascending_seats", "descending_seats"):
-            nxt[reading] = seat_before(players, 0, reading == "ascending_seats")
+        model = Model.concrete(ruleset_with(ctx, [("turn_order", reading)]))
+        nxt[reading] = int(model.next_seat(0, players)) % players
     if len(set(nxt.values())) < 2:
         return None
     sit = Situation(players, None, False, (1, 2))
@@ -446,7 +448,7 @@ def point_witness(ctx: CheckContext, point: str, timeout_ms: int) -> tuple[Witne
     vp = ctx.spec.variation_points[point]
     if point in DIRECT:
         return DIRECT[point](ctx, vp), 0
-    if point not in MODELLED_POINTS:
+    if point not in decision_points(ctx.spec):
         return None, 0
     queries = 0
     best: tuple[tuple[int, int, bool], Found] | None = None

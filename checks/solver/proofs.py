@@ -25,7 +25,6 @@ from ..oracles.z3model import (
     KIND_NAMES,
     LEAD,
     MODEL_VOCABULARY,
-    MODELLED_POINTS,
     NONE,
     RUN,
     SET,
@@ -36,6 +35,7 @@ from ..oracles.z3model import (
     SymSituation,
     Z3Alg,
     as_bool,
+    decision_points,
     loop_bounds,
     memo,
     spec_digest,
@@ -55,7 +55,7 @@ class Setup:
 
 
 def setup(spec: Spec, ruleset: Ruleset, timeout_ms: int, all_readings: bool = True) -> Setup:
-    free = [p for p in MODELLED_POINTS if p in spec.variation_points] if all_readings else []
+    free = list(decision_points(spec)) if all_readings else []
     readings = Readings.symbolic(spec, "", fixed=dict(ruleset.reading_items), free=free)
     maxk, maxn = loop_bounds(ruleset)
     model = Model(Z3Alg(), Params.of(ruleset), readings, maxk, maxn)
@@ -94,7 +94,9 @@ def _order(kind: int, shape: str) -> Callable[[Setup], tuple[Any, Callable[[z3.M
         players = z3.Int(f"order.{kind}.{shape}.players")
         lows = [z3.Int(f"order.{kind}.{shape}.{c}") for c in "abc"]
         valid = [as_bool(m.valid_pile(kind, x, n, players)) for x in lows]
-        beats = {(i, j): as_bool(m.beats(kind, lows[i], lows[j])) for i in range(3) for j in range(3)}
+        beats = {
+            (i, j): as_bool(m.beats(kind, lows[i], lows[j], n, players)) for i in range(3) for j in range(3)
+        }
         base = [players >= m.p.players_min, players <= m.p.players_max, n >= 1, n <= m.maxn]
         if shape == "irreflexive":
             bad = z3.And(*base, valid[0], beats[(0, 0)])
@@ -111,7 +113,7 @@ def _order(kind: int, shape: str) -> Callable[[Setup], tuple[Any, Callable[[z3.M
             size = _ev(model, n)
             piles = [list(m_concrete_cards(s, kind, _ev(model, x), size)) for x in lows]
             used = {"irreflexive": 1, "asymmetric": 2, "transitive": 3, "total": 2}[shape]
-            return {"kind": KIND_NAMES[kind], "size": size, "piles": piles[:used]}
+            return {"kind": m.kind_names[kind], "size": size, "piles": piles[:used]}
 
         return bad, read
 
@@ -120,7 +122,7 @@ def _order(kind: int, shape: str) -> Callable[[Setup], tuple[Any, Callable[[z3.M
 
 def m_concrete_cards(s: Setup, kind: int, low: int, n: int) -> tuple[int, ...]:
     r = len(s.ruleset.ranks)
-    if kind == RUN:
+    if not s.model.same_kind(kind):
         return tuple(s.ruleset.ranks[(low + t) % r] for t in range(n))
     return (s.ruleset.ranks[low % r],) * n
 
@@ -191,7 +193,7 @@ def _situation(s: Setup, sit: SymSituation, model: z3.ModelRef) -> dict[str, Any
     pile = None
     if got["kind"] != NONE:
         pile = {
-            "kind": KIND_NAMES[got["kind"]],
+            "kind": s.model.kind_names[got["kind"]],
             "cards": list(m_concrete_cards(s, got["kind"], got["low"], got["n"])),
         }
     return {

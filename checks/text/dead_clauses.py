@@ -41,7 +41,19 @@ from ..impact.variants import (
     SetsNeverClose,
     SetsUncapped,
 )
-from ..oracles.z3model import ADD, NONE, OVERWRITE, RUN, SET, Model, SymSituation, as_bool, memo, spec_digest
+from ..oracles.z3model import (
+    ADD,
+    NONE,
+    OVERWRITE,
+    RUN,
+    SET,
+    Model,
+    SymSituation,
+    Z3Alg,
+    as_bool,
+    memo,
+    spec_digest,
+)
 from .text_examples import Tracked, clauses_of, combos
 
 NAME = "dead_clauses"
@@ -59,6 +71,7 @@ class Part:
     per_players: bool = False  # check each player-count class separately
     fixed: Mapping[str, str] = field(default_factory=dict)  # readings the part only exists under
     deleted: type[Game] | None = None  # the rules without this part (checks/impact/variants.py), if playable
+    needs: Mapping[str, str] = field(default_factory=dict)  # readings its formula is stated with
 
 
 def _play(m: Model, sit: SymSituation, players: int) -> Any:
@@ -96,24 +109,23 @@ def _eight_by_add(m: Model, sit: SymSituation, players: int) -> Any:
 def _overflow(kind: int) -> Callable[[Model, SymSituation, int], Any]:
     def applies(m: Model, sit: SymSituation, players: int) -> Any:
         out = _play(m, sit, players)
-        close = m.set_close(players) if kind == SET else m.p.run_close
+        close = m.closes_at(kind, players)
         return z3.And(sit.action == ADD, as_bool(out.legal), out.kind == kind, out.size > close)
 
     return applies
 
 
 def _exemption_after_opening(m: Model, sit: SymSituation, players: int) -> Any:
-    # An 8 placed after the opening play that does not end the trick only because of the exemption.
+    # A play after the opening play that does not end the trick only because of the exemption: the
+    # rules with the exemption covering the opening play alone (eight_exemption=opening_play) end it.
     out = _play(m, sit, players)
-    eight_rule = z3.Or(as_bool(m.any_eight), as_bool(m.listed_eight(out.kind, out.low, out.size)))
-    by_add = z3.Implies(sit.action == ADD, as_bool(m.adds_trigger))
+    unexempted = Model(Z3Alg(), m.p, m.rd.fixed(eight_exemption="opening_play"), m.maxk, m.maxn)
+    would = unexempted.decide(sit.action, sit.pile, sit.k, sit.p, players, sit.opening8)
     return z3.And(
         sit.opening8,
         sit.action != 0,
         as_bool(out.legal),
-        as_bool(m.has_eight(sit.k, sit.p)),
-        eight_rule,
-        by_add,
+        as_bool(would.rule_of_8),
         z3.Not(as_bool(out.rule_of_8)),
     )
 
@@ -178,6 +190,7 @@ def catalogue(ruleset: Ruleset) -> tuple[Part, ...]:
             "the exemption then only covers the opening play, which never triggers anyway",
             _exemption_after_opening,
             deleted=NoExemptionAfterOpening,
+            needs={"eight_exemption": "opening_play"},
         ),
         Part(
             "add_past_closing.set",
@@ -224,6 +237,11 @@ def find_dead(
     found: list[Dead] = []
     queries = 0
     for part in catalogue(ruleset):
+        if any(
+            p not in spec.variation_points or r not in spec.variation_points[p].readings
+            for p, r in part.needs.items()
+        ):
+            continue  # the spec states no such reading to state the part with
         classes: list[int | None] = list(player_classes(ruleset)) if part.per_players else [None]
         for players in classes:
             t = Tracked(spec, ruleset)

@@ -94,18 +94,14 @@ class Tracked:
             )
         }
         points = {r: z3.Int(f"param.points.{r}") for r in rs.ranks}
-        params = Params(
-            ranks=rs.ranks,
-            players_min=rs.players_min,
-            players_max=rs.players_max,
-            copies_small=ints["copies_small"],
-            copies_large=ints["copies_large"],
-            set_close_small=ints["set_close_small"],
-            set_close_large=ints["set_close_large"],
-            run_close=ints["run_close"],
-            max_cards=ints["max_cards"],
-            min_set=ints["min_set"],
-            min_run=ints["min_run"],
+        params = Params.of(rs).with_values(
+            copies={"small_game": ints["copies_small"], "large_game": ints["copies_large"]},
+            set_closing_size={"small_game": ints["set_close_small"], "large_game": ints["set_close_large"]},
+            run_closing_size=ints["run_close"],
+            max_cards_per_turn=ints["max_cards"],
+            min_set_size=ints["min_set"],
+            min_run_size=ints["min_run"],
+            match_end_score=ints["match_end"],
             points=points,
         )
         self.ints = ints
@@ -195,7 +191,7 @@ def _set_order(t: Tracked) -> Any:
         return False
     m = t.model
     valid = [as_bool(m.valid_pile(SET, i, 3, p)) for i in idx for p in (t.ruleset.players_min,)]
-    return z3.And(*valid, as_bool(m.beats(SET, idx[1], idx[0])))
+    return z3.And(*valid, as_bool(m.beats(SET, idx[1], idx[0], 3)))
 
 
 def _run_order(t: Tracked) -> Any:
@@ -204,7 +200,7 @@ def _run_order(t: Tracked) -> Any:
         return False
     m = t.model
     return z3.And(
-        as_bool(m.run_ok(idx[0], 3)), as_bool(m.run_ok(idx[1], 3)), as_bool(m.beats(RUN, idx[0], idx[1]))
+        as_bool(m.run_ok(idx[0], 3)), as_bool(m.run_ok(idx[1], 3)), as_bool(m.beats(RUN, idx[0], idx[1], 3))
     )
 
 
@@ -302,7 +298,8 @@ def _run_close(t: Tracked) -> Any:
     """trick.end.run: the 5th card of a run ends the trick -- so a run of five can be placed."""
     m = t.model
     low = z3.Int("ex.run_close.low")
-    return z3.And(m.p.run_close == 5, low >= 0, low < m.R, as_bool(m.run_ok(low, m.p.run_close)))
+    close = m.closes_at(RUN, t.ruleset.players_min)
+    return z3.And(close == 5, low >= 0, low < m.R, as_bool(m.run_ok(low, close)))
 
 
 def _set_close_reachable(t: Tracked) -> Any:
@@ -317,7 +314,7 @@ def _run_close_reachable(t: Tracked) -> Any:
     """The closing card of a run can be placed: some run is as long as the closing size."""
     m = t.model
     low = z3.Int("ex.run_reach.low")
-    return z3.And(low >= 0, low < m.R, as_bool(m.run_ok(low, m.p.run_close)))
+    return z3.And(low >= 0, low < m.R, as_bool(m.run_ok(low, m.closes_at(RUN, t.ruleset.players_min))))
 
 
 def _turn_cards(t: Tracked) -> Any:
@@ -335,7 +332,8 @@ def _turn_cards(t: Tracked) -> Any:
 
 
 def _eight_value(t: Tracked) -> Any:
-    """eight.value: the 8s are the most valuable cards -- in points (by_number) or in strength."""
+    """eight.value: the 8s are the most valuable cards -- in strength (the `ranks` rule's strength
+    puts them above every other rank) or, where they are not the strongest, in points."""
     if EIGHT not in t.points:
         return False
     m = t.model
@@ -345,7 +343,7 @@ def _eight_value(t: Tracked) -> Any:
     by_strength = z3.And(
         [as_bool(m.strength(eight_index) > m.strength(i)) for i in range(m.R) if i != eight_index]
     )
-    return z3.If(as_bool(m.strongest), by_strength, by_points)
+    return z3.Or(by_strength, by_points)
 
 
 def clause_numbers(t: Tracked, clause: str) -> list[int]:

@@ -1,6 +1,8 @@
-"""Every component that gives readings a meaning takes its points and readings from the engine's
-vocabulary (Game.VOCABULARY), and refuses a reading it does not implement instead of playing it like
-another: the engine, the invariants' rules model, the Z3 model, the graphs and the conformance sweeps.
+"""Every component that gives readings a meaning refuses a reading it does not implement instead of
+playing it like another: the engine and the check tables keyed by its vocabulary (Game.VOCABULARY:
+the graphs, the conformance sweeps), and the components compiled from the spec's rules (the Z3
+model, the invariants' rules model), which implement exactly the readings whose fragment the spec
+states.
 
 The house rule here is a Game subclass that declares a third reading of run_gaps and a new point; the
 loader would refuse a spec naming them, so the ruleset is built directly."""
@@ -13,18 +15,16 @@ from typing import Any
 
 import pytest
 from five35.checks.findings import CheckContext
-from five35.checks.oracles.rules_model import SpecRules, rules_vocabulary
+from five35.checks.oracles.rules_model import RULES_VOCABULARY, SpecRules
 from five35.checks.oracles.vocab import VocabularyMismatch, mismatches
 from five35.checks.oracles.z3model import (
-    MODELLED_POINTS,
-    NOT_MODELLED,
-    READING_HOOKS,
+    MODEL_VOCABULARY,
     Model,
     Params,
     Readings,
     Z3Alg,
+    decision_points,
     loop_bounds,
-    model_vocabulary,
 )
 from five35.checks.play.conformance import (
     NOT_SWEPT,
@@ -84,7 +84,7 @@ def ctx(ruleset: Ruleset, spec: Spec = SPEC) -> CheckContext:
 def z3_symbolic(ruleset: Ruleset) -> Model:
     """Z3 ranges over the spec's readings of the other points; run_gaps keeps the ruleset's."""
     maxk, maxn = loop_bounds(ruleset)
-    free = [p for p in MODELLED_POINTS if p != "run_gaps"]
+    free = [p for p in decision_points(SPEC) if p != "run_gaps"]
     readings = Readings.symbolic(SPEC, "", fixed=dict(ruleset.reading_items), free=free)
     return Model(Z3Alg(), Params.of(ruleset), readings, maxk, maxn)
 
@@ -153,14 +153,22 @@ def test_checks_that_sweep_a_specs_readings_refuse_one_they_do_not_implement(
         run()
 
 
-def test_every_reading_of_the_engine_has_one_z3_hook() -> None:
-    for point, readings in Game.VOCABULARY.points.items():
-        if point in NOT_MODELLED:
-            assert point not in READING_HOOKS
-            continue
-        assert set(READING_HOOKS[point]) == set(readings)
-    # MODELLED_POINTS are the hooked points that decide a play (turn_order decides the next seat).
-    assert set(MODELLED_POINTS) == set(READING_HOOKS) - {"turn_order"}
+def test_the_compiled_components_implement_the_readings_whose_fragments_the_spec_states() -> None:
+    book = SPEC.rulebook
+    assert book is not None
+    for component in (MODEL_VOCABULARY, RULES_VOCABULARY):
+        component.require_spec(SPEC)
+        component.require_ruleset(BASE)
+    for point, vp in SPEC.variation_points.items():
+        for reading in vp.readings:
+            assert book.fragment(point, reading) is not None
+    # The points the proofs range over are those whose fragments change a play decision.
+    assert set(decision_points(SPEC)) == set(SPEC.variation_points) - {
+        "deal",
+        "first_leader",
+        "round_leader",
+        "turn_order",
+    }
 
 
 def test_the_derived_lists_cover_the_vocabulary() -> None:
@@ -169,15 +177,11 @@ def test_the_derived_lists_cover_the_vocabulary() -> None:
     assert set(TOUCHES) | set(NOT_SWEPT) == points and not set(TOUCHES) & set(NOT_SWEPT)
     swept = {p for sweep in SWEEPS for p in sweep.points}
     assert swept == set(TOUCHES)
-    for table in (NOT_MODELLED, NOT_PLAY_POINTS, NOT_SWEPT):
+    for table in (NOT_PLAY_POINTS, NOT_SWEPT):
         assert all(reason.strip() for reason in table.values())
 
 
-@pytest.mark.parametrize(
-    "vocabulary_of",
-    [model_vocabulary, rules_vocabulary, sweeps_vocabulary],
-    ids=["z3 model", "rules model", "conformance"],
-)
+@pytest.mark.parametrize("vocabulary_of", [sweeps_vocabulary], ids=["conformance"])
 def test_a_component_table_that_misses_an_engine_point_does_not_import(
     vocabulary_of: Callable[..., Any],
 ) -> None:
@@ -197,9 +201,16 @@ def test_the_graphs_flip_every_point_of_the_engine_but_the_declared_ones() -> No
     assert derived == PLAY_POINTS
 
 
-def test_the_z3_model_names_a_reading_without_a_hook() -> None:
-    with pytest.raises(VocabularyMismatch, match="reading run_gaps=any_pair is missing"):
-        model_vocabulary(HOUSE_VOCABULARY)
+def test_the_z3_model_names_a_reading_the_spec_states_no_fragment_of() -> None:
+    house = with_spec_reading("run_gaps", "any_pair")
+    with pytest.raises(UnimplementedReading, match="run_gaps=any_pair"):
+        z3_symbolic_over(house)
+
+
+def z3_symbolic_over(spec: Spec) -> Model:
+    """A Z3 model ranging over every reading of the spec's points."""
+    maxk, maxn = loop_bounds(BASE)
+    return Model(Z3Alg(), Params.of(BASE), Readings.symbolic(spec, "house."), maxk, maxn)
 
 
 def test_mismatches_lists_every_difference() -> None:
