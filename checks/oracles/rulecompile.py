@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
@@ -92,19 +92,17 @@ class Resolved:
     does: dict[str, str]
     fields: dict[str, dict[str, str]]
     parts: dict[PartKey, Expr]
-    #: Which points' readings replace each part (for the points a decision depends on).
-    points_of: dict[PartKey, set[str]]
+    _one: dict[str, str | None] = field(default_factory=dict, repr=False)
 
     def slot(self, does: str) -> list[str]:
         return [r for r in self.order if self.does[r] == does]
 
     def one(self, does: str) -> str | None:
         """The rule that states `does` (the first, where several may)."""
-        cache = self.__dict__.setdefault("_one", {})
-        if does not in cache:
+        if does not in self._one:
             found = self.slot(does)
-            cache[does] = found[0] if found else None
-        return cache[does]  # type: ignore[no-any-return]
+            self._one[does] = found[0] if found else None
+        return self._one[does]
 
     def field(self, rule_id: str, name: str) -> str | None:
         return self.fields[rule_id].get(name)
@@ -137,7 +135,6 @@ def resolve(rulebook: Rulebook, choice: Mapping[str, Any], names: Mapping[str, S
     for r in rulebook.rules:
         for name, node in _changed(r).items():
             parts[(r.id, name)] = node
-    points_of: dict[PartKey, set[str]] = {}
     for point, fragments in by_point.items():
         if point not in choice:
             raise ModelLimit(f"{COMPONENT} was given no reading of {point}")
@@ -154,7 +151,6 @@ def resolve(rulebook: Rulebook, choice: Mapping[str, Any], names: Mapping[str, S
                 fields[rule_id].update(dict(change.fields))
                 for name, node in _changed(change).items():
                     parts[(rule_id, name)] = node
-                    points_of.setdefault((rule_id, name), set()).add(point)
             continue
         readings = list(names[point])
         frags = [fragments[r] for r in readings]
@@ -181,8 +177,7 @@ def resolve(rulebook: Rulebook, choice: Mapping[str, Any], names: Mapping[str, S
                     parts[key] = options[0]
                 continue
             parts[key] = Choice(point, value, tuple(options))
-            points_of.setdefault(key, set()).add(point)
-    return Resolved(order, does, fields, parts, points_of)
+    return Resolved(order, does, fields, parts)
 
 
 # ---- values --------------------------------------------------------------------------------------
