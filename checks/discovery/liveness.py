@@ -61,6 +61,7 @@ from ..oracles.z3model import (
     MODEL_VOCABULARY,
     NONE,
     Model,
+    ModelLimit,
     Params,
     Readings,
     SymSituation,
@@ -492,13 +493,14 @@ def _deal(spec: Spec, ruleset: Ruleset) -> Outcome:
         for combo in _combos(spec, ("deal", "five_player_copies")):
             rs = spec.with_readings(ruleset, combo)
             cases += 1
-            deck = rs.deck_size(n)
-            # The deal as the engine makes it (Ruleset.hand_size), read as numbers: a deal it refuses
-            # is one that cannot give every player a card from this deck.
-            if rs.reading("deal") == "deal_all":
-                size: int | None = deck // n
-            else:
-                size = dict(rs.hand_size_items).get(n)
+            # The deal as the rules state it (the `deck` and `deal` rules), and as the engine makes
+            # it (Ruleset.hand_size): a deal it refuses is one that cannot give every player a card.
+            model = Model.concrete(rs)
+            deck = int(model.copies(n)) * model.R
+            try:
+                size: int | None = int(model.ask("deal", "hand_size", n, deck_size=deck))
+            except ModelLimit:  # a table without an entry for this player count
+                size = None
             try:
                 rs.hand_size(n)
                 refused = False
