@@ -968,18 +968,6 @@ class Model:
     ) -> Outcome[Any]:
         """The model's decision for a placing action (lead, overwrite or add). `trick` may give the
         other names a trick ending asked after a play reads (mover, in_trick, cards_left)."""
-        return self._decide(action, pile, k, p, players, opening8, trick)
-
-    def _decide(
-        self,
-        action: N,
-        pile: tuple[N, N, N],
-        k: N,
-        p: Sequence[N],
-        players: N,
-        opening8: B,
-        trick: Mapping[str, Any],
-    ) -> Outcome[Any]:
         A = self.A
         if isinstance(action, int):
             if action == LEAD and not isinstance(pile[0], int):

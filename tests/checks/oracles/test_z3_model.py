@@ -20,6 +20,7 @@ from five35.checks.oracles.z3model import (
     SET,
     SINGLE,
     Model,
+    ModelLimit,
     Params,
     Readings,
     SymSituation,
@@ -181,3 +182,46 @@ def test_proofs_at_quick_use_the_ruleset_only(level: str) -> None:
     result = check_proofs(CheckContext(SPEC, SPEC.ruleset(), level=level))  # type: ignore[arg-type]
     assert not result.findings
     assert "the checked ruleset" in result.notes[0]
+
+
+def _spec_with(tmp_path: Path, old: str, new: str) -> Spec:
+    text = (Path(__file__).resolve().parents[3] / "spec" / "535.yaml").read_text(encoding="utf-8")
+    edited = text.replace(old, new)
+    assert edited != text
+    path = tmp_path / "edited.yaml"
+    path.write_text(edited, encoding="utf-8")
+    return load_spec(path)
+
+
+def test_a_readings_meaning_is_its_fragment_in_the_spec(tmp_path: Path) -> None:
+    wrapped = concrete(run_wrap="wrap")
+    fifteen, one = wrapped.values.index(15), wrapped.values.index(1)
+    assert wrapped.follows(fifteen, one)
+    # The same reading, its fragment written otherwise: the model follows the file, not a name.
+    spec = _spec_with(tmp_path, 'rules: {ranks: {wrap: "true"}}', 'rules: {ranks: {wrap: "false"}}')
+    assert not Model.concrete(spec.ruleset(None, {"run_wrap": "wrap"})).follows(fifteen, one)
+    # Symbolically too: no reading of run_wrap lets 1 follow 15 any more.
+    ruleset = spec.ruleset()
+    maxk, maxn = loop_bounds(ruleset)
+    readings = Readings.symbolic(spec, "frag.")
+    m = Model(Z3Alg(), Params.of(ruleset), readings, maxk, maxn)
+    solver = m.solver()
+    solver.add(*readings.domain())
+    assert solver.check(as_bool(m.follows(fifteen, one))) == z3.unsat
+
+
+def test_a_rule_the_representation_cannot_hold_is_refused_naming_it(tmp_path: Path) -> None:
+    spec = _spec_with(
+        tmp_path,
+        'cards: "size >= min_set_size and same_rank(cards)"',
+        'cards: "size >= min_set_size and count(cards, 8) == 0"',
+    )
+    with pytest.raises(ModelLimit, match=r"rule pile\.set, part cards"):
+        Model.concrete(spec.ruleset())
+    skipping = _spec_with(
+        tmp_path,
+        'follows: "b == next_rank(a) and',
+        'follows: "(b == next_rank(next_rank(a)) or b == next_rank(a)) and',
+    )
+    with pytest.raises(ModelLimit, match=r"rule ranks, part follows: 3 follows 1"):
+        Model.concrete(skipping.ruleset(None, {"run_gaps": "gaps_skipped"}))
