@@ -844,9 +844,9 @@ class Compiler:
     def _p_next_rank(self, env: Env, r: Any) -> Any:
         m = self.m
         rank = self.as_rank(r)
-        following = m.rank_at(m.idx(rank.index + 1))
         if rank.exact:
-            return following
+            return m.rank_at(m.succ(rank.index))
+        following = m.rank_at(m.idx(rank.index + 1))
         return self.ite(rank.index < 0, rank, following)
 
     def _p_strength(self, env: Env, r: Any) -> Any:

@@ -15,8 +15,9 @@ The invariants of play (five35.checks.play.invariants) and the exhaustive endgam
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cached_property
+from typing import TypeVar
 
 from five35.engine import CardCodec, Move, Pile
 from five35.spec import Ruleset
@@ -27,6 +28,9 @@ from .vocab import StatedVocabulary
 from .z3model import ACTION_CODES, ADD, NONE, Model
 
 RULES_VOCABULARY = StatedVocabulary("the invariants' rules model")
+
+T = TypeVar("T")
+_MISSING = object()
 
 PileKey = tuple[int, int, int]
 
@@ -47,6 +51,15 @@ class SpecRules:
         self._judged: dict[tuple[Pile | None, Move], tuple[Pile | None, str | None]] = {}
         self._packed: dict[tuple[int, ...], int] = {}
         self._packed_deck: int | None = None
+        # Answers remembered per question: the graphs and the state machine ask the same ones of
+        # every state and step (the model's closures are pure in their arguments).
+        self._asked: dict[tuple[object, ...], object] = {}
+
+    def _once(self, key: tuple[object, ...], compute: Callable[[], T]) -> T:
+        found = self._asked.get(key, _MISSING)
+        if found is _MISSING:
+            found = self._asked[key] = compute()
+        return found  # type: ignore[return-value]
 
     # ---- ranks and piles ---------------------------------------------------------------------------
 
@@ -70,8 +83,13 @@ class SpecRules:
 
     def as_pile(self, cards: Sequence[int]) -> Pile | None:
         """The pile these cards make (runs put in succession order), or None."""
-        key = self.model.pile_of(tuple(cards), self.players)
-        return None if key is None else self.pile(key)
+        cards = tuple(sorted(cards))
+
+        def make() -> Pile | None:
+            key = self.model.pile_of(cards, self.players)
+            return None if key is None else self.pile(key)
+
+        return self._once(("pile", cards), make)
 
     def strength(self, rank: int) -> int:
         """How strong a single or set of this rank is (the `ranks` rule's `strength`)."""
@@ -163,12 +181,16 @@ class SpecRules:
 
     def trick_ends(self, action: str, added: Sequence[int], new: Pile, opening_has_eight: bool) -> list[str]:
         """The reasons of the trick endings asked after placing `added` to make `new`."""
-        return self.model.ends_after_play(
-            ACTION_CODES[action],
-            self.key(new),
-            [self._index[c] for c in added],
-            self.players,
-            opening_has_eight,
+        key = ("ends", action, tuple(added), new, opening_has_eight)
+        return self._once(
+            key,
+            lambda: self.model.ends_after_play(
+                ACTION_CODES[action],
+                self.key(new),
+                [self._index[c] for c in added],
+                self.players,
+                opening_has_eight,
+            ),
         )
 
     def rule_of_8(self, action: str, added: tuple[int, ...], new: Pile, opening_has_eight: bool) -> bool:
@@ -186,26 +208,38 @@ class SpecRules:
         self, pile: Pile, opening_has_eight: bool, mover: int, in_trick: int, cards_left: int, in_a_row: int
     ) -> list[str]:
         """The reasons of the trick endings asked after a pass (in_trick: players still in it after)."""
-        return self.model.ends_after_pass(
-            self.players,
-            pile=PileV(*self.key(pile)),
-            opening=OpeningPile(opening_has_eight),
-            mover=mover,
-            in_trick=in_trick,
-            cards_left=cards_left,
-            passes_in_a_row=in_a_row,
+        key = ("pass", pile, opening_has_eight, mover, in_trick, cards_left, in_a_row)
+        return self._once(
+            key,
+            lambda: self.model.ends_after_pass(
+                self.players,
+                pile=PileV(*self.key(pile)),
+                opening=OpeningPile(opening_has_eight),
+                mover=mover,
+                in_trick=in_trick,
+                cards_left=cards_left,
+                passes_in_a_row=in_a_row,
+            ),
         )
 
     def winner(self, last_placer: int, mover: int) -> int:
         """Who wins a trick that ended (the `trick_winner` rule)."""
-        return int(self.model.winner(self.players, last_placer, mover))
+        return self._once(
+            ("winner", last_placer, mover), lambda: int(self.model.winner(self.players, last_placer, mover))
+        )
 
     def round_ends(self, cards_left: int, mover: int) -> bool:
         """Whether a placing move that leaves `cards_left` in the mover's hand ends the round."""
-        return bool(self.model.round_ends(self.players, cards_left, mover))
+        return self._once(
+            ("round", cards_left, mover), lambda: bool(self.model.round_ends(self.players, cards_left, mover))
+        )
 
     def match_ends(self, scores: Sequence[int], round_no: int) -> bool:
-        return bool(self.model.match_ends(self.players, max(scores), min(scores), round_no))
+        high, low = max(scores), min(scores)
+        return self._once(
+            ("match", high, low, round_no),
+            lambda: bool(self.model.match_ends(self.players, high, low, round_no)),
+        )
 
     def match_winners(self, scores: Sequence[int]) -> list[int]:
         high, low = max(scores), min(scores)
@@ -226,7 +260,10 @@ class SpecRules:
 
     def penalty(self, cards: list[int], went_out: bool = False) -> int:
         """The points a hand left at the end of a round scores (the `scoring` rule)."""
-        return int(self.model.penalty(cards, went_out, self.players))
+        hand = tuple(sorted(cards))
+        return self._once(
+            ("penalty", hand, went_out), lambda: int(self.model.penalty(hand, went_out, self.players))
+        )
 
     def next_seat(self, seat: int, passed: int) -> int:
         """The next seat after `seat` in turn order that has not passed (the `turn` rule)."""

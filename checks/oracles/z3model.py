@@ -387,14 +387,15 @@ class Model:
         self.values = params.ranks
         self._index = {v: i for i, v in enumerate(params.ranks)}
         self._ranks: dict[Any, Rank] = {}
-        self._follows: dict[tuple[int, int], Any] = {}
-        self._strength: dict[int, Any] = {}
+        self._follows: dict[tuple[Any, Any], tuple[Any, Any, Any]] = {}
+        self._strength: dict[Any, tuple[Any, Any]] = {}
         self._plays: dict[tuple[Any, ...], list[tuple[B, int, N]]] = {}
         self._asked: dict[tuple[Any, ...], Any] = {}
         self._kinds_memo: dict[tuple[Any, ...], Any] = {}
         self._ends_memo: dict[tuple[Any, ...], Any] = {}
         self._bounds_memo: dict[tuple[Any, ...], tuple[Any, Any]] = {}
-        self._idx: dict[int, Any] = {}  # z3 term id -> (term, its index modulo R); keeps the term alive
+        # z3 term id -> (term, its index modulo R); keeps the term alive. ("succ", id): its successor.
+        self._idx: dict[Any, Any] = {}
         self._value_fn = z3.Function("rank_value", z3.IntSort(), z3.IntSort())
         self.rules = resolve(params.rulebook, readings.choice, readings.names)
         self.c = Compiler(self, self.rules)
@@ -568,15 +569,25 @@ class Model:
             return got
         return got[1]
 
+    def succ(self, i: N) -> N:
+        """The index after rank index i (0..R-1) in the rank list, the lowest after the highest."""
+        if isinstance(i, int):
+            return (i + 1) % self.R
+        key = ("succ", i.get_id())
+        got = self._idx.get(key)
+        if got is None:
+            got = self._idx[key] = (i, z3.If(i >= self.R - 1, 0, i + 1))
+        return got[1]
+
     def follows(self, i: N, j: N) -> B:
         """Rank index j comes straight after i in a run (the `ranks` rule's `follows`)."""
-        if isinstance(i, int) and isinstance(j, int):
-            key = (i, j)
-            got = self._follows.get(key)
-            if got is None:
-                got = self._follows[key] = self.follows_ranks(self.rank_at(i), self.rank_at(j))
-            return got
-        return self.follows_ranks(self.rank_at(i), self.rank_at(j))
+        # Remembered by the indices' terms too (Z3 shares equal terms, so equal terms have one
+        # id; the entry keeps them alive): a run's succession is asked of the same cards often.
+        key = (_term_key(i), _term_key(j))
+        got = self._follows.get(key)
+        if got is None:
+            got = self._follows[key] = (self.follows_ranks(self.rank_at(i), self.rank_at(j)), i, j)
+        return got[0]
 
     def follows_ranks(self, a: Rank, b: Rank) -> B:
         rule = self.rules.one("ranks")
@@ -603,13 +614,13 @@ class Model:
         """How strong a single or set of the rank is (the `ranks` rule's `strength`); `r` is a rank
         or a rank index."""
         rank = r if isinstance(r, Rank) else self.rank_at(r)
-        index = rank.index if rank.exact else None
-        if isinstance(index, int):
-            found = self._strength.get(index)
-            if found is None:
-                found = self._strength[index] = self._strength_of(rank)
-            return found
-        return self._strength_of(rank)
+        if not rank.exact:
+            return self._strength_of(rank)
+        key = _term_key(rank.index)
+        found = self._strength.get(key)
+        if found is None:
+            found = self._strength[key] = (self._strength_of(rank), rank.index)
+        return found[0]
 
     def _strength_of(self, rank: Rank) -> N:
         rule = self.rules.one("ranks")
@@ -1149,6 +1160,11 @@ class Model:
 
 _MISSING = object()
 _CONCRETE: dict[Ruleset, Model] = {}
+
+
+def _term_key(x: Any) -> Any:
+    """A number itself, a Z3 term by its id (equal terms share one)."""
+    return ("term", x.get_id()) if isinstance(x, z3.ExprRef) else x
 
 
 @dataclass
