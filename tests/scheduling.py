@@ -15,6 +15,7 @@ SHARED = (
     ("tests/checks/discovery/test_hidden_points.py::", "hidden_points"),  # the recall fixture
     ("tests/protocol/test_vectors.py::", "vectors"),  # the suites, files and witnesses, cached
     ("tests/cli/test_issue11_examples.py::", "issue11"),  # outcomes starts every selected example
+    ("tests/checks/oracles/test_compiled_agreement.py::", "compiled_agreement"),  # the swept domain
 )
 
 #: Tests that take a minute or so each on the 2-core machine, longest first. The scheduler hands
@@ -24,6 +25,7 @@ LONGEST_FIRST = (
     "tests/test_ci_integrations.py::test_the_pre_commit_hook_checks_changed_spec_files",
     "tests/engine/test_engine_builds.py::",
     "tests/checks/solver/test_divergence_canonical.py::",
+    "tests/checks/oracles/test_compiled_agreement.py::",
     "tests/test_lint.py::",
 )
 
