@@ -357,27 +357,44 @@ def profile_status(ruleset: Ruleset, points: Iterable[str], applies: bool) -> St
 
 EngineFactory = Callable[[Ruleset, int], Game]
 
+#: Z3's resource limit ("rlimit") on each query of the checks, at every level. It counts Z3's own
+#: steps, not seconds, so a query answers or gives up alike on any machine under any load, and the
+#: same spec, seed and level give the same verdict. Measured ('rlimit count' per query, Z3 5.4, at
+#: levels quick, ci and deep): at most 2.4 million on the embedded spec (a divergence search) and
+#: 13.3 million on spec copies with other numbers (a dead-clause query with 6 cards a turn, 6 and 7
+#: copies, closing sizes 6, 7 and 9); the limit is 15 times that. A query can take a few minutes to
+#: reach it. `check --solver-rlimit N`, `report --solver-rlimit N` and `solver-rlimit` in
+#: [tool.five35] raise it.
+DEFAULT_SOLVER_RLIMIT = 200_000_000
+#: The largest limit Z3 takes: it reads it as a 32-bit unsigned number, so 2**32 + 10 would be 10.
+MAX_SOLVER_RLIMIT = 2**32 - 1
+#: How a user raises the limit, as the failure of an unanswered query says it.
+RAISE_SOLVER_RLIMIT = "--solver-rlimit N (or solver-rlimit = N in [tool.five35] of pyproject.toml)"
+
 
 @dataclass(frozen=True)
 class CheckContext:
     """Everything a check may use. `engine` builds the engine under check (the reference by
-    default; a planted-bug subclass of Game in the tests)."""
+    default; a planted-bug subclass of Game in the tests); `solver_rlimit` is Z3's resource limit
+    on each query."""
 
     spec: Spec
     ruleset: Ruleset
     level: Level = "ci"
     seed: int = 0
     engine: EngineFactory = Game
+    solver_rlimit: int = DEFAULT_SOLVER_RLIMIT
 
 
 class SolverUnknown(Exception):
-    """A solver query came back "unknown" (a timeout, an interrupt, a resource limit). Raised, never
+    """A solver query came back "unknown" (its resource limit reached, an interrupt). Raised, never
     returned: an unanswered question must count neither as a proof nor as "no finding", so the
-    runner makes it a Failure of the check that asked."""
+    runner makes it a Failure of the check that asked, naming `rlimit`, the limit it ran under."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, rlimit: int | None = None) -> None:
         super().__init__(f"the solver gave no answer ({reason})")
         self.reason = reason
+        self.rlimit = rlimit
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,8 @@ from five35.checks.discovery.liveness import (
     analyse,
     check_liveness,
 )
-from five35.checks.findings import CheckContext, CheckResult, FindingKind, Level
+from five35.checks.findings import DEFAULT_SOLVER_RLIMIT, CheckContext, CheckResult, FindingKind, Level
+from five35.checks.oracles.z3model import CheckedSolver
 from five35.engine import PASS, Game, Move, Play, RoundEnd, State, TrickEndReason
 from five35.spec import Spec, SpecError, load_spec
 from five35.spec.words import words_of
@@ -221,7 +222,7 @@ def test_a_set_too_large_to_lead_closes_only_where_singles_take_adds(tmp_path: P
 
 
 def test_a_property_over_an_empty_domain_is_never_called_proved() -> None:
-    solver = z3.Solver()
+    solver = CheckedSolver(DEFAULT_SOLVER_RLIMIT)
     x = z3.Int("x")
     solver.add(x > 1, x < 1)
     with pytest.raises(ValueError, match="empty"):
