@@ -361,12 +361,22 @@ def _round_ends(rlimit: int) -> Outcome:
     return Outcome("round.ends", "z3", {}, ("round.end", "lead.no_pass", "game.goal"), counter, queries=1)
 
 
+def round_limit(players: int, score: Any, p_min: int) -> Any:
+    """The round by which a match of `players` has ended when every round adds at least p_min to all
+    but one player's score and the match ends at `score` points (a Z3 term in `score`; Z3's integer
+    division, a floor here). The match proof proves it; the bound it reports is this term at the
+    spec's own match_end_score, never a number computed elsewhere."""
+    return (players * (score - 1)) / ((players - 1) * p_min) + 1
+
+
 def _match_ends(ruleset: Ruleset, rlimit: int) -> Outcome:
     """Two lemmas and the bound. Over every points table the schema allows with every rank worth at
     least 1: a hand of one card scores at least p_min, and a card more never lowers a score (so
     every hand that is not empty scores at least p_min). Then, per player count, with match_end_score
     symbolic: r rounds that each add p_min to all but one player, with every score still below M,
-    mean r < match_round_bound."""
+    mean r < round_limit. The rounds the scope names are round_limit at the spec's M, for its player
+    counts: what was proved. They must not exceed match_round_bound (spec/model.py), the bound the
+    loader and the simulations take as proved."""
     solver = CheckedSolver(rlimit)
     ranks = len(ruleset.ranks)
     table = [z3.Int(f"live.match.points.{i}") for i in range(ranks)]
@@ -384,6 +394,7 @@ def _match_ends(ruleset: Ruleset, rlimit: int) -> Outcome:
     if lemma == z3.sat:
         counter = {"lemma": "a non-empty hand scores at least p_min"}
     lowest = min(ruleset.points.values())
+    proved: dict[int, int] = {}
     if lowest <= 0:
         zero = sorted(r for r, p in ruleset.points.items() if p == 0)
         counter = {"zero_ranks": zero}
@@ -392,7 +403,7 @@ def _match_ends(ruleset: Ruleset, rlimit: int) -> Outcome:
             bound = CheckedSolver(rlimit)
             r, m_score = z3.Ints(f"live.match.rounds.{n} live.match.score.{n}")
             scores = [z3.Int(f"live.match.s{n}.{i}") for i in range(n)]
-            limit = (n * (m_score - 1)) / ((n - 1) * lowest) + 1  # Z3's integer division: floor here
+            limit = round_limit(n, m_score, lowest)
             bound.add(m_score >= SCHEMA_SCORE[0], m_score <= SCHEMA_SCORE[1], r >= 0)
             bound.add(*(z3.And(s_ >= 0, s_ <= m_score - 1) for s_ in scores))
             bound.add(z3.Sum(scores) >= r * ((n - 1) * lowest))
@@ -402,6 +413,17 @@ def _match_ends(ruleset: Ruleset, rlimit: int) -> Outcome:
             if bound.check() == z3.sat:
                 counter = {"players": n, "rounds": _ev(bound.model(), r)}
                 break
+            at_score = z3.substitute(limit, (m_score, z3.IntVal(ruleset.match_end_score)))
+            proved[n] = z3.simplify(at_score).as_long()
+    counts = range(ruleset.players_min, ruleset.players_max + 1)
+    if counter is None:
+        for n in counts:
+            relied = match_round_bound(ruleset.points.values(), ruleset.match_end_score, n)
+            if relied is None or proved[n] > relied:
+                raise ValueError(
+                    f"liveness: the match proof bounds a match of {n} players by {proved[n]} rounds, but "
+                    f"spec/model.py's match_round_bound, taken as proved, says {relied}"
+                )
     return Outcome(
         "match.ends",
         "z3",
@@ -409,17 +431,12 @@ def _match_ends(ruleset: Ruleset, rlimit: int) -> Outcome:
             "players": _players_text(*SCHEMA_PLAYERS),
             "score": str(ruleset.match_end_score),
             "p_min": f"{lowest} point" if lowest == 1 else f"{lowest} points",
-            # The bound the Z3 query proves, as numbers for the spec's own tables.
-            "rounds": _join(
-                [
-                    str(match_round_bound(ruleset.points.values(), ruleset.match_end_score, n))
-                    for n in range(ruleset.players_min, ruleset.players_max + 1)
-                ]
-            )
+            # The bound the Z3 query proved, at the spec's own score, for its player counts.
+            "rounds": _join([str(proved[n]) for n in counts])
             + " rounds with "
-            + _join([str(n) for n in range(ruleset.players_min, ruleset.players_max + 1)])
+            + _join([str(n) for n in counts])
             + " players"
-            if lowest > 0
+            if counter is None
             else "",
         },
         ("round.scoring", "match.end", "deck.points", "round.end"),
