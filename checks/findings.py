@@ -415,7 +415,13 @@ class CheckError:
 class CheckResult:
     """What one check did: counts of what it examined, its findings and its failures. A check not
     run at this level has `skipped` (why); one that raised has `error`, and one Failure saying so
-    for the readers that only count failures."""
+    for the readers that only count failures.
+
+    `examined` is how many things the check examined, as it counts them (mutants compared with the
+    engine, variation points searched); a check that leaves it None examined its situations, states
+    and proofs (`exhaustive + generated + proofs`). `warnings` say what its result does not cover:
+    a check that examined nothing gets one from the runner, and a check with a warning is never
+    reported "ok". A warning is not a failure: it does not fail the run."""
 
     name: str
     title: str
@@ -430,10 +436,17 @@ class CheckResult:
     notes: tuple[str, ...] = ()
     skipped: str | None = None
     error: CheckError | None = None
+    examined: int | None = None
+    warnings: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
         return not self.failures and self.error is None
+
+    @property
+    def examined_count(self) -> int:
+        """How many things the check examined (see `examined`)."""
+        return self.examined if self.examined is not None else self.exhaustive + self.generated + self.proofs
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -446,10 +459,12 @@ class CheckResult:
             "generated": self.generated,
             "proofs": self.proofs,
             "mutants": self.mutants,
+            "examined": self.examined_count,
             "proved": [p.to_json() for p in self.proved],
             "findings": [f.to_json() for f in self.findings],
             "failures": [f.to_json() for f in self.failures],
             "notes": list(self.notes),
+            "warnings": list(self.warnings),
         }
 
 

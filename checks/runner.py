@@ -12,7 +12,8 @@ engine under check), so that JUnit can say <error> rather than <failure>. A solv
 "unknown" is a plain failure of the check that asked (`SolverUnknown`), naming the resource limit
 each query ran under (`solver_rlimit`) and how to raise it. A check that does not use
 the engine (`Check.uses_engine` false) is given the reference engine, so that no crash of the
-engine under check can reach it; a check not registered for the level is reported skipped.
+engine under check can reach it; a check not registered for the level is reported skipped. A check
+that examined nothing (`CheckResult.examined_count` 0) gets a warning, so that no output calls it ok.
 
 Given an executor (`check` passes one at levels ci and deep; without one, or at level quick from
 the CLI, the checks run here one by one), the checks are units of the one executor
@@ -248,6 +249,11 @@ class CheckRun:
         return tuple(r for r in self.results if r.skipped is not None)
 
     @property
+    def warned(self) -> tuple[CheckResult, ...]:
+        """The checks that ran with a warning (one that examined nothing, above all)."""
+        return tuple(r for r in self.results if r.warnings and r.skipped is None and r.error is None)
+
+    @property
     def engine_crashed(self) -> bool:
         """The engine under check raised: a check stopped in it, or a check caught it (engine.raised)."""
         return any(r.error is not None and r.error.in_engine for r in self.results) or any(
@@ -268,6 +274,7 @@ class CheckRun:
             "failures": len(self.failures),
             "errors": len(self.errors),
             "skipped": len(self.skipped),
+            "warnings": len(self.warned),
         }
 
     def new_findings(self, baseline: frozenset[str] | None) -> tuple[Finding, ...]:
@@ -464,7 +471,13 @@ def _run_one(check: Check, ctx: CheckContext) -> CheckResult:
             failures=(Failure(check=check.name, message=f"the check stopped: {last}"),),
             error=error,
         )
-    return replace(result, name=check.name, title=check.title)
+    warnings = result.warnings
+    if result.examined_count == 0 and not warnings:
+        warnings = (
+            "examined nothing: no situation checked, none generated, no proof run; its findings and "
+            "its 'no failure' cover nothing",
+        )
+    return replace(result, name=check.name, title=check.title, warnings=warnings)
 
 
 def _engine_modules(engine: EngineFactory) -> set[str]:

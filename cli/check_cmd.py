@@ -377,8 +377,10 @@ def _progress(ticker: Ticker, names: list[str]) -> Callable[[str, CheckResult], 
             status = "skipped"
         elif result.error is not None:
             status = f"error: {result.error.message}"
+        elif not result.ok:
+            status = plural(len(result.failures), "failure")
         else:
-            status = "ok" if result.ok else plural(len(result.failures), "failure")
+            status = f"warning: {'; '.join(result.warnings)}" if result.warnings else "ok"
         info(f"  {name}: {result.seconds:.1f}s, {status}")
         for note in result.notes:
             detail(f"      {note}")

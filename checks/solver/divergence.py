@@ -542,4 +542,7 @@ def check_divergence(ctx: CheckContext) -> CheckResult:
         proofs=proofs,
         findings=tuple(findings),
         notes=tuple(notes),
+        # The points searched: a direct witness (the deal, who leads) takes no solver query.
+        examined=len(found),
+        warnings=() if found else ("examined nothing: the spec declares no variation point to search",),
     )
