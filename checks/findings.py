@@ -363,8 +363,8 @@ EngineFactory = Callable[[Ruleset, int], Game]
 #: levels quick, ci and deep; the same in any process, each check's Z3 work in a fresh context): at
 #: most 1.9 million on the embedded spec (a dead-clause query) and 12.8 million on spec copies with
 #: other numbers (a dead-clause query with 6 cards a turn, 6 and 7 copies, closing sizes 6, 7 and 9);
-#: the limit is 15 times that. A query can take a few minutes to reach it. `check --solver-rlimit N`, `report --solver-rlimit N` and `solver-rlimit` in
-#: [tool.five35] raise it.
+#: the limit is 15 times that. A query can take a few minutes to reach it. `check --solver-rlimit
+#: N`, `report --solver-rlimit N` and `solver-rlimit` in [tool.five35] raise it.
 DEFAULT_SOLVER_RLIMIT = 200_000_000
 #: The largest limit Z3 takes: it reads it as a 32-bit unsigned number, so 2**32 + 10 would be 10.
 MAX_SOLVER_RLIMIT = 2**32 - 1
