@@ -357,27 +357,44 @@ def profile_status(ruleset: Ruleset, points: Iterable[str], applies: bool) -> St
 
 EngineFactory = Callable[[Ruleset, int], Game]
 
+#: Z3's resource limit ("rlimit") on each query of the checks, at every level. It counts Z3's own
+#: steps, not seconds, so a query answers or gives up alike on any machine under any load, and the
+#: same spec, seed and level give the same verdict. Measured ('rlimit count' per query, Z3 5.4, at
+#: levels quick, ci and deep; the same in any process, each check's Z3 work in a fresh context): at
+#: most 1.9 million on the embedded spec (a dead-clause query) and 12.8 million on spec copies with
+#: other numbers (a dead-clause query with 6 cards a turn, 6 and 7 copies, closing sizes 6, 7 and 9);
+#: the limit is 15 times that. A query can take a few minutes to reach it. `check --solver-rlimit
+#: N`, `report --solver-rlimit N` and `solver-rlimit` in [tool.five35] raise it.
+DEFAULT_SOLVER_RLIMIT = 200_000_000
+#: The largest limit Z3 takes: it reads it as a 32-bit unsigned number, so 2**32 + 10 would be 10.
+MAX_SOLVER_RLIMIT = 2**32 - 1
+#: How a user raises the limit, as the failure of an unanswered query says it.
+RAISE_SOLVER_RLIMIT = "--solver-rlimit N (or solver-rlimit = N in [tool.five35] of pyproject.toml)"
+
 
 @dataclass(frozen=True)
 class CheckContext:
     """Everything a check may use. `engine` builds the engine under check (the reference by
-    default; a planted-bug subclass of Game in the tests)."""
+    default; a planted-bug subclass of Game in the tests); `solver_rlimit` is Z3's resource limit
+    on each query."""
 
     spec: Spec
     ruleset: Ruleset
     level: Level = "ci"
     seed: int = 0
     engine: EngineFactory = Game
+    solver_rlimit: int = DEFAULT_SOLVER_RLIMIT
 
 
 class SolverUnknown(Exception):
-    """A solver query came back "unknown" (a timeout, an interrupt, a resource limit). Raised, never
+    """A solver query came back "unknown" (its resource limit reached, an interrupt). Raised, never
     returned: an unanswered question must count neither as a proof nor as "no finding", so the
-    runner makes it a Failure of the check that asked."""
+    runner makes it a Failure of the check that asked, naming `rlimit`, the limit it ran under."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, rlimit: int | None = None) -> None:
         super().__init__(f"the solver gave no answer ({reason})")
         self.reason = reason
+        self.rlimit = rlimit
 
 
 @dataclass(frozen=True)
@@ -398,7 +415,13 @@ class CheckError:
 class CheckResult:
     """What one check did: counts of what it examined, its findings and its failures. A check not
     run at this level has `skipped` (why); one that raised has `error`, and one Failure saying so
-    for the readers that only count failures."""
+    for the readers that only count failures.
+
+    `examined` is how many things the check examined, as it counts them (mutants compared with the
+    engine, variation points searched); a check that leaves it None examined its situations, states
+    and proofs (`exhaustive + generated + proofs`). `warnings` say what its result does not cover:
+    a check that examined nothing gets one from the runner, and a check with a warning is never
+    reported "ok". A warning is not a failure: it does not fail the run."""
 
     name: str
     title: str
@@ -413,10 +436,17 @@ class CheckResult:
     notes: tuple[str, ...] = ()
     skipped: str | None = None
     error: CheckError | None = None
+    examined: int | None = None
+    warnings: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
         return not self.failures and self.error is None
+
+    @property
+    def examined_count(self) -> int:
+        """How many things the check examined (see `examined`)."""
+        return self.examined if self.examined is not None else self.exhaustive + self.generated + self.proofs
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -429,10 +459,12 @@ class CheckResult:
             "generated": self.generated,
             "proofs": self.proofs,
             "mutants": self.mutants,
+            "examined": self.examined_count,
             "proved": [p.to_json() for p in self.proved],
             "findings": [f.to_json() for f in self.findings],
             "failures": [f.to_json() for f in self.failures],
             "notes": list(self.notes),
+            "warnings": list(self.warnings),
         }
 
 

@@ -183,15 +183,20 @@ def summary_line(run: CheckRun, baseline: frozenset[str] | None) -> str:
         line += f" ({t['errors']:,} of them from a check that stopped with an error)"
     if t["skipped"]:
         line += f"; {plural(t['skipped'], 'check')} not run at level {run.level}"
+    if t["warnings"]:
+        line += f"; {plural(t['warnings'], 'check')} with a warning"
     return line + "."
 
 
 def status_word(result: CheckResult) -> str:
+    """skipped, ERROR, FAIL, warning (it passed, but examined nothing or less than it says), ok."""
     if result.skipped is not None:
         return "skipped"
     if result.error is not None:
         return "ERROR"
-    return "ok" if result.ok else "FAIL"
+    if not result.ok:
+        return "FAIL"
+    return "warning" if result.warnings else "ok"
 
 
 # ---- where a result points --------------------------------------------------------------------
@@ -330,6 +335,9 @@ def render_text(run: CheckRun, *, baseline: frozenset[str] | None = None, strict
     if skipped:
         lines += ["", "Skipped:"]
         lines += [f"  [{r.name}] {r.skipped}" for r in skipped]
+    if run.warned:
+        lines += ["", "Warnings:"]
+        lines += [f"  [{r.name}] {_one_line(w)}" for r in run.warned for w in r.warnings]
     if run.failures:
         lines += ["", "Failures:"]
         for r in run.results:
@@ -500,6 +508,12 @@ def _junit_outcome(run: CheckRun, r: CheckResult, spec: Spec | None, root: Path 
         element.text = _xml_text(r.error.traceback)
         return element
     if not r.failures:
+        # JUnit has no warning: a check that examined nothing (or less than it says) tested nothing
+        # (or not all) a CI test tab would count as passed.
+        if r.warnings:
+            return ET.Element(
+                "skipped", message=_xml_text(_one_line("warning: " + "; ".join(r.warnings))[:500])
+            )
         return None
     crashes = all(is_engine_crash(f) for f in r.failures)
     first = r.failures[0]
@@ -614,6 +628,15 @@ def render_sarif(
         for r in run.errors
         if r.error is not None
     ]
+    notifications += [
+        {
+            "level": "warning",
+            "message": {"text": _one_line(w)},
+            "descriptor": {"id": r.name},
+        }
+        for r in run.warned
+        for w in r.warnings
+    ]
     doc = {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
@@ -691,6 +714,8 @@ def github_annotations(
         Annotation("error", failure_place(run, f, spec, root), f"535-check {f.check}", f.message)
         for f in run.failures
     ]
+    # A check that examined nothing is a warning before any finding's; it is about no line of the spec.
+    out += [Annotation("warning", None, f"535-check {r.name}", w) for r in run.warned for w in r.warnings]
     for finding in ordered_findings(run, baseline):
         is_new = finding.id in new
         kind: Literal["error", "warning", "notice"] = (
@@ -790,6 +815,10 @@ def render_gitlab(
     for n, f in enumerate(run.failures):
         place = failure_place(run, f, spec, root)
         issues.append(issue(f"535-check/{f.check}", f.message, "critical", place, f"failure/{f.check}/{n}"))
+    for r in run.warned:
+        place = _place(run, spec, root, ("", ""))
+        for n, w in enumerate(r.warnings):
+            issues.append(issue(f"535-check/{r.name}", w, "minor", place, f"warning/{r.name}/{n}"))
     for finding in ordered_findings(run, baseline):
         place = finding_place(run, finding, spec, root)
         severity = "critical" if strict and finding.id in new else _GITLAB_SEVERITY[finding.severity]
@@ -837,6 +866,8 @@ def render_markdown_summary(
             status = f"skipped: {_md(r.skipped)}"
         elif r.error is not None:
             status = f"ERROR: {_md(r.error.message)}"
+        elif r.ok and r.warnings:
+            status = f"warning: {_md('; '.join(r.warnings))}"
         lines.append(
             f"| {r.name} | {status} | {r.exhaustive:,} | {r.generated:,} | {r.proofs:,} | "
             f"{len(r.findings)} | {len(r.failures)} | {r.seconds:.1f}s |"

@@ -9,9 +9,11 @@ A check that raises is itself a failure of that check (named, with the exception
 of the run: the engine under check may be broken in any way. Its result also carries the error
 (`CheckResult.error`: the traceback's last line, and whether the traceback passes through the
 engine under check), so that JUnit can say <error> rather than <failure>. A solver that answers
-"unknown" is a plain failure of the check that asked (`SolverUnknown`). A check that does not use
+"unknown" is a plain failure of the check that asked (`SolverUnknown`), naming the resource limit
+each query ran under (`solver_rlimit`) and how to raise it. A check that does not use
 the engine (`Check.uses_engine` false) is given the reference engine, so that no crash of the
-engine under check can reach it; a check not registered for the level is reported skipped.
+engine under check can reach it; a check not registered for the level is reported skipped. A check
+that examined nothing (`CheckResult.examined_count` 0) gets a warning, so that no output calls it ok.
 
 Given an executor (`check` passes one at levels ci and deep; without one, or at level quick from
 the CLI, the checks run here one by one), the checks are units of the one executor
@@ -47,7 +49,10 @@ from .discovery.interactions import check_interactions
 from .discovery.liveness import check_liveness
 from .discovery.silences import check_mutants
 from .findings import (
+    DEFAULT_SOLVER_RLIMIT,
     LEVELS,
+    MAX_SOLVER_RLIMIT,
+    RAISE_SOLVER_RLIMIT,
     Check,
     CheckContext,
     CheckError,
@@ -244,6 +249,11 @@ class CheckRun:
         return tuple(r for r in self.results if r.skipped is not None)
 
     @property
+    def warned(self) -> tuple[CheckResult, ...]:
+        """The checks that ran with a warning (one that examined nothing, above all)."""
+        return tuple(r for r in self.results if r.warnings and r.skipped is None and r.error is None)
+
+    @property
     def engine_crashed(self) -> bool:
         """The engine under check raised: a check stopped in it, or a check caught it (engine.raised)."""
         return any(r.error is not None and r.error.in_engine for r in self.results) or any(
@@ -264,6 +274,7 @@ class CheckRun:
             "failures": len(self.failures),
             "errors": len(self.errors),
             "skipped": len(self.skipped),
+            "warnings": len(self.warned),
         }
 
     def new_findings(self, baseline: frozenset[str] | None) -> tuple[Finding, ...]:
@@ -329,10 +340,12 @@ def run_checks(
     only: Iterable[str] | None = None,
     progress: Progress | None = None,
     executor: Executor | None = None,
+    solver_rlimit: int = DEFAULT_SOLVER_RLIMIT,
 ) -> CheckRun:
     """Run the checks (all, or those named in `only`) of the engine against the spec's rules.
 
-    Every check gets the same seed; each derives its own random choices from it. With an
+    Every check gets the same seed; each derives its own random choices from it. Every Z3 query
+    runs under the resource limit `solver_rlimit` (a count of Z3's steps, never a time). With an
     `executor`, and at level deep always, every check is a unit of it (default: this process); the
     engine factory then goes to the workers, so it must be picklable (a class or function at
     module level).
@@ -340,7 +353,11 @@ def run_checks(
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
     started = time.perf_counter()
-    ctx = CheckContext(spec=spec, ruleset=ruleset, level=level, seed=seed, engine=engine)
+    if not 1 <= solver_rlimit <= MAX_SOLVER_RLIMIT:
+        raise ValueError(f"solver_rlimit must be between 1 and {MAX_SOLVER_RLIMIT:,}, not {solver_rlimit:,}")
+    ctx = CheckContext(
+        spec=spec, ruleset=ruleset, level=level, seed=seed, engine=engine, solver_rlimit=solver_rlimit
+    )
     results: list[CheckResult] = []
     observers = (*_observers.get(), *([progress] if progress is not None else []))
     checks = select_checks(only)
@@ -357,6 +374,7 @@ def run_checks(
             [seed] * n,
             [engine] * n,
             [c.name for c in checks],
+            [solver_rlimit] * n,
         )
     else:
         outcomes = (_run_one(check, ctx) for check in checks)
@@ -385,13 +403,22 @@ def _picklable(engine: EngineFactory) -> bool:
     return True
 
 
-@describes_units(lambda spec, ruleset, level, seed, engine, name: f"the check {name}")
+@describes_units(lambda spec, ruleset, level, seed, engine, name, *_: f"the check {name}")
 def _run_unit(
-    spec: Spec, ruleset: Ruleset, level: Level, seed: int, engine: EngineFactory, name: str
+    spec: Spec,
+    ruleset: Ruleset,
+    level: Level,
+    seed: int,
+    engine: EngineFactory,
+    name: str,
+    solver_rlimit: int,
 ) -> CheckResult:
     # Module-level and positional: what an executor can send to another process or machine.
     check = next(c for c in all_checks() if c.name == name)
-    return _run_one(check, CheckContext(spec=spec, ruleset=ruleset, level=level, seed=seed, engine=engine))
+    ctx = CheckContext(
+        spec=spec, ruleset=ruleset, level=level, seed=seed, engine=engine, solver_rlimit=solver_rlimit
+    )
+    return _run_one(check, ctx)
 
 
 def _run_one(check: Check, ctx: CheckContext) -> CheckResult:
@@ -416,9 +443,11 @@ def _run_one(check: Check, ctx: CheckContext) -> CheckResult:
     try:
         result = check.run(ctx)
     except SolverUnknown as exc:
+        rlimit = exc.rlimit or ctx.solver_rlimit
         message = (
-            f"Z3 answered unknown ({exc.reason}): a question without an answer is neither a proof nor "
-            "the absence of a finding"
+            f"Z3 answered unknown ({exc.reason}) under its resource limit of {rlimit:,} steps per "
+            "query: a question without an answer is neither a proof nor the absence of a finding; "
+            f"raise the limit with {RAISE_SOLVER_RLIMIT}"
         )
         return CheckResult(
             name=check.name,
@@ -442,7 +471,13 @@ def _run_one(check: Check, ctx: CheckContext) -> CheckResult:
             failures=(Failure(check=check.name, message=f"the check stopped: {last}"),),
             error=error,
         )
-    return replace(result, name=check.name, title=check.title)
+    warnings = result.warnings
+    if result.examined_count == 0 and not warnings:
+        warnings = (
+            "examined nothing: no situation checked, none generated, no proof run; its findings and "
+            "its 'no failure' cover nothing",
+        )
+    return replace(result, name=check.name, title=check.title, warnings=warnings)
 
 
 def _engine_modules(engine: EngineFactory) -> set[str]:

@@ -55,6 +55,7 @@ from .main import (
     keep_interrupts_from_z3,
     resolve,
     rules_options,
+    solver_rlimit_option,
 )
 from .outputs import Outputs, append_text, check_appendable
 from .progress import Ticker
@@ -220,6 +221,7 @@ def exit_code(run: CheckRun, *, strict: bool, baseline: frozenset[str] | None) -
     shell_complete=complete_checks,
     help="Run only this check or module of checks (repeatable), e.g. graphs or invariants.matches.",
 )
+@solver_rlimit_option
 @executor_options
 def check(
     spec_files: tuple[Path, ...],
@@ -238,6 +240,7 @@ def check(
     engine_spec: str | None,
     timeout: float,
     only: tuple[str, ...],
+    solver_rlimit: int,
     executor_kind: str,
     scheduler: str | None,
 ) -> None:
@@ -307,6 +310,7 @@ def check(
                     only=selected,
                     progress=_progress(ticker, selected),
                     executor=executor,
+                    solver_rlimit=solver_rlimit,
                 )
             full_list = f"the job summary ({STEP_SUMMARY})" if summary_file is not None else None
             text = render(
@@ -373,8 +377,10 @@ def _progress(ticker: Ticker, names: list[str]) -> Callable[[str, CheckResult], 
             status = "skipped"
         elif result.error is not None:
             status = f"error: {result.error.message}"
+        elif not result.ok:
+            status = plural(len(result.failures), "failure")
         else:
-            status = "ok" if result.ok else plural(len(result.failures), "failure")
+            status = f"warning: {'; '.join(result.warnings)}" if result.warnings else "ok"
         info(f"  {name}: {result.seconds:.1f}s, {status}")
         for note in result.notes:
             detail(f"      {note}")

@@ -1,9 +1,10 @@
 """`[tool.five35]` in pyproject.toml: a project's defaults for `535-check`.
 
 The nearest pyproject.toml, in the working directory or a parent, is read; its `[tool.five35]`
-table may set `level`, `format`, `baseline`, `spec`, `profile`, `executor` and `scheduler`. The
-command line overrides every one of them. Paths are relative to the pyproject.toml's directory, as
-with ruff and mypy, so the defaults mean the same from any subdirectory. A bad value is a one-line
+table may set `level`, `format`, `baseline`, `spec`, `profile`, `executor`, `scheduler` (strings)
+and `solver-rlimit` (a whole number). The command line overrides every one of them. Paths are
+relative to the pyproject.toml's directory, as with ruff and mypy, so the defaults mean the same
+from any subdirectory. A bad value is a one-line
 error naming `pyproject.toml:LINE: tool.five35.KEY` (tomllib gives no line numbers, so the key's
 line is found in the text).
 """
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from five35.checks.findings import LEVELS
+from five35.checks.findings import LEVELS, MAX_SOLVER_RLIMIT
 from five35.checks.output import FORMATS
 from five35.engine.executor import EXECUTORS
 from five35.spec import SpecError
@@ -35,6 +36,8 @@ KEYS: dict[str, tuple[str, ...] | None] = {
     "scheduler": None,
 }
 PATH_KEYS = ("baseline", "spec")
+#: The keys that take a whole number, and its bounds.
+INT_KEYS: dict[str, tuple[int, int]] = {"solver-rlimit": (1, MAX_SOLVER_RLIMIT)}
 
 
 @dataclass(frozen=True)
@@ -107,8 +110,17 @@ def load(start: Path | None = None) -> Config | None:
     if not isinstance(table, dict):
         raise SpecError(f"{path}:{lines.get('', 1)}: tool.five35", "expected a table of settings")
     for key, value in table.items():
-        if key not in KEYS:
-            raise SpecError(config.place(key), f"unknown setting (settings: {', '.join(KEYS)})")
+        if key not in KEYS and key not in INT_KEYS:
+            raise SpecError(config.place(key), f"unknown setting (settings: {', '.join([*KEYS, *INT_KEYS])})")
+        if key in INT_KEYS:
+            low, high = INT_KEYS[key]
+            # A bool is an int to Python; `true` is not a number of steps.
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise SpecError(
+                    config.place(key), f"expected a whole number from {low} to {high}, got {_toml(value)}"
+                )
+            config.values[key] = value
+            continue
         if not isinstance(value, str) or not value.strip():
             raise SpecError(config.place(key), f"expected a non-empty string, got {_toml(value)}")
         choices = KEYS[key]

@@ -3,13 +3,13 @@
 (rulebook.LANG.md and .html), then say where it went. The exit code is the one `check` would give.
 
 The spec is the embedded one unless `[tool.five35]` in pyproject.toml names another (`spec`), and
-that table's `profile` and `level` apply too."""
+that table's `profile`, `level` and `solver-rlimit` apply too."""
 
 from __future__ import annotations
 
 from typing import cast
 
-from five35.checks.findings import Level
+from five35.checks.findings import DEFAULT_SOLVER_RLIMIT, Level
 from five35.engine.executor import ExecutorUnavailable, make_executor
 from five35.reports.rulebook import rulebook_files
 from five35.spec import SpecError, load_spec
@@ -29,6 +29,7 @@ def default_job(config: Config | None = None) -> int:
             raise SpecError(config.place("profile"), exc.message) from None
         raise
     level = cast(Level, config.get("level") or "ci") if config is not None else "ci"
+    rlimit = config.get("solver-rlimit") if config is not None else None
     # The clarified rulebooks of the profile go beside the report, made before the long work.
     rulebooks = rulebook_files(spec, ruleset)
     kind = (config.get("executor") or "local") if config is not None else "local"
@@ -52,4 +53,5 @@ def default_job(config: Config | None = None) -> int:
             place=f"./{DEFAULT_OUT}",
             extra_files=rulebooks,
             executor=executor,
+            solver_rlimit=rlimit if rlimit is not None else DEFAULT_SOLVER_RLIMIT,
         )

@@ -35,6 +35,7 @@ from typing import Any, NoReturn, TypeVar
 import click
 from click.core import ParameterSource
 from click.shell_completion import CompletionItem
+from five35.checks.findings import DEFAULT_SOLVER_RLIMIT, MAX_SOLVER_RLIMIT
 from five35.engine.executor import (
     DASK_HINT,
     EXECUTORS,
@@ -63,6 +64,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 SEED = click.IntRange(0, 2**63 - 1)
 #: Worker processes.
 JOBS = click.IntRange(1, MAX_JOBS)
+#: Z3's resource limit on each query of the checks (checks/findings.py, DEFAULT_SOLVER_RLIMIT).
+SOLVER_RLIMIT = click.IntRange(1, MAX_SOLVER_RLIMIT)
 
 __all__ = [
     "DEFAULT_SEED",
@@ -74,6 +77,7 @@ __all__ = [
     "EXIT_USAGE",
     "JOBS",
     "SEED",
+    "SOLVER_RLIMIT",
     "PathGiven",
     "RulesChoice",
     "Terminated",
@@ -87,6 +91,7 @@ __all__ = [
     "parse_readings",
     "resolve",
     "rules_options",
+    "solver_rlimit_option",
     "verbosity",
 ]
 
@@ -264,6 +269,20 @@ def executor_options(func: F) -> F:
         f"cluster, at --scheduler; needs {DASK_HINT}). The output is the same either way.",
     )(func)
     return func
+
+
+def solver_rlimit_option(func: F) -> F:
+    """--solver-rlimit: Z3's resource limit on each query of the checks (check, report)."""
+    return click.option(
+        "--solver-rlimit",
+        type=SOLVER_RLIMIT,
+        default=DEFAULT_SOLVER_RLIMIT,
+        show_default=True,
+        metavar="N",
+        help="Z3's resource limit on each query of the checks: a count of its steps, not a time, so a "
+        "check answers the same on any machine under any load. Raise it when a check fails with "
+        "'Z3 answered unknown'.",
+    )(func)
 
 
 def _place(option: str, param: str) -> str:
@@ -589,6 +608,7 @@ CONFIG_PARAMS: dict[str, tuple[str, tuple[str, ...]]] = {
     "baseline": ("baseline_path", ("check",)),
     "executor": ("executor_kind", ("simulate", "report", "fuzz", "check")),
     "scheduler": ("scheduler", ("simulate", "report", "fuzz", "check")),
+    "solver-rlimit": ("solver_rlimit", ("check", "report")),
 }
 
 
@@ -622,7 +642,7 @@ Examples:
 
 \b
 Defaults for a project: [tool.five35] in pyproject.toml (level, format, baseline, spec, profile,
-executor, scheduler).
+executor, scheduler, solver-rlimit).
 """
 
 #: An example for the help of each command whose module gives none.

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import click
-from five35.checks.findings import LEVELS, CheckResult, Level
+from five35.checks.findings import DEFAULT_SOLVER_RLIMIT, LEVELS, CheckResult, Level
 from five35.checks.output import kind_count, plural
 from five35.checks.runner import all_checks
 from five35.engine.executor import Executor, default_jobs
@@ -35,6 +35,7 @@ from .main import (
     keep_interrupts_from_z3,
     resolve,
     rules_options,
+    solver_rlimit_option,
 )
 from .outputs import Outputs
 from .progress import Ticker, progress
@@ -60,12 +61,14 @@ def run_report(
     place: str = "--out",
     extra_files: Mapping[str, str] | None = None,
     executor: Executor | None = None,
+    solver_rlimit: int = DEFAULT_SOLVER_RLIMIT,
 ) -> int:
     """Run the checks, the impact estimate and the variant comparison, write the report, print
     where it went; returns the exit code (1 when a check failed, as `535-check check`). `place`
     is what an error about `out` names (the option, or the path for the default job); `extra_files`
     (name -> text) are written beside the report, together with it. `executor` runs the
-    simulations (default: `jobs` worker processes here)."""
+    simulations (default: `jobs` worker processes here); `solver_rlimit` is Z3's resource limit on
+    each query of the checks."""
     with Outputs() as outputs:
         # Reserved before the long work, so that a report that cannot be written fails at once.
         target = outputs.directory(out, place, [*FILES, *(extra_files or {})])
@@ -107,6 +110,7 @@ def run_report(
                     on_check=advance,
                     extra_files=extra_files,
                     executor=executor,
+                    solver_rlimit=solver_rlimit,
                 )
             except OSError as exc:
                 raise SpecError(
@@ -183,6 +187,7 @@ def run_report(
     metavar="N",
     help="Worker processes for the simulation (the report is the same for any N).",
 )
+@solver_rlimit_option
 @executor_options
 def report(
     spec_path: Path | None,
@@ -193,12 +198,23 @@ def report(
     seed: int,
     level: Level,
     jobs: int,
+    solver_rlimit: int,
     executor_kind: str,
     scheduler: str | None,
 ) -> None:
     rules = resolve(spec_path, profile, readings)
     with cli_executor(executor_kind, jobs, scheduler) as executor:
-        code = run_report(rules.spec, rules.ruleset, out, games, seed, level, jobs, executor=executor)
+        code = run_report(
+            rules.spec,
+            rules.ruleset,
+            out,
+            games,
+            seed,
+            level,
+            jobs,
+            executor=executor,
+            solver_rlimit=solver_rlimit,
+        )
     sys.exit(code)
 
 

@@ -811,6 +811,7 @@ def report_data(data: ReportData) -> dict[str, Any]:
                 "findings": len(r.findings),
                 "failures": len(r.failures),
                 "notes": list(r.notes),
+                "warnings": list(r.warnings),
             }
             for r in data.results
         ],

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from five35.checks.findings import CheckContext, CheckResult, Level
+from five35.checks.findings import DEFAULT_SOLVER_RLIMIT, CheckContext, CheckResult, Level
 from five35.checks.impact.measure import (
     DEFAULT_BOTS,
     Comparison,
@@ -64,11 +64,16 @@ class ReportRun:
 
 
 def run_all_checks(
-    spec: Spec, ruleset: Ruleset, level: Level, seed: int, only: Sequence[str] | None = None
+    spec: Spec,
+    ruleset: Ruleset,
+    level: Level,
+    seed: int,
+    only: Sequence[str] | None = None,
+    solver_rlimit: int = DEFAULT_SOLVER_RLIMIT,
 ) -> tuple[list[CheckResult], list[str]]:
     """The runner's results (all its checks, or those named in `only`), with any notes on them. The
     text audit is included either way, once: every report quotes the texts' defects and gaps."""
-    run = run_checks(spec, ruleset, level=level, seed=seed, only=only)
+    run = run_checks(spec, ruleset, level=level, seed=seed, only=only, solver_rlimit=solver_rlimit)
     results = list(run.results)
     audit = next(c for c in CHECKS if c.name == "text_audit")
     if not any(r.name == audit.name for r in results):
@@ -351,11 +356,13 @@ def estimate_finding_impacts(
     }
 
 
-@describes_units(lambda spec, ruleset, level, seed, name: f"the check {name}")
-def _check_unit(spec: Spec, ruleset: Ruleset, level: Level, seed: int, name: str) -> CheckResult:
+@describes_units(lambda spec, ruleset, level, seed, name, *_: f"the check {name}")
+def _check_unit(
+    spec: Spec, ruleset: Ruleset, level: Level, seed: int, name: str, solver_rlimit: int
+) -> CheckResult:
     """One check of the runner, by its name: a unit of its own, so that the checks spread over the
     executor's workers beside the simulations."""
-    run = run_checks(spec, ruleset, level=level, seed=seed, only=[name])
+    run = run_checks(spec, ruleset, level=level, seed=seed, only=[name], solver_rlimit=solver_rlimit)
     return next(r for r in run.results if r.name == name)
 
 
@@ -363,10 +370,12 @@ def _given(result: CheckResult) -> CheckResult:
     return result
 
 
-def check_units(spec: Spec, ruleset: Ruleset, level: Level, seed: int) -> list[Unit]:
+def check_units(
+    spec: Spec, ruleset: Ruleset, level: Level, seed: int, solver_rlimit: int = DEFAULT_SOLVER_RLIMIT
+) -> list[Unit]:
     """The report's checks as executor units, one per registered check, in the runner's order (each
     unit's result is that check's CheckResult). Tests replace this to give results of their own."""
-    return [(_check_unit, (spec, ruleset, level, seed, c.name), 0) for c in all_checks()]
+    return [(_check_unit, (spec, ruleset, level, seed, c.name, solver_rlimit), 0) for c in all_checks()]
 
 
 def given_checks(results: Sequence[CheckResult]) -> list[Unit]:
@@ -389,9 +398,11 @@ def report_result(
     variants: bool = True,
     executor: Executor | None = None,
     on_check: OnCheck | None = None,
+    solver_rlimit: int = DEFAULT_SOLVER_RLIMIT,
 ) -> ReportData:
-    """The whole pipeline: the checks (unless their `results` are given, with any `notes` on them),
-    the impacts, the finished findings, the variant comparison (unless `variants` is False).
+    """The whole pipeline: the checks (unless their `results` are given, with any `notes` on them;
+    each Z3 query under the resource limit `solver_rlimit`), the impacts, the finished findings, the
+    variant comparison (unless `variants` is False).
 
     The checks, the points' impacts and the variant comparison do not depend on each other, so they
     are units of one run of the executor (`executor`, default `jobs` processes here), the checks
@@ -410,7 +421,7 @@ def report_result(
     # An impact unit whose games stand for the variant's too counts them twice on the progress bar.
     impact_work = [(fn, args, n * 2 if args[2] in played else n) for fn, args, n in impact_work]
     # The checks go first: the longest units, and the ones the findings' alternatives wait for.
-    checks = check_units(spec, ruleset, level, seed) if results is None else []
+    checks = check_units(spec, ruleset, level, seed, solver_rlimit=solver_rlimit) if results is None else []
 
     def heard(i: int, result: Any) -> None:
         if i < len(checks) and on_check is not None:
@@ -475,6 +486,7 @@ def make_report(
     extra_files: Mapping[str, str] | None = None,
     executor: Executor | None = None,
     on_check: OnCheck | None = None,
+    solver_rlimit: int = DEFAULT_SOLVER_RLIMIT,
 ) -> ReportRun:
     """Run everything (`report_result`) and write report.md, report.html and report.json into
     `out_dir`, with `extra_files` (name -> text, e.g. the clarified rulebooks) beside them."""
@@ -491,6 +503,7 @@ def make_report(
         notes=notes,
         executor=executor,
         on_check=on_check,
+        solver_rlimit=solver_rlimit,
     )
     data = report_data(finished)
     paths = write_report(out_dir, data, extra=extra_files)

@@ -42,6 +42,7 @@ from five35.spec.model import match_round_bound
 from five35.spec.words import LivenessProperty, LivenessWords, Words, words_of
 
 from ..findings import (
+    DEFAULT_SOLVER_RLIMIT,
     CheckContext,
     CheckResult,
     Finding,
@@ -49,7 +50,6 @@ from ..findings import (
     Level,
     ProvedProperty,
     Severity,
-    SolverUnknown,
     Witness,
     profile_status,
     readings_of,
@@ -60,6 +60,7 @@ from ..oracles.z3model import (
     LEAD,
     MODEL_VOCABULARY,
     NONE,
+    CheckedSolver,
     Model,
     ModelLimit,
     Params,
@@ -85,7 +86,6 @@ SCHEMA_SIZE = 100
 SCHEMA_POINTS = (0, 1_000_000)
 SCHEMA_SCORE = (1, 1_000_000)
 SEAT_BITS = SCHEMA_PLAYERS[1]
-LEMMA_TIMEOUT_MS = 30_000
 
 Method = Literal["z3", "exhaustive"]
 
@@ -132,12 +132,12 @@ class Symbolic:
     """A rules model over every reading combination and symbolic parameters within schema bounds."""
 
     model: Model
-    solver: z3.Solver
+    solver: CheckedSolver
     max_cards: z3.ArithRef
     combinations: int
 
 
-def _symbolic(spec: Spec, ruleset: Ruleset, timeout_ms: int) -> Symbolic:
+def _symbolic(spec: Spec, ruleset: Ruleset, rlimit: int) -> Symbolic:
     free = list(decision_points(spec))
     readings = Readings.symbolic(spec, "live.", fixed=dict(ruleset.reading_items), free=free)
     v = {n: z3.Int(f"live.param.{n}") for n in ("cs", "cl", "ss", "sl", "rc", "mc", "ms", "mr")}
@@ -157,8 +157,7 @@ def _symbolic(spec: Spec, ruleset: Ruleset, timeout_ms: int) -> Symbolic:
     # The longest pile any table can hold: a set within the copies, a run within the ranks, plus a play.
     maxn = max(SCHEMA_COPIES[1], len(ruleset.ranks)) + maxk
     model = Model(Z3Alg(), params, readings, maxk, maxn)
-    solver = model.solver()
-    solver.set("timeout", timeout_ms)
+    solver = model.solver(rlimit)
     solver.add(*readings.domain())
     solver.add(
         *(z3.And(v[c] >= SCHEMA_COPIES[0], v[c] <= SCHEMA_COPIES[1]) for c in ("cs", "cl")),
@@ -184,7 +183,7 @@ def _ask(solver: z3.Solver, bad: Any) -> z3.ModelRef | None:
         solver.pop()
 
 
-def _premises_hold(solver: z3.Solver, *premises: Any, fresh: bool = True) -> None:
+def _premises_hold(solver: CheckedSolver, *premises: Any, fresh: bool = True) -> None:
     """Refuse to call a property proved whose premises no case satisfies: an empty domain (a bound
     written wrong) would make every negation unsat, a proof of nothing."""
     # A solver of its own: one that has answered a query once goes on incrementally, which makes
@@ -192,12 +191,9 @@ def _premises_hold(solver: z3.Solver, *premises: Any, fresh: bool = True) -> Non
     # itself: for a query made after the property's own.)
     asked = solver
     if fresh:
-        asked = z3.Solver()
-        asked.set("timeout", LEMMA_TIMEOUT_MS)
+        asked = CheckedSolver(solver.rlimit)
         asked.add(*solver.assertions())
     answer = asked.check(*(as_bool(p) for p in premises))
-    if answer == z3.unknown:
-        raise SolverUnknown(str(asked.reason_unknown()) or "unknown")
     if answer != z3.sat:
         raise ValueError("liveness: the domain of a property is empty, so its proof would prove nothing")
 
@@ -268,11 +264,10 @@ def _popcount(bits: z3.BitVecRef) -> z3.BitVecRef:
     return z3.Sum([z3.ZeroExt(SEAT_BITS - 1, z3.Extract(i, i, bits)) for i in range(SEAT_BITS)])
 
 
-def _pass_leaves_trick(timeout_ms: int) -> Outcome:
+def _pass_leaves_trick(rlimit: int) -> Outcome:
     """The engine's pass as the rules state it (action.pass.out): the mover's seat joins the passed
     set. Over every passed set and mover at every table size: one more player has passed."""
-    solver = z3.Solver()
-    solver.set("timeout", timeout_ms)
+    solver = CheckedSolver(rlimit)
     passed = z3.BitVec("live.pass.passed", SEAT_BITS)
     seat = z3.BitVec("live.pass.mover", SEAT_BITS)
     players = z3.BitVec("live.pass.players", SEAT_BITS)
@@ -292,8 +287,6 @@ def _pass_leaves_trick(timeout_ms: int) -> Outcome:
     _premises_hold(solver)
     solver.add(z3.Or(_popcount(after) != _popcount(passed) + 1, after & bit == 0, after & ~table != 0))
     answer = solver.check()
-    if answer == z3.unknown:
-        raise SolverUnknown(str(solver.reason_unknown()) or "unknown")
     counter = None
     if answer == z3.sat:
         found = solver.model()
@@ -308,13 +301,12 @@ def _pass_leaves_trick(timeout_ms: int) -> Outcome:
     )
 
 
-def _trick_ends(timeout_ms: int) -> Outcome:
+def _trick_ends(rlimit: int) -> Outcome:
     """A ranking function for a trick: cards in hands plus players in the trick. A placing move takes
     1 to max_cards cards from the mover's hand (trick.play_places_cards), a pass takes the passer out
     (trick.pass_leaves_trick), the leader never passes (lead.no_pass); the trick ends once one
     player is left. Then the rank falls with every move and stays above the players' count."""
-    solver = z3.Solver()
-    solver.set("timeout", timeout_ms)
+    solver = CheckedSolver(rlimit)
     hands, held, active, players, k, max_cards = z3.Ints(
         "live.trick.hands live.trick.held live.trick.active live.trick.players live.trick.k live.trick.max"
     )
@@ -345,8 +337,6 @@ def _trick_ends(timeout_ms: int) -> Outcome:
     if answer == z3.sat:
         found = solver.model()
         counter = {"cards_in_hands": _ev(found, hands), "in_trick": _ev(found, active)}
-    elif answer == z3.unknown:
-        raise SolverUnknown(str(solver.reason_unknown()) or "unknown")
     return Outcome(
         "trick.ends",
         "z3",
@@ -357,30 +347,36 @@ def _trick_ends(timeout_ms: int) -> Outcome:
     )
 
 
-def _round_ends(timeout_ms: int) -> Outcome:
+def _round_ends(rlimit: int) -> Outcome:
     """Each trick places at least one card (its lead) and none goes back: the cards in hands fall by
     at least one per trick, so a round of H cards dealt has at most H tricks."""
-    solver = z3.Solver()
-    solver.set("timeout", timeout_ms)
+    solver = CheckedSolver(rlimit)
     before, led, later, after = z3.Ints("live.round.before live.round.led live.round.later live.round.after")
     solver.add(before >= 1, led >= 1, led <= before, later >= 0, after == before - led - later, after >= 0)
     _premises_hold(solver)
     solver.add(after >= before)
     answer = solver.check()
-    if answer == z3.unknown:
-        raise SolverUnknown(str(solver.reason_unknown()) or "unknown")
     counter = {"cards_before": _ev(solver.model(), before)} if answer == z3.sat else None
     return Outcome("round.ends", "z3", {}, ("round.end", "lead.no_pass", "game.goal"), counter, queries=1)
 
 
-def _match_ends(ruleset: Ruleset, timeout_ms: int) -> Outcome:
+def round_limit(players: int, score: Any, p_min: int) -> Any:
+    """The round by which a match of `players` has ended when every round adds at least p_min to all
+    but one player's score and the match ends at `score` points (a Z3 term in `score`; Z3's integer
+    division, a floor here). The match proof proves it; the bound it reports is this term at the
+    spec's own match_end_score, never a number computed elsewhere."""
+    return (players * (score - 1)) / ((players - 1) * p_min) + 1
+
+
+def _match_ends(ruleset: Ruleset, rlimit: int) -> Outcome:
     """Two lemmas and the bound. Over every points table the schema allows with every rank worth at
     least 1: a hand of one card scores at least p_min, and a card more never lowers a score (so
     every hand that is not empty scores at least p_min). Then, per player count, with match_end_score
     symbolic: r rounds that each add p_min to all but one player, with every score still below M,
-    mean r < match_round_bound."""
-    solver = z3.Solver()
-    solver.set("timeout", timeout_ms)
+    mean r < round_limit. The rounds the scope names are round_limit at the spec's M, for its player
+    counts: what was proved. They must not exceed match_round_bound (spec/model.py), the bound the
+    loader and the simulations take as proved."""
+    solver = CheckedSolver(rlimit)
     ranks = len(ruleset.ranks)
     table = [z3.Int(f"live.match.points.{i}") for i in range(ranks)]
     p_min = z3.Int("live.match.p_min")
@@ -394,33 +390,39 @@ def _match_ends(ruleset: Ruleset, timeout_ms: int) -> Outcome:
     _premises_hold(solver, partial >= p_min)
     lemma = solver.check(z3.Or(worth < p_min, z3.And(partial >= p_min, partial + worth < p_min)))
     counter: dict[str, Any] | None = None
-    if lemma == z3.unknown:
-        raise SolverUnknown(str(solver.reason_unknown()) or "unknown")
     if lemma == z3.sat:
         counter = {"lemma": "a non-empty hand scores at least p_min"}
     lowest = min(ruleset.points.values())
+    proved: dict[int, int] = {}
     if lowest <= 0:
         zero = sorted(r for r, p in ruleset.points.items() if p == 0)
         counter = {"zero_ranks": zero}
     else:
         for n in range(SCHEMA_PLAYERS[0], SCHEMA_PLAYERS[1] + 1):
-            bound = z3.Solver()
-            bound.set("timeout", timeout_ms)
+            bound = CheckedSolver(rlimit)
             r, m_score = z3.Ints(f"live.match.rounds.{n} live.match.score.{n}")
             scores = [z3.Int(f"live.match.s{n}.{i}") for i in range(n)]
-            limit = (n * (m_score - 1)) / ((n - 1) * lowest) + 1  # Z3's integer division: floor here
+            limit = round_limit(n, m_score, lowest)
             bound.add(m_score >= SCHEMA_SCORE[0], m_score <= SCHEMA_SCORE[1], r >= 0)
             bound.add(*(z3.And(s_ >= 0, s_ <= m_score - 1) for s_ in scores))
             bound.add(z3.Sum(scores) >= r * ((n - 1) * lowest))
             _premises_hold(bound)
             bound.add(r >= limit)
             queries += 1
-            answer = bound.check()
-            if answer == z3.unknown:
-                raise SolverUnknown(str(bound.reason_unknown()) or "unknown")
-            if answer == z3.sat:
+            if bound.check() == z3.sat:
                 counter = {"players": n, "rounds": _ev(bound.model(), r)}
                 break
+            at_score = z3.substitute(limit, (m_score, z3.IntVal(ruleset.match_end_score)))
+            proved[n] = z3.simplify(at_score).as_long()
+    counts = range(ruleset.players_min, ruleset.players_max + 1)
+    if counter is None:
+        for n in counts:
+            relied = match_round_bound(ruleset.points.values(), ruleset.match_end_score, n)
+            if relied is None or proved[n] > relied:
+                raise ValueError(
+                    f"liveness: the match proof bounds a match of {n} players by {proved[n]} rounds, but "
+                    f"spec/model.py's match_round_bound, taken as proved, says {relied}"
+                )
     return Outcome(
         "match.ends",
         "z3",
@@ -428,17 +430,12 @@ def _match_ends(ruleset: Ruleset, timeout_ms: int) -> Outcome:
             "players": _players_text(*SCHEMA_PLAYERS),
             "score": str(ruleset.match_end_score),
             "p_min": f"{lowest} point" if lowest == 1 else f"{lowest} points",
-            # The bound the Z3 query proves, as numbers for the spec's own tables.
-            "rounds": _join(
-                [
-                    str(match_round_bound(ruleset.points.values(), ruleset.match_end_score, n))
-                    for n in range(ruleset.players_min, ruleset.players_max + 1)
-                ]
-            )
+            # The bound the Z3 query proved, at the spec's own score, for its player counts.
+            "rounds": _join([str(proved[n]) for n in counts])
             + " rounds with "
-            + _join([str(n) for n in range(ruleset.players_min, ruleset.players_max + 1)])
+            + _join([str(n) for n in counts])
             + " players"
-            if lowest > 0
+            if counter is None
             else "",
         },
         ("round.scoring", "match.end", "deck.points", "round.end"),
@@ -959,17 +956,19 @@ def _zero_round(game: Game, start: State, budget: list[int]) -> tuple[list[Move]
 # ---- the check ---------------------------------------------------------------------------------------
 
 
-def analyse(spec: Spec, ruleset: Ruleset, level: Level = "ci", seed: int = 0) -> Analysis:
-    """Every property over its domain, and the smallest endless match where the points allow one."""
-    timeout = {"quick": 5000, "ci": 10000, "deep": 60000}[level]
-    s = _symbolic(spec, ruleset, timeout)
+def analyse(
+    spec: Spec, ruleset: Ruleset, level: Level = "ci", seed: int = 0, rlimit: int = DEFAULT_SOLVER_RLIMIT
+) -> Analysis:
+    """Every property over its domain, and the smallest endless match where the points allow one;
+    each Z3 query under the resource limit `rlimit`."""
+    s = _symbolic(spec, ruleset, rlimit)
     outcomes = [
         _play_places_cards(spec, s),
-        _pass_leaves_trick(timeout),
-        _trick_ends(timeout),
+        _pass_leaves_trick(rlimit),
+        _trick_ends(rlimit),
         _single_is_legal(spec, s),
-        _round_ends(timeout),
-        _match_ends(ruleset, timeout),
+        _round_ends(rlimit),
+        _match_ends(ruleset, rlimit),
         _turn_order(spec, ruleset),
         *_states(spec, ruleset, level, seed),
         _deal(spec, ruleset),
@@ -1113,8 +1112,8 @@ def check_liveness(ctx: CheckContext) -> CheckResult:
     started = time.perf_counter()
     all_words = words_of(ctx.spec)
     words = all_words.liveness
-    key = ("liveness", spec_digest(ctx.spec), ctx.ruleset, ctx.level, ctx.seed)
-    analysis = memo(key, lambda: analyse(ctx.spec, ctx.ruleset, ctx.level, ctx.seed))
+    key = ("liveness", spec_digest(ctx.spec), ctx.ruleset, ctx.level, ctx.seed, ctx.solver_rlimit)
+    analysis = memo(key, lambda: analyse(ctx.spec, ctx.ruleset, ctx.level, ctx.seed, ctx.solver_rlimit))
     proved = []
     findings = []
     for o in analysis.outcomes:

@@ -362,16 +362,28 @@ class Kill:
         return self.clause is None
 
 
+def _asked(question: Question, game: Game) -> Kill | None:
+    try:
+        answer = question.ask(game)
+    except (ValueError, SpecError, KeyError, IndexError) as exc:
+        answer = f"raised {type(exc).__name__}: {exc}"
+    return Kill(question.id, question.clause, answer) if answer is not None else None
+
+
 def ask_questions(game: Game) -> Kill | None:
     """The first question the engine contradicts."""
     for question in QUESTIONS:
-        try:
-            answer = question.ask(game)
-        except (ValueError, SpecError, KeyError, IndexError) as exc:
-            answer = f"raised {type(exc).__name__}: {exc}"
-        if answer is not None:
-            return Kill(question.id, question.clause, answer)
+        kill = _asked(question, game)
+        if kill is not None:
+            return kill
     return None
+
+
+def contradicted(game: Game) -> tuple[Kill, ...]:
+    """Every question the engine contradicts. The reference engine contradicts none under rules
+    that say what the texts say; under a spec that changes a number the texts state (3 copies where
+    they say 4) it contradicts that question, which then tells no mutant from it."""
+    return tuple(kill for question in QUESTIONS if (kill := _asked(question, game)) is not None)
 
 
 #: The play invariants: id -> the clause it cites (None: a rule the texts never write).

@@ -56,7 +56,7 @@ from ..impact.measure import measure, player_counts
 from ..impact.witnesses import undealable_witness
 from . import decisions
 from .mutants import MUTANTS, Mutant
-from .oracle import Kill, ask_questions, play_violation
+from .oracle import Kill, ask_questions, contradicted, play_violation
 
 NAME = "discovery.mutants"
 TITLE = "Engine mutants against the texts: the silences nobody declared (mutation analysis)"
@@ -664,11 +664,53 @@ def notes_of(discovery: Discovery) -> tuple[str, ...]:
     return tuple(notes)
 
 
+def engine_contradicts(ruleset: Ruleset, players: int) -> dict[str, Kill]:
+    """The oracle's questions the unmutated engine itself contradicts at a player count, by id."""
+    try:
+        return {kill.by: kill for kill in contradicted(Game(ruleset, players))}
+    except SpecError:
+        return {}
+
+
+def unexamined(ruleset: Ruleset, discovery: Discovery) -> list[tuple[Outcome, Kill]]:
+    """The mutants "killed" by a question the unmutated engine fails too, with the engine's answer
+    to it: such a kill tells nothing of the mutant, which was never compared with the engine."""
+    out = []
+    for o in discovery.of("killed"):
+        kill = o.trial.kill
+        if kill is not None and o.trial.changed:
+            engine = engine_contradicts(ruleset, o.trial.changed[0]).get(kill.by)
+            if engine is not None:
+                out.append((o, engine))
+    return out
+
+
+def warnings_of(discovery: Discovery, void: list[tuple[Outcome, Kill]]) -> tuple[str, ...]:
+    if not void:
+        return ()
+    questions: dict[str, Kill] = {}
+    for _, engine in void:
+        questions.setdefault(engine.by, engine)
+    which = "; ".join(f"{k.clause} ({k.by}): {k.message}" for k in questions.values())
+    counted = (
+        f"every mutant ({len(void)})"
+        if len(void) == len(discovery.outcomes)
+        else f"{len(void)} of {len(discovery.outcomes)} mutants"
+    )
+    said = (
+        f"{counted} killed by a question of the texts that the unmutated engine fails too under these "
+        f"rules, so never compared with the engine ({which})"
+    )
+    return (("examined nothing: " if len(void) == len(discovery.outcomes) else "") + said,)
+
+
 def check_mutants(ctx: CheckContext) -> CheckResult:
-    """Run the level's mutants against the texts and the engine; every silence is a finding."""
+    """Run the level's mutants against the texts and the engine; every silence is a finding. A
+    mutant killed by a question the engine fails too was not examined: the result says so."""
     started = time.perf_counter()
     names = mutants_for(ctx.level)
     found = discover(ctx.spec, ctx.ruleset, names, BUDGETS[ctx.level], ctx.seed)
+    void = unexamined(ctx.ruleset, found)
     return CheckResult(
         name=NAME,
         title=TITLE,
@@ -678,6 +720,8 @@ def check_mutants(ctx: CheckContext) -> CheckResult:
         generated=sum(o.trial.matches for o in found.outcomes),
         findings=tuple(silence_finding(ctx.spec, ctx.ruleset, o) for o in found.of("silence")),
         notes=notes_of(found),
+        examined=len(found.outcomes) - len(void),
+        warnings=warnings_of(found, void),
     )
 
 

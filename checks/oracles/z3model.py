@@ -32,7 +32,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
@@ -552,8 +553,8 @@ class Model:
             return []
         return [self._value_fn(i) == v for i, v in enumerate(self.values)]
 
-    def solver(self) -> z3.Solver:
-        solver = CheckedSolver()
+    def solver(self, rlimit: int) -> z3.Solver:
+        solver = CheckedSolver(rlimit)
         solver.add(*self.axioms())
         return solver
 
@@ -1268,24 +1269,62 @@ def spec_digest(spec: Spec) -> str:
 _MEMO: dict[tuple[Any, ...], Any] = {}
 
 
-class CheckedSolver(z3.Solver):  # type: ignore[misc]  # z3's classes are untyped
-    """A z3.Solver whose `check` raises SolverUnknown instead of answering "unknown".
+#: The reason an unanswered query gives when it used up its resource limit (Z3's own words).
+RLIMIT_REACHED = "max. resource limit exceeded"
 
-    Callers compare the answer with sat or unsat; an "unknown" (a timeout, or a Ctrl-C that Z3 took
-    for itself and used to cancel the query) would quietly read as "not sat" -- a proof -- or as "not
-    unsat" -- no finding. Every solver of the checks is one of these."""
+
+class CheckedSolver(z3.Solver):  # type: ignore[misc]  # z3's classes are untyped
+    """A z3.Solver under a resource limit whose `check` raises SolverUnknown instead of answering
+    "unknown".
+
+    Callers compare the answer with sat or unsat; an "unknown" (the limit reached, or a Ctrl-C that
+    Z3 took for itself and used to cancel the query) would quietly read as "not sat" -- a proof -- or
+    as "not unsat" -- no finding. Every solver of the checks is one of these. `rlimit` is Z3's
+    resource limit on each `check` (counted from where the context's count stands when it starts),
+    never a timeout: a timeout answers differently on a loaded machine."""
+
+    def __init__(self, rlimit: int) -> None:
+        super().__init__()
+        self.rlimit = rlimit
+        self.set("rlimit", rlimit)
 
     def check(self, *assumptions: Any) -> Any:
+        before = self.steps()
         answer = super().check(*assumptions)
         if answer == z3.unknown:
-            raise SolverUnknown(str(self.reason_unknown()) or "unknown")
+            reason = str(self.reason_unknown()) or "unknown"
+            # Where the limit stops it, Z3 may call the query merely "canceled", as after a Ctrl-C.
+            if self.steps() - before >= self.rlimit:
+                reason = RLIMIT_REACHED
+            raise SolverUnknown(reason, self.rlimit)
         return answer
+
+    def steps(self) -> int:
+        """Z3's resource count of this solver's context so far (its 'rlimit count')."""
+        count: int = self.statistics().get_key_value("rlimit count")
+        return count
+
+
+@contextmanager
+def fresh_context() -> Iterator[None]:
+    """Z3 work inside the block happens in a context of its own (z3's default context, replaced for
+    the while): what Z3 answers and how much of its resource limit it takes then depend only on the
+    question, not on what else this process asked before. (An unsat core or a model among equals
+    does depend on that; and a worker process runs whichever checks come to it.)"""
+    saved = z3.z3._main_ctx
+    z3.z3._main_ctx = z3.Context()
+    try:
+        yield
+    finally:
+        z3.z3._main_ctx = saved
 
 
 def memo(key: tuple[Any, ...], compute: Callable[[], T]) -> T:
-    """The result of `compute` for `key`, computed once per process. The Z3 checks are pure in the
-    spec, the ruleset and the level, and the check runner and the tests call them many times."""
+    """The result of `compute` for `key`, computed once per process, in a fresh Z3 context. The Z3
+    checks are pure in the spec, the ruleset and the level, and the check runner and the tests call
+    them many times."""
     if key not in _MEMO:
-        _MEMO[key] = compute()
+        with fresh_context():
+            _MEMO[key] = compute()
     result: T = _MEMO[key]
     return result

@@ -77,7 +77,7 @@ def smallest_divergence(
     a: str,
     b: str,
     free_others: bool,
-    timeout_ms: int,
+    rlimit: int,
     prefer: Callable[[Found], bool] | None = None,
 ) -> tuple[Found | None, int]:
     """The smallest situation where readings a and b of `point` decide a play differently, and the
@@ -104,8 +104,7 @@ def smallest_divergence(
     ma = Model(Z3Alg(), params, Readings({**shared.choice, point: a}, names), maxk, maxn)
     mb = Model(Z3Alg(), params, Readings({**shared.choice, point: b}, names), maxk, maxn)
     sit = SymSituation.fresh("", maxk)
-    solver = ma.solver()
-    solver.set("timeout", timeout_ms)
+    solver = ma.solver(rlimit)
     solver.add(*shared.domain(), *sit.domain(ma), *sit.domain(mb))
     out_a = ma.decide(sit.action, sit.pile, sit.k, sit.p, sit.players, sit.opening8)
     out_b = mb.decide(sit.action, sit.pile, sit.k, sit.p, sit.players, sit.opening8)
@@ -443,7 +442,7 @@ DIRECT = {
 # ---- the check -----------------------------------------------------------------------------------
 
 
-def point_witness(ctx: CheckContext, point: str, timeout_ms: int) -> tuple[Witness | None, int]:
+def point_witness(ctx: CheckContext, point: str) -> tuple[Witness | None, int]:
     """The witness of one point and the number of solver queries it took."""
     vp = ctx.spec.variation_points[point]
     if point in DIRECT:
@@ -462,7 +461,7 @@ def point_witness(ctx: CheckContext, point: str, timeout_ms: int) -> tuple[Witne
                 vp.default,
                 other,
                 free,
-                timeout_ms,
+                ctx.solver_rlimit,
                 prefer=lambda f: reachable(ctx, f),
             )
             queries += asked
@@ -480,11 +479,11 @@ def point_witness(ctx: CheckContext, point: str, timeout_ms: int) -> tuple[Witne
     return play_witness(ctx, point, best[1]), queries
 
 
-def witnesses(ctx: CheckContext, timeout_ms: int) -> tuple[list[tuple[str, Witness | None]], int]:
+def witnesses(ctx: CheckContext) -> tuple[list[tuple[str, Witness | None]], int]:
     out: list[tuple[str, Witness | None]] = []
     proofs = 0
     for point in ctx.spec.variation_points:
-        witness, queries = point_witness(ctx, point, timeout_ms)
+        witness, queries = point_witness(ctx, point)
         proofs += queries
         out.append((point, witness))
     return out, proofs
@@ -499,10 +498,17 @@ def check_divergence(ctx: CheckContext) -> CheckResult:
             seconds=time.perf_counter() - start,
             notes=("not run at level quick: the witness searches take several seconds; run --level ci",),
         )
-    timeout_ms = {"ci": 8000, "deep": 30000}.get(ctx.level, 8000)
     # Pure in the spec, ruleset and level -- and the engine, which deals for the first_leader witness.
-    key = ("divergence", spec_digest(ctx.spec), ctx.ruleset, ctx.level, ctx.seed, ctx.engine)
-    found, proofs = memo(key, lambda: witnesses(ctx, timeout_ms))
+    key = (
+        "divergence",
+        spec_digest(ctx.spec),
+        ctx.ruleset,
+        ctx.level,
+        ctx.seed,
+        ctx.engine,
+        ctx.solver_rlimit,
+    )
+    found, proofs = memo(key, lambda: witnesses(ctx))
     findings: list[Finding] = []
     notes: list[str] = []
     for point, witness in found:
@@ -538,4 +544,7 @@ def check_divergence(ctx: CheckContext) -> CheckResult:
         proofs=proofs,
         findings=tuple(findings),
         notes=tuple(notes),
+        # The points searched: a direct witness (the deal, who leads) takes no solver query.
+        examined=len(found),
+        warnings=() if found else ("examined nothing: the spec declares no variation point to search",),
     )

@@ -54,13 +54,12 @@ class Setup:
     solver: z3.Solver
 
 
-def setup(spec: Spec, ruleset: Ruleset, timeout_ms: int, all_readings: bool = True) -> Setup:
+def setup(spec: Spec, ruleset: Ruleset, rlimit: int, all_readings: bool = True) -> Setup:
     free = list(decision_points(spec)) if all_readings else []
     readings = Readings.symbolic(spec, "", fixed=dict(ruleset.reading_items), free=free)
     maxk, maxn = loop_bounds(ruleset)
     model = Model(Z3Alg(), Params.of(ruleset), readings, maxk, maxn)
-    solver = model.solver()
-    solver.set("timeout", timeout_ms)
+    solver = model.solver(rlimit)
     solver.add(*readings.domain())
     return Setup(spec, ruleset, readings, model, solver)
 
@@ -392,11 +391,11 @@ def to_finding(spec: Spec, ruleset: Ruleset, r: Result) -> Finding:
     )
 
 
-def run_proofs(spec: Spec, ruleset: Ruleset, level: str) -> tuple[list[Result], int]:
-    """Every property, over every reading combination (only the ruleset's own at level quick)."""
-    timeout = {"quick": 3000, "ci": 10000, "deep": 60000}[level]
+def run_proofs(spec: Spec, ruleset: Ruleset, level: str, rlimit: int) -> tuple[list[Result], int]:
+    """Every property, over every reading combination (only the ruleset's own at level quick), each
+    query under Z3's resource limit `rlimit`."""
     limit = {"quick": 1, "ci": 8, "deep": 32}[level]
-    s = setup(spec, ruleset, timeout, all_readings=level != "quick")
+    s = setup(spec, ruleset, rlimit, all_readings=level != "quick")
     results: list[Result] = []
     queries = 0
     for prop in PROPERTIES:
@@ -415,8 +414,8 @@ def check_proofs(ctx: CheckContext) -> CheckResult:
     MODEL_VOCABULARY.require_ruleset(ctx.ruleset)
     MODEL_VOCABULARY.require_spec(ctx.spec)
     start = time.perf_counter()
-    key = ("proofs", spec_digest(ctx.spec), ctx.ruleset, ctx.level)
-    results, queries = memo(key, lambda: run_proofs(ctx.spec, ctx.ruleset, ctx.level))
+    key = ("proofs", spec_digest(ctx.spec), ctx.ruleset, ctx.level, ctx.solver_rlimit)
+    results, queries = memo(key, lambda: run_proofs(ctx.spec, ctx.ruleset, ctx.level, ctx.solver_rlimit))
     held = [r for r in results if not r.failing]
     findings = [to_finding(ctx.spec, ctx.ruleset, r) for r in results if r.failing]
     scope = "the checked ruleset's readings" if ctx.level == "quick" else "every reading combination"

@@ -232,7 +232,7 @@ class Dead:
 
 
 def find_dead(
-    spec: Spec, ruleset: Ruleset, timeout_ms: int, every_reading: bool = True
+    spec: Spec, ruleset: Ruleset, rlimit: int, every_reading: bool = True
 ) -> tuple[list[Dead], int]:
     found: list[Dead] = []
     queries = 0
@@ -244,8 +244,7 @@ def find_dead(
             continue  # the spec states no such reading to state the part with
         classes: list[int | None] = list(player_classes(ruleset)) if part.per_players else [None]
         for players in classes:
-            t = Tracked(spec, ruleset)
-            t.solver.set("timeout", timeout_ms)
+            t = Tracked(spec, ruleset, rlimit)
             m = t.model
             sit = SymSituation.fresh(f"dead.{part.id}.", m.maxk)
             count = players if players is not None else ruleset.players_min
@@ -332,9 +331,8 @@ def check_dead_clauses(ctx: CheckContext) -> CheckResult:
             seconds=time.perf_counter() - start,
             notes=("not run at level quick: the searches take a few seconds; run --level ci",),
         )
-    timeout = {"ci": 10000, "deep": 60000}.get(ctx.level, 10000)
-    key = ("dead_clauses", spec_digest(ctx.spec), ctx.ruleset, ctx.level)
-    dead, queries = memo(key, lambda: find_dead(ctx.spec, ctx.ruleset, timeout))
+    key = ("dead_clauses", spec_digest(ctx.spec), ctx.ruleset, ctx.level, ctx.solver_rlimit)
+    dead, queries = memo(key, lambda: find_dead(ctx.spec, ctx.ruleset, ctx.solver_rlimit))
     return CheckResult(
         name=NAME,
         title=TITLE,

@@ -69,13 +69,14 @@ class Tracked:
 
     spec: Spec
     ruleset: Ruleset
+    rlimit: int  # Z3's resource limit on each query
     solver: z3.Solver = field(init=False)
     model: Model = field(init=False)
     labels: dict[str, z3.BoolRef] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         rs = self.ruleset
-        self.solver = CheckedSolver()
+        self.solver = CheckedSolver(self.rlimit)
         self.solver.set("core.minimize", True)
         ints = {
             name: z3.Int(f"param.{name}")
@@ -576,9 +577,9 @@ class Conflict:
     core: tuple[str, ...]
 
 
-def check_pair(spec: Spec, ruleset: Ruleset, a: Example, b: Example) -> Conflict | None:
+def check_pair(spec: Spec, ruleset: Ruleset, a: Example, b: Example, rlimit: int) -> Conflict | None:
     """Two texts against each other, with the readings and the parameters left free."""
-    t = Tracked(spec, ruleset)
+    t = Tracked(spec, ruleset, rlimit)
     for ex in (a, b):
         t.track(ex.id, ex.build(t))
     unsat, core = t.check([a.id, b.id], None)
@@ -653,12 +654,14 @@ def to_finding(spec: Spec, ruleset: Ruleset, conflict: Conflict) -> Finding:
     )
 
 
-def text_conflicts(spec: Spec, ruleset: Ruleset, every_reading: bool = True) -> tuple[list[Conflict], int]:
+def text_conflicts(
+    spec: Spec, ruleset: Ruleset, rlimit: int, every_reading: bool = True
+) -> tuple[list[Conflict], int]:
     conflicts: list[Conflict] = []
     seen: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
     queries = 0
     for example in EXAMPLES:
-        t = Tracked(spec, ruleset)
+        t = Tracked(spec, ruleset, rlimit)
         t.track(example.id, example.build(t))
         for combo in combos(spec, example.points) if every_reading else [{}]:
             queries += 1
@@ -677,7 +680,7 @@ def text_conflicts(spec: Spec, ruleset: Ruleset, every_reading: bool = True) -> 
     by_id = {e.id: e for e in EXAMPLES}
     for a, b in TEXT_PAIRS:
         queries += 1
-        got = check_pair(spec, ruleset, by_id[a], by_id[b])
+        got = check_pair(spec, ruleset, by_id[a], by_id[b], rlimit)
         if got is not None:
             conflicts.append(got)
     return conflicts, queries
@@ -685,8 +688,10 @@ def text_conflicts(spec: Spec, ruleset: Ruleset, every_reading: bool = True) -> 
 
 def check_text_examples(ctx: CheckContext) -> CheckResult:
     start = time.perf_counter()
-    key = ("text_examples", spec_digest(ctx.spec), ctx.ruleset, ctx.level)
-    conflicts, queries = memo(key, lambda: text_conflicts(ctx.spec, ctx.ruleset, ctx.level != "quick"))
+    key = ("text_examples", spec_digest(ctx.spec), ctx.ruleset, ctx.level, ctx.solver_rlimit)
+    conflicts, queries = memo(
+        key, lambda: text_conflicts(ctx.spec, ctx.ruleset, ctx.solver_rlimit, ctx.level != "quick")
+    )
     findings = [to_finding(ctx.spec, ctx.ruleset, c) for c in conflicts]
     return CheckResult(
         name=NAME,

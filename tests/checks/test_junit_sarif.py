@@ -406,3 +406,80 @@ def test_sarif_junit_github_gitlab_name_the_discovered_kinds(sarif_schema: dict[
         "535-check/engine_decision",
         "535-check/liveness",
     }
+
+
+# ---- a check that examined nothing (issue 20) --------------------------------------------------
+
+NOTHING = "examined nothing: every mutant (18) was killed by a question the engine fails too"
+
+
+def _warned_run() -> CheckRun:
+    """A run with one check that passed having examined nothing, beside one that examined something."""
+    return CheckRun(
+        spec_path=str(SPEC.path),
+        ruleset=SPEC.ruleset(),
+        level="ci",
+        seed=7,
+        engine="e",
+        results=(
+            CheckResult("graphs.beats", "Beats", 0.0, exhaustive=5),
+            CheckResult("discovery.mutants", "Mutants", 0.0, mutants=18, examined=0, warnings=(NOTHING,)),
+        ),
+    )
+
+
+def test_a_check_that_examined_nothing_is_a_warning_in_every_format(sarif_schema: dict[str, Any]) -> None:
+    run = _warned_run()
+    assert run.ok and run.passed() and [r.name for r in run.warned] == ["discovery.mutants"]
+    text = render(run, "text")
+    [row] = [line for line in text.splitlines() if line.startswith("discovery.mutants ")]
+    assert row.endswith("  warning") and "ok" not in row.split()
+    assert f"Warnings:\n  [discovery.mutants] {NOTHING}\n" in text
+    assert "; 1 check with a warning." in text and text.rstrip().endswith("PASSED")
+    data = json.loads(render(run, "json"))
+    checks = {c["name"]: c for c in data["checks"]}
+    assert (
+        checks["discovery.mutants"]["warnings"] == [NOTHING] and checks["discovery.mutants"]["examined"] == 0
+    )
+    assert checks["graphs.beats"]["warnings"] == [] and checks["graphs.beats"]["examined"] == 5
+    assert data["totals"]["warnings"] == 1 and data["ok"] is True
+    suite = junit_suite(render(run, "junit"))
+    skipped = cases(suite, "five35.checks.")["discovery.mutants"].find("skipped")
+    assert skipped is not None and skipped.get("message") == f"warning: {NOTHING}"
+    assert cases(suite, "five35.checks.")["graphs.beats"].find("skipped") is None
+    assert suite.get("skipped") == "1" and suite.get("failures") == "0" and suite.get("errors") == "0"
+    doc = json.loads(render(run, "sarif"))
+    validate_sarif(doc, sarif_schema)
+    [invocation] = doc["runs"][0]["invocations"]
+    assert invocation["executionSuccessful"] is True
+    assert invocation["toolExecutionNotifications"] == [
+        {"level": "warning", "message": {"text": NOTHING}, "descriptor": {"id": "discovery.mutants"}}
+    ]
+    github = render(run, "github").splitlines()
+    assert github[0] == f"::warning title=535-check discovery.mutants::{NOTHING}"
+    assert github[-1].endswith("1 check with a warning. PASSED")
+    [issue] = json.loads(render(run, "gitlab"))
+    assert issue["check_name"] == "535-check/discovery.mutants" and issue["severity"] == "minor"
+    assert issue["description"] == NOTHING and issue["location"]["lines"] == {"begin": 1}
+
+
+def test_the_runner_warns_of_a_check_that_examined_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A check that reports no situation, state or proof and says nothing of it gets the runner's
+    warning; one that counts what it examined otherwise (`examined`) is judged by that count."""
+    from five35.checks import runner
+    from five35.checks.findings import Check
+
+    def empty(ctx: Any) -> CheckResult:
+        return CheckResult("empty", "Examines nothing", 0.0)
+
+    def counted(ctx: Any) -> CheckResult:
+        return CheckResult("counted", "Counts on its own", 0.0, examined=3)
+
+    monkeypatch.setattr(
+        runner, "CHECKS", (Check("empty", "Empty", empty), Check("counted", "Counted", counted))
+    )
+    run = run_checks(SPEC, SPEC.ruleset(), level="quick")
+    assert run.ok and [r.name for r in run.warned] == ["empty"]
+    [warning] = run.results[0].warnings
+    assert warning.startswith("examined nothing: no situation checked, none generated, no proof run")
+    assert run.results[1].warnings == ()

@@ -66,6 +66,7 @@ def test_findings_are_deduplicated_by_id_and_totals_add_up() -> None:
         "failures": 0,
         "errors": 0,
         "skipped": 0,
+        "warnings": 0,
     }
     assert run.ok and run.passed() and not run.passed(strict=True)
     assert run.passed(strict=True, baseline=frozenset({"x", "y"}))

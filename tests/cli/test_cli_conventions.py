@@ -147,6 +147,22 @@ def test_pyproject_gives_defaults_the_command_line_overrides(
             ("pyproject.toml:5: tool.five35.profile", "unknown profile 'house'"),
         ),
         ("[tool.five35]\nlevel = [\n", ("pyproject.toml:", "not valid TOML")),
+        (
+            '[tool.five35]\nsolver-rlimit = "big"\n',
+            (
+                "pyproject.toml:5: tool.five35.solver-rlimit",
+                "expected a whole number from 1 to 4294967295, got 'big'",
+            ),
+        ),
+        ("[tool.five35]\nsolver-rlimit = 0\n", ("pyproject.toml:5: tool.five35.solver-rlimit", "got 0")),
+        (
+            "[tool.five35]\nsolver-rlimit = true\n",
+            ("pyproject.toml:5: tool.five35.solver-rlimit", "got true"),
+        ),
+        (
+            "[tool.five35]\nsolver-rlimit = 4294967296\n",
+            ("pyproject.toml:5: tool.five35.solver-rlimit", "got 4294967296"),
+        ),
         ('[tool]\nfive35 = "quick"\n', ("pyproject.toml:5: tool.five35", "expected a table")),
     ],
 )
@@ -155,6 +171,27 @@ def test_a_bad_pyproject_value_is_one_line_naming_its_line(
 ) -> None:
     write_pyproject(tmp_path, body)
     run_bad_input(["check", "--level", "quick", "--only", "text_audit"], 2, *needles, cwd=tmp_path)
+
+
+def test_pyproject_sets_the_solver_limit_and_the_command_line_overrides_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    from five35.checks.oracles import z3model
+
+    monkeypatch.setattr(z3model, "_MEMO", {})  # the proofs asked again, under this limit
+    write_pyproject(tmp_path, '[tool.five35]\nlevel = "quick"\nformat = "json"\nsolver-rlimit = 1000\n')
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "--only", "proofs"])
+    assert result.exit_code == 1, result.output
+    [failure] = json.loads(result.stdout)["failures"]
+    assert "resource limit of 1,000 steps per query" in failure["message"]
+    assert "--solver-rlimit N (or solver-rlimit = N in [tool.five35]" in failure["message"]
+    override = CliRunner().invoke(main, ["check", "--only", "proofs", "--solver-rlimit", "200000000"])
+    assert override.exit_code == 0, override.output
+    for command in ("check", "report"):
+        assert "[default: 1000;" in " ".join(help_text(command, "-h").split())
 
 
 def test_key_lines_finds_every_spelling() -> None:

@@ -74,7 +74,7 @@ def spec() -> Spec:
 @functools.cache
 def witnesses_of(profile: str) -> tuple[tuple[str, Any], ...]:
     ctx = CheckContext(spec(), spec().ruleset(profile), "ci", SEED)
-    found, _ = witnesses(ctx, 8000)
+    found, _ = witnesses(ctx)
     return tuple(found)
 
 

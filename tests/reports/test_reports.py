@@ -418,7 +418,7 @@ def test_a_fresh_directory_gets_no_report_when_rendering_fails(tmp_path: Path) -
 def text_audit_only(monkeypatch: pytest.MonkeyPatch) -> None:
     """Keep the command tests fast: the checks are the text audit plus the fixture findings."""
 
-    def units(spec: Spec, ruleset: Any, level: Any, seed: int) -> list[Any]:
+    def units(spec: Spec, ruleset: Any, level: Any, seed: int, solver_rlimit: int) -> list[Any]:
         return report_job.given_checks(fixture_results(spec))
 
     monkeypatch.setattr(report_job, "check_units", units)
@@ -487,7 +487,7 @@ def test_report_command_out_must_be_a_directory(tmp_path: Path) -> None:
 
 
 def test_report_command_exits_1_when_a_check_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    def failing(spec: Spec, ruleset: Any, level: Any, seed: int) -> list[Any]:
+    def failing(spec: Spec, ruleset: Any, level: Any, seed: int, solver_rlimit: int) -> list[Any]:
         broken = CheckResult(
             name="planted",
             title="A check that finds the engine wrong",

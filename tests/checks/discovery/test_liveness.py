@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
+from five35.checks.discovery import liveness
 from five35.checks.discovery.liveness import (
     MATCH_END_TOPIC,
     STATE_PLANS,
@@ -19,7 +20,10 @@ from five35.checks.discovery.liveness import (
     analyse,
     check_liveness,
 )
-from five35.checks.findings import CheckContext, CheckResult, FindingKind, Level
+from five35.checks.findings import DEFAULT_SOLVER_RLIMIT, CheckContext, CheckResult, FindingKind, Level
+from five35.checks.oracles import z3model
+from five35.checks.oracles.z3model import CheckedSolver
+from five35.checks.runner import run_checks
 from five35.engine import PASS, Game, Move, Play, RoundEnd, State, TrickEndReason
 from five35.spec import Spec, SpecError, load_spec
 from five35.spec.words import words_of
@@ -221,7 +225,7 @@ def test_a_set_too_large_to_lead_closes_only_where_singles_take_adds(tmp_path: P
 
 
 def test_a_property_over_an_empty_domain_is_never_called_proved() -> None:
-    solver = z3.Solver()
+    solver = CheckedSolver(DEFAULT_SOLVER_RLIMIT)
     x = z3.Int("x")
     solver.add(x > 1, x < 1)
     with pytest.raises(ValueError, match="empty"):
@@ -276,3 +280,54 @@ def test_a_words_file_without_a_property_is_refused_at_its_line(tmp_path: Path) 
         check_liveness(CheckContext(spec, spec.ruleset(), level="quick"))
     message = str(err.value)
     assert "house.words.yaml:" in message and "liveness.properties" in message and "'trick.ends'" in message
+
+
+# ---- the match bound: what the proof proved ----------------------------------------------------
+
+
+def liveness_run(spec: Spec, monkeypatch: pytest.MonkeyPatch) -> CheckResult:
+    monkeypatch.setattr(z3model, "_MEMO", {})  # the proof asked again, under the patch
+    [result] = run_checks(spec, spec.ruleset(), level="quick", only=["discovery.liveness"]).results
+    return result
+
+
+def test_the_match_bound_printed_is_the_one_the_proof_proved(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rounds the scope names come from the proof's own term at the spec's score, not from
+    spec/model.py: a model bound raised by one leaves them as they are."""
+    model_bound = liveness.match_round_bound
+    monkeypatch.setattr(liveness, "match_round_bound", lambda *args: (model_bound(*args) or 0) + 1)
+    result = liveness_run(load_spec(), monkeypatch)
+    [match] = [p for p in result.proved if p.name == "match.ends"]
+    assert "at most 39, 29, 26, 24 and 23 rounds with 2, 3, 4, 5 and 6 players" in match.scope
+
+
+def test_a_weakened_match_proof_fails_the_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The proof of a bound one round looser still holds, and proves less than the loader and the
+    simulations take as proved: the check stops, naming both numbers."""
+    proved = liveness.round_limit
+    monkeypatch.setattr(liveness, "round_limit", lambda n, score, p_min: proved(n, score, p_min) + 1)
+    result = liveness_run(load_spec(), monkeypatch)
+    assert result.error is not None and not result.proved
+    assert result.error.message == (
+        "ValueError: liveness: the match proof bounds a match of 2 players by 40 rounds, but "
+        "spec/model.py's match_round_bound, taken as proved, says 39"
+    )
+
+
+def test_a_match_bound_one_round_too_tight_is_disproved(monkeypatch: pytest.MonkeyPatch) -> None:
+    proved = liveness.round_limit
+    monkeypatch.setattr(liveness, "round_limit", lambda n, score, p_min: proved(n, score, p_min) - 1)
+    result = liveness_run(load_spec(), monkeypatch)
+    assert result.error is None and "match.ends" not in {p.name for p in result.proved}
+    [finding] = [f for f in result.findings if f.id == "liveness.match.ends"]
+    # Some score and number of rounds at 2 players: the first player count asked.
+    assert finding.witness is not None and finding.witness.situation["players"] == 2
+
+
+def test_the_match_bound_follows_the_spec_copys_numbers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 30 points, the cheapest card 1: floor(n * 29 / (n - 1)) + 1 rounds.
+    spec = spec_copy(tmp_path, "value: 20\n    cites: [match.end]", "value: 30\n    cites: [match.end]")
+    [match] = [p for p in liveness_run(spec, monkeypatch).proved if p.name == "match.ends"]
+    assert "at most 59, 44, 39, 37 and 35 rounds with 2, 3, 4, 5 and 6 players" in match.scope

@@ -15,11 +15,13 @@ from five35.checks.discovery import silences
 from five35.checks.discovery.mutants import HOOKS, MUTANTS
 from five35.checks.discovery.oracle import INVARIANTS, QUESTIONS, ask_questions, play_violation
 from five35.checks.findings import CheckContext, FindingKind, engine_label
-from five35.checks.runner import CHECKS
+from five35.checks.output import status_word
+from five35.checks.runner import CHECKS, run_checks
 from five35.engine import Game, Pile
 from five35.spec import SpecError, load_spec
 from five35.spec.loader import embedded_spec_path
 from five35.spec.words import engine_hooks, words_of, words_path
+from spec_copies import THREE_COPIES_TO_30, write_spec_copy
 
 SPEC = load_spec()
 PUBLISHED = SPEC.ruleset()
@@ -215,6 +217,30 @@ def test_the_check_at_levels_quick_and_ci() -> None:
     assert json.dumps([f.to_json() for f in again.findings]) == json.dumps([f.to_json() for f in ci.findings])
     assert again.notes == ci.notes
     assert set(silences.mutants_for("deep")) == set(MUTANTS)
+    # On the embedded spec the engine passes every question: every mutant was examined.
+    assert ci.examined == ci.mutants and ci.warnings == ()
+
+
+def test_mutants_killed_by_a_question_the_engine_fails_too_are_a_warning_not_ok(tmp_path: Path) -> None:
+    """With 3 copies of each card the unmutated engine fails the texts' "4 pro Karte" question too,
+    so the 16 mutants it "killed" were never compared with the engine: the check says so."""
+    spec = load_spec(write_spec_copy(tmp_path / "house.yaml", THREE_COPIES_TO_30))
+    [result] = run_checks(spec, spec.ruleset(), level="ci", seed=SEED, only=[silences.NAME]).results
+    assert result.ok and result.mutants == 18 and result.exhaustive == result.generated == 0
+    # Killed by a question the engine passes: pile.single (beats.single.flip), trick.winner.
+    assert result.examined == 2
+    assert result.warnings == (
+        "16 of 18 mutants killed by a question of the texts that the unmutated engine fails too under "
+        "these rules, so never compared with the engine (deck.copies (deck.copies.count): 3 copies of "
+        "each card with 2 players, not 4)",
+    )
+    assert status_word(result) == "warning"
+    # Had every mutant been killed so, the check examined nothing, and says that first.
+    found = silences.discover(spec, spec.ruleset(), silences.CI_MUTANTS, CI, SEED)
+    void = silences.unexamined(spec.ruleset(), found)
+    only_void = silences.Discovery([o for o, _ in void])
+    [said] = silences.warnings_of(only_void, void)
+    assert said.startswith("examined nothing: every mutant (16) killed by a question of the texts")
 
 
 def test_every_mutant_is_described_by_the_words_file() -> None:

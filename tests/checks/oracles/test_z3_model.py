@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import z3  # type: ignore[import-untyped]
-from five35.checks.findings import CheckContext
+from five35.checks.findings import DEFAULT_SOLVER_RLIMIT, CheckContext
 from five35.checks.oracles.situations import NONE_PILE, central_piles, shaped_plays
 from five35.checks.oracles.z3model import (
     ACTION_CODES,
@@ -115,7 +115,7 @@ def test_python_and_z3_interpretations_agree_on_random_situations() -> None:
     m = Model(Z3Alg(), Params.of(ruleset), readings, maxk, maxn)
     sit = SymSituation.fresh("t.", maxk)
     out = m.decide(sit.action, sit.pile, sit.k, sit.p, sit.players, sit.opening8)
-    solver = m.solver()
+    solver = m.solver(DEFAULT_SOLVER_RLIMIT)
     solver.add(*readings.domain())
     plays = shaped_plays(ruleset.ranks, maxk)
     compared = 0

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
-from five35.checks.findings import CheckContext
+from five35.checks.findings import DEFAULT_SOLVER_RLIMIT, CheckContext
 from five35.checks.solver.divergence import (
     MAX_TIES,
     Found,
@@ -56,7 +56,7 @@ def z3_random_seed() -> Iterator[None]:
 def test_witnesses_and_query_counts_are_the_same_whatever_z3_did_before(z3_random_seed: None) -> None:
     # Under seed 5 the earlier search (the model Z3 returned among ties) drew run_order's witness on
     # another pile than under seed 0; the explicit order makes the seed irrelevant.
-    found_5, queries_5 = witnesses(CTX, 8000)
+    found_5, queries_5 = witnesses(CTX)
     z3.set_param("smt.random_seed", 0)
     z3.set_param("sat.random_seed", 0)
     # Unrelated Z3 work in between: terms created and solved in the same context.
@@ -64,7 +64,7 @@ def test_witnesses_and_query_counts_are_the_same_whatever_z3_did_before(z3_rando
     xs = [z3.Int(f"junk.{i}") for i in range(50)]
     junk.add(z3.Sum(xs) == 77, *[x >= 0 for x in xs])
     assert junk.check() == z3.sat
-    found_0, queries_0 = witnesses(CTX, 8000)
+    found_0, queries_0 = witnesses(CTX)
     assert witness_bytes(found_5) == witness_bytes(found_0)
     assert queries_5 == queries_0
 
@@ -80,19 +80,28 @@ def test_ties_are_offered_in_the_explicit_order_and_the_first_accepted_wins() ->
 
     rs = CTX.ruleset
     first, _ = smallest_divergence(
-        SPEC, rs, "eight_rank", "by_number", "strongest", False, 8000, prefer=refuse
+        SPEC, rs, "eight_rank", "by_number", "strongest", False, DEFAULT_SOLVER_RLIMIT, prefer=refuse
     )
     assert 1 < len(offered) <= MAX_TIES
     keys = [canonical_key(f) for f in offered]
     assert keys == sorted(keys) and len(set(map(str, keys))) == len(keys)
     assert first == offered[0]  # nothing accepted: the first in the order
-    plain, _ = smallest_divergence(SPEC, rs, "eight_rank", "by_number", "strongest", False, 8000)
+    plain, _ = smallest_divergence(
+        SPEC, rs, "eight_rank", "by_number", "strongest", False, DEFAULT_SOLVER_RLIMIT
+    )
     assert plain == offered[0]  # without a preference: the first in the order, too
     assert not reachable(CTX, plain)  # facing a single 8
     sizes = {f.situation["n"] + f.situation["k"] for f in offered}
     assert sizes == {plain.situation["n"] + plain.situation["k"]}  # every tie is equally small
     chosen, _ = smallest_divergence(
-        SPEC, rs, "eight_rank", "by_number", "strongest", False, 8000, prefer=lambda f: reachable(CTX, f)
+        SPEC,
+        rs,
+        "eight_rank",
+        "by_number",
+        "strongest",
+        False,
+        DEFAULT_SOLVER_RLIMIT,
+        prefer=lambda f: reachable(CTX, f),
     )
     assert chosen is not None and reachable(CTX, chosen)
     assert chosen == next(f for f in offered if reachable(CTX, f))

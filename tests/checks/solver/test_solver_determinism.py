@@ -1,0 +1,82 @@
+"""The Z3 checks give the same bytes whatever ran before them in the process and however loaded the
+machine is: each query runs under a resource limit (a count of Z3's steps, never a timeout) and
+each check's Z3 work in a context of its own."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from five35.checks.oracles import z3model
+from five35.checks.runner import run_checks
+from five35.spec import dumps, load_spec
+from spec_copies import THREE_COPIES_TO_30, write_spec_copy
+
+#: The checks that ask Z3 (every other check is seeded play or search, with no solver).
+Z3_CHECKS = ("proofs", "divergence", "text_examples", "dead_clauses", "discovery.liveness")
+BUSY = 2  # CPU-bound processes beside the loaded run (as many as the 2 cores its workers use)
+
+
+@contextlib.contextmanager
+def busy_processes(n: int) -> Iterator[list[subprocess.Popen[bytes]]]:
+    procs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
+    try:
+        yield procs
+    finally:
+        for proc in procs:
+            proc.kill()
+        for proc in procs:
+            proc.wait()
+
+
+def check_json(spec: Path | None, out: Path) -> bytes:
+    """`535-check check --level ci --format json` of the Z3 checks in a fresh process (worker
+    processes beside it, as `check` runs them), its output file's bytes."""
+    code = "import sys; from five35.cli import main; sys.exit(main())"
+    env = {k: v for k, v in os.environ.items() if k not in ("CI", "GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY")}
+    only = [arg for name in Z3_CHECKS for arg in ("--only", name)]
+    spec_args = ["--spec", str(spec)] if spec is not None else []
+    output = ["--format", "json", "--output-file", str(out), "-q"]
+    proc = subprocess.run(
+        [sys.executable, "-c", code, "check", "--level", "ci", *spec_args, *only, *output],
+        cwd=out.parent,  # away from this repository's [tool.five35]
+        env=env,
+        capture_output=True,
+        check=False,
+    )
+    assert proc.returncode in (0, 1), proc.stderr
+    return out.read_bytes()
+
+
+@pytest.mark.parametrize("copy", [False, True], ids=["embedded", "three-copies-to-30"])
+def test_check_level_ci_gives_the_same_json_idle_and_beside_busy_processes(
+    copy: bool, tmp_path: Path
+) -> None:
+    spec = write_spec_copy(tmp_path / "house.yaml", THREE_COPIES_TO_30) if copy else None
+    idle = check_json(spec, tmp_path / "idle.json")
+    with busy_processes(BUSY) as procs:
+        loaded = check_json(spec, tmp_path / "loaded.json")
+        assert all(p.poll() is None for p in procs)  # they were busy all along
+    assert loaded == idle
+
+
+def test_a_z3_check_answers_the_same_whatever_z3_did_before_in_the_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On this spec copy the text examples' unsat cores came out otherwise after the quick proofs had
+    run in the same Z3 context (a worker process runs whichever checks come to it)."""
+    spec = load_spec(write_spec_copy(tmp_path / "house.yaml", THREE_COPIES_TO_30))
+
+    def text_examples() -> str:
+        monkeypatch.setattr(z3model, "_MEMO", {})
+        return dumps(run_checks(spec, spec.ruleset(), level="ci", only=["text_examples"]).to_json())
+
+    first = text_examples()
+    monkeypatch.setattr(z3model, "_MEMO", {})
+    run_checks(spec, spec.ruleset(), level="quick", only=["proofs"])
+    assert text_examples() == first
