@@ -181,7 +181,7 @@ def test_check_deep_sends_each_check_as_a_unit_and_keeps_the_registry_order(rule
         executor=executor,
         progress=lambda n, r: seen.append(n),
     )
-    assert [args[-1] for args in executor.units] == DEEP == seen
+    assert [args[-2] for args in executor.units] == DEEP == seen  # the check name, then the rlimit
     processes = run_checks(spec, ruleset, level="deep", seed=3, only=DEEP, executor=LocalExecutor(2))
     serial = run_checks(spec, ruleset, level="deep", seed=3, only=DEEP)
     texts = {json.dumps(run.to_json(), sort_keys=True) for run in (spread, processes, serial)}
@@ -189,7 +189,7 @@ def test_check_deep_sends_each_check_as_a_unit_and_keeps_the_registry_order(rule
     # An executor given is used at any level (check passes one at ci too), in the same order.
     quick = RecordingExecutor(2)
     run_checks(spec, ruleset, level="quick", seed=3, only=DEEP, executor=quick)
-    assert [args[-1] for args in quick.units] == DEEP
+    assert [args[-2] for args in quick.units] == DEEP
 
 
 def test_check_deep_checks_an_engine_that_cannot_travel_here(ruleset: Ruleset) -> None:

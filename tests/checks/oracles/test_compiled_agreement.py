@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 import z3  # type: ignore[import-untyped]
-from five35.checks.findings import CheckContext
+from five35.checks.findings import DEFAULT_SOLVER_RLIMIT, CheckContext
 from five35.checks.oracles.z3model import (
     Model,
     Outcome,
@@ -160,7 +160,7 @@ def test_the_z3_model_agrees_with_the_concrete_model_on_every_decision_swept(
     reference = Model.concrete(base)
     model = Model(Z3Alg(), Params.of(base), readings, reference.maxk, reference.maxn)
     sit = SymSituation.fresh("agree.", model.maxk)
-    solver = model.solver()
+    solver = model.solver(DEFAULT_SOLVER_RLIMIT)
     solver.add(*readings.domain())
     pins = {
         rs: z3.And([readings.choice[p] == readings.names[p].index(r) for p, r in rs.readings.items()])

@@ -205,7 +205,7 @@ def test_a_readings_meaning_is_its_fragment_in_the_spec(tmp_path: Path) -> None:
     maxk, maxn = loop_bounds(ruleset)
     readings = Readings.symbolic(spec, "frag.")
     m = Model(Z3Alg(), Params.of(ruleset), readings, maxk, maxn)
-    solver = m.solver()
+    solver = m.solver(DEFAULT_SOLVER_RLIMIT)
     solver.add(*readings.domain())
     assert solver.check(as_bool(m.follows(fifteen, one))) == z3.unsat
 
