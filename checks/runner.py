@@ -36,10 +36,10 @@ from pathlib import Path
 from typing import Any
 
 from five35.engine import Game
-from five35.engine.engines import reference_lacks
+from five35.engine.engines import engine_note, reference_lacks
 from five35.engine.executor import Executor, LocalExecutor, describes_units
 from five35.engine.simulate import DEFAULT_SEED
-from five35.spec import Ruleset, Spec
+from five35.spec import Ruleset, Spec, other_game
 from five35.spec.limits import MAX_FILE_BYTES, InputLimitError, load_json
 
 from .discovery.decisions import check_decisions
@@ -287,6 +287,7 @@ class CheckRun:
             "level": self.level,
             "seed": self.seed,
             "engine": self.engine,
+            "rules_played_by": engine_note(self.ruleset),
             "ok": self.passed(strict=strict, baseline=baseline),
             "strict": strict,
             "baseline": sorted(baseline) if baseline is not None else None,
@@ -402,6 +403,17 @@ def _run_one(check: Check, ctx: CheckContext) -> CheckResult:
         return CheckResult(name=check.name, title=check.title, seconds=0.0, skipped=reason, notes=(reason,))
     if check.states_535:
         why = reference_lacks(ctx.ruleset)
+        foreign = other_game(ctx.spec)
+        if foreign is not None:
+            # Not "these rules are not 535's, rule by rule": another game is not 535 at all.
+            reason = (
+                f"not run: it holds play to 535's rules as five35 states them in Python (the reference "
+                f"engine, the Z3 model, 535's texts and scenes), and {foreign}, of which it can say "
+                "nothing; the spec interpreter plays it"
+            )
+            return CheckResult(
+                name=check.name, title=check.title, seconds=0.0, skipped=reason, notes=(reason,)
+            )
         if why is not None:
             reason = (
                 f"not run: it states the embedded spec's rules in Python, and these rules are not "
