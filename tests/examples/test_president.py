@@ -1,0 +1,201 @@
+"""examples/president/: a second climbing game, stated in the rule language with no Python beside
+it, played by the spec interpreter, and the commands that cannot speak of it saying why."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import xml.etree.ElementTree as ET
+from functools import cache
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from five35.cli import main
+from five35.engine import TrickEnd
+from five35.engine.engines import engine_name, make_engine, reference_lacks
+from five35.engine.interpreter import NAME as INTERPRETER
+from five35.engine.interpreter import SpecEngine
+from five35.spec import Ruleset, Spec, SpecError, load_spec, other_game
+from five35.spec.words import no_wording
+
+ROOT = Path(__file__).resolve().parents[2]
+FOLDER = ROOT / "examples" / "president"
+SPEC = FOLDER / "president.yaml"
+
+
+@cache
+def _spec() -> Spec:
+    return load_spec(SPEC)
+
+
+def _ruleset() -> Ruleset:
+    return _spec().ruleset()
+
+
+def test_the_folder_holds_a_text_and_a_spec_and_no_python_or_words_file() -> None:
+    names = sorted(p.name for p in FOLDER.iterdir())
+    assert names == ["president.yaml", "rules.en.txt"]
+    spec = _spec()
+    # Every clause quotes the English text, and no 535 point or parameter is required of it.
+    assert {code for c in spec.clauses.values() for code in c.languages} == {"en"}
+    assert set(spec.variation_points) == {"first_leader"}
+    for name in ("copies", "hand_size", "points", "set_closing_size", "run_closing_size", "min_run_size"):
+        assert name not in spec.parameters
+        assert not _ruleset().has(name)
+        assert name not in _ruleset().to_json()["parameters"]
+    assert other_game(spec) == "President is another game than 535 (Five Three Five)"
+    assert other_game(load_spec()) is None
+
+
+def test_the_interpreter_plays_it_and_says_so() -> None:
+    ruleset = _ruleset()
+    assert reference_lacks(ruleset) is not None
+    assert engine_name(ruleset) == INTERPRETER
+    game = make_engine(ruleset, 4)
+    assert isinstance(game, SpecEngine)
+    # The deck and the deal are the rules': 4 copies of 13 ranks, dealt out evenly.
+    assert game.copies == ruleset.copies(4) == 4
+    assert ruleset.hand_size(5) == 52 // 5
+
+
+def _play_rounds(players: int, rounds: int, seed: int) -> list[tuple[str, tuple[int, ...], str, int]]:
+    """(action, cards, pile kind before, pile size before) of every move of random play."""
+    game = make_engine(_ruleset(), players)
+    rng = random.Random(seed)
+    seen: list[tuple[str, tuple[int, ...], str, int]] = []
+    for r in range(rounds):
+        state = game.new_match(seed + r)
+        while state.phase == "play":
+            move = rng.choice(game.legal_moves(state))
+            before = state.pile
+            kind, size = (before.kind, before.size) if before else ("", 0)
+            seen.append((move.action, move.cards, kind, size))
+            if before is not None and move.action == "overwrite":
+                # A pair only by a higher pair, and so on: same kind, same size, higher rank.
+                new = game.pile_of(move.cards)
+                assert new is not None and new.kind == before.kind and new.size == before.size
+                assert new.cards[0] > before.cards[0]
+            state, events = game.apply(state, move)
+            for event in events:
+                if isinstance(event, TrickEnd):
+                    # The one way a President trick ends: never a Rule of 8, a closed set or run.
+                    assert event.reasons == ("all_passed",)
+    return seen
+
+
+def test_random_play_never_adds_never_ends_a_trick_by_the_rule_of_8_and_beats_like_with_like() -> None:
+    seen = _play_rounds(players=4, rounds=3, seed=17)
+    actions = {a for a, *_ in seen}
+    assert "add" not in actions
+    assert {"lead", "overwrite", "pass"} <= actions
+    game = make_engine(_ruleset(), 4)
+    assert isinstance(game, SpecEngine)
+    kinds = {pile.kind for a, cards, *_ in seen if a == "lead" and (pile := game.pile_of(cards))}
+    assert kinds and kinds <= {"single", "pair", "triple"}
+    assert {p.kind for p in game.placeable_piles()} == {"single", "pair", "triple"}
+    assert max(p.size for p in game.placeable_piles()) == 3
+
+
+def test_a_pair_is_beaten_only_by_a_higher_pair() -> None:
+    game = make_engine(_ruleset(), 3)
+    state = game.start_round([[9, 9, 5], [10, 10, 12, 12, 4, 4, 4], [3]], 0)
+    state, _ = game.apply(state, next(m for m in game.legal_moves(state) if m.cards == (9, 9)))
+    onto = {(m.action, m.cards) for m in game.legal_moves(state)}
+    assert onto == {("overwrite", (10, 10)), ("overwrite", (12, 12)), ("pass", ())}
+
+
+def _cli(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.output
+
+
+def test_rules_and_simulate_run_and_name_the_interpreter() -> None:
+    code, out = _cli("rules", "--spec", str(SPEC))
+    assert code == 0, out
+    assert "played by the spec interpreter" in out
+    code, out = _cli("simulate", "--spec", str(SPEC), "--games", "3", "--players", "3", "--format", "json")
+    assert code == 0, out
+    data = json.loads(out)
+    assert "the spec interpreter" in json.dumps(data["ruleset"])
+    counts = data["counts"]
+    assert counts["trick_ends"]["rule_of_8"] == 0
+    assert counts["moves"]["add"] == 0
+    assert counts["moves"]["overwrite"] > 0
+
+
+def test_check_quick_skips_what_it_cannot_say_naming_the_reason_in_every_format() -> None:
+    code, out = _cli("check", "--level", "quick", "--spec", str(SPEC), "--format", "json")
+    assert code == 0, out
+    run = json.loads(out[out.index("{") :])
+    assert "the spec interpreter" in run["rules_played_by"]
+    skipped = [c["skipped"] for c in run["checks"]]
+    # Nothing is run and faked: every check is skipped, each with its reason.
+    assert all(skipped)
+    assert all("another game" in s or "not run at level quick" in s for s in skipped)
+    assert sum("another game" in s for s in skipped) == 13
+    code, out = _cli("check", "--level", "quick", "--spec", str(SPEC), "--format", "junit")
+    assert code == 0
+    root = ET.fromstring(out[out.index("<") :])
+    messages = [s.get("message", "") for s in root.iter("skipped")]
+    assert messages and any("President is another game" in m for m in messages)
+    code, out = _cli("check", "--level", "quick", "--spec", str(SPEC), "--format", "sarif")
+    assert code == 0
+    notes = json.loads(out[out.index("{") :])["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    assert notes and all(n["level"] == "note" and "another game" in n["message"]["text"] for n in notes)
+
+
+def test_vectors_claim_none_of_535s_clauses(tmp_path: Path) -> None:
+    code, out = _cli("vectors", "--spec", str(SPEC), "--out", str(tmp_path / "v"))
+    assert code == 0, out
+    index = json.loads((tmp_path / "v" / "index.json").read_text(encoding="utf-8"))
+    assert index["coverage"]["clauses"] == {}
+    assert "another game" in index["coverage"]["clauses_not_claimed"]
+    assert any(v["file"].endswith("seeded-3-players.json") for v in index["vectors"])
+    # 535's text examples are not tried on President: each is skipped with the reason.
+    assert any("535's texts" in s["why"] for s in index["skipped"])
+
+
+def test_without_a_words_file_no_wording_exists_yet() -> None:
+    message = no_wording(_spec())
+    assert message is not None and "no wording exists yet for President" in message
+    assert no_wording(load_spec()) is None
+    code, out = _cli("rulebook", "--spec", str(SPEC), "--lang", "en")
+    assert code == 2
+    assert "no wording exists yet for President" in out
+    assert len(out.strip().splitlines()) == 1
+
+
+def test_the_deal_is_the_rules_and_the_player_bounds_the_specs() -> None:
+    ruleset = _ruleset()
+    # No hand-size table: the deal rule deals the whole deck evenly.
+    assert [ruleset.hand_size(n) for n in range(3, 7)] == [17, 13, 10, 8]
+    with pytest.raises(SpecError, match="7 players is outside 3 to 6"):
+        SpecEngine(ruleset, 7)
+
+
+def test_the_report_says_who_played_and_that_no_wording_exists_yet(tmp_path: Path) -> None:
+    out = tmp_path / "report"
+    code, text = _cli(
+        "report", "--spec", str(SPEC), "--out", str(out), "--games", "4", "--level", "quick", "--jobs", "1"
+    )
+    assert code == 0, text
+    data = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert data["game"] == "President"
+    verdict = " ".join(data["verdict"])
+    assert "Played by the spec interpreter" in verdict
+    assert "No wording exists yet for President" in verdict
+    assert "The reference engine passed every check" not in verdict
+    markdown = (out / "report.md").read_text(encoding="utf-8")
+    # The clauses are quoted in the text's own language, not as missing German and Spanish ones.
+    assert "en: The player who leads a trick plays a single card" in markdown
+    assert "(not in the German text)" not in markdown
+
+
+def test_fuzz_plays_president_through_the_protocol() -> None:
+    # A pile kind of President's own (pair, triple) crosses the protocol, and so do its parameters.
+    serve = f"{Path(sys.executable).parent / '535-check'} serve --spec {SPEC}"
+    code, out = _cli("fuzz", "--spec", str(SPEC), "--engine", serve, "--examples", "3")
+    assert code == 0, out
+    assert "played by the spec interpreter" in out
