@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from five35.cli import main
-from five35.engine import TrickEnd
+from five35.engine import RoundEnd, TrickEnd
 from five35.engine.engines import engine_name, make_engine, reference_lacks
 from five35.engine.interpreter import NAME as INTERPRETER
 from five35.engine.interpreter import SpecEngine
@@ -104,6 +104,45 @@ def test_a_pair_is_beaten_only_by_a_higher_pair() -> None:
     state, _ = game.apply(state, next(m for m in game.legal_moves(state) if m.cards == (9, 9)))
     onto = {(m.action, m.cards) for m in game.legal_moves(state)}
     assert onto == {("overwrite", (10, 10)), ("overwrite", (12, 12)), ("pass", ())}
+
+
+def test_the_round_plays_on_and_scores_the_order_of_going_out() -> None:
+    game = make_engine(_ruleset(), 4)
+    rng = random.Random(5)
+    for seed in range(3):
+        state = game.new_match(seed)
+        out: list[int] = []
+        while state.phase == "play":
+            # A player who has gone out takes no further turn.
+            assert state.to_move not in out and game.hand(state, state.to_move)
+            mover = state.to_move
+            state, events = game.apply(state, rng.choice(game.legal_moves(state)))
+            if not game.hand(state, mover) and mover not in out:
+                out.append(mover)
+        (end,) = [e for e in events if isinstance(e, RoundEnd)]
+        # The round went on until one player held cards: 0 points for the first out, 1 for the
+        # second, and so on, the one left holding cards scoring the most.
+        assert len(out) == 3 and sum(1 for h in state.hands if h) == 1
+        assert [end.penalties[seat] for seat in out] == [0, 1, 2]
+        assert sorted(end.penalties) == [0, 1, 2, 3]
+        assert end.went_out == out[0]
+
+
+def test_a_player_going_out_leaves_the_trick_to_the_others() -> None:
+    game = make_engine(_ruleset(), 3)
+    # Player 0 goes out with a 9; player 1 may still beat it, and when both others pass, player 1
+    # (the next holding cards after player 0) leads.
+    state = game.start_round([[9], [10, 4], [3, 5]], 0)
+    state, _ = game.apply(state, next(m for m in game.legal_moves(state) if m.cards == (9,)))
+    assert state.phase == "play" and state.out == (0,)
+    assert state.to_move == 1
+    assert {(m.action, m.cards) for m in game.legal_moves(state)} == {("overwrite", (10,)), ("pass", ())}
+    state, _ = game.apply(state, next(m for m in game.legal_moves(state) if m.action == "pass"))
+    assert state.to_move == 2
+    state, events = game.apply(state, next(m for m in game.legal_moves(state) if m.action == "pass"))
+    assert [e.reasons for e in events if isinstance(e, TrickEnd)] == [("all_passed",)]
+    assert state.pile is None and state.to_move == 1
+    assert game.from_json(game.to_json(state)) == state
 
 
 def _cli(*args: str) -> tuple[int, str]:
