@@ -387,11 +387,14 @@ class SpecEngine:
         return winner
 
     def _next_active(self, seat: int, passed: int) -> int:
+        mover = seat
         for _ in range(self.players):
             seat = int(self.program.next_seat(seat)) % self.players
             if not passed >> seat & 1:
                 return seat
-        raise RuleError("the turn order reaches no player still in the trick")
+        # The rules stall here (nobody left to answer a play, and no trick ending for it): theirs to
+        # answer for, one line naming the place, as for a player left without a legal move.
+        raise SpecError("rules", f"the turn order after player {mover} reaches no player still in the trick")
 
     def _end_trick(
         self, state: State, trick: tuple[Play, ...], mover: int, reasons: tuple[TrickEndReason, ...]
