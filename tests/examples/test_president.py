@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 from five35.cli import main
 from five35.engine import RoundEnd, TrickEnd
+from five35.engine.bots import get_bot
 from five35.engine.engines import engine_name, make_engine, reference_lacks
 from five35.engine.interpreter import NAME as INTERPRETER
 from five35.engine.interpreter import SpecEngine
@@ -145,6 +146,36 @@ def test_a_player_going_out_leaves_the_trick_to_the_others() -> None:
     assert game.from_json(game.to_json(state)) == state
 
 
+def test_a_play_nobody_is_left_to_answer_ends_the_trick() -> None:
+    game = make_engine(_ruleset(), 4)
+    state = game.start_round([[4, 9, 12], [3, 13], [6], [5, 14]], 0)
+    for seat, text in ((0, "lead 4"), (1, "pass"), (2, "overwrite 6"), (3, "pass")):
+        assert state.to_move == seat
+        state, _ = game.apply(state, next(m for m in game.legal_moves(state) if str(m) == text))
+    # Player 2 went out with the 6; players 1 and 3 passed: player 0's 9 has nobody left to answer.
+    assert state.out == (2,) and state.to_move == 0
+    state, events = game.apply(state, next(m for m in game.legal_moves(state) if str(m) == "overwrite 9"))
+    assert [(e.winner, e.reasons) for e in events if isinstance(e, TrickEnd)] == [(0, ("all_passed",))]
+    assert state.pile is None and state.to_move == 0
+
+
+def test_every_match_ends_at_every_player_count_with_every_bot() -> None:
+    for players in range(3, 7):
+        game = make_engine(_ruleset(), players)
+        for name in ("greedy", "cautious", "random"):
+            bot = get_bot(name)
+            for seed in range(3):
+                rng = random.Random(seed)
+                state = game.new_match(seed)
+                rounds = 1
+                while state.phase != "match_over":
+                    if state.phase == "round_over":
+                        state, rounds = game.next_round(state), rounds + 1
+                        continue
+                    state, _ = game.apply(state, bot.choose(game, state, game.legal_moves(state), rng))
+                assert 1 <= rounds <= 5
+
+
 def _cli(*args: str) -> tuple[int, str]:
     result = CliRunner().invoke(main, list(args))
     return result.exit_code, result.output
@@ -169,11 +200,16 @@ def test_check_quick_skips_what_it_cannot_say_naming_the_reason_in_every_format(
     assert code == 0, out
     run = json.loads(out[out.index("{") :])
     assert "the spec interpreter" in run["rules_played_by"]
-    skipped = [c["skipped"] for c in run["checks"]]
-    # Nothing is run and faked: every check is skipped, each with its reason.
-    assert all(skipped)
-    assert all("another game" in s or "not run at level quick" in s for s in skipped)
-    assert sum("another game" in s for s in skipped) == 13
+    skipped = {c["name"]: c["skipped"] for c in run["checks"]}
+    # Nothing is run and faked: the text audit reads President's own spec, every other check is
+    # skipped, each with its reason.
+    assert skipped.pop("text_audit") is None
+    assert all("another game" in s or "not run at level quick" in s for s in skipped.values())
+    assert sum("another game" in s for s in skipped.values()) == 12
+    assert "the reference engine, which plays 535 alone" in skipped["interpreter"]
+    (gap,) = run["findings"]
+    assert gap["id"] == "gap.point.first_leader"
+    assert gap["detail"].startswith("The text does not say.")
     code, out = _cli("check", "--level", "quick", "--spec", str(SPEC), "--format", "junit")
     assert code == 0
     root = ET.fromstring(out[out.index("<") :])
@@ -238,3 +274,16 @@ def test_fuzz_plays_president_through_the_protocol() -> None:
     code, out = _cli("fuzz", "--spec", str(SPEC), "--engine", serve, "--examples", "3")
     assert code == 0, out
     assert "played by the spec interpreter" in out
+
+
+def test_without_its_after_play_ending_the_rules_stall_and_say_so_in_one_line(tmp_path: Path) -> None:
+    # The turn would reach nobody after a play that no one is left to answer: the rules' fault, a
+    # one-line error (exit 2), not a traceback or a hang.
+    text = SPEC.read_text(encoding="utf-8")
+    start, end = text.index("  - id: trick.end.nobody_left"), text.index("  - id: trick.winner")
+    (tmp_path / "rules.en.txt").write_text((FOLDER / "rules.en.txt").read_text(encoding="utf-8"))
+    copy = tmp_path / "stalls.yaml"
+    copy.write_text(text[:start] + text[end:], encoding="utf-8")
+    code, out = _cli("simulate", "--spec", str(copy), "--games", "50", "--bots", "greedy")
+    assert code == 2
+    assert out.strip().splitlines()[-1].startswith("535-check: error: rules: the turn order after player")
