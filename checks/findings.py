@@ -486,4 +486,9 @@ class Check:
     #: reference engine's hooks): it can say nothing of rules the reference engine does not play,
     #: and is skipped for them with that reason.
     states_535: bool = True
+    #: Whether the check can speak of another game than 535 (it reads only the spec's own data):
+    #: every other check is skipped for one, with that reason.
+    other_games: bool = False
+    #: What ties the check to 535, said where it is skipped for another game.
+    bound_to_535: str = "it states 535's rules in Python"
     levels: tuple[Level, ...] = LEVELS

@@ -22,10 +22,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from five35.engine.engines import engine_note
 from five35.spec import Spec, dumps, embedded_spec_path
 
 from .findings import CheckResult, Failure, Finding, FindingKind, ProvedProperty, Severity
-from .runner import CheckRun, is_engine_crash
+from .runner import CheckRun, all_checks, is_engine_crash
 
 Format = Literal["text", "json", "junit", "sarif", "github", "gitlab"]
 FORMATS: tuple[Format, ...] = ("text", "json", "junit", "sarif", "github", "gitlab")
@@ -182,10 +183,21 @@ def summary_line(run: CheckRun, baseline: frozenset[str] | None) -> str:
     if t["errors"]:
         line += f" ({t['errors']:,} of them from a check that stopped with an error)"
     if t["skipped"]:
-        line += f"; {plural(t['skipped'], 'check')} not run at level {run.level}"
+        other = len(_skipped_not_for_level(run))
+        if t["skipped"] - other:
+            line += f"; {plural(t['skipped'] - other, 'check')} not run at level {run.level}"
+        if other:
+            line += f"; {plural(other, 'check')} not run for the reason given below"
     if t["warnings"]:
         line += f"; {plural(t['warnings'], 'check')} with a warning"
     return line + "."
+
+
+def _skipped_not_for_level(run: CheckRun) -> list[CheckResult]:
+    """The skipped checks whose level runs them: each skipped for a reason of its own (the rules
+    are not the ones the check states, another game), which a reader must be told."""
+    levels = {c.name: c.levels for c in all_checks()}
+    return [r for r in run.skipped if run.level in levels.get(r.name, (run.level,))]
 
 
 def status_word(result: CheckResult) -> str:
@@ -291,6 +303,7 @@ def render_text(run: CheckRun, *, baseline: frozenset[str] | None = None, strict
         f"535-check check: level {run.level}, seed {run.seed}, ruleset {run.ruleset.label()}",
         f"  spec {run.spec_path}",
         f"  engine {run.engine}",
+        f"  rules {engine_note(run.ruleset)}",
         "",
     ]
     header = ("check", "exhaustive", "generated", "proofs", "findings", "failures", "time", "")
@@ -627,6 +640,13 @@ def render_sarif(
         }
         for r in run.errors
         if r.error is not None
+    ] + [
+        {
+            "level": "note",
+            "message": {"text": _one_line(f"{r.name} skipped: {r.skipped}")},
+            "descriptor": {"id": r.name},
+        }
+        for r in _skipped_not_for_level(run)
     ]
     notifications += [
         {

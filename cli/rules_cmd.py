@@ -47,7 +47,7 @@ def _heading(title: str) -> list[str]:
 def _clause_lines(spec: Spec, cid: str, indent: int) -> list[str]:
     clause = spec.clauses[cid]
     lines = [" " * indent + cid]
-    for code in ("de", "es"):
+    for code in clause.languages:
         text = clause.text(code)
         if text is not None:
             lines.extend(_wrap(text, indent + 2, f"{code}: "))

@@ -53,7 +53,8 @@ def _greedy_key(game: Game, state: State, move: Move, in_hand: int) -> tuple[boo
         len(move.cards) == in_hand,
         game.ends_trick(state, move),
         len(move.cards),
-        sum(points[c] for c in move.cards),
+        # A game without 535's points table (its scoring is its own rule) breaks no tie by points.
+        sum(points.get(c, 0) for c in move.cards),
     )
 
 

@@ -251,6 +251,7 @@ class SpecEngine:
             mover=state.to_move,
             cards_left=self.codec.size(hand),
             passes_in_a_row=0,
+            others_in=self._others_in(state.passed, state.to_move),
         )
         return bool(self._ended(self._after_play, env))
 
@@ -273,6 +274,18 @@ class SpecEngine:
 
     def _trick_env(self, state: State, **names: Any) -> dict[str, Any]:
         return {**self._env, "in_trick": self.players - state.passed.bit_count(), **names}
+
+    def _others_in(self, passed: int, placer: int) -> int:
+        """How many players besides `placer` (the last to place cards) are still in the trick."""
+        mask = passed | (1 << placer) if placer >= 0 else passed
+        return self.players - mask.bit_count()
+
+    def _holding(self, hands: tuple[int, ...]) -> int:
+        return sum(1 for h in hands if h)
+
+    def _gone(self, hands: tuple[int, ...]) -> int:
+        """The players without cards: out of every trick while the round plays on."""
+        return sum(1 << seat for seat, h in enumerate(hands) if not h)
 
     def _ended(self, rules: list[RuleDef], env: dict[str, Any]) -> tuple[TrickEndReason, ...]:
         reasons = []
@@ -303,6 +316,7 @@ class SpecEngine:
             mover=player,
             cards_left=self.codec.size(state.hands[player]),
             passes_in_a_row=in_a_row,
+            others_in=self._others_in(passed, state.last_player),
         )
         reasons = self._ended(self._after_pass, env)
         if reasons:
@@ -327,9 +341,16 @@ class SpecEngine:
             "mover": player,
             "cards_left": cards_left,
             "passes_in_a_row": 0,
+            "others_in": self._others_in(state.passed, player),
+            "holding": self._holding(hands),
         }
         reasons = self._ended(self._after_play, env)
         ends_round = self._round_end(env)
+        # A player whose last card this was, in a round that plays on, is out of it: they take no
+        # further turn (marked passed in every trick) and are listed in the order players went out.
+        plays_on = cards_left == 0 and not ends_round
+        out = (*state.out, player) if plays_on else state.out
+        passed = state.passed | (1 << player) if plays_on else state.passed
         if reasons or ends_round:
             moved = _evolve(
                 state,
@@ -338,6 +359,8 @@ class SpecEngine:
                 pile=option.pile,
                 last_player=player,
                 opening_has_eight=opening_has_eight,
+                passed=passed,
+                out=out,
             )
             if ends_round:
                 events: tuple[Event, ...] = ()
@@ -352,7 +375,9 @@ class SpecEngine:
             pile=option.pile,
             last_player=player,
             opening_has_eight=opening_has_eight,
-            to_move=self._next_active(player, state.passed),
+            to_move=self._next_active(player, passed),
+            passed=passed,
+            out=out,
         ), ()
 
     def _winner(self, state: State, mover: int) -> int:
@@ -362,38 +387,55 @@ class SpecEngine:
         return winner
 
     def _next_active(self, seat: int, passed: int) -> int:
+        mover = seat
         for _ in range(self.players):
             seat = int(self.program.next_seat(seat)) % self.players
             if not passed >> seat & 1:
                 return seat
-        raise RuleError("the turn order reaches no player still in the trick")
+        # The rules stall here (nobody left to answer a play, and no trick ending for it): theirs to
+        # answer for, one line naming the place, as for a player left without a legal move.
+        raise SpecError("rules", f"the turn order after player {mover} reaches no player still in the trick")
 
     def _end_trick(
         self, state: State, trick: tuple[Play, ...], mover: int, reasons: tuple[TrickEndReason, ...]
     ) -> tuple[State, tuple[Event, ...]]:
         winner = self._winner(state, mover)
         cleared = state.cleared + sum(self.codec.pack(p.move.cards) for p in trick)
+        gone = self._gone(state.hands)
+        # A winner who has gone out cannot lead: the next player in turn who holds cards does.
+        leader = self._next_active(winner, gone) if gone >> winner & 1 else winner
         new = _evolve(
             state,
             pile=None,
             trick=(),
-            passed=0,
+            passed=gone,
             last_player=-1,
             opening_has_eight=False,
-            to_move=winner,
+            to_move=leader,
             cleared=cleared,
         )
         return new, (TrickEnd(winner, reasons),)
 
-    def penalty(self, hand: int, went_out: bool = False) -> int:
-        """The points a hand left at the end of a round scores (the `scoring` rule)."""
+    def penalty(self, hand: int, went_out: bool = False, place: int | None = None) -> int:
+        """The points a hand left at the end of a round scores (the `scoring` rule). `place`: how
+        many players went out before this one (by default 0 for the one who went out, else 1)."""
         cards = tuple(self.codec.cards(hand))
-        return int(self.program.ask("scoring", "penalty", hand=cards, went_out=went_out))
+        at = (0 if went_out else 1) if place is None else place
+        return int(self.program.ask("scoring", "penalty", hand=cards, went_out=went_out, place=at))
 
     def _end_round(
-        self, state: State, went_out: int, events: tuple[Event, ...]
+        self, state: State, mover: int, events: tuple[Event, ...]
     ) -> tuple[State, tuple[Event, ...]]:
-        penalties = tuple(self.penalty(h, seat == went_out) for seat, h in enumerate(state.hands))
+        # The order players went out in (535: the mover alone); those still holding cards share
+        # the place after the last one out. "Went out" is the first of them.
+        last = (mover,) if not state.hands[mover] and mover not in state.out else ()
+        order = (*state.out, *last) or (mover,)
+        went_out = order[0]
+        places = {seat: i for i, seat in enumerate(order)}
+        penalties = tuple(
+            self.penalty(h, seat == went_out, places.get(seat, len(order)))
+            for seat, h in enumerate(state.hands)
+        )
         scores = tuple(s + p for s, p in zip(state.scores, penalties, strict=True))
         events = (*events, RoundEnd(went_out, penalties, scores))
         high, low = max(scores), min(scores)
@@ -537,4 +579,5 @@ def _evolve(state: State, **changes: Any) -> State:
         get("round_leader", state.round_leader),
         get("phase", state.phase),
         get("seed", state.seed),
+        get("out", state.out),
     )

@@ -27,6 +27,8 @@ def state_to_json(codec: CardCodec, state: State) -> dict[str, Any]:
         "round_leader": state.round_leader,
         "phase": state.phase,
         "seed": state.seed,
+        # Only where a round plays on after a player goes out: 535's states stay as they were.
+        **({"out": list(state.out)} if state.out else {}),
     }
 
 
@@ -74,6 +76,10 @@ def state_from_json(codec: CardCodec, players_at_table: int, data: dict[str, Any
     passed = 0
     for i, p in enumerate(data["passed"]):
         passed |= 1 << seat(f"passed[{i}]", p)
+    out = data.get("out", [])
+    if not isinstance(out, list) or len(set(map(repr, out))) != len(out):
+        raise ValueError("out: expected a list of distinct seats")
+    out_seats = tuple(seat(f"out[{i}]", p) for i, p in enumerate(out))
     if data["phase"] not in ("play", "round_over", "match_over"):
         raise ValueError(f"phase: unknown phase {data['phase']!r}")
     try:
@@ -100,4 +106,5 @@ def state_from_json(codec: CardCodec, players_at_table: int, data: dict[str, Any
         round_leader=seat("round_leader", data["round_leader"]),
         phase=data["phase"],
         seed=data["seed"],
+        out=out_seats,
     )

@@ -273,6 +273,9 @@ class State(Record):
     round_leader: int
     phase: Phase
     seed: int
+    #: The players who have gone out of a round that plays on (a rule whose `round_end` waits for
+    #: more than the first), in the order they went out; always empty in 535, whose round ends then.
+    out: tuple[int, ...] = ()
 
     @property
     def leading(self) -> bool:
@@ -307,6 +310,7 @@ def new_state(
     round_leader: int,
     phase: Phase,
     seed: int,
+    out: tuple[int, ...] = (),
 ) -> State:
     """`State(...)` with the fields in their order, for the engine's own States, which need no
     checks: several times faster than the frozen dataclass's __init__, which sets each field
@@ -333,6 +337,7 @@ def new_state(
         state.round_leader = round_leader  # type: ignore[misc]
         state.phase = phase  # type: ignore[misc]
         state.seed = seed  # type: ignore[misc]
+        state.out = out  # type: ignore[misc]
         return state
     state = _new_object(State)
     _set_attribute(
@@ -354,6 +359,7 @@ def new_state(
             "round_leader": round_leader,
             "phase": phase,
             "seed": seed,
+            "out": out,
         },
     )
     return state
@@ -391,6 +397,7 @@ def step_state(
             state.round_leader,
             state.phase,
             state.seed,
+            state.out,
         )
     fields = state.__dict__.copy()
     new: State = _new_object(State)

@@ -21,6 +21,7 @@ import jsonschema
 from five35.engine import IllegalMove, Move, Position, State
 from five35.engine.engines import Engine, make_engine
 from five35.spec import Ruleset, Spec, SpecError
+from five35.spec.vocabulary import PARAMETERS
 
 from .client import EngineClient, EngineFault, Posted, response_body
 from .messages import deal_json, event_json, move_json, move_key, shown
@@ -403,6 +404,10 @@ def _parameter_validator(name: str) -> jsonschema.Draft202012Validator:
     engine or replay declares is held to the same bounds as one written in a spec file."""
     text = resources.files("five35.spec").joinpath("spec.schema.json").read_text("utf-8")
     defs = json.loads(text)["$defs"]
+    if f"{name}_value" not in defs:
+        # A spec's own parameter (a house rule's, another game's): the schema gives it no shape,
+        # any JSON value is one (what its rules make of it is theirs to say).
+        return jsonschema.Draft202012Validator(True)
     return jsonschema.Draft202012Validator({"$ref": f"#/$defs/{name}_value", "$defs": defs})
 
 
@@ -454,10 +459,14 @@ def with_parameters(
             )
         elif name in ("points", "hand_size"):
             fields[f"{name.removesuffix('s')}_items"] = tuple(sorted((int(k), v) for k, v in value.items()))
+        elif name not in PARAMETERS:
+            extra = dict(ruleset.extra_items)
+            extra[name] = json.dumps(value, sort_keys=True)
+            fields["extra_items"] = tuple(sorted(extra.items()))
         else:
             fields[name] = value
     new = dataclasses.replace(ruleset, **fields)
-    if {r for r, _ in new.point_items} != set(new.ranks):
+    if new.has("points") and {r for r, _ in new.point_items} != set(new.ranks):
         raise SpecError(where, "parameters.points: needs exactly one value per rank")
     for players in range(new.players_min, new.players_max + 1):
         try:

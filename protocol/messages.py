@@ -29,6 +29,7 @@ ERROR_CODES = ("illegal_move", "bad_request", "no_round")
 TRICK_REASONS = ("all_passed", "rule_of_8", "run_closed", "set_closed")
 PHASES = ("play", "round_over", "match_over")
 PILE_KINDS = ("single", "set", "run")
+_KIND_NAME = re.compile(r"[a-z_][a-z0-9_]*")
 DEAL_FIELDS = ("players", "hands", "leader", "scores")
 #: The fields each request type may carry (the request schema's additionalProperties: false).
 REQUEST_FIELDS: dict[str, tuple[str, ...]] = {
@@ -350,8 +351,12 @@ def _pile(value: Any, where: str) -> None:
         raise ProtocolViolation(f"{where}: expected an object or null, got {_kind(value)}")
     _fields(value, where, ("kind", "cards"))
     _only(value, where, PILE_FIELDS)
-    if value["kind"] not in PILE_KINDS:
-        raise ProtocolViolation(f"{where}.kind: expected single, set or run, got {shown(value['kind'])}")
+    kind = value["kind"]
+    # 535's kinds, or a spec's own (a pile rule's `kind:`, a name of the rule language).
+    if not (kind in PILE_KINDS or (isinstance(kind, str) and _KIND_NAME.fullmatch(kind))):
+        raise ProtocolViolation(
+            f"{where}.kind: expected a pile kind (single, set, run, ...), got {shown(kind)}"
+        )
     if not _cards(value["cards"], f"{where}.cards"):
         raise ProtocolViolation(f"{where}.cards: a pile holds at least one card")
 

@@ -38,7 +38,7 @@ from typing import Any
 
 from five35.engine import PASS, Move, Pile, Position
 from five35.engine.engines import Engine, make_engine
-from five35.spec import Ruleset, Spec
+from five35.spec import Ruleset, Spec, other_game
 
 from .messages import PROTOCOL_VERSION, deal_json, move_json
 from .server import ReferenceEngine, state_json
@@ -670,6 +670,8 @@ class Suite:
     vectors: list[Vector] = field(default_factory=list)
     skipped: list[dict[str, str]] = field(default_factory=list)
     not_shown: dict[str, str] = field(default_factory=dict)
+    #: Why no vector claims a clause (another game's spec), or None.
+    clauses_not_claimed: str | None = None
 
     def names(self) -> list[str]:
         width = max(3, len(str(len(self.vectors))))
@@ -724,6 +726,7 @@ class Suite:
                 "clauses": dict(sorted(clauses.items())),
                 "readings": dict(sorted(readings.items())),
                 "not_shown": dict(sorted(self.not_shown.items())),
+                **({"clauses_not_claimed": self.clauses_not_claimed} if self.clauses_not_claimed else {}),
             },
             "skipped": self.skipped,
         }
@@ -804,8 +807,12 @@ def build_suite(
     engines = _Engines()
     suite = Suite(spec, ruleset, seed)
     vectors: list[Vector] = []
+    foreign = other_game(spec)
     for source, scenes in (("text", TEXT_SCENES), ("clause", CLAUSE_SCENES)):
         for scene in scenes:
+            if foreign is not None and source == "text":
+                suite.skipped.append({"scene": scene.slug, "why": f"an example of 535's texts: {foreign}"})
+                continue
             setup = next((s for s in scene.setups if _plays(engines, ruleset, s, scene.may_refuse)), None)
             if setup is None:
                 suite.skipped.append(
@@ -872,6 +879,12 @@ def build_suite(
     for point in spec.variation_points:
         if point not in suite.not_shown and not any(point in dict(v.readings) for v in suite.vectors):
             suite.not_shown[point] = "no vector's answers change with this reading alone"
+    if foreign is not None:
+        # The scenes' clause ids and examples are 535's texts': they cover none of another game's.
+        suite.vectors = [replace(v, clauses=(), examples=()) for v in suite.vectors]
+        suite.clauses_not_claimed = (
+            f"{foreign}: the vectors' scenes were written for 535's texts, so no vector claims a clause"
+        )
     return suite
 
 

@@ -35,8 +35,9 @@ from five35.checks.pipeline import (
     Variant,
     WitnessSource,
 )
+from five35.engine.engines import engine_note, reference_lacks
 from five35.spec import Ruleset, Spec
-from five35.spec.words import LANGUAGES, words_of
+from five35.spec.words import LANGUAGES, no_wording, words_of
 
 from .plain import KIND_WORDS, Plain
 
@@ -57,7 +58,10 @@ def _clauses(spec: Spec, ids: Sequence[str]) -> list[dict[str, Any]]:
         if clause is None:
             out.append({"id": cid, "name": name, "de": None, "es": None, "defect": None})
         else:
-            out.append({"id": cid, "name": name, "de": clause.de, "es": clause.es, "defect": clause.defect})
+            row = {"id": cid, "name": name, "de": clause.de, "es": clause.es, "defect": clause.defect}
+            # Another game's text in its own language (English): shown where 535's two are.
+            row.update((code, text) for code, text in clause.texts if code not in ("de", "es"))
+            out.append(row)
     return out
 
 
@@ -776,6 +780,14 @@ def report_data(data: ReportData) -> dict[str, Any]:
     proved = _proved(spec, data.results)
     discovery = _discovery(data.results, sections, questions, proved)
     verdict = _plain_verdict(questions, data.standalone, summary, failures, plain)
+    if reference_lacks(ruleset) is not None:
+        # The last line speaks of the reference engine; these rules it does not play.
+        verdict[-1] = f"{engine_note(ruleset).capitalize()}."
+        if failures:
+            verdict[-1] += f" {len(failures)} checks failed: see the failures below."
+    missing_words = no_wording(spec)
+    if missing_words is not None:
+        verdict.append(missing_words[:1].upper() + missing_words[1:] + ".")
     line = _discovery_line(discovery)
     if line is not None:
         verdict.insert(len(verdict) - 1, line)

@@ -20,7 +20,7 @@ from html import escape
 from typing import Any, Literal
 
 from five35.spec import Ruleset, Spec, SpecError
-from five35.spec.words import QuestionWords, questions_of, words_of
+from five35.spec.words import QuestionWords, no_wording, questions_of, words_of
 
 LANGUAGES: tuple[str, ...] = ("de", "es", "en")
 FORMATS: tuple[str, ...] = ("md", "html")
@@ -210,6 +210,10 @@ def rulebook(spec: Spec, ruleset: Ruleset, language: str) -> Rulebook:
     if language not in LANGUAGES:
         raise SpecError("--lang", f"expected one of {', '.join(LANGUAGES)}, got {language!r}")
     words = words_of(spec)
+    missing = no_wording(spec)
+    if missing is not None:
+        # A clarified rulebook is the words file's: its translation, its clarifications' wording.
+        raise SpecError("--spec", f"{missing}; write it to get a clarified rulebook")
     own = words.rulebook[language]
     lead, pieces = _layout(spec, language)
     profile = spec.profiles.get(ruleset.profile)

@@ -1,6 +1,6 @@
 """five35.spec: the rules of 535 as data, and the loader that turns a spec file into a Ruleset."""
 
-from .loader import embedded_spec_path, load_spec
+from .loader import embedded_game, embedded_spec_path, load_spec, other_game
 from .model import (
     MATCH_ROUND_LIMIT,
     Clause,
@@ -30,7 +30,9 @@ __all__ = [
     "SpecError",
     "VariationPoint",
     "dumps",
+    "embedded_game",
     "embedded_spec_path",
     "load_spec",
     "match_round_bound",
+    "other_game",
 ]

@@ -40,7 +40,7 @@ from .model import (
     VariationPoint,
     match_round_bound,
 )
-from .vocabulary import PARAMETERS, Vocabulary
+from .vocabulary import PARAMETERS, REQUIRED_PARAMETERS, Vocabulary
 from .yaml_input import read_text, read_yaml
 
 Key = tuple[str | int, ...]
@@ -54,6 +54,20 @@ MAX_EXTENDS = MAX_DEPTH
 
 def embedded_spec_path() -> Path:
     return Path(str(resources.files("five35.spec").joinpath(EMBEDDED_SPEC)))
+
+
+@cache
+def embedded_game() -> str:
+    """The embedded spec's `game:` (535's name)."""
+    return load_spec().game
+
+
+def other_game(spec: Spec) -> str | None:
+    """Why `spec` states another game than 535 (None where it is 535, a house rule included): what
+    five35 wrote for 535's texts (their examples, scenes, words, clause ids) says nothing of it."""
+    if spec.game == embedded_game():
+        return None
+    return f"{spec.game} is another game than {embedded_game()}"
 
 
 @cache
@@ -192,12 +206,43 @@ def _unknown_names(data: Any, vocabulary: Vocabulary) -> Iterator[tuple[Key, str
     params = data.get("parameters") if isinstance(data, dict) else None
     if not isinstance(params, dict):
         return
-    missing = [name for name in vocabulary.parameters if name not in params]
+    # A parameter every ruleset can have is missed only where some rule names it (another game
+    # leaves 535's out): a name of its own close to one of those is then most likely a misspelling.
+    points = data.get("variation_points")
+    fragments = [
+        r.get("rules")
+        for v in (points.values() if isinstance(points, dict) else ())
+        if isinstance(v, dict) and isinstance(v.get("readings"), dict)
+        for r in v["readings"].values()
+        if isinstance(r, dict)
+    ]
+    named = _words_in(data.get("rules"), fragments)
+    missing = [
+        name
+        for name in vocabulary.parameters
+        if name not in params and (name in REQUIRED_PARAMETERS or name in named)
+    ]
     for name in params:
         if name not in vocabulary.parameters and missing:
             close = difflib.get_close_matches(name, missing, n=1)
             hint = f"did you mean {close[0]!r}?" if close else f"{', '.join(missing)} missing"
             yield ("parameters", name), f"parameter {name!r} is not one every ruleset has ({hint})"
+
+
+def _words_in(*values: Any) -> set[str]:
+    """Every word of every expression in `values` (rules and fragments), before parsing."""
+    found: set[str] = set()
+    stack = list(values)
+    while stack:
+        value = stack.pop()
+        if isinstance(value, str):
+            found.update(re.findall(r"[a-z_][a-z0-9_]*", value))
+        elif isinstance(value, dict):
+            # The prose of a rule is no expression: only its parts can name a parameter.
+            stack.extend(v for k, v in value.items() if k not in ("statement", "cites", "id"))
+        elif isinstance(value, list):
+            stack.extend(value)
+    return found
 
 
 def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Spec:
@@ -212,7 +257,14 @@ def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Spec:
         for code, s in data["sources"].items()
     }
     clauses = {
-        cid: Clause(cid, c.get("de"), c.get("es"), c.get("defect"), lines[("clauses", cid)])
+        cid: Clause(
+            cid,
+            c.get("de"),
+            c.get("es"),
+            c.get("defect"),
+            lines[("clauses", cid)],
+            tuple((code, text) for code, text in c.items() if code != "defect"),
+        )
         for cid, c in data["clauses"].items()
     }
     parameters = {
@@ -386,8 +438,8 @@ def _semantic_problems(spec: Spec, data: dict[str, Any], vocabulary: Vocabulary)
             if quote is not None and _norm(quote) not in body:
                 yield ("clauses", clause.id, code), f"is not a quotation of {source.file.name}"
     for clause in spec.clauses.values():
-        for code in ("de", "es"):
-            if clause.text(code) is not None and code not in spec.sources:
+        for code in clause.languages:
+            if code not in spec.sources:
                 yield ("clauses", clause.id, code), f"quotes language {code!r}, which has no source"
 
     for name, param in spec.parameters.items():
@@ -485,7 +537,10 @@ def _rule_language_problems(spec: Spec) -> Iterator[tuple[Key, int, str]]:
 def _vocabulary_problems(spec: Spec, vocabulary: Vocabulary) -> Iterator[tuple[Key, str]]:
     """Readings no engine implements (unless marked so), and points or parameters the engine
     implements that the spec leaves out. Unknown point and parameter names were checked earlier."""
-    for name in vocabulary.parameters:
+    # 535's parameters are needed where a rule names them (the rules' compile says so at the rule);
+    # every spec gives the required ones, and an engine's vocabulary may need parameters of its own.
+    needed = [*REQUIRED_PARAMETERS, *(p for p in vocabulary.parameters if p not in PARAMETERS)]
+    for name in needed:
         if name not in spec.parameters:
             yield ("parameters",), f"parameter {name!r} is missing: the engine needs its value"
 
@@ -497,29 +552,40 @@ def _bounds_problems(
     players = params["players"]
     if players["min"] > players["max"]:
         yield (*key, "players"), f"min {players['min']} is above max {players['max']}"
-    missing = sorted(set(ranks) - {int(r) for r in params["points"]})
-    if missing:
-        yield (*key, "points"), f"gives no points for ranks {missing}"
-    extra = sorted({int(r) for r in params["points"]} - set(ranks))
-    if extra:
-        yield (*key, "points"), f"gives points for ranks {extra}, which are not in the deck"
-    for game in ("small_game", "large_game"):
-        close = params["set_closing_size"][game]
-        if close < params["min_set_size"]:
-            yield (
-                (*key, "set_closing_size"),
-                f"{game} closes at {close}, below min_set_size {params['min_set_size']}",
-            )
-    if params["run_closing_size"] < params["min_run_size"]:
+    # Each of 535's parameters is checked where the spec gives it (another game leaves them out).
+    if "points" in params:
+        missing = sorted(set(ranks) - {int(r) for r in params["points"]})
+        if missing:
+            yield (*key, "points"), f"gives no points for ranks {missing}"
+        extra = sorted({int(r) for r in params["points"]} - set(ranks))
+        if extra:
+            yield (*key, "points"), f"gives points for ranks {extra}, which are not in the deck"
+    if "set_closing_size" in params and "min_set_size" in params:
+        for game in ("small_game", "large_game"):
+            close = params["set_closing_size"][game]
+            if close < params["min_set_size"]:
+                yield (
+                    (*key, "set_closing_size"),
+                    f"{game} closes at {close}, below min_set_size {params['min_set_size']}",
+                )
+    if (
+        "run_closing_size" in params
+        and "min_run_size" in params
+        and params["run_closing_size"] < params["min_run_size"]
+    ):
         yield (
             (*key, "run_closing_size"),
             (f"{params['run_closing_size']} is below min_run_size {params['min_run_size']}"),
         )
-    uncovered = [n for n in range(players["min"], players["max"] + 1) if str(n) not in params["hand_size"]]
-    if uncovered:
-        yield (*key, "hand_size"), f"gives no hand size for {uncovered} players"
+    uncovered: list[int] = []
+    if "hand_size" in params:
+        uncovered = [
+            n for n in range(players["min"], players["max"] + 1) if str(n) not in params["hand_size"]
+        ]
+        if uncovered:
+            yield (*key, "hand_size"), f"gives no hand size for {uncovered} players"
     yield from _termination_problems(key, params)
-    if not uncovered:
+    if not uncovered and "hand_size" in params and "copies" in params:
         yield from _deal_problems(key, params, points)
 
 
@@ -559,6 +625,8 @@ def _profile_deal_problems(key: Key, profile: Profile, params: dict[str, Any]) -
     """A profile that deals by the table must be able to deal it at every player count, with the
     deck its own five_player_copies reading gives."""
     readings = {point: choice.reading for point, choice in profile.readings.items()}
+    if "hand_size" not in params or "copies" not in params:
+        return
     if readings.get("deal", "table") != "table" or any(
         str(n) not in params["hand_size"]
         for n in range(params["players"]["min"], params["players"]["max"] + 1)
@@ -587,8 +655,12 @@ def _profile_deal_problems(key: Key, profile: Profile, params: dict[str, Any]) -
 def _termination_problems(key: Key, params: dict[str, Any]) -> Iterator[tuple[Key, str]]:
     """The premises of match_round_bound (model.py), and its bound within MATCH_ROUND_LIMIT: every
     round and every match of the spec must end."""
-    if params["max_cards_per_turn"] < 1:
+    if params.get("max_cards_per_turn", 1) < 1:
         yield (*key, "max_cards_per_turn"), "must be at least 1: a leader who places no card ends no trick"
+    if "copies" not in params or "points" not in params or "match_end_score" not in params:
+        # Another game's deck, scoring and end are its rules' (the deck and deal rules are
+        # checked when the interpreter deals; liveness measures the rest), not 535's parameters.
+        return
     players = range(params["players"]["min"], params["players"]["max"] + 1)
     copies = params["copies"]
     for n in players:

@@ -74,9 +74,27 @@ class Clause:
     es: str | None
     defect: str | None
     line: int
+    #: Every language's text, as (language code, text): `de` and `es` for 535's texts, any other
+    #: source's code (`en`) for another game's.
+    texts: tuple[tuple[str, str], ...] = ()
 
     def text(self, language: str) -> str | None:
+        found = dict(self.texts).get(language)
+        if found is not None:
+            return found
         return {"de": self.de, "es": self.es}.get(language)
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        """The codes of the languages this clause quotes."""
+        codes = [code for code, _t in self.texts]
+        codes += [code for code, text in (("de", self.de), ("es", self.es)) if text is not None]
+        return tuple(dict.fromkeys(codes))
+
+    @property
+    def any_text(self) -> str:
+        """The clause in the first language it has."""
+        return self.de or self.es or next((text for _c, text in self.texts), "")
 
 
 @dataclass(frozen=True)
@@ -190,17 +208,19 @@ class Ruleset:
     ranks: tuple[int, ...]
     players_min: int
     players_max: int
-    copies_small: int
-    copies_large: int
-    max_cards_per_turn: int
-    min_set_size: int
-    min_run_size: int
-    set_closing_small: int
-    set_closing_large: int
-    run_closing_size: int
-    match_end_score: int
-    point_items: tuple[tuple[int, int], ...]
-    hand_size_items: tuple[tuple[int, int], ...]
+    # 535's parameters: 0 (or empty) where the spec leaves one out, which `absent` then names;
+    # another game's deck, deal and scoring are its rules' (see copies, hand_size).
+    copies_small: int = 0
+    copies_large: int = 0
+    max_cards_per_turn: int = 0
+    min_set_size: int = 0
+    min_run_size: int = 0
+    set_closing_small: int = 0
+    set_closing_large: int = 0
+    run_closing_size: int = 0
+    match_end_score: int = 0
+    point_items: tuple[tuple[int, int], ...] = ()
+    hand_size_items: tuple[tuple[int, int], ...] = ()
     overridden: tuple[str, ...] = field(default=())
     #: The digest of the rules in force (the spec's rules with the chosen readings' fragments): two
     #: rulesets that state different games never compare equal.
@@ -209,6 +229,12 @@ class Ruleset:
     extra_items: tuple[tuple[str, str], ...] = ()
     #: The spec's rules and fragments (not compared: the digest stands for them).
     rulebook: Rulebook | None = field(default=None, compare=False, hash=False, repr=False)
+    #: 535's parameters (vocabulary.PARAMETERS) the spec does not give: its rules name none of them.
+    absent: tuple[str, ...] = ()
+
+    def has(self, parameter: str) -> bool:
+        """Whether the spec gives `parameter` (one of 535's: every other game leaves some out)."""
+        return parameter not in self.absent
 
     @property
     def rules(self) -> tuple[RuleDef, ...]:
@@ -221,8 +247,10 @@ class Ruleset:
     def values(self) -> dict[str, Any]:
         """The parameters' values as the rules name them."""
         params = self.to_json()["parameters"]
-        params["points"] = {int(k): v for k, v in params["points"].items()}
-        params["hand_size"] = {int(k): v for k, v in params["hand_size"].items()}
+        if "points" in params:
+            params["points"] = {int(k): v for k, v in params["points"].items()}
+        if "hand_size" in params:
+            params["hand_size"] = {int(k): v for k, v in params["hand_size"].items()}
         params.update((name, json.loads(value)) for name, value in self.extra_items)
         return dict(params)
 
@@ -256,10 +284,12 @@ class Ruleset:
         if players >= 6:
             return True
         if players == 5:
-            return self.reading(point) == "five_is_large"
+            return self.readings.get(point, "five_is_large") == "five_is_large"
         return False
 
     def copies(self, players: int) -> int:
+        if not self.has("copies"):
+            return int(self.program(players).ask("deck", "copies"))
         return self.copies_large if self._large_game(players, "five_player_copies") else self.copies_small
 
     def set_closing_size(self, players: int) -> int:
@@ -273,6 +303,12 @@ class Ruleset:
         """Cards dealt to each player; raises SpecError when the deck cannot supply them."""
         self.check_players(players)
         deck = self.deck_size(players)
+        if not self.has("hand_size") or "deal" not in self.readings:
+            # No hand-size table, or no reading that deals by it: the deal rule says.
+            size = int(self.program(players).ask("deal", "hand_size", deck_size=deck))
+            if not 0 < size * players <= deck:
+                raise SpecError("rules.deal.hand_size", f"{players} hands of {size} from a deck of {deck}")
+            return size
         if self.reading("deal") == "deal_all":
             if deck < players:
                 # An empty hand would end the round before it starts (and breaks the round bound).
@@ -313,28 +349,34 @@ class Ruleset:
             )
 
     def to_json(self) -> dict[str, Any]:
+        params = self._parameters()
+        for name in self.absent:
+            params.pop(name, None)
         return {
             "profile": self.profile,
             "readings": dict(self.reading_items),
             "overridden": list(self.overridden),
             "rules_digest": self.rules_digest,
-            "parameters": {
-                "ranks": list(self.ranks),
-                "players": {"min": self.players_min, "max": self.players_max},
-                "copies": {"small_game": self.copies_small, "large_game": self.copies_large},
-                "max_cards_per_turn": self.max_cards_per_turn,
-                "min_set_size": self.min_set_size,
-                "min_run_size": self.min_run_size,
-                "set_closing_size": {
-                    "small_game": self.set_closing_small,
-                    "large_game": self.set_closing_large,
-                },
-                "run_closing_size": self.run_closing_size,
-                "match_end_score": self.match_end_score,
-                "points": {str(k): v for k, v in self.point_items},
-                "hand_size": {str(k): v for k, v in self.hand_size_items},
-                **{name: json.loads(value) for name, value in self.extra_items},
+            "parameters": params,
+        }
+
+    def _parameters(self) -> dict[str, Any]:
+        return {
+            "ranks": list(self.ranks),
+            "players": {"min": self.players_min, "max": self.players_max},
+            "copies": {"small_game": self.copies_small, "large_game": self.copies_large},
+            "max_cards_per_turn": self.max_cards_per_turn,
+            "min_set_size": self.min_set_size,
+            "min_run_size": self.min_run_size,
+            "set_closing_size": {
+                "small_game": self.set_closing_small,
+                "large_game": self.set_closing_large,
             },
+            "run_closing_size": self.run_closing_size,
+            "match_end_score": self.match_end_score,
+            "points": {str(k): v for k, v in self.point_items},
+            "hand_size": {str(k): v for k, v in self.hand_size_items},
+            **{name: json.loads(value) for name, value in self.extra_items},
         }
 
     def label(self) -> str:
@@ -427,23 +469,25 @@ class Spec:
         params = {n: p.value for n, p in self.parameters.items()}
         params.update(self.profiles[name].parameters)
         readings_in_force = {**fixed, **chosen}
+        get = params.get
         return Ruleset(
             profile=name,
             reading_items=tuple(sorted({**fixed, **chosen}.items())),
             ranks=tuple(sorted(params["ranks"])),
             players_min=params["players"]["min"],
             players_max=params["players"]["max"],
-            copies_small=params["copies"]["small_game"],
-            copies_large=params["copies"]["large_game"],
-            max_cards_per_turn=params["max_cards_per_turn"],
-            min_set_size=params["min_set_size"],
-            min_run_size=params["min_run_size"],
-            set_closing_small=params["set_closing_size"]["small_game"],
-            set_closing_large=params["set_closing_size"]["large_game"],
-            run_closing_size=params["run_closing_size"],
-            match_end_score=params["match_end_score"],
-            point_items=tuple(sorted((int(k), v) for k, v in params["points"].items())),
-            hand_size_items=tuple(sorted((int(k), v) for k, v in params["hand_size"].items())),
+            copies_small=get("copies", {}).get("small_game", 0),
+            copies_large=get("copies", {}).get("large_game", 0),
+            max_cards_per_turn=get("max_cards_per_turn", 0),
+            min_set_size=get("min_set_size", 0),
+            min_run_size=get("min_run_size", 0),
+            set_closing_small=get("set_closing_size", {}).get("small_game", 0),
+            set_closing_large=get("set_closing_size", {}).get("large_game", 0),
+            run_closing_size=get("run_closing_size", 0),
+            match_end_score=get("match_end_score", 0),
+            point_items=tuple(sorted((int(k), v) for k, v in get("points", {}).items())),
+            hand_size_items=tuple(sorted((int(k), v) for k, v in get("hand_size", {}).items())),
+            absent=tuple(p for p in PARAMETERS if p not in params),
             overridden=tuple(sorted(overridden)),
             rules_digest=self.rulebook.digest(readings_in_force) if self.rulebook is not None else "",
             extra_items=tuple(
@@ -506,7 +550,14 @@ class Spec:
                 for code, s in self.sources.items()
             },
             "clauses": [
-                {"id": c.id, "de": c.de, "es": c.es, "defect": c.defect} for c in self.clauses.values()
+                {
+                    "id": c.id,
+                    "de": c.de,
+                    "es": c.es,
+                    "defect": c.defect,
+                    **{code: text for code, text in c.texts if code not in ("de", "es")},
+                }
+                for c in self.clauses.values()
             ],
             "parameters": [
                 {

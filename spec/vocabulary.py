@@ -54,8 +54,9 @@ class Vocabulary:
         return Vocabulary(merged, (*self.parameters, *(p for p in parameters if p not in self.parameters)))
 
 
-#: The parameters every ruleset has a value for (the fields of `Ruleset`): the loader refuses a
-#: spec without one of them, or with a parameter no rule can name.
+#: The parameters a `Ruleset` has a field for (535's, with the shapes spec.schema.json gives them):
+#: a spec may leave out any but REQUIRED_PARAMETERS, and a parameter of its own (any other name)
+#: must be named by some rule.
 PARAMETERS: tuple[str, ...] = (
     "players",
     "ranks",
@@ -69,6 +70,9 @@ PARAMETERS: tuple[str, ...] = (
     "points",
     "hand_size",
 )
+
+#: The parameters every spec gives, whatever game it states: who plays and with which ranks.
+REQUIRED_PARAMETERS: tuple[str, ...] = ("players", "ranks")
 
 #: The public hooks of the reference engine a variant may override (`Game.HOOKS` is this tuple):
 #: declared here, with the words file that names them (its decisions and mutations), so that the

@@ -418,6 +418,11 @@ class Words:
     mutations: Mapping[str, MutationWords] = field(default_factory=dict)
     #: What a silence found by a mutant says; None in a words file without `mutations.texts`.
     mutation_texts: MutationTexts | None = None
+    #: The game the file was written for (its `game:`), None where it does not say.
+    game: str | None = None
+    #: Whether these are another game's words, borrowed for the toolkit's own phrasing only (the
+    #: spec's game has no words file): no question, clause, scene or rulebook wording exists yet.
+    foreign: bool = False
 
     def where(self, *key: str | int) -> str:
         """`file:line: key` of an entry, for errors that point into the words file."""
@@ -482,14 +487,54 @@ def attach_words(spec: Spec) -> Spec:
     words = load_words(path)
     if path != spec.path.with_name(spec.path.stem + WORDS_SUFFIX):
         # A spec copy without a words file of its own borrows the embedded one: what it says of
-        # points the copy no longer has is left out, not held against the copy.
-        words = _fit_borrowed(spec, words)
+        # points the copy no longer has is left out, not held against the copy. A spec of another
+        # game borrows only the toolkit's phrasing: 535's questions and texts are not its own.
+        if words.game is not None and words.game != spec.game:
+            words = _fit_foreign(words)
+        else:
+            words = _fit_borrowed(spec, words)
     problems = list(_spec_problems(spec, words))
     if problems:
         where, message = problems[0]
         raise SpecError(where, message)
     defaults = {p: vp.default for p, vp in spec.variation_points.items()}
     return replace(spec, words=replace(words, wordings=_subject_wordings(words.questions, defaults)))
+
+
+def _fit_foreign(words: Words) -> Words:
+    """Another game's words less everything that speaks of that game's texts and rules: what is
+    left (templates, severities, the alternatives' and liveness findings' phrasing) is the
+    toolkit's own."""
+    return replace(
+        words,
+        evidence={},
+        questions={},
+        clauses={},
+        repairs={},
+        rulebook={},
+        mismatches=(),
+        gaps={},
+        defect_clauses={},
+        defect_sources={},
+        scenes={},
+        scene_of={},
+        decisions={},
+        mutations={},
+        mutation_texts=None,
+        foreign=True,
+    )
+
+
+def no_wording(spec: Spec) -> str | None:
+    """Why the spec's game has no wording yet (its words file is not written), or None."""
+    words = words_of(spec)
+    if not words.foreign:
+        return None
+    own = spec.path.with_name(spec.path.stem + WORDS_SUFFIX).name
+    return (
+        f"no wording exists yet for {spec.game}: there is no words file ({own} beside the spec), so "
+        "no question, clause translation, scene or clarified rulebook is written for it"
+    )
 
 
 def _fit_borrowed(spec: Spec, words: Words) -> Words:
@@ -924,6 +969,7 @@ def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Words:
         decisions=_decisions(data.get("decisions", {})),
         mutations=_mutations(data.get("mutations", {})),
         mutation_texts=_mutation_texts(data.get("mutations", {})),
+        game=data.get("game"),
         lines=lines,
     )
 

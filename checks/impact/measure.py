@@ -24,6 +24,7 @@ from typing import Any
 
 from five35.engine import Game, Move, RoundEnd, State, TrickEnd
 from five35.engine.bots import Bot, get_bot
+from five35.engine.engines import make_engine
 from five35.engine.executor import Executor, LocalExecutor, describes_units, games_text
 from five35.engine.simulate import Stats, Step, _Tally, bot_rngs, game_seed, round_limit, wilson_interval
 from five35.spec import Ruleset, Spec, SpecError
@@ -204,7 +205,11 @@ def _engine(factory: EngineFactory, ruleset: Ruleset, players: int) -> Game:
         if len(_ENGINES) >= _ENGINES_MAX:
             _ENGINES.clear()
             _PAIRS.clear()
-        game = _ENGINES[key] = factory(ruleset, players)
+        # The reference stands for "whichever engine plays these rules": where it does not play
+        # them (a house rule, another game), the spec interpreter does; nothing plays them as 535.
+        made = make_engine(ruleset, players) if factory is Game else factory(ruleset, players)
+        _ENGINES[key] = made  # type: ignore[assignment]  # the same state API as Game
+        return made  # type: ignore[return-value]
     return game
 
 

@@ -42,6 +42,14 @@ from ..impact.scenes import scene_witness, skipped_scenes
 CHECK_NAME = "text_audit"
 
 
+def _silent(spec: Spec, verb: str) -> str:
+    """That the texts do not `verb` it: "neither text says" of 535's two, "the text does not say"
+    of one."""
+    if len(spec.sources) > 1:
+        return f"neither text {verb}s"
+    return f"the text does not {verb}"
+
+
 def _alternative(words: Words, use: Use | None, ruleset: Ruleset, **blanks: str) -> Alternative | None:
     if use is None or use.alternative is None:
         return None
@@ -109,7 +117,7 @@ def gap_findings(spec: Spec, ruleset: Ruleset) -> list[Finding]:
             Finding(
                 id=f"gap.parameter.{param.name}",
                 kind=FindingKind.GAP,
-                title=f"Undefined: {name} (neither text gives it)",
+                title=f"Undefined: {name} ({_silent(spec, 'give')} it)",
                 # A value no clause mentions is shown against the clauses of the point it feeds.
                 clauses=param.cites or (spec.variation_points[related].cites if related else ()),
                 detail=param.explain,
@@ -135,7 +143,7 @@ def gap_findings(spec: Spec, ruleset: Ruleset) -> list[Finding]:
                 kind=FindingKind.GAP,
                 title=f"Undefined: {vp.question}",
                 clauses=vp.cites,
-                detail=f"Neither text says. {vp.rationale}",
+                detail=f"{_silent(spec, 'say').capitalize()}. {vp.rationale}",
                 check=CHECK_NAME,
                 severity=_gap_severity(words, vp.name),
                 variation_point=vp.name,

@@ -75,6 +75,7 @@ _TRICK = {
     "in_trick": INT,
     "cards_left": INT,
     "passes_in_a_row": INT,
+    "others_in": INT,
 }
 
 SLOTS: dict[str, Slot] = {
@@ -178,7 +179,9 @@ SLOTS: dict[str, Slot] = {
             "the end of a round",
             {
                 "ends": Part(
-                    BOOL, {**_P, "cards_left": INT, "mover": SEAT}, explain="whether the round ends now"
+                    BOOL,
+                    {**_P, "cards_left": INT, "mover": SEAT, "holding": INT},
+                    explain="whether the round ends now",
                 )
             },
             "one",
@@ -201,7 +204,9 @@ SLOTS: dict[str, Slot] = {
             "the points a player scores at the end of a round",
             {
                 "penalty": Part(
-                    INT, {**_P, "hand": CARDS, "went_out": BOOL}, explain="the points the hand left scores"
+                    INT,
+                    {**_P, "hand": CARDS, "went_out": BOOL, "place": INT},
+                    explain="the points the hand left scores",
                 )
             },
             "one",
