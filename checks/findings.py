@@ -20,6 +20,7 @@ from enum import StrEnum
 from typing import Any, Literal
 
 from five35.engine import Game, Move, Position, TrickEndReason
+from five35.engine.engines import Engine
 from five35.spec import Ruleset, Spec
 from five35.spec.words import words_of
 
@@ -355,7 +356,7 @@ def profile_status(ruleset: Ruleset, points: Iterable[str], applies: bool) -> St
     return Status.settled(ruleset.profile, [(p, chosen.get(p, "")) for p in points])
 
 
-EngineFactory = Callable[[Ruleset, int], Game]
+EngineFactory = Callable[[Ruleset, int], Engine]
 
 #: Z3's resource limit ("rlimit") on each query of the checks, at every level. It counts Z3's own
 #: steps, not seconds, so a query answers or gives up alike on any machine under any load, and the
@@ -482,10 +483,11 @@ class Check:
     title: str
     run: CheckFn
     uses_engine: bool = True
-    #: Whether the check states the embedded spec's rules in Python (a hand-written model, the
-    #: reference engine's hooks): it can say nothing of rules the reference engine does not play,
-    #: and is skipped for them with that reason.
-    states_535: bool = True
+    #: Why the check can speak only of rules the reference engine plays (it plays mutants or
+    #: alternatives made of the reference engine's own hooks), or None: it holds any rules the spec
+    #: states, played by the engine that plays them. Where the reference does not play the rules,
+    #: a check with a reason here is skipped with it.
+    reference_only: str | None = None
     #: Whether the check can speak of another game than 535 (it reads only the spec's own data):
     #: every other check is skipped for one, with that reason.
     other_games: bool = False

@@ -37,8 +37,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from five35.engine import Game
-from five35.engine.engines import engine_note, reference_lacks
+from five35.engine.engines import engine_for, engine_note, reference_lacks
 from five35.engine.executor import Executor, LocalExecutor, describes_units
 from five35.engine.simulate import DEFAULT_SEED
 from five35.spec import Ruleset, Spec, other_game
@@ -63,6 +62,7 @@ from .findings import (
     Level,
     SolverUnknown,
 )
+from .oracles.rulecompile import ModelLimit
 from .play.conformance import check_conformance
 from .play.graphs import check_beats, check_endgames, check_succession
 from .play.interpreter import check_interpreter
@@ -167,6 +167,7 @@ CHECKS: tuple[Check, ...] = (
         bound_to_535=(
             "it plays the reference engine against the other choices of the decisions 535's words declare"
         ),
+        reference_only="it plays the reference engine against the other choices of its own hooks",
     ),
     Check(
         "discovery.mutants",
@@ -175,6 +176,7 @@ CHECKS: tuple[Check, ...] = (
         bound_to_535="it plays mutants of the reference engine's hooks, which are 535's",
         # It plays the reference engine against its mutants, never the engine under check.
         uses_engine=False,
+        reference_only="it plays mutants of the reference engine's own hooks",
     ),
     Check(
         "discovery.liveness",
@@ -195,6 +197,7 @@ CHECKS: tuple[Check, ...] = (
         # A question about the spec's rules: the reference engine plays the orders, so a broken
         # engine under check (caught by the other checks) cannot stop it.
         uses_engine=False,
+        reference_only="it asks the reference engine's hooks why each play ends a trick",
     ),
 )
 
@@ -368,7 +371,7 @@ def run_checks(
     *,
     level: Level = "ci",
     seed: int = DEFAULT_SEED,
-    engine: EngineFactory = Game,
+    engine: EngineFactory | None = None,
     only: Iterable[str] | None = None,
     progress: Progress | None = None,
     executor: Executor | None = None,
@@ -380,8 +383,11 @@ def run_checks(
     runs under the resource limit `solver_rlimit` (a count of Z3's steps, never a time). With an
     `executor`, and at level deep always, every check is a unit of it (default: this process); the
     engine factory then goes to the workers, so it must be picklable (a class or function at
-    module level).
+    module level). Without `engine`, the engine that plays the rules is checked: the reference
+    engine where it implements them, the spec interpreter elsewhere.
     """
+    if engine is None:
+        engine = engine_for(ruleset)
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
     started = time.perf_counter()
@@ -459,28 +465,23 @@ def _run_one(check: Check, ctx: CheckContext) -> CheckResult:
     if ctx.level not in check.levels:
         reason = f"not run at level {ctx.level} (it runs at level {' and '.join(check.levels)})"
         return CheckResult(name=check.name, title=check.title, seconds=0.0, skipped=reason, notes=(reason,))
-    if check.states_535:
-        why = reference_lacks(ctx.ruleset)
-        foreign = other_game(ctx.spec)
-        if foreign is not None and not check.other_games:
-            # Not "these rules are not 535's, rule by rule": another game is not 535 at all.
-            reason = (
-                f"not run: {check.bound_to_535}, and {foreign}: it can say nothing of it; the spec "
-                "interpreter plays it"
-            )
-            return CheckResult(
-                name=check.name, title=check.title, seconds=0.0, skipped=reason, notes=(reason,)
-            )
-        if why is not None and foreign is None:
-            reason = (
-                f"not run: it states the embedded spec's rules in Python, and these rules are not "
-                f"those ({why}); the spec interpreter plays them"
-            )
-            return CheckResult(
-                name=check.name, title=check.title, seconds=0.0, skipped=reason, notes=(reason,)
-            )
+    foreign = other_game(ctx.spec)
+    if foreign is not None and not check.other_games:
+        # Not "these rules are not 535's, rule by rule": another game is not 535 at all.
+        reason = (
+            f"not run: {check.bound_to_535}, and {foreign}: it can say nothing of it; the spec "
+            "interpreter plays it"
+        )
+        return CheckResult(name=check.name, title=check.title, seconds=0.0, skipped=reason, notes=(reason,))
+    lacks = reference_lacks(ctx.ruleset)
+    if check.reference_only and lacks is not None:
+        reason = (
+            f"not run: {check.reference_only}, and the reference engine does not play these rules ({lacks})"
+        )
+        return CheckResult(name=check.name, title=check.title, seconds=0.0, skipped=reason, notes=(reason,))
     if not check.uses_engine:
-        ctx = replace(ctx, engine=Game)
+        # The engine that plays these rules, never the engine under check: see Check.uses_engine.
+        ctx = replace(ctx, engine=engine_for(ctx.ruleset))
     started = time.perf_counter()
     try:
         result = check.run(ctx)
@@ -496,6 +497,17 @@ def _run_one(check: Check, ctx: CheckContext) -> CheckResult:
             title=check.title,
             seconds=time.perf_counter() - started,
             failures=(Failure(check=check.name, message=message),),
+        )
+    except ModelLimit as exc:
+        # Rules the Z3 model cannot represent (a house rule, another game): the model can say
+        # nothing of them, which is a reason to skip, never a failure or a fake answer.
+        reason = f"not run: the Z3 model cannot state these rules ({exc})"
+        return CheckResult(
+            name=check.name,
+            title=check.title,
+            seconds=time.perf_counter() - started,
+            skipped=reason,
+            notes=(reason,),
         )
     except Exception as exc:
         # The engine under check (or a spec) can make any check fall over; that is a failure to

@@ -265,7 +265,7 @@ def check(
         if len(spec_files) > 1 and (fmt != "text" or output_file or write_baseline or sarif_file):
             fail_usage("SPEC: several spec files are checked with --format text and no output files only")
     try:
-        engine = load_engine(engine_spec, timeout) if engine_spec else Game
+        engine = load_engine(engine_spec, timeout) if engine_spec else None
         selected = [c.name for c in select_checks(only or None)]
         baseline = load_baseline(baseline_path) if baseline_path is not None else None
     except ValueError as exc:

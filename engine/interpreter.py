@@ -85,11 +85,16 @@ class SpecEngine:
         self.full_deck = self.codec.pack([r for r in ruleset.ranks for _ in range(self.copies)])
         deck_size = self.copies * len(ruleset.ranks)
         self.deck_size = deck_size
-        self.size_dealt = int(p.ask("deal", "hand_size", deck_size=deck_size))
-        # As the reference engine does, a deal the deck cannot supply fails when it is dealt: a
-        # table can still be set up from given hands (scenes, the protocol).
+        # As the reference engine does, a deal the deck cannot supply (or the rules do not give
+        # for this table) fails when it is dealt: a table can still be set up from given hands
+        # (scenes, the protocol, a search over every table size).
         self._deal_error: SpecError | None = None
-        if not 0 < self.size_dealt * players <= deck_size:
+        try:
+            self.size_dealt = int(p.ask("deal", "hand_size", deck_size=deck_size))
+        except RuleError as exc:
+            self.size_dealt = 0
+            self._deal_error = SpecError("rules.deal.hand_size", str(exc))
+        if self._deal_error is None and not 0 < self.size_dealt * players <= deck_size:
             self._deal_error = SpecError(
                 "rules.deal.hand_size", f"{players} hands of {self.size_dealt} from a deck of {deck_size}"
             )
@@ -254,6 +259,22 @@ class SpecEngine:
             others_in=self._others_in(state.passed, state.to_move),
         )
         return bool(self._ended(self._after_play, env))
+
+    def follows(self, a: int, b: int) -> bool:
+        """Whether rank b comes straight after rank a in a run (the `ranks` rule's `follows`)."""
+        return self.program.follows(a, b)
+
+    def beats(self, new: Pile, old: Pile) -> bool:
+        """Whether `new` may be played over `old` (the overwrite rule's `may`, with `new`'s cards
+        as the cards placed); never where no rule lets a player overwrite."""
+        if self._overwrite is None:
+            return False
+        may = self.program.fn(self._overwrite, "may")
+        return bool(may({**self._env, "new": new, "old": old, "placed": new.cards}))
+
+    def next_seat(self, seat: int) -> int:
+        """Whose turn follows `seat`'s (the `turn` rule)."""
+        return self.program.next_seat(seat)
 
     def closing_size(self, kind: str) -> int | None:
         """The size at which a pile of `kind` ends the trick (its rule's `closes_at`; None: never)."""

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any, Literal, NamedTuple
 
-from five35.spec import Ruleset
+from five35.spec import Ruleset, SpecError
 from five35.spec.limits import InputLimitError, load_json
 from five35.spec.model import MATCH_ROUND_LIMIT
 
@@ -87,6 +87,19 @@ def round_limit(ruleset: Ruleset) -> int:
     return MATCH_ROUND_LIMIT if bound is None else max(bound, MATCH_ROUND_LIMIT)
 
 
+def move_limit(game: Engine) -> int:
+    """Moves after which a round is taken as one that never ends. Under rules in which every trick
+    ends (the printed ones, proved by the liveness check) a trick of a round dealt H cards among P
+    players lasts at most H + P moves and a round at most H tricks; the limit is that for the
+    whole deck, so it only ever stops play that the rules let go on for ever."""
+    cards = len(game.codec.cards(game.full_deck))
+    return cards * (cards + game.players) + game.players
+
+
+class EndlessPlay(SpecError):
+    """Play went on past `move_limit` without ending the round: the rules let it go on for ever."""
+
+
 def play_game(
     game: Engine, seed: int, bots: Sequence[Bot | str], mode: Mode = "match", max_rounds: int | None = None
 ) -> Iterator[Step]:
@@ -106,8 +119,17 @@ def play_game(
     rngs = bot_rngs(seed, game.players)
     state = game.new_match(seed)
     rounds = 0
+    most = move_limit(game)
     while True:
+        moves = 0
         while state.phase == "play":
+            moves += 1
+            if moves > most:
+                raise EndlessPlay(
+                    "rules",
+                    f"game seed {seed}, round {rounds + 1}: {most:,} moves and the round has not ended; "
+                    "these rules let play go on for ever (535-check check names where)",
+                )
             seat = state.to_move
             move = chosen[seat].choose(game, state, game.legal_moves(state), rngs[seat])
             new, events = game.apply(state, move)

@@ -30,14 +30,17 @@ import itertools
 import random
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+import networkx as nx  # type: ignore[import-untyped]
 import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
-from five35.engine import PASS, Game, Move, Position, State
+from five35.engine import PASS, Move, Position, State
+from five35.engine.engines import Engine, make_engine
 from five35.engine.state import RoundEnd, TrickEnd
-from five35.spec import Ruleset, Spec, SpecError
+from five35.spec import Ruleset, Spec, SpecError, load_spec
+from five35.spec.lang.rulebook import rules_digest
 from five35.spec.model import match_round_bound
 from five35.spec.words import LivenessProperty, LivenessWords, Words, words_of
 
@@ -102,10 +105,12 @@ class Outcome:
     position: Position | None = None
     queries: int = 0  # Z3 queries asked
     cases: int = 0  # cases or states examined
+    #: Why the property was not asked (its proof states rules these rules state otherwise), or None.
+    unasked: str | None = None
 
     @property
     def proved(self) -> bool:
-        return self.counterexample is None
+        return self.counterexample is None and self.unasked is None
 
 
 @dataclass(frozen=True)
@@ -456,7 +461,7 @@ def _turn_order(spec: Spec, ruleset: Ruleset) -> Outcome:
     for reading in readings or (ruleset.reading("turn_order"),):
         rs = replace(wide, reading_items=tuple(sorted({**wide.readings, "turn_order": reading}.items())))
         for n in range(SCHEMA_PLAYERS[0], SCHEMA_PLAYERS[1] + 1):
-            game = Game(rs, n)
+            game = make_engine(rs, n)
             for seat in range(n):
                 cases += 1
                 seen = [seat]
@@ -652,6 +657,7 @@ STATE_PROPERTIES = {
     "trick.rank_falls": ("action.pass.out", "trick.end.passes", "turn.cards"),
     "trick.winner_at_table": ("trick.winner",),
     "round.one_goes_out": ("round.end", "round.scoring"),
+    "play.no_endless_trick": ("trick.end.passes", "action.pass", "action.pass.out"),
 }
 
 
@@ -688,7 +694,7 @@ def _state_rulesets(spec: Spec, ruleset: Ruleset, plan: StatePlan) -> list[Rules
 Problem = tuple[str, dict[str, Any]]  # the property a state or step breaks, and the facts that show it
 
 
-def _state_problems(game: Game, state: State) -> Iterator[Problem]:
+def _state_problems(game: Engine, state: State) -> Iterator[Problem]:
     if state.phase != "play":
         return
     mover = state.to_move
@@ -710,7 +716,7 @@ def _state_problems(game: Game, state: State) -> Iterator[Problem]:
 _HELD: dict[tuple[tuple[int, ...], int], int] = {}
 
 
-def _held(game: Game, hand: int) -> int:
+def _held(game: Engine, hand: int) -> int:
     """The cards in a packed hand, remembered: the search asks it for every hand of every step."""
     key = (game.ruleset.ranks, hand)  # the packing depends on the ranks alone
     got = _HELD.get(key)
@@ -725,7 +731,7 @@ def _in_trick(state: State) -> int:
 
 
 def _step_problems(
-    game: Game, state: State, move: Move, after: State, events: tuple[Any, ...]
+    game: Engine, state: State, move: Move, after: State, events: tuple[Any, ...]
 ) -> Iterator[Problem]:
     mover = state.to_move
     placed = move.action != "pass"
@@ -754,17 +760,23 @@ def _step_problems(
 
 
 def _explore(
-    game: Game, start: State, limit: int
+    game: Engine, start: State, limit: int, *, measured: bool = True
 ) -> tuple[int, tuple[str, dict[str, Any], list[Move]] | None]:
     """Every state reachable from `start` (at most `limit`): how many, and the first problem found
-    (breadth first, so with the shortest path to it)."""
-    seen: dict[tuple[object, ...], list[Move]] = {_key(start): []}
+    (breadth first, so with the shortest path to it). `measured`: the rules are the printed ones
+    whose trick-ending measure (trick.rank_falls) every move must lower; under rules stated
+    otherwise the measure is not asked, and the search looks for play that comes back to a state
+    it has been in instead (a cycle of the state graph: play that may go on for ever)."""
+    seen: dict[tuple[object, ...], list[Move]] = {_key(start, measured): []}
+    graph: nx.DiGraph[tuple[object, ...]] = nx.DiGraph()
+    moves_of: dict[tuple[tuple[object, ...], tuple[object, ...]], Move] = {}
     queue: deque[State] = deque([start])
     count = 0
     while queue and count < limit:
         state = queue.popleft()
         count += 1
-        path = seen[_key(state)]
+        here = _key(state, measured)
+        path = seen[here]
         for name, facts in _state_problems(game, state):
             return count, (name, facts, path)
         if state.phase != "play":
@@ -772,17 +784,39 @@ def _explore(
         for move in game.legal_moves(state):
             after, events = game.apply(state, move)
             for name, facts in _step_problems(game, state, move, after, events):
+                if name == "trick.rank_falls" and not measured:
+                    continue
                 return count, (name, facts, [*path, move])
-            key = _key(after)
+            key = _key(after, measured)
+            graph.add_edge(here, key)
+            moves_of.setdefault((here, key), move)
             if key not in seen:
                 seen[key] = [*path, move]
                 queue.append(after)
-    return count, None
+    try:
+        cycle = nx.find_cycle(graph)
+    except nx.NetworkXNoCycle:
+        return count, None
+    first = cycle[0][0]
+    around = [moves_of[(a, b)] for a, b in cycle]
+    facts = {"repeats_after": [str(m) for m in around]}
+    return count, ("play.no_endless_trick", facts, [*seen[first], *around])
 
 
-def _key(s: State) -> tuple[object, ...]:
-    # States that differ only in the trick's record play on alike (the state keeps who placed last).
-    return (s.hands, s.to_move, s.pile, s.last_player, s.passed, s.opening_has_eight, s.phase, s.scores)
+def _key(s: State, measured: bool = True) -> tuple[object, ...]:
+    # States that differ only in the trick's record play on alike under the printed rules (the
+    # state keeps who placed last); rules stated otherwise may read the passes in a row from it.
+    key = (s.hands, s.to_move, s.pile, s.last_player, s.passed, s.opening_has_eight, s.phase, s.scores)
+    if measured:
+        return key
+    # Counted up to one more than the table: a rule that counts further (passes_in_a_row == 2 *
+    # players) is not told apart here, and a cycle the search reports may then be a long trick.
+    in_a_row = 0
+    for play in reversed(s.trick):
+        if play.move.action != "pass" or in_a_row > s.players:
+            break
+        in_a_row += 1
+    return (*key, in_a_row)
 
 
 def _deals(spec: Spec, ruleset: Ruleset, plan: StatePlan, seed: int) -> list[Deal]:
@@ -816,13 +850,18 @@ def _own_deals(ruleset: Ruleset, seed: int, count: int) -> list[Deal]:
 
 
 def _states(
-    spec: Spec, ruleset: Ruleset, level: Level, seed: int, engine: Callable[[Ruleset, int], Game] = Game
+    spec: Spec,
+    ruleset: Ruleset,
+    level: Level,
+    seed: int,
+    engine: Callable[[Ruleset, int], Engine] = make_engine,
 ) -> list[Outcome]:
     """The state properties over every state the small deals reach, played by `engine` (the check
     plays the reference; the tests plant bugs)."""
     plan = STATE_PLANS[level]
     rulesets = _state_rulesets(spec, ruleset, plan)
     deals = _deals(spec, ruleset, plan, seed)
+    measured = not _stated_otherwise(ruleset, HAND_STATED["trick.ends"])
     states = 0
     failed: dict[str, tuple[Mapping[str, Any], Position]] = {}
     explored_deals: set[str] = set()
@@ -837,7 +876,7 @@ def _states(
             except (ValueError, SpecError):
                 continue  # the deck under this reading cannot hold the deal (five 3s with 4 copies)
             explored_deals.add(deal.name)
-            count, problem = _explore(game, start, limit=STATE_LIMIT)
+            count, problem = _explore(game, start, limit=STATE_LIMIT, measured=measured)
             states += count
             if problem is not None and problem[0] not in failed:
                 name, facts, path = problem
@@ -853,6 +892,10 @@ def _states(
     out = []
     for name, clauses in STATE_PROPERTIES.items():
         got = failed.get(name)
+        if name == "trick.rank_falls" and not measured:
+            why = "the measure is the printed pass rules', and these rules state them otherwise"
+            out.append(Outcome(name, "exhaustive", blanks, clauses, unasked=why))
+            continue
         out.append(
             Outcome(
                 name,
@@ -882,7 +925,7 @@ def endless_match(ruleset: Ruleset, *, most_cards: int = 4) -> EndlessMatch | No
     ENDLESS_STATES states; None when none is found there (too few 0-point cards to leave one in
     every hand but the winner's, say)."""
     players = ruleset.players_min
-    game = Game(ruleset, players)
+    game = make_engine(ruleset, players)
     zero = tuple(sorted(r for r, p in ruleset.points.items() if p == 0))
     if not zero:
         return None
@@ -933,7 +976,7 @@ def _hands(
                 yield (first, *rest)
 
 
-def _zero_round(game: Game, start: State, budget: list[int]) -> tuple[list[Move], tuple[int, ...]] | None:
+def _zero_round(game: Engine, start: State, budget: list[int]) -> tuple[list[Move], tuple[int, ...]] | None:
     """The shortest legal play from `start` to a round end that scores no point, if any (each state
     played takes one from budget[1])."""
     seen: dict[State, list[Move]] = {start: []}
@@ -956,6 +999,43 @@ def _zero_round(game: Game, start: State, budget: list[int]) -> tuple[list[Move]
 # ---- the check ---------------------------------------------------------------------------------------
 
 
+#: The rules each proof states by hand, as the embedded spec states them (the proof's premises are
+#: those rules, not compiled from them): under rules stated otherwise -- a house rule's pass that
+#: keeps the player in -- the proof says nothing, and the exhaustive searches and the endless-play
+#: search below speak instead.
+HAND_STATED: Mapping[str, tuple[str, ...]] = {
+    "trick.pass_leaves_trick": ("action.pass", "trick.end.passes"),
+    "trick.ends": ("action.lead", "action.overwrite", "action.add", "action.pass", "trick.end.passes"),
+    "round.ends": ("action.lead", "action.pass", "trick.end.passes", "round.end"),
+    "match.ends": ("round.scoring", "match.end"),
+}
+
+
+def _stated_otherwise(ruleset: Ruleset, rule_ids: Iterable[str]) -> list[str]:
+    """Which of `rule_ids` the ruleset's rules in force state otherwise than the embedded spec's
+    under the same readings (or leave out, or add)."""
+    book, embedded = ruleset.rulebook, load_spec().rulebook
+    if book is None or embedded is None:
+        return list(rule_ids)
+    ours = {r.id: rules_digest((r,)) for r in book.effective(ruleset.readings)}
+    theirs = {r.id: rules_digest((r,)) for r in embedded.effective(ruleset.readings)}
+    return [i for i in rule_ids if ours.get(i) != theirs.get(i)]
+
+
+def _guarded(ruleset: Ruleset, name: str, prove: Callable[[], Outcome]) -> Outcome:
+    differ = _stated_otherwise(ruleset, HAND_STATED[name])
+    if not differ:
+        return prove()
+    rules = ", ".join(differ)
+    return Outcome(
+        name,
+        "z3",
+        {},
+        (),
+        unasked=f"its proof states rule {rules} as the embedded spec does; these rules state it otherwise",
+    )
+
+
 def analyse(
     spec: Spec, ruleset: Ruleset, level: Level = "ci", seed: int = 0, rlimit: int = DEFAULT_SOLVER_RLIMIT
 ) -> Analysis:
@@ -964,11 +1044,11 @@ def analyse(
     s = _symbolic(spec, ruleset, rlimit)
     outcomes = [
         _play_places_cards(spec, s),
-        _pass_leaves_trick(rlimit),
-        _trick_ends(rlimit),
+        _guarded(ruleset, "trick.pass_leaves_trick", lambda: _pass_leaves_trick(rlimit)),
+        _guarded(ruleset, "trick.ends", lambda: _trick_ends(rlimit)),
         _single_is_legal(spec, s),
-        _round_ends(rlimit),
-        _match_ends(ruleset, rlimit),
+        _guarded(ruleset, "round.ends", lambda: _round_ends(rlimit)),
+        _guarded(ruleset, "match.ends", lambda: _match_ends(ruleset, rlimit)),
         _turn_order(spec, ruleset),
         *_states(spec, ruleset, level, seed),
         _deal(spec, ruleset),
@@ -1116,7 +1196,12 @@ def check_liveness(ctx: CheckContext) -> CheckResult:
     analysis = memo(key, lambda: analyse(ctx.spec, ctx.ruleset, ctx.level, ctx.seed, ctx.solver_rlimit))
     proved = []
     findings = []
+    unasked = [o for o in analysis.outcomes if o.unasked is not None]
     for o in analysis.outcomes:
+        if o.unasked is not None:
+            if o.name == "match.ends" and analysis.endless is not None:
+                findings.append(_endless_finding(words, ctx.ruleset, analysis.endless))
+            continue
         if o.proved:
             scope_words = _property_words(all_words, o.name)
             proved.append(
@@ -1151,8 +1236,9 @@ def check_liveness(ctx: CheckContext) -> CheckResult:
         proved=tuple(proved),
         findings=tuple(findings),
         notes=(
-            f"{held} of {len(analysis.outcomes)} properties hold: "
+            f"{held} of {len(analysis.outcomes) - len(unasked)} properties hold: "
             + ", ".join(f"{p.name} ({p.method})" for p in proved),
+            *(f"{o.name} not asked: {o.unasked}" for o in unasked),
         ),
     )
 

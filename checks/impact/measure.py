@@ -24,7 +24,7 @@ from typing import Any
 
 from five35.engine import Game, Move, RoundEnd, State, TrickEnd
 from five35.engine.bots import Bot, get_bot
-from five35.engine.engines import make_engine
+from five35.engine.engines import Engine, make_engine
 from five35.engine.executor import Executor, LocalExecutor, describes_units, games_text
 from five35.engine.simulate import Stats, Step, _Tally, bot_rngs, game_seed, round_limit, wilson_interval
 from five35.spec import Ruleset, Spec, SpecError
@@ -101,7 +101,7 @@ class _Member:
 class _Tracker:
     """One compared engine while a game is played, and the names that compare it."""
 
-    game: Game
+    game: Engine
     members: list[_Member] = field(default_factory=list)
     diverged: bool = False
     # Where this engine can differ from the played one (`_scope`): "options" (only where a pile's
@@ -162,7 +162,7 @@ def _overrides(cls: type) -> set[str] | None:
     return None
 
 
-def _scope(base: Game, game: Game, played: Ruleset, compared: Ruleset) -> str:
+def _scope(base: Engine, game: Engine, played: Ruleset, compared: Ruleset) -> str:
     if not SKIP_UNCHANGED or type(base) is not Game or compared != played or not isinstance(game, Game):
         return ""
     own = _overrides(type(game))
@@ -178,25 +178,25 @@ def _scope(base: Game, game: Game, played: Ruleset, compared: Ruleset) -> str:
 # legal-move table it has met, so a unit that reuses one skips that warm-up. Only Game classes are
 # kept (their methods are pure functions of the ruleset, the table size and the state); bounded, so
 # that a long campaign over many rulesets does not grow without end.
-_ENGINES: dict[tuple[EngineFactory, Ruleset, int], Game] = {}
+_ENGINES: dict[tuple[EngineFactory, Ruleset, int], Engine] = {}
 _ENGINES_MAX = 256
 # Per pair of cached engines (by id: both are kept alive in _ENGINES), the piles whose options they
 # agree on (`_same_options`), so that a unit reuses what earlier units of the worker worked out.
 _PAIRS: dict[tuple[int, int], dict[int, tuple[object, bool]]] = {}
 
 
-def _pair_memo(base: Game, game: Game) -> dict[int, tuple[object, bool]]:
+def _pair_memo(base: Engine, game: Engine) -> dict[int, tuple[object, bool]]:
     cached = set(map(id, _ENGINES.values()))
     if id(base) not in cached or id(game) not in cached:
         return {}
     return _PAIRS.setdefault((id(base), id(game)), {})
 
 
-def _lists_like_game(game: Game) -> bool:
-    return type(game).legal_moves is Game.legal_moves and type(game).option is Game.option
+def _lists_like_game(game: Engine) -> bool:
+    return type(game).legal_moves is Game.legal_moves and getattr(type(game), "option", None) is Game.option
 
 
-def _engine(factory: EngineFactory, ruleset: Ruleset, players: int) -> Game:
+def _engine(factory: EngineFactory, ruleset: Ruleset, players: int) -> Engine:
     if not isinstance(factory, type):
         return factory(ruleset, players)
     key: tuple[EngineFactory, Ruleset, int] = (factory, ruleset, players)
@@ -208,8 +208,8 @@ def _engine(factory: EngineFactory, ruleset: Ruleset, players: int) -> Game:
         # The reference stands for "whichever engine plays these rules": where it does not play
         # them (a house rule, another game), the spec interpreter does; nothing plays them as 535.
         made = make_engine(ruleset, players) if factory is Game else factory(ruleset, players)
-        _ENGINES[key] = made  # type: ignore[assignment]  # the same state API as Game
-        return made  # type: ignore[return-value]
+        _ENGINES[key] = made
+        return made
     return game
 
 
@@ -362,7 +362,7 @@ def _measure(
 
 
 def _compare_step(
-    base: Game,
+    base: Engine,
     trackers: Sequence[_Tracker],
     state: State,
     legal: tuple[Move, ...],
@@ -441,7 +441,7 @@ def _compare_step(
             )
 
 
-def _same_options(base: Game, t: _Tracker, state: State) -> bool:
+def _same_options(base: Engine, t: _Tracker, state: State) -> bool:
     """Whether both engines give the state's pile the same options (moves, cards needed, the pile
     each makes, its 8s, whether it ends the trick): then they agree on every hand's legal moves
     and on every move's outcome there. Worked out once per pile, with a hand of the whole deck."""
@@ -461,8 +461,8 @@ def _same_options(base: Game, t: _Tracker, state: State) -> bool:
 
 
 def _legal_witness(
-    base: Game,
-    game: Game,
+    base: Engine,
+    game: Engine,
     state: State,
     move: Move,
     legal: tuple[set[Move], set[Move]],
@@ -477,8 +477,8 @@ def _legal_witness(
 
 
 def _step_witness(
-    base: Game,
-    game: Game,
+    base: Engine,
+    game: Engine,
     state: State,
     move: Move,
     legal: tuple[set[Move], set[Move]],

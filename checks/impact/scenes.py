@@ -21,6 +21,7 @@ from typing import Any
 
 from five35.engine import Game, IllegalMove, Move, Position, State
 from five35.engine.cards import DealError
+from five35.engine.engines import Engine
 from five35.spec import Ruleset, Spec, SpecError
 from five35.spec.words import SceneWords, words_of
 
@@ -90,7 +91,7 @@ def skipped_scenes(spec: Spec, ruleset: Ruleset) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _side(game: Game, state: State, then: Sequence[Move], deck: bool = False) -> dict[str, Any]:
+def _side(game: Engine, state: State, then: Sequence[Move], deck: bool = False) -> dict[str, Any]:
     legal = game.legal_moves(state)
     out: dict[str, Any] = {"legal_moves": moves_text(legal)}
     if deck:

@@ -14,7 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from five35.engine import Game, Move, Pile, Position, RoundEnd, State, TrickEnd
+from five35.engine import Move, Pile, Position, RoundEnd, State, TrickEnd
+from five35.engine.engines import Engine
 
 from ..findings import Witness
 
@@ -27,7 +28,7 @@ class RoundHistory:
     start: State
     plays: list[tuple[int, Move]] = field(default_factory=list)
 
-    def position(self, game: Game, shrunk: tuple[int, tuple[int, ...]] | None = None) -> Position:
+    def position(self, game: Engine, shrunk: tuple[int, tuple[int, ...]] | None = None) -> Position:
         """The position of the table now. With `shrunk` = (seat, cards), that seat holds only those
         cards now (its hand at the start of the round is them plus what it has placed since, so
         every move so far is still its own)."""
@@ -55,7 +56,7 @@ def _pile_json(pile: Pile | None) -> dict[str, Any] | None:
     return pile.to_json() if pile else None
 
 
-def situation_of(game: Game, state: State) -> dict[str, Any]:
+def situation_of(game: Engine, state: State) -> dict[str, Any]:
     cards = game.codec.cards
     return {
         "players": state.players,
@@ -72,9 +73,9 @@ def situation_of(game: Game, state: State) -> dict[str, Any]:
     }
 
 
-def state_cards(game: Game, state: State) -> int:
+def state_cards(game: Engine, state: State) -> int:
     pile = state.pile.size if state.pile else 0
-    return sum(game.codec.size(h) for h in state.hands) + pile
+    return int(sum(game.codec.size(h) for h in state.hands)) + pile
 
 
 def result_of(events: Sequence[object], state: State) -> dict[str, Any]:
@@ -93,7 +94,7 @@ def result_of(events: Sequence[object], state: State) -> dict[str, Any]:
     return out
 
 
-def _deal_outcome(game: Game, state: State) -> dict[str, Any]:
+def _deal_outcome(game: Engine, state: State) -> dict[str, Any]:
     # The engine keeps the cards set aside unseen in `aside`; a reader of "hands of 12" needs the
     # rest of the deck said too (it is the whole of a deal question), so it is counted, not left to
     # a default.
@@ -106,7 +107,7 @@ def _deal_outcome(game: Game, state: State) -> dict[str, Any]:
     }
 
 
-def _dealt(game: Game, state: State) -> Position:
+def _dealt(game: Engine, state: State) -> Position:
     """The position of a round as dealt."""
     return Position(
         hands=tuple(tuple(game.codec.cards(h)) for h in state.hands),
@@ -118,8 +119,8 @@ def _dealt(game: Game, state: State) -> Position:
 
 
 def deal_witness(
-    a: Game,
-    b: Game,
+    a: Engine,
+    b: Engine,
     sa: State,
     sb: State,
     names: tuple[str, str],
@@ -155,7 +156,7 @@ def deal_witness(
     )
 
 
-def undealable_witness(a: Game, state: State, names: tuple[str, str], error: str) -> Witness:
+def undealable_witness(a: Engine, state: State, names: tuple[str, str], error: str) -> Witness:
     oa = _deal_outcome(a, state)
     return Witness(
         summary=f"{state.players} players: {names[1]} cannot deal this table ({error}).",
@@ -174,8 +175,8 @@ def undealable_witness(a: Game, state: State, names: tuple[str, str], error: str
 
 
 def shrunk_witness(
-    a: Game,
-    b: Game,
+    a: Engine,
+    b: Engine,
     state: State,
     legal: tuple[set[Move], set[Move]],
     names: tuple[str, str],
@@ -218,8 +219,8 @@ def shrunk_witness(
 
 
 def step_witness(
-    a: Game,
-    b: Game,
+    a: Engine,
+    b: Engine,
     state: State,
     move: Move,
     legal: tuple[set[Move], set[Move]],

@@ -15,7 +15,8 @@ from functools import cache
 from itertools import combinations_with_replacement
 from typing import Any
 
-from five35.engine import Game, Move, Pile, Play, Position, State
+from five35.engine import Move, Pile, Play, Position, State
+from five35.engine.engines import Engine
 from five35.spec import Ruleset
 
 from .z3model import EIGHT, NONE, Model
@@ -231,7 +232,7 @@ def other_hands(ruleset: Ruleset, sit: Situation) -> list[list[int]]:
     return hands
 
 
-def build_state(game: Game, sit: Situation) -> State:
+def build_state(game: Engine, sit: Situation) -> State:
     """The engine's State for `sit`: hands dealt with start_round, the trick so far on the table."""
     others = iter(other_hands(game.ruleset, sit))
     hands = [list(sit.hand) if seat == sit.to_move else next(others) for seat in range(sit.players)]

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from five35.engine import Game, Move, Pile, Position, State
+from five35.engine.engines import Engine
 from five35.spec import Ruleset, Spec, SpecError
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
@@ -123,7 +124,7 @@ class Setup:
     def scores(self) -> tuple[int, ...] | None:
         return self.position.scores if self.position else None
 
-    def start(self, game: Game) -> State:
+    def start(self, game: Engine) -> State:
         if self.position is None:
             return game.new_match(self.seed)
         return game.play_from(self.position)
@@ -196,7 +197,7 @@ def piles(game: Game, *, max_adds: int = 2) -> SearchStrategy[Pile]:
     return grown()
 
 
-def moves_from(game: Game, state: State, picks: list[int]) -> tuple[State, list[str]]:
+def moves_from(game: Engine, state: State, picks: list[int]) -> tuple[State, list[str]]:
     """Play `picks` (indices into the legal moves, modulo their number) from `state`.
 
     Returns the state reached and the moves as replayable strings ("next_round" between rounds).
@@ -217,7 +218,7 @@ def moves_from(game: Game, state: State, picks: list[int]) -> tuple[State, list[
 
 
 @st.composite
-def reachable_states(draw: st.DrawFn, game: Game, *, max_steps: int = 200) -> tuple[int, list[str], State]:
+def reachable_states(draw: st.DrawFn, game: Engine, *, max_steps: int = 200) -> tuple[int, list[str], State]:
     """A state reached from a seeded deal by legal play: (deal seed, moves, state)."""
     seed = draw(st.integers(0, 2**32 - 1))
     steps = draw(st.integers(0, max_steps))

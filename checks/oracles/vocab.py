@@ -114,3 +114,21 @@ class StatedVocabulary:
         for point, vp in spec.variation_points.items():
             for reading in vp.readings:
                 self.require(spec.rulebook, {point: reading})
+
+
+def require_with_stated(
+    table: ComponentVocabulary, stated: StatedVocabulary, ruleset: Ruleset, spec: Spec
+) -> None:
+    """For a component that sweeps the points of its table and leaves every other point at the
+    ruleset's reading, for a model compiled from the rules to state: the table's points must be
+    ones it implements; any other point (a house rule's) must have its fragment stated."""
+    known = table.vocabulary.points
+
+    def split(readings: Mapping[str, str]) -> None:
+        table.require({p: r for p, r in readings.items() if p in known})
+        stated.require(spec.rulebook, {p: r for p, r in readings.items() if p not in known})
+
+    split(dict(ruleset.reading_items))
+    for point, vp in spec.variation_points.items():
+        for reading in vp.readings:
+            split({point: reading})

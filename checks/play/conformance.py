@@ -33,6 +33,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from five35.engine import PASS, Game, Move, Pile, RoundEnd, State, TrickEnd
+from five35.engine.engines import Engine
 from five35.spec import Ruleset
 from five35.spec.vocabulary import Vocabulary
 from hypothesis import given
@@ -56,8 +57,8 @@ from ..oracles.situations import (
     table_cards,
     to_pile,
 )
-from ..oracles.vocab import ComponentVocabulary, VocabularyMismatch, table_vocabulary
-from ..oracles.z3model import ACTION_CODES, NONE, RUN, SET, SINGLE, Model
+from ..oracles.vocab import ComponentVocabulary, VocabularyMismatch, require_with_stated, table_vocabulary
+from ..oracles.z3model import ACTION_CODES, MODEL_VOCABULARY, NONE, RUN, SET, SINGLE, Model
 
 NAME = "conformance"
 TITLE = "Engine decisions equal the Z3 model's on a bounded domain of situations"
@@ -262,7 +263,7 @@ def _round_over(went_out: int, reasons: Sequence[str], winner: int | None = None
     }
 
 
-def engine_answer(game: Game, state: State, move: Move, listed: bool) -> dict[str, Any]:
+def engine_answer(game: Engine, state: State, move: Move, listed: bool) -> dict[str, Any]:
     if not listed:
         return {"legal": False}
     try:
@@ -321,7 +322,7 @@ def candidate_moves(model: Model, ruleset: Ruleset, pile: PileKey) -> list[Move]
 
 
 def compare_situation(
-    game: Game,
+    game: Engine,
     model: Model,
     ruleset: Ruleset,
     sit: Situation,
@@ -364,7 +365,7 @@ def compare_situation(
     return out
 
 
-def minimal_situation(game: Game, model: Model, ruleset: Ruleset, d: Disagreement) -> Disagreement:
+def minimal_situation(game: Engine, model: Model, ruleset: Ruleset, d: Disagreement) -> Disagreement:
     """The same disagreement with the mover holding only the move's cards and one more (so that the
     round does not end), when it still shows there."""
     cards = list(d.move.cards)
@@ -485,8 +486,7 @@ def _five_player_only(ctx: CheckContext, combo: Iterable[tuple[str, str]]) -> bo
 
 def require_readings(ctx: CheckContext) -> None:
     """Refuse (UnimplementedReading) a ruleset or spec with a reading the sweeps cannot model."""
-    CONFORMANCE_VOCABULARY.require_ruleset(ctx.ruleset)
-    CONFORMANCE_VOCABULARY.require_spec(ctx.spec)
+    require_with_stated(CONFORMANCE_VOCABULARY, MODEL_VOCABULARY, ctx.ruleset, ctx.spec)
 
 
 def exhaustive(ctx: CheckContext, tally: Tally) -> list[Disagreement]:

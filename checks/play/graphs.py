@@ -30,6 +30,7 @@ from typing import Any
 
 import networkx as nx  # type: ignore[import-untyped]
 from five35.engine import TRICK_END_REASONS, Game, Move, Pile, State, TrickEndReason
+from five35.engine.engines import Engine
 from five35.engine.state import Event, TrickEnd
 from five35.spec import Ruleset, Spec, SpecError
 from five35.spec.vocabulary import Vocabulary
@@ -46,7 +47,7 @@ from ..findings import (
     readings_of,
 )
 from ..oracles.rules_model import RULES_VOCABULARY, SpecRules
-from ..oracles.vocab import ComponentVocabulary, VocabularyMismatch, table_vocabulary
+from ..oracles.vocab import ComponentVocabulary, VocabularyMismatch, require_with_stated, table_vocabulary
 from .invariants import Violation, situation, state_violations, step_violations
 
 #: Variation points that cannot change play inside a round, and why; the endgames start from a deal
@@ -79,9 +80,9 @@ GRAPHS_VOCABULARY = graphs_vocabulary(Game.VOCABULARY)
 def require_readings(ctx: CheckContext) -> None:
     """Refuse (UnimplementedReading) a ruleset or spec with a reading the graphs cannot state: the
     graph checks' own points, and the rules model (SpecRules) every graph is compared with."""
-    for vocabulary in (GRAPHS_VOCABULARY, RULES_VOCABULARY):
-        vocabulary.require_ruleset(ctx.ruleset)
-        vocabulary.require_spec(ctx.spec)
+    require_with_stated(GRAPHS_VOCABULARY, RULES_VOCABULARY, ctx.ruleset, ctx.spec)
+    RULES_VOCABULARY.require_ruleset(ctx.ruleset)
+    RULES_VOCABULARY.require_spec(ctx.spec)
 
 
 def variants(spec: Spec, base: Ruleset, points: tuple[str, ...], *, all_combinations: bool) -> list[Ruleset]:
@@ -405,7 +406,7 @@ class EndgameGraph:
     violations: list[tuple[Violation, State, list[Move]]] = field(default_factory=list)
 
 
-def explore(game: Game, rules: SpecRules, start: State, *, limit: int = 50_000) -> EndgameGraph:
+def explore(game: Engine, rules: SpecRules, start: State, *, limit: int = 50_000) -> EndgameGraph:
     """Breadth first over every state reachable from `start` by legal moves until the round ends."""
     out = EndgameGraph()
     ids: dict[tuple[object, ...], int] = {_situation_key(start): 0}
@@ -516,7 +517,7 @@ def endgame_rulesets(ctx: CheckContext) -> list[Ruleset]:
     return rulesets
 
 
-def _start(game: Game, deal: Deal) -> State | None:
+def _start(game: Engine, deal: Deal) -> State | None:
     try:
         return game.start_round([list(h) for h in deal.hands], deal.leader, None)
     except (ValueError, SpecError):
@@ -598,7 +599,7 @@ def check_endgames(ctx: CheckContext) -> CheckResult:
 
 
 def _graph_failures(
-    ctx: CheckContext, rs: Ruleset, deal: Deal, game: Game, result: EndgameGraph
+    ctx: CheckContext, rs: Ruleset, deal: Deal, game: Engine, result: EndgameGraph
 ) -> Iterator[Failure]:
     label = _label(ctx.ruleset, rs)
     for violation, state, moves in result.violations[:1]:

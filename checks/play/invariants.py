@@ -36,7 +36,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from five35.engine import Game, Move, State
+from five35.engine import Move, State
+from five35.engine.engines import Engine
 from five35.engine.state import Event, MatchEnd, RoundEnd, TrickEnd
 
 from ..oracles.rules_model import SpecRules
@@ -54,7 +55,7 @@ class Violation:
         return {"invariant": self.invariant, "expected": self.expected, "actual": self.actual}
 
 
-def situation(game: Game, state: State) -> dict[str, Any]:
+def situation(game: Engine, state: State) -> dict[str, Any]:
     """A state as witness data (see Witness.situation)."""
     cards = game.codec.cards
     return {
@@ -72,7 +73,7 @@ def situation(game: Game, state: State) -> dict[str, Any]:
     }
 
 
-def state_cards(game: Game, state: State) -> int:
+def state_cards(game: Engine, state: State) -> int:
     """The witness size of a state: the cards in hands and on the central pile."""
     in_hands = sum(len(game.codec.cards(h)) for h in state.hands)
     return in_hands + (state.pile.size if state.pile else 0)
@@ -83,7 +84,7 @@ def _trick_cards(state: State) -> list[int]:
 
 
 def state_violations(
-    game: Game, rules: SpecRules, state: State, *, roundtrip: bool = True
+    game: Engine, rules: SpecRules, state: State, *, roundtrip: bool = True
 ) -> list[Violation]:
     """Every invariant of a single state."""
     out: list[Violation] = []
@@ -151,7 +152,7 @@ def state_violations(
 
 
 def _play_state_violations(
-    game: Game, rules: SpecRules, state: State, moves: tuple[Move, ...]
+    game: Engine, rules: SpecRules, state: State, moves: tuple[Move, ...]
 ) -> list[Violation]:
     out: list[Violation] = []
     mover = state.to_move
@@ -195,7 +196,7 @@ def _play_state_violations(
     return out
 
 
-def roundtrip_violations(game: Game, state: State, *, deep: bool = False) -> list[Violation]:
+def roundtrip_violations(game: Engine, state: State, *, deep: bool = False) -> list[Violation]:
     out: list[Violation] = []
     try:
         restored = game.from_json(json.loads(json.dumps(game.to_json(state))))
@@ -211,7 +212,7 @@ def roundtrip_violations(game: Game, state: State, *, deep: bool = False) -> lis
 
 
 def step_violations(
-    game: Game, rules: SpecRules, before: State, move: Move, after: State, events: tuple[Event, ...]
+    game: Engine, rules: SpecRules, before: State, move: Move, after: State, events: tuple[Event, ...]
 ) -> list[Violation]:
     """Every invariant of one move: what the spec says it must do against what the engine did."""
     out: list[Violation] = []
@@ -322,7 +323,7 @@ def _ending_message(move: Move, before: State, expected: list[str], got: list[st
 
 
 def _round_violations(
-    game: Game,
+    game: Engine,
     rules: SpecRules,
     before: State,
     move: Move,

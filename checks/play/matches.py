@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, cast
 
 from five35.engine import Game, Move, State
+from five35.engine.engines import Engine
 from five35.engine.state import Event
 from five35.spec import Ruleset, Spec
 from hypothesis import seed as hypothesis_seed
@@ -58,7 +59,7 @@ class Scenario:
 
 
 def replay(
-    game: Game, setup: Setup, moves: list[str]
+    game: Engine, setup: Setup, moves: list[str]
 ) -> Iterator[tuple[State, str, State, tuple[Event, ...]]]:
     """Replay a scenario: yields (before, move, after, events) for each move ("next_round" too)."""
     state = setup.start(game)
@@ -120,11 +121,11 @@ class MatchMachine(RuleBasedStateMachine):
     setup_strategy: ClassVar[SearchStrategy[Setup]]
     engine: ClassVar[EngineFactory]
     stats: ClassVar[MachineStats]
-    games: ClassVar[dict[tuple[Ruleset, int], tuple[Game, SpecRules]]]
+    games: ClassVar[dict[tuple[Ruleset, int], tuple[Engine, SpecRules]]]
 
     def __init__(self) -> None:
         super().__init__()
-        self.game: Game | None = None
+        self.game: Engine | None = None
         self.spec_rules: SpecRules | None = None
         self.state: State | None = None
         self.scenario: Scenario | None = None

@@ -21,7 +21,8 @@ from itertools import combinations_with_replacement
 from typing import Any
 
 import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
-from five35.engine import Game, Move, Position
+from five35.engine import Move, Position
+from five35.engine.engines import Engine
 from five35.spec import Ruleset, Spec, SpecError, VariationPoint
 
 from ..findings import (
@@ -311,7 +312,7 @@ def play_witness(ctx: CheckContext, point: str, found: Found) -> Witness:
     )
 
 
-def reached(game: Game, sit: Situation) -> Position | None:
+def reached(game: Engine, sit: Situation) -> Position | None:
     """The situation's position, when the engine plays it to exactly this table (the pile, whose
     turn, the mover's hand, the 8 in the opening pile); None when play cannot reach it."""
     position = sit.position(game.ruleset)
