@@ -526,7 +526,7 @@ def _run_one(check: Check, ctx: CheckContext) -> CheckResult:
             error=error,
         )
     warnings = result.warnings
-    if result.examined_count == 0 and not warnings:
+    if result.examined_count == 0 and not warnings and result.skipped is None:
         warnings = (
             "examined nothing: no situation checked, none generated, no proof run; its findings and "
             "its 'no failure' cover nothing",

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from five35.engine import PASS, Move, Pile, Position
-from five35.engine.engines import Engine, make_engine
+from five35.engine.engines import Engine, engine_note, make_engine
 from five35.spec import Ruleset, Spec, other_game
 
 from .messages import PROTOCOL_VERSION, deal_json, move_json
@@ -716,6 +716,9 @@ class Suite:
             "seed": self.seed,
             "protocol": PROTOCOL_VERSION,
             "rules": self.rules(),
+            # Which engine gave the expected answers: the reference, or the spec interpreter where
+            # the reference does not play these rules.
+            "played_by": engine_note(self.ruleset),
             "not_observable": sorted(p for p in PROTOCOL_INVISIBLE if p in self.spec.variation_points),
             "compare": COMPARE,
             "vectors": [

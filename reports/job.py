@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from five35.checks.findings import DEFAULT_SOLVER_RLIMIT, CheckContext, CheckResult, Level
+from five35.checks.findings import DEFAULT_SOLVER_RLIMIT, Alternative, CheckContext, CheckResult, Level
 from five35.checks.impact.measure import (
     DEFAULT_BOTS,
     Comparison,
@@ -45,6 +45,7 @@ from five35.checks.pipeline import (
 )
 from five35.checks.runner import CHECKS, all_checks, run_checks
 from five35.engine import Game
+from five35.engine.engines import reference_lacks
 from five35.engine.executor import Executor, LocalExecutor, describes_units, games_text, unit_name
 from five35.engine.simulate import Stats, merge_all, simulate
 from five35.spec import Ruleset, Spec, SpecError
@@ -332,6 +333,16 @@ def _known(
     return out
 
 
+def _playable(alt: Alternative) -> bool:
+    """Whether both sides can be played: a side made of the reference engine's hooks (a clause
+    deleted, an example repaired: a Game subclass) cannot play rules the reference does not, and
+    its finding then has no impact measured rather than one played under other rules."""
+    for side in (alt.played, alt.compared):
+        if side.engine is not Game and issubclass(side.engine, Game) and reference_lacks(side.ruleset):
+            return False
+    return True
+
+
 def estimate_finding_impacts(
     spec: Spec,
     ruleset: Ruleset,
@@ -347,7 +358,11 @@ def estimate_finding_impacts(
     own `Alternative`, over the same seeded games as the points' impacts (`impacts`, measured with
     the same `bots`). An alternative that compares what a point's impact compared already, or what
     another finding's does, is not played again: it shares those games' counts."""
-    alts = to_measure(collect_findings(spec, ruleset, results, impacts), impacts)
+    alts = {
+        fid: alt
+        for fid, alt in to_measure(collect_findings(spec, ruleset, results, impacts), impacts).items()
+        if _playable(alt)
+    }
     known = _known(spec, ruleset, impacts, games, seed)
     measured = estimate_alternatives(alts, ruleset, games, seed, bots, jobs, executor=executor, known=known)
     return {

@@ -183,9 +183,15 @@ def _insertions(spec: Spec, ruleset: Ruleset, language: str, pieces: Sequence[Pi
             raw.append((rank, 0, after, repaired[language], None, "repair"))
     for n, q in enumerate(questions_of(spec)):
         for w in q.wordings_for(readings):
-            if language in w.text and w.at in spec.clauses:
+            text = w.text.get(language)
+            if text is None and q.id not in words.questions and "en" in w.text:
+                # A point of the spec's own (a house rule) has the words its author wrote, in
+                # English: quoted as written, and said to be so, rather than left out.
+                note = words.rulebook[language].get("untranslated")
+                text = f"{w.text['en']} ({note})" if note else w.text["en"]
+            if text is not None and w.at in spec.clauses:
                 rank, after = place(w.at)
-                raw.append((rank, 1 + n, after, w.text[language], q, _basis(spec, ruleset, q)))
+                raw.append((rank, 1 + n, after, text, q, _basis(spec, ruleset, q)))
     raw.sort(key=lambda r: (r[0], r[1]))
     # Questions that one sentence settles together (a reading and the engine decision that goes
     # with it) give the same sentence at the same clause: the rulebook says it once.

@@ -603,7 +603,13 @@ def questions_of(spec: Spec) -> tuple[QuestionWords, ...]:
                     variants=(),
                     ask={"en": vp.question},
                     readings=dict(vp.readings),
-                    wordings=(),
+                    # The spec's own explanation of each reading, after the first clause the point
+                    # cites: what a rulebook that plays the reading says (in English, as written).
+                    wordings=tuple(
+                        Wording(at=at, text={"en": explain}, when={name: reading})
+                        for at in [c for c in vp.cites if c in spec.clauses][:1]
+                        for reading, explain in vp.readings.items()
+                    ),
                 )
             )
     return tuple(listed)

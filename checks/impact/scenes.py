@@ -21,8 +21,9 @@ from typing import Any
 
 from five35.engine import Game, IllegalMove, Move, Position, State
 from five35.engine.cards import DealError
-from five35.engine.engines import Engine
+from five35.engine.engines import Engine, make_engine
 from five35.spec import Ruleset, Spec, SpecError
+from five35.spec.vocabulary import UnimplementedReading
 from five35.spec.words import SceneWords, words_of
 
 from ..findings import Alternative, EngineFactory, Scene, Witness
@@ -61,7 +62,7 @@ def scene_problem(words: SceneWords, ruleset: Ruleset) -> str | None:
             f"it holds {count} cards of rank {rank}, and the deck has {copies} of each at {players} players"
         )
     try:
-        Game(ruleset, players).play_from(_position(words))
+        make_engine(ruleset, players).play_from(_position(words))
     except (DealError, IllegalMove, SpecError) as exc:
         return f"it cannot be set up under these rules ({' '.join(str(exc).split())})"
     return None
@@ -91,6 +92,12 @@ def skipped_scenes(spec: Spec, ruleset: Ruleset) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _made(factory: EngineFactory, ruleset: Ruleset, players: int) -> Engine:
+    # The reference stands for "whichever engine plays these rules" (as in measure.py): where it
+    # does not play them (a house rule, another game), the spec interpreter does.
+    return make_engine(ruleset, players) if factory is Game else factory(ruleset, players)
+
+
 def _side(game: Engine, state: State, then: Sequence[Move], deck: bool = False) -> dict[str, Any]:
     legal = game.legal_moves(state)
     out: dict[str, Any] = {"legal_moves": moves_text(legal)}
@@ -113,8 +120,13 @@ def scene_witness(alt: Alternative, engine: EngineFactory | None = None) -> Witn
     if scene is None:
         return None
     players = scene.position.players
-    played = (engine or alt.played.engine)(alt.played.ruleset, players)
-    compared = alt.compared.engine(alt.compared.ruleset, players)
+    try:
+        played = _made(engine or alt.played.engine, alt.played.ruleset, players)
+        compared = _made(alt.compared.engine, alt.compared.ruleset, players)
+    except UnimplementedReading:
+        # A side made of the reference engine's hooks (a clause deleted, an example repaired)
+        # cannot play rules the reference does not: no scene rather than one played otherwise.
+        return None
     state = played.play_from(scene.position)
     a = _side(played, state, scene.then, scene.show_deck)
     b = _side(compared, state, scene.then, scene.show_deck)
