@@ -38,6 +38,7 @@ from typing import Any
 
 from five35.engine import PASS, Move, Pile, Position
 from five35.engine.engines import Engine, engine_note, make_engine
+from five35.engine.simulate import EndlessPlay, move_limit
 from five35.spec import Ruleset, Spec, other_game
 
 from .messages import PROTOCOL_VERSION, deal_json, move_json
@@ -899,7 +900,14 @@ def _seeded(engines: _Engines, ruleset: Ruleset, players: int, seed: int) -> Vec
     start = Position(tuple(tuple(game.hand(state, p)) for p in range(players)), state.to_move, state.scores)
     rng = random.Random(f"five35-vectors:{seed}:{players}")
     moves: list[Move] = []
+    most = move_limit(game)
     while state.phase == "play":
+        if len(moves) >= most:
+            raise EndlessPlay(
+                "rules",
+                f"the seeded round of {players} players: {most:,} moves and it has not ended; "
+                "these rules let play go on for ever (535-check check names where)",
+            )
         move = rng.choice(game.legal_moves(state))
         moves.append(move)
         state, _ = game.apply(state, move)

@@ -26,7 +26,17 @@ from five35.engine import Game, Move, RoundEnd, State, TrickEnd
 from five35.engine.bots import Bot, get_bot
 from five35.engine.engines import Engine, make_engine
 from five35.engine.executor import Executor, LocalExecutor, describes_units, games_text
-from five35.engine.simulate import Stats, Step, _Tally, bot_rngs, game_seed, round_limit, wilson_interval
+from five35.engine.simulate import (
+    EndlessPlay,
+    Stats,
+    Step,
+    _Tally,
+    bot_rngs,
+    game_seed,
+    move_limit,
+    round_limit,
+    wilson_interval,
+)
 from five35.spec import Ruleset, Spec, SpecError
 
 from ..findings import Alternative, EngineFactory, Impact, Witness
@@ -327,8 +337,17 @@ def _measure(
                 t.record("deal", partial(deal_witness, base, t.game, state, other, first=True), index)
         steps: list[Step] | None = [] if tally is not None else None
         rounds = 0
+        most = move_limit(base)
         while True:
+            moves = 0
             while state.phase == "play":
+                moves += 1
+                if moves > most:
+                    raise EndlessPlay(
+                        "rules",
+                        f"game seed {seed}, round {rounds + 1}: {most:,} moves and the round has not ended; "
+                        "these rules let play go on for ever (535-check check names where)",
+                    )
                 legal = base.legal_moves(state)
                 move = seated[state.to_move].choose(base, state, legal, rngs[state.to_move])
                 new, events = base.apply(state, move)
