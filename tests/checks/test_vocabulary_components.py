@@ -105,6 +105,16 @@ COMPONENTS: list[tuple[str, str, Callable[[Ruleset], Any]]] = [
 ]
 
 
+#: Who refuses a new point's reading without a fragment, for the components that sweep known points.
+STATED_FOR_NEW_POINTS = {
+    "succession": "the invariants' rules model",
+    "beats": "the invariants' rules model",
+    "endgames": "the invariants' rules model",
+    "conformance": "the Z3 model",
+    "conformance generated": "the Z3 model",
+}
+
+
 @pytest.mark.parametrize(("ruleset", "point", "reading"), HOUSE)
 def test_the_house_engine_accepts_the_house_ruleset(ruleset: Ruleset, point: str, reading: str) -> None:
     game = HouseGame(ruleset, 4)
@@ -116,6 +126,10 @@ def test_the_house_engine_accepts_the_house_ruleset(ruleset: Ruleset, point: str
 def test_every_component_refuses_a_reading_it_does_not_implement(
     name: str, component: str, use: Callable[[Ruleset], Any], ruleset: Ruleset, point: str, reading: str
 ) -> None:
+    if point not in Game.VOCABULARY.points and name in STATED_FOR_NEW_POINTS:
+        # The sweeps and graphs vary only the points they know and leave a new one to the model
+        # compiled from the rules, which refuses it for want of a fragment.
+        component = STATED_FOR_NEW_POINTS[name]
     with pytest.raises(UnimplementedReading) as refused:
         use(ruleset)
     got = refused.value
