@@ -99,6 +99,18 @@ def move_limit(game: Engine) -> int:
 class EndlessPlay(SpecError):
     """Play went on past `move_limit` without ending the round: the rules let it go on for ever."""
 
+    def __init__(self, what: str, most: int) -> None:
+        super().__init__(
+            "rules",
+            f"{what}: {most:,} moves and the round has not ended; these rules let play go on for ever "
+            "(535-check check names where)",
+        )
+        self.what, self.most = what, most
+
+    def __reduce__(self) -> tuple[type[SpecError], tuple[str, str]]:
+        # Pickled by its own two arguments: a worker process sends it back whole.
+        return type(self), (self.what, self.most)  # type: ignore[return-value]
+
 
 def play_game(
     game: Engine, seed: int, bots: Sequence[Bot | str], mode: Mode = "match", max_rounds: int | None = None
@@ -125,11 +137,7 @@ def play_game(
         while state.phase == "play":
             moves += 1
             if moves > most:
-                raise EndlessPlay(
-                    "rules",
-                    f"game seed {seed}, round {rounds + 1}: {most:,} moves and the round has not ended; "
-                    "these rules let play go on for ever (535-check check names where)",
-                )
+                raise EndlessPlay(f"game seed {seed}, round {rounds + 1}", most)
             seat = state.to_move
             move = chosen[seat].choose(game, state, game.legal_moves(state), rngs[seat])
             new, events = game.apply(state, move)
