@@ -24,13 +24,13 @@ What the model represents, and what it refuses (`ModelLimit`, one line naming th
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
 from five35.spec.lang import schema as S
+from five35.spec.lang.compile import COMPARISONS
 from five35.spec.lang.rulebook import Fragment, Rulebook
 from five35.spec.lang.syntax import (
     Attr,
@@ -613,7 +613,7 @@ class Compiler:
 
     def compare(self, op: str, a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
-            return _PLAIN[op](a, b)
+            return bool(COMPARISONS[op](a, b))
         if op == "==":
             return self.eq(a, b)
         if op == "!=":
@@ -883,12 +883,4 @@ class Compiler:
         return self.m.next_seat(seat, env["players"])
 
 
-S_COMPARE = frozenset(("==", "!=", "<", "<=", ">", ">="))
-_PLAIN: dict[str, Callable[[int, int], bool]] = {
-    "==": operator.eq,
-    "!=": operator.ne,
-    "<": operator.lt,
-    "<=": operator.le,
-    ">": operator.gt,
-    ">=": operator.ge,
-}
+S_COMPARE = frozenset(COMPARISONS)

@@ -87,7 +87,8 @@ _ARITH: dict[str, Callable[[int, int], int]] = {
     "//": lambda a, b: a // b if b else 0,
     "%": lambda a, b: a % b if b else 0,
 }
-_CMP: dict[str, Callable[[Any, Any], bool]] = {
+#: The comparison operators and their meaning on plain values (the Z3 model's compiler uses them too).
+COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
     "==": operator.eq,
     "!=": operator.ne,
     "<": operator.lt,
@@ -299,13 +300,13 @@ class Program:
         ltyp, left = self._expr(node.left, scope)
         rtyp, right = self._expr(node.right, scope)
         op = node.op
-        if op in _CMP:
+        if op in COMPARISONS:
             typ = _unify(ltyp, rtyp)
             if typ is None:
                 raise scope.fail(node, f"'{op}' compares {_shown(ltyp)} with {_shown(rtyp)}")
             if op not in ("==", "!=") and typ not in _ORDERED:
                 raise scope.fail(node, f"'{op}' needs numbers, ranks or seats, not {_shown(typ)}")
-            cmp = _CMP[op]
+            cmp = COMPARISONS[op]
             return S.BOOL, lambda env: cmp(left(env), right(env))
         fn = _ARITH[op]
         # A rank or seat moved by a count stays a rank or seat (a + 1); counts make counts.
