@@ -62,6 +62,41 @@ class _Option:
         self.pile = pile
 
 
+#: The rules that decide which cards make which pile and every move onto a pile; nothing else
+#: (the deal, the turn, the ends of a trick, a round or a match, scoring, passing) is read there.
+OPTION_SLOTS = frozenset({"deck", "ranks", "pile", "lead", "overwrite", "add"})
+
+
+class _Tables:
+    """What an engine works out once per pile, shared by every engine whose option rules,
+    parameters and player count are the same (the readings of a point that changes scoring
+    or the turn, compared side by side, list the same moves)."""
+
+    __slots__ = ("formed", "multisets", "nodes", "piles")
+
+    def __init__(self) -> None:
+        self.piles: dict[tuple[int, ...], Pile | None] = {}
+        self.nodes: dict[Pile | None, tuple[tuple[_Option, ...], dict[Move, _Option]]] = {}
+        self.multisets: dict[tuple[int, int], list[tuple[int, ...]]] = {}
+        self.formed: dict[tuple[int, int], list[tuple[tuple[int, ...], Pile]]] = {}
+
+
+_TABLES: dict[tuple[Any, ...], _Tables] = {}
+#: Tables kept per process; a search over many rulesets starts afresh past this many.
+MAX_TABLES = 64
+
+
+def _tables(program: Program, players: int) -> _Tables:
+    rules = tuple(r for r in program.rules if r.does in OPTION_SLOTS)
+    key = (players, rules, repr(sorted(program.values.items())))
+    found = _TABLES.get(key)
+    if found is None:
+        if len(_TABLES) >= MAX_TABLES:
+            _TABLES.clear()
+        found = _TABLES[key] = _Tables()
+    return found
+
+
 class SpecEngine:
     """The game a ruleset's rules state, for `players` players."""
 
@@ -108,8 +143,11 @@ class SpecEngine:
         self._after_pass = [r for r in p.slot("trick_end") if r.field("after") == "pass"]
         bounds = [p.card_bounds(r) for r in (self._lead, self._overwrite, self._add) if r is not None]
         self.max_cards = max((hi for _lo, hi in bounds), default=0)
-        self._piles: dict[tuple[int, ...], Pile | None] = {}
-        self._nodes: dict[Pile | None, tuple[tuple[_Option, ...], dict[Move, _Option]]] = {}
+        tables = _tables(p, players)
+        self._piles: dict[tuple[int, ...], Pile | None] = tables.piles
+        self._nodes: dict[Pile | None, tuple[tuple[_Option, ...], dict[Move, _Option]]] = tables.nodes
+        self._multisets_of: dict[tuple[int, int], list[tuple[int, ...]]] = tables.multisets
+        self._formed_of: dict[tuple[int, int], list[tuple[tuple[int, ...], Pile]]] = tables.formed
         self._deck = tuple(self.codec.cards(self.full_deck))
         self._env = {"players": players}
         round_end = p.one("round_end")
@@ -141,11 +179,28 @@ class SpecEngine:
         return found
 
     def _multisets(self, low: int, high: int) -> list[tuple[int, ...]]:
+        # Every node of a lead, an overwrite or an add walks the same multisets: listed once.
+        known = self._multisets_of.get((low, high))
+        if known is not None:
+            return known
         out: list[tuple[int, ...]] = []
         for k in range(max(low, 1), min(high, self.copies * len(self.ruleset.ranks)) + 1):
             for cards in combinations_with_replacement(self.ruleset.ranks, k):
                 if all(cards.count(c) <= self.copies for c in set(cards)):
                     out.append(cards)
+        self._multisets_of[(low, high)] = out
+        return out
+
+    def _formed(self, low: int, high: int) -> list[tuple[tuple[int, ...], Pile]]:
+        """The multisets within these bounds that make a pile, with it: what a lead or an
+        overwrite may place is one of them whatever the pile faced, so each node asks only these."""
+        known = self._formed_of.get((low, high))
+        if known is not None:
+            return known
+        out = [
+            (cards, pile) for cards in self._multisets(low, high) if (pile := self.pile_of(cards)) is not None
+        ]
+        self._formed_of[(low, high)] = out
         return out
 
     def _sort_key(self, pile: Pile) -> tuple[int, int, tuple[int, ...]]:
@@ -166,26 +221,24 @@ class SpecEngine:
             rule = self._lead
             if rule is not None:
                 may = self.program.fn(rule, "may")
-                for cards in self._multisets(*self.program.card_bounds(rule)):
-                    new = self.pile_of(cards)
-                    if new is not None and may({**self._env, "new": new, "placed": cards}):
+                for cards, new in self._formed(*self.program.card_bounds(rule)):
+                    if may({**self._env, "new": new, "placed": cards}):
                         options.append((self._sort_key(new), _Option(Move("lead", cards), pack(cards), new)))
         else:
             if self._overwrite is not None:
                 may = self.program.fn(self._overwrite, "may")
-                for cards in self._multisets(*self.program.card_bounds(self._overwrite)):
-                    new = self.pile_of(cards)
-                    if new is not None and may({**self._env, "new": new, "old": pile, "placed": cards}):
+                for cards, new in self._formed(*self.program.card_bounds(self._overwrite)):
+                    if may({**self._env, "new": new, "old": pile, "placed": cards}):
                         move = Move("overwrite", cards)
                         options.append(((0, *self._sort_key(new)), _Option(move, pack(cards), new)))
             if self._add is not None:
                 may = self.program.fn(self._add, "may")
                 for cards in self._multisets(*self.program.card_bounds(self._add)):
-                    new = self.pile_of(pile.cards + cards)
-                    if new is not None and may({**self._env, "new": new, "old": pile, "placed": cards}):
-                        below = new.cards.index(pile.cards[0]) if pile.cards[0] in new.cards else 0
-                        key = (1, self._kind_index.get(new.kind, 0), len(cards), below, cards)
-                        options.append((key, _Option(Move("add", cards), pack(cards), new)))
+                    grown = self.pile_of(pile.cards + cards)
+                    if grown is not None and may({**self._env, "new": grown, "old": pile, "placed": cards}):
+                        below = grown.cards.index(pile.cards[0]) if pile.cards[0] in grown.cards else 0
+                        key = (1, self._kind_index.get(grown.kind, 0), len(cards), below, cards)
+                        options.append((key, _Option(Move("add", cards), pack(cards), grown)))
         ordered = tuple(o for _k, o in sorted(options, key=lambda item: item[0]))
         node = self._nodes[pile] = (ordered, {o.move: o for o in ordered})
         return node

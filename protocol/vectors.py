@@ -36,7 +36,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from five35.engine import PASS, Move, Pile, Position
+from five35.engine import PASS, Move, Pile, Position, State
 from five35.engine.engines import Engine, engine_note, make_engine
 from five35.engine.simulate import EndlessPlay, move_limit
 from five35.spec import Ruleset, Spec, other_game
@@ -630,32 +630,85 @@ def search(
     a fixed order, so the answer never varies."""
     engines = engines or _Engines()
     others = alternatives(spec, ruleset, point)
-    candidates: list[tuple[tuple[int, int, int, int, str], Engine, list[Engine], Position, Move]] = []
+    tables = []
     for players in range(ruleset.players_min, ruleset.players_max + 1):
         mine = engines.game(ruleset, players)
         theirs = [engines.game(o, players) for o in others]
         every = [mine, *theirs]
-        for lead in _leads(every):
-            position = _position(ruleset, players, (), (0, lead))
-            key = (len(lead.cards), sum(lead.cards), 0, players, str(lead))
-            candidates.append((key, mine, theirs, position, lead))
-        for lead in _leads([mine]):
-            try:
-                state = mine.play_from(_position(ruleset, players, [(0, lead)], None))
-            except ValueError:
-                continue
-            if state.pile is None:
-                continue  # the lead ended the trick (or the round)
-            for reply in _responses_to(every, state.pile):
-                position = _position(ruleset, players, [(0, lead)], (state.to_move, reply))
-                size = len(lead.cards) + len(reply.cards)
-                key = (size, sum(lead.cards) + sum(reply.cards), len(lead.cards), players, f"{lead}/{reply}")
-                candidates.append((key, mine, theirs, position, reply))
-    candidates.sort(key=lambda c: c[0])
-    for _, mine, theirs, position, move in candidates:
-        if _differs_at(mine, theirs, position, move):
-            return position, move
+        tables.append(_Table(players, mine, theirs, _leads(every), _leads([mine]), every))
+    # Candidates are tried size by size (cards on the pile and in the play), so the replies to a
+    # lead are listed only once a size needs them: the answer is the one a sort of every
+    # candidate would give first, without building every pile's options for every reading.
+    largest_lead = max((len(m.cards) for t in tables for m in t.leads), default=0)
+    size = 1
+    while size <= largest_lead or any(size <= t.largest_reply_seen() for t in tables):
+        candidates: list[tuple[tuple[int, int, int, int, str], Engine, list[Engine], Position, Move]] = []
+        for t in tables:
+            for lead in t.leads:
+                if len(lead.cards) == size:
+                    position = _position(ruleset, t.players, (), (0, lead))
+                    key = (size, sum(lead.cards), 0, t.players, str(lead))
+                    candidates.append((key, t.mine, t.theirs, position, lead))
+            for lead, state in t.opened(ruleset, size):
+                for reply in t.replies(state.pile, size - len(lead.cards)):
+                    position = _position(ruleset, t.players, [(0, lead)], (state.to_move, reply))
+                    total = sum(lead.cards) + sum(reply.cards)
+                    key = (size, total, len(lead.cards), t.players, f"{lead}/{reply}")
+                    candidates.append((key, t.mine, t.theirs, position, reply))
+        candidates.sort(key=lambda c: c[0])
+        for _, mine, theirs, position, move in candidates:
+            if _differs_at(mine, theirs, position, move):
+                return position, move
+        size += 1
     return None
+
+
+class _Table:
+    """One player count of a search: the engines, the leads, and the replies listed as needed."""
+
+    def __init__(
+        self,
+        players: int,
+        mine: Engine,
+        theirs: list[Engine],
+        leads: list[Move],
+        my_leads: list[Move],
+        every: list[Engine],
+    ) -> None:
+        self.players, self.mine, self.theirs, self.leads, self.every = players, mine, theirs, leads, every
+        self._my_leads = my_leads
+        self._opened: list[tuple[Move, State]] | None = None
+        self._replies: dict[Pile, list[Move]] = {}
+
+    def opened(self, ruleset: Ruleset, size: int) -> list[tuple[Move, State]]:
+        """My leads shorter than `size` that leave a pile, with the state after each."""
+        if self._opened is None:
+            self._opened = []
+            for lead in self._my_leads:
+                try:
+                    state = self.mine.play_from(_position(ruleset, self.players, [(0, lead)], None))
+                except ValueError:
+                    continue
+                if state.pile is not None:  # else the lead ended the trick (or the round)
+                    self._opened.append((lead, state))
+        return [(lead, state) for lead, state in self._opened if len(lead.cards) < size]
+
+    def replies(self, pile: Pile | None, size: int) -> list[Move]:
+        assert pile is not None
+        if pile not in self._replies:
+            self._replies[pile] = _responses_to(self.every, pile)
+        return [m for m in self._replies[pile] if len(m.cards) == size]
+
+    def largest_reply_seen(self) -> int:
+        """The longest lead and reply together among the piles listed so far (every lead's pile is
+        listed once the sizes pass the longest lead)."""
+        sizes = [
+            len(lead.cards) + len(m.cards)
+            for lead, state in self._opened or ()
+            if state.pile is not None
+            for m in self._replies.get(state.pile, ())
+        ]
+        return max(sizes, default=0)
 
 
 # ---- the suite ----------------------------------------------------------------------------------

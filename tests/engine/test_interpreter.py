@@ -273,3 +273,19 @@ def test_the_spec_package_reads_no_engine() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
+
+
+def test_engines_share_what_they_work_out_per_pile_only_where_their_option_rules_agree() -> None:
+    spec = load_spec()
+    base = spec.ruleset()
+    turn = spec.with_readings(base, {"turn_order": "descending_seats"})  # not an option rule
+    order = spec.with_readings(base, {"run_order": "higher_beats"})  # an option rule
+    plain = SpecEngine(base, 4)
+    plain.legal_moves(plain.new_match(1))
+    assert SpecEngine(base, 4)._nodes is plain._nodes
+    assert SpecEngine(turn, 4)._nodes is plain._nodes
+    assert SpecEngine(order, 4)._nodes is not plain._nodes
+    assert SpecEngine(base, 5)._nodes is not plain._nodes
+    # What is shared is what each engine would have worked out alone.
+    for ruleset in (turn, order):
+        assert _play_both(ruleset, 4, 7, 400) > 0
