@@ -11,9 +11,9 @@ another.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import cache
-from typing import Any, Protocol
+from collections.abc import Iterable, Sequence
+from functools import cache, lru_cache
+from typing import Any, NamedTuple, Protocol
 
 from five35.spec import Ruleset, load_spec
 from five35.spec.lang.rulebook import rules_digest
@@ -78,6 +78,34 @@ def _embedded_book() -> Any:
 
 
 @cache
+class RulesApart(NamedTuple):
+    """How the rules in force of a ruleset stand apart from the embedded spec's under the same
+    readings, by rule id, in the rules' order."""
+
+    changed: tuple[str, ...]
+    missing: tuple[str, ...]
+    added: tuple[str, ...]
+
+    def among(self, rule_ids: Iterable[str]) -> list[str]:
+        """Which of `rule_ids` are stated otherwise, left out or added."""
+        apart = {*self.changed, *self.missing, *self.added}
+        return [i for i in rule_ids if i in apart]
+
+
+@lru_cache(maxsize=256)
+def rules_apart(ruleset: Ruleset) -> RulesApart:
+    """The one comparison of a ruleset's rules with the embedded spec's (by a digest of each rule's
+    tree): which engine plays, and which of the checks' hand-stated premises still hold, read it."""
+    book = _embedded_book()
+    known = {r.id: rules_digest((r,)) for r in book.effective(ruleset.readings)} if book else {}
+    ours = {r.id: rules_digest((r,)) for r in ruleset.rules}
+    return RulesApart(
+        changed=tuple(i for i in ours if i in known and ours[i] != known[i]),
+        missing=tuple(i for i in known if i not in ours),
+        added=tuple(i for i in ours if i not in known),
+    )
+
+
 def reference_lacks(ruleset: Ruleset) -> str | None:
     """Why the reference engine cannot play `ruleset` (None: it can): rules in force that differ
     from the embedded spec's under the same readings, or a reading it does not declare."""
@@ -85,14 +113,9 @@ def reference_lacks(ruleset: Ruleset) -> str | None:
     for point, reading in sorted(ruleset.readings.items()):
         if not vocabulary.implements(point, reading):
             return f"it has no reading {point}={reading}"
-    book = _embedded_book()
-    if book is None:  # pragma: no cover - the embedded spec always has rules
+    if _embedded_book() is None:  # pragma: no cover - the embedded spec always has rules
         return "the embedded spec has no rules"
-    ours = {r.id: rules_digest((r,)) for r in ruleset.rules}
-    known = {r.id: rules_digest((r,)) for r in book.effective(ruleset.readings)}
-    missing = [i for i in known if i not in ours]
-    added = [i for i in ours if i not in known]
-    changed = [i for i in ours if i in known and ours[i] != known[i]]
+    changed, missing, added = rules_apart(ruleset)
     parts = []
     if changed:
         parts.append(f"rule {', '.join(changed)} {'is' if len(changed) == 1 else 'are'} stated otherwise")

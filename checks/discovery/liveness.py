@@ -37,10 +37,9 @@ from typing import Any, Literal
 import networkx as nx  # type: ignore[import-untyped]
 import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
 from five35.engine import PASS, Move, Position, State
-from five35.engine.engines import Engine, make_engine
+from five35.engine.engines import Engine, make_engine, rules_apart
 from five35.engine.state import RoundEnd, TrickEnd
-from five35.spec import Ruleset, Spec, SpecError, load_spec
-from five35.spec.lang.rulebook import rules_digest
+from five35.spec import Ruleset, Spec, SpecError
 from five35.spec.model import match_round_bound
 from five35.spec.words import LivenessProperty, LivenessWords, Words, words_of
 
@@ -1014,12 +1013,9 @@ HAND_STATED: Mapping[str, tuple[str, ...]] = {
 def _stated_otherwise(ruleset: Ruleset, rule_ids: Iterable[str]) -> list[str]:
     """Which of `rule_ids` the ruleset's rules in force state otherwise than the embedded spec's
     under the same readings (or leave out, or add)."""
-    book, embedded = ruleset.rulebook, load_spec().rulebook
-    if book is None or embedded is None:
+    if ruleset.rulebook is None:
         return list(rule_ids)
-    ours = {r.id: rules_digest((r,)) for r in book.effective(ruleset.readings)}
-    theirs = {r.id: rules_digest((r,)) for r in embedded.effective(ruleset.readings)}
-    return [i for i in rule_ids if ours.get(i) != theirs.get(i)]
+    return rules_apart(ruleset).among(rule_ids)
 
 
 def _guarded(ruleset: Ruleset, name: str, prove: Callable[[], Outcome]) -> Outcome:
