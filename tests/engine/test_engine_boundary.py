@@ -44,8 +44,9 @@ def test_ranks_text() -> None:
     ("hands", "leader", "scores", "key", "words"),
     [
         ([[1] * 16, [2]], 0, None, "hands[0]", "16 cards of rank 1, the deck has 4"),
-        # Seventeen 1s would pack as one 2 and one 1: refused before any packing.
-        ([[1] * 17, [2]], 0, None, "hands[0]", "17 cards of rank 1, the deck has 4"),
+        # Seventeen 1s would pack as a 1 and a 2: refused before any packing, also where every
+        # hand is that long.
+        ([[1] * 17, [3] * 17], 0, None, "hands[0]", "17 cards of rank 1, the deck has 4"),
         ([[1] * 9, [2]], 0, None, "hands[0]", "9 cards of rank 1, the deck has 4"),
         ([[2], [1] * 5], 0, None, "hands[1]", "5 cards of rank 1, the deck has 4"),
         ([[1, 1, 1], [1, 1]], 0, None, "hands", "5 cards of rank 1 in all, the deck has 4"),
