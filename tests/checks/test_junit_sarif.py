@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -14,8 +15,16 @@ from typing import Any
 import jsonschema
 import pytest
 from click.testing import CliRunner, Result
-from five35.checks.findings import CheckResult, Failure
-from five35.checks.output import EMBEDDED_NAME, render
+from five35.checks.findings import CheckResult, Failure, Level
+from five35.checks.output import (
+    EMBEDDED_NAME,
+    GITHUB_LIMIT,
+    Annotation,
+    Place,
+    render,
+    render_markdown_summary,
+    summary_line,
+)
 from five35.checks.runner import CheckRun, run_checks
 from five35.cli import main
 from five35.spec import load_spec
@@ -483,3 +492,62 @@ def test_the_runner_warns_of_a_check_that_examined_nothing(monkeypatch: pytest.M
     [warning] = run.results[0].warnings
     assert warning.startswith("examined nothing: no situation checked, none generated, no proof run")
     assert run.results[1].warnings == ()
+
+
+# ---- mutation testing (docs/mutation-testing.md) ---------------------------------------------
+
+
+def _run_of(*results: CheckResult, level: Level = "quick") -> CheckRun:
+    return CheckRun(
+        spec_path=str(SPEC.path), ruleset=SPEC.ruleset(), level=level, seed=1, engine="e", results=results
+    )
+
+
+def test_a_check_with_several_failures_says_how_many_more_in_its_junit_message() -> None:
+    failures = tuple(Failure("graphs.beats", f"a run beats itself ({i})") for i in range(3))
+    run = _run_of(CheckResult("graphs.beats", "Beats", 0.0, failures=failures))
+    failure = cases(junit_suite(render(run, "junit")), "five35.checks.")["graphs.beats"].find("failure")
+    assert failure is not None and failure.get("message") == "a run beats itself (0) (and 2 more)"
+
+
+def test_the_summaries_count_and_show_the_checks_a_level_does_not_run() -> None:
+    run = _run_of(
+        CheckResult("graphs.beats", "Beats", 0.0, exhaustive=5),
+        CheckResult("divergence", "Divergence", 0.0, skipped="not run at level quick"),
+        CheckResult("dead_clauses", "Dead clauses", 0.0, skipped="not run at level quick"),
+    )
+    assert summary_line(run, None).endswith("; 2 checks not run at level quick.")
+    summary = render_markdown_summary(run, spec=SPEC)
+    assert "| divergence | skipped: not run at level quick | 0 |" in summary
+    assert "| graphs.beats | ok | 5 |" in summary
+
+
+def test_a_github_annotation_points_at_its_file_and_line_or_says_the_place_in_words() -> None:
+    place = Place("spec/535.yaml", 12, "clauses", "pile.run", "spec/535.yaml")
+    on_file = Annotation("warning", place, "gap: a,b", "50% done\nnext").command()
+    assert on_file == "::warning file=spec/535.yaml,line=12,title=gap%3A a%2Cb::50%25 done%0Anext"
+    embedded = replace(place, file=None, spec_name=EMBEDDED_NAME)
+    assert Annotation("notice", embedded, "t", "m").command() == (
+        f"::notice title=t::m ({EMBEDDED_NAME}: clause pile.run, line 12)"
+    )
+    assert Annotation("error", None, "t", "m").command() == "::error title=t::m"
+
+
+def test_one_failure_is_its_own_message_in_junit() -> None:
+    run = _run_of(
+        CheckResult("graphs.beats", "Beats", 0.0, failures=(Failure("graphs.beats", "a run beats itself"),))
+    )
+    failure = cases(junit_suite(render(run, "junit")), "five35.checks.")["graphs.beats"].find("failure")
+    assert failure is not None and failure.get("message") == "a run beats itself"
+
+
+def test_the_overflow_notice_takes_one_of_the_notices_places() -> None:
+    run = run_checks(SPEC, SPEC.ruleset(), level="quick", seed=535, only=["text_audit", "text_examples"])
+    known = frozenset(f.id for f in run.findings)
+    assert len(known) > GITHUB_LIMIT
+    notices = [
+        line for line in render(run, "github", baseline=known).splitlines() if line.startswith("::notice")
+    ]
+    assert len(notices) == GITHUB_LIMIT
+    hidden = len(known) - (GITHUB_LIMIT - 1)
+    assert notices[-1].startswith(f"::notice title=535-check%3A {hidden} more annotations::")

@@ -3,12 +3,13 @@ with a clear ValueError naming the part at fault, never packed into a different 
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
-from five35.engine import Game
+from five35.engine import PASS, Game, Move, Play, TrickEnd, TrickEndReason
 from five35.engine.cards import MAX_COPIES, CardCodec, DealError, ranks_text
-from five35.spec import load_spec
+from five35.spec import SpecError, load_spec
 
 GAME = Game(load_spec().ruleset(), 2)
 
@@ -43,6 +44,9 @@ def test_ranks_text() -> None:
     ("hands", "leader", "scores", "key", "words"),
     [
         ([[1] * 16, [2]], 0, None, "hands[0]", "16 cards of rank 1, the deck has 4"),
+        # Seventeen 1s would pack as a 1 and a 2: refused before any packing, also where every
+        # hand is that long.
+        ([[1] * 17, [3] * 17], 0, None, "hands[0]", "17 cards of rank 1, the deck has 4"),
         ([[1] * 9, [2]], 0, None, "hands[0]", "9 cards of rank 1, the deck has 4"),
         ([[2], [1] * 5], 0, None, "hands[1]", "5 cards of rank 1, the deck has 4"),
         ([[1, 1, 1], [1, 1]], 0, None, "hands", "5 cards of rank 1 in all, the deck has 4"),
@@ -90,3 +94,30 @@ def test_from_json_refuses_what_it_cannot_hold() -> None:
         with pytest.raises(ValueError) as info:
             GAME.from_json(broken)
         assert words in str(info.value), str(info.value)
+
+
+def test_a_hand_size_hook_the_deck_cannot_supply_is_a_spec_error_naming_it() -> None:
+    class Greedy(Game):
+        def hand_size(self) -> int:
+            return 27  # two hands of 27 need 54 cards; the deck has 52
+
+    with pytest.raises(SpecError, match=r"parameters\.hand_size: 2 hands of 27 from a deck of 52"):
+        Greedy(load_spec().ruleset(), 2).new_match(0)
+
+
+def test_a_trick_winner_hook_may_name_a_seat_outside_the_table() -> None:
+    class Elsewhere(Game):
+        def trick_winner(self, trick: tuple[Play, ...], reasons: tuple[TrickEndReason, ...]) -> int:
+            return self.players
+
+    game = Elsewhere(load_spec().ruleset(), 2)
+    state, _ = game.apply(game.start_round([[1, 3], [2, 4]], 0), Move("lead", (1,)))
+    _, events = game.apply(state, PASS)
+    assert TrickEnd(2, (TrickEndReason.ALL_PASSED,)) in events
+
+
+def test_closing_sizes_follow_the_kinds_value_not_its_identity() -> None:
+    # A kind read from JSON (a replay, the protocol) is an equal string, never the same object.
+    assert GAME.closing_size(json.loads('"set"')) == GAME.set_closing_size == 4
+    assert GAME.closing_size(json.loads('"run"')) == GAME.run_closing_size == 5
+    assert GAME.closing_size(json.loads('"single"')) is None

@@ -10,14 +10,18 @@ from five35.engine.game import Option
 from five35.engine.simulate import (
     MATCH_ROUND_LIMIT,
     Mode,
+    SimulationFileError,
     Stats,
     game_seed,
     merge,
     merge_all,
+    merge_simulations,
     play_game,
+    read_simulation,
     round_limit,
     simulate,
     simulate_parallel,
+    simulation_json,
     split,
     wilson_interval,
 )
@@ -62,6 +66,8 @@ def test_empty_stats_is_the_identity(ruleset: Ruleset) -> None:
     assert simulate(ruleset, 4, range(0), ["random"], "round") == Stats.empty(
         4, "round", ruleset.label(), ["random"]
     )
+    # Stats built without any trick-end tally count no Rule of 8 either.
+    assert Stats(players=4, mode="round", ruleset=ruleset.label(), bots=("random",)).rule_of_8 == 0
 
 
 def test_merge_refuses_different_settings(ruleset: Ruleset) -> None:
@@ -93,6 +99,14 @@ def test_counts_agree_with_the_games(ruleset: Ruleset) -> None:
     for reason in ("all_passed", "set_closed", "run_closed", "rule_of_8"):
         assert stats.trick_ends[reason] == reasons.count(reason)
     assert stats.rule_of_8 == reasons.count("rule_of_8") > 0
+    # A round's last trick is tallied as ended by going out unless that step ended it anyway.
+    cut_short = [
+        s
+        for s in steps
+        if any(isinstance(e, RoundEnd) for e in s.events)
+        and not any(isinstance(e, TrickEnd) for e in s.events)
+    ]
+    assert stats.trick_ends["went_out"] == len(cut_short) > 0
     assert stats.penalties == tuple(sum(e.penalties[p] for e in round_ends) for p in range(4))
     assert stats.scores == tuple(sum(e.scores[p] for e in match_ends) for p in range(4))
     assert sum(stats.wins) == sum(len(e.winners) for e in match_ends)
@@ -109,6 +123,7 @@ def test_round_mode_plays_one_round(ruleset: Ruleset) -> None:
     data = stats.to_json()
     assert data["rounds_per_game"]["histogram"] == [[1, 8]]
     assert data["moves"]["by_action"]["lead"] == data["tricks"]["total"]
+    assert data["first_leader"]["fair_share"] == 0.2
 
 
 def test_play_game_steps_replay(ruleset: Ruleset) -> None:
@@ -200,6 +215,8 @@ def test_parallel_equals_serial(ruleset: Ruleset) -> None:
     )
     assert parallel == serial
     assert sum(done) == 12
+    # Several parts per worker, so the progress moves more often than once per worker.
+    assert len(done) > 2
     with pytest.raises(SpecError, match="--bots"):
         simulate_parallel(ruleset, 4, range(2), ["nobody"], jobs=2)
 
@@ -207,6 +224,7 @@ def test_parallel_equals_serial(ruleset: Ruleset) -> None:
 def test_wilson_interval() -> None:
     assert wilson_interval(0, 0) is None
     assert wilson_interval(0, 10) == (0.0, 0.2775)
+    assert wilson_interval(5, 10) == (0.2366, 0.7634)
     low, high = wilson_interval(50, 200) or (0.0, 0.0)
     assert low < 0.25 < high
 
@@ -267,3 +285,41 @@ def test_round_limited_counts_merge(endless: Ruleset) -> None:
     a = simulate(endless, 2, range(1), ["random"], "match")
     b = simulate(endless, 2, range(1, 2), ["random"], "match")
     assert merge(a, b).round_limited == 2
+
+
+def test_documents_of_adjacent_ranges_read_back_and_merge_to_the_whole(ruleset: Ruleset) -> None:
+    def document(first: int, games: int) -> str:
+        stats = simulate(ruleset, 3, range(first, first + games), ["random"], "round", base_seed=7)
+        return dumps(
+            simulation_json(
+                seed=7,
+                first_game=first,
+                games=games,
+                mode="round",
+                round_limit=0,
+                ruleset=ruleset.to_json(),
+                stats=stats,
+            )
+        )
+
+    a, b = read_simulation(document(2, 3), "a.json"), read_simulation(document(5, 4), "b.json")
+    assert (a.games, b.games) == (range(2, 5), range(5, 9))
+    assert a.stats == simulate(ruleset, 3, range(2, 5), ["random"], "round", base_seed=7)
+    whole = read_simulation(document(2, 7), "whole.json")
+    merged = merge_simulations([b, a])
+    assert (merged["first_game"], merged["games"]) == (2, 7)
+    assert dumps(merged) == dumps(
+        simulation_json(
+            seed=7,
+            first_game=2,
+            games=7,
+            mode="round",
+            round_limit=0,
+            ruleset=ruleset.to_json(),
+            stats=whole.stats,
+        )
+    )
+    with pytest.raises(
+        SimulationFileError, match=r"c\.json: first_game: games 4-5 overlap a\.json's games 2-4"
+    ):
+        merge_simulations([a, read_simulation(document(4, 2), "c.json")])

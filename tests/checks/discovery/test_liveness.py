@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
@@ -14,8 +15,13 @@ from five35.checks.discovery import liveness
 from five35.checks.discovery.liveness import (
     MATCH_END_TOPIC,
     STATE_PLANS,
+    _deal,
     _deals,
+    _describe,
+    _key,
     _premises_hold,
+    _run_reachable,
+    _state_rulesets,
     _states,
     analyse,
     check_liveness,
@@ -23,8 +29,10 @@ from five35.checks.discovery.liveness import (
 from five35.checks.findings import DEFAULT_SOLVER_RLIMIT, CheckContext, CheckResult, FindingKind, Level
 from five35.checks.oracles import z3model
 from five35.checks.oracles.z3model import CheckedSolver
+from five35.checks.play.graphs import PLAY_POINTS, variants
 from five35.checks.runner import run_checks
 from five35.engine import PASS, Game, Move, Play, RoundEnd, State, TrickEndReason
+from five35.engine.cards import DealError
 from five35.spec import Spec, SpecError, load_spec
 from five35.spec.words import words_of
 
@@ -75,6 +83,14 @@ def test_the_embedded_spec_proves_every_liveness_property_with_its_method() -> N
         assert p.scope and "{" not in p.scope and p.clauses
         assert all(c in spec.clauses for c in p.clauses)
     assert "4,096 reading combinations" in proved["trick.play_places_cards"].scope
+    # The deal is asked once per player count and playable reading of the two points it depends on.
+    deal_cases = (
+        5
+        * len(spec.variation_points["deal"].playable)
+        * len(spec.variation_points["five_player_copies"].playable)
+    )
+    deal = _deal(spec, spec.ruleset())
+    assert deal.cases == deal_cases and deal.blanks["cases"] == f"{deal_cases:,}"
     # The symbolic proofs hold for every table a spec may give, and say which of them this spec plays.
     assert "2 to 12 players" in proved["turn.reaches_every_seat"].scope
     assert "this spec plays 2 to 6" in proved["trick.ends"].scope
@@ -267,6 +283,8 @@ def test_a_table_the_hand_picked_deals_miss_gets_deals_of_its_own() -> None:
     deals = _deals(spec, ruleset, STATE_PLANS["ci"], 0)
     assert len(deals) >= 3 and all(len(d.hands) == 4 for d in deals)
     assert all(c in ruleset.ranks for d in deals for h in d.hands for c in h)
+    # Two or three cards to every player, the same number around the table.
+    assert all(len({len(h) for h in d.hands}) == 1 and len(d.hands[0]) in (2, 3) for d in deals)
 
 
 def test_a_words_file_without_a_property_is_refused_at_its_line(tmp_path: Path) -> None:
@@ -324,6 +342,29 @@ def test_a_match_bound_one_round_too_tight_is_disproved(monkeypatch: pytest.Monk
     assert finding.witness is not None and finding.witness.situation["players"] == 2
 
 
+def test_a_bound_too_tight_only_at_the_highest_score_a_spec_may_set_is_disproved(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    proved, top = liveness.round_limit, liveness.SCHEMA_SCORE[1]
+
+    def tight_at_top(n: int, score: Any, p_min: int) -> Any:
+        return z3.If(score == top, proved(n, score, p_min) - 1, proved(n, score, p_min))
+
+    monkeypatch.setattr(liveness, "round_limit", tight_at_top)
+    result = liveness_run(load_spec(), monkeypatch)
+    assert result.error is None and "match.ends" not in {p.name for p in result.proved}
+
+
+def test_a_lead_of_more_cards_than_a_turn_places_fails_for_the_small_tables(tmp_path: Path) -> None:
+    """max_cards_per_turn is symbolic (1 to 6): a lead fixed at up to 3 cards breaks the smaller ones."""
+    lead = 'cards: {min: 1, max: max_cards_per_turn}\n    may: "true"'
+    spec = spec_copy(tmp_path, lead, lead.replace("max_cards_per_turn", "3"))
+    result = check_liveness(CheckContext(spec, spec.ruleset(), level="quick"))
+    assert "trick.play_places_cards" not in {p.name for p in result.proved}
+    [found] = [f for f in result.findings if f.id == "liveness.trick.play_places_cards"]
+    assert found.witness is not None and found.witness.situation["max_cards_per_turn"] < 3
+
+
 def test_the_match_bound_follows_the_spec_copys_numbers(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -331,3 +372,57 @@ def test_the_match_bound_follows_the_spec_copys_numbers(
     spec = spec_copy(tmp_path, "value: 20\n    cites: [match.end]", "value: 30\n    cites: [match.end]")
     [match] = [p for p in liveness_run(spec, monkeypatch).proved if p.name == "match.ends"]
     assert "at most 59, 44, 39, 37 and 35 rounds with 2, 3, 4, 5 and 6 players" in match.scope
+
+
+class NoThrees(Game):
+    """A deck without 3s: a deal that holds one cannot be dealt."""
+
+    def start_round(self, hands: Any, *args: Any, **kwargs: Any) -> State:
+        if any(3 in hand for hand in hands):
+            raise DealError("hands", "this deck has no 3s")
+        return super().start_round(hands, *args, **kwargs)
+
+
+def test_a_deal_the_deck_cannot_hold_is_passed_over_and_the_others_played() -> None:
+    spec = load_spec()
+    full = {o.name: o for o in _states(spec, spec.ruleset(), "quick", 0)}
+    got = {o.name: o for o in _states(spec, spec.ruleset(), "quick", 0, engine=NoThrees)}
+    assert all(o.proved for o in got.values())
+    dealt = [d for d in _deals(spec, spec.ruleset(), STATE_PLANS["quick"], 0) if 3 not in sum(d.hands, ())]
+    assert got["state.has_legal_move"].blanks["deals"] == str(len(dealt))
+    assert 0 < len(dealt) < int(full["state.has_legal_move"].blanks["deals"])
+
+
+def test_the_state_search_changes_one_reading_at_a_time_below_level_deep() -> None:
+    spec = load_spec()
+    ruleset = spec.ruleset()
+    singles = variants(spec, ruleset, PLAY_POINTS, all_combinations=False)
+    assert _state_rulesets(spec, ruleset, STATE_PLANS["ci"]) == singles
+    assert _state_rulesets(spec, ruleset, STATE_PLANS["quick"]) == singles[:1]
+    deep = _state_rulesets(spec, ruleset, STATE_PLANS["deep"])
+    assert deep[: len(singles)] == singles and len(deep) > len(singles)
+
+
+def test_states_that_differ_only_in_the_tricks_record_are_one_state_under_the_printed_rules() -> None:
+    game = Game(load_spec().ruleset(), 2)
+    state = game.start_round([[1, 2], [3, 4]], 0)
+    longer = replace(state, trick=(*state.trick, Play(1, PASS)))
+    assert _key(state) == _key(longer)
+    # Rules that state the passes otherwise may read the passes in a row: those states differ.
+    assert _key(state, measured=False) != _key(longer, measured=False)
+
+
+def test_a_counterexample_names_its_readings_or_says_it_holds_under_the_checked_ones() -> None:
+    assert _describe({"players": 5, "readings": {}}) == "players=5; readings=the checked readings"
+    assert (
+        _describe({"readings": {"deal": "table", "run_wrap": "wrap"}}) == "readings=deal=table, run_wrap=wrap"
+    )
+
+
+def test_with_one_card_a_turn_a_run_grows_only_by_adds_onto_a_single(tmp_path: Path) -> None:
+    spec = spec_copy(tmp_path, "max_cards_per_turn:\n    value: 3", "max_cards_per_turn:\n    value: 1")
+    outcome = _run_reachable(spec, spec.ruleset())
+    # Every run starts as a single; where nothing may be added onto a single, it stays one card.
+    assert outcome.counterexample is not None
+    assert outcome.counterexample["readings"]["add_to_single"] == "not_allowed"
+    assert outcome.counterexample["longest_run"] == 1

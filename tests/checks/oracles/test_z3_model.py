@@ -28,7 +28,7 @@ from five35.checks.oracles.z3model import (
     as_bool,
     loop_bounds,
 )
-from five35.checks.solver.proofs import check_proofs
+from five35.checks.solver.proofs import PROPERTIES, check_proofs, m_concrete_cards, prove_reachable, setup
 from five35.spec import Spec, load_spec
 from five35.spec.vocabulary import UnimplementedReading
 
@@ -159,9 +159,107 @@ def test_proofs_hold_on_the_embedded_spec_except_the_mixed_five_player_reading()
     assert ids == ["proof.reach.set_close.players-5"]
     finding = result.findings[0]
     assert finding.kind == "contradiction"
+    assert finding.clauses == ("trick.end.set", "deck.copies")
+    assert finding.players == 5
     assert "five_player_copies=five_is_small" in finding.detail
     assert "five_player_set_close=five_is_large" in finding.detail
     assert str(finding.status).startswith("settled by profile published")
+    # Two points make the combination: no one point is blamed, and the impact compares the
+    # rules as played against that combination.
+    assert finding.variation_point is None
+    assert finding.alternative is not None
+    assert "five_player_copies=five_is_small" in finding.alternative.compared.label
+    assert "every reading combination" in result.notes[0]
+
+
+def test_a_property_that_holds_costs_one_query_and_reaching_a_size_one_per_class_and_combination() -> None:
+    s = setup(SPEC, SPEC.ruleset(), DEFAULT_SOLVER_RLIMIT)
+    asked = 0
+    for kind, points in (
+        (SET, ("five_player_copies", "five_player_set_close", "add_past_closing")),
+        (RUN, ("run_gaps", "run_wrap", "add_run_ends", "add_to_single")),
+    ):
+        results, queries = prove_reachable(s, kind, 8)
+        combinations = 1
+        for point in points:
+            combinations *= len(SPEC.variation_points[point].readings)
+        assert [r.property.rsplit("-", 1)[1] for r in results] == ["2", "5", "6"]
+        assert queries == len(results) * combinations
+        asked += queries
+    # Every property of PROPERTIES holds on the embedded spec: one unsatisfiable query each.
+    result = check_proofs(CheckContext(SPEC, SPEC.ruleset(), level="ci"))
+    assert result.proofs == len(PROPERTIES) + asked
+
+
+def test_a_witness_pile_holds_the_cards_its_lowest_rank_and_size_name() -> None:
+    s = setup(SPEC, SPEC.ruleset(), DEFAULT_SOLVER_RLIMIT)
+    ranks = SPEC.ruleset().ranks
+    assert m_concrete_cards(s, RUN, 2, 3) == ranks[2:5]
+    # Indices wrap around the rank order, as the model's do.
+    assert m_concrete_cards(s, RUN, len(ranks) - 1, 3) == (ranks[-1], ranks[0], ranks[1])
+    assert m_concrete_cards(s, SET, len(ranks) + 3, 3) == (ranks[3],) * 3
+    assert m_concrete_cards(s, SINGLE, 5, 1) == (ranks[5],)
+
+
+LEAD_MAY = 'cards: {min: 1, max: max_cards_per_turn}\n    may: "true"'
+SINGLE_BEATS = 'cards: "size == 1"\n    beats: "strength(new.first) > strength(old.first)"'
+
+
+@pytest.mark.parametrize(
+    ("edits", "prop", "witness"),
+    [
+        # A single that beats its equal: comparing singles is no longer irreflexive.
+        (
+            [(SINGLE_BEATS, SINGLE_BEATS.replace(" > ", " >= "))],
+            "order.single.irreflexive",
+            {"kind": "single", "size": 1},
+        ),
+        # The same, only below six players: the proof looks at every player count.
+        (
+            [(SINGLE_BEATS, SINGLE_BEATS[:-1] + ' or (players < 6 and new.first == old.first)"')],
+            "order.single.irreflexive",
+            {"kind": "single", "size": 1},
+        ),
+        # A leader who may not lead a single.
+        (
+            [(LEAD_MAY, LEAD_MAY.replace('"true"', '"new.kind != single"'))],
+            "lead.always",
+            {"players": 2},
+        ),
+        # An overwrite may grow the pile, and four cards a turn let it reach a set's closing size.
+        (
+            [
+                ("new.size == old.size and beats", "new.size >= old.size and beats"),
+                ("max_cards_per_turn:\n    value: 3", "max_cards_per_turn:\n    value: 4"),
+            ],
+            "overwrite.never_closes",
+            {"action": "overwrite", "opening_has_eight": False},
+        ),
+        # The Rule of 8 without its exception for the opening play.
+        (
+            [('ends: "action != lead and counts', 'ends: "counts')],
+            "lead.never_rule_of_8",
+            {"action": "lead", "pile": None},
+        ),
+    ],
+)
+def test_a_planted_rule_fails_the_property_it_breaks_with_a_witness(
+    tmp_path: Path, edits: list[tuple[str, str]], prop: str, witness: dict[str, object]
+) -> None:
+    text = (Path(__file__).resolve().parents[3] / "spec" / "535.yaml").read_text(encoding="utf-8")
+    for old, new in edits:
+        assert old in text
+        text = text.replace(old, new)
+    path = tmp_path / "planted.yaml"
+    path.write_text(text, encoding="utf-8")
+    spec = load_spec(path)
+    result = check_proofs(CheckContext(spec, spec.ruleset(), level="ci"))
+    failing = {f.id: f for f in result.findings}
+    assert f"proof.{prop}" in failing, sorted(failing)
+    finding = failing[f"proof.{prop}"]
+    assert finding.title.startswith("Fails: ")
+    assert witness.items() <= finding.witness.situation.items()
+    assert prop not in result.notes[0].split(": ", 1)[1].split(", ")
 
 
 def test_a_proof_fails_on_a_spec_whose_runs_close_beyond_the_longest_run(tmp_path: Path) -> None:
@@ -177,7 +275,8 @@ def test_a_proof_fails_on_a_spec_whose_runs_close_beyond_the_longest_run(tmp_pat
     assert "run_gaps=gaps_break" in failing["proof.reach.run_close.players-2"].detail
 
 
-@pytest.mark.parametrize("level", ["quick"])
+# The second is the same word built at run time, as a level read from a file or the command line is.
+@pytest.mark.parametrize("level", ["quick", "".join(["qu", "ick"])])
 def test_proofs_at_quick_use_the_ruleset_only(level: str) -> None:
     result = check_proofs(CheckContext(SPEC, SPEC.ruleset(), level=level))  # type: ignore[arg-type]
     assert not result.findings
