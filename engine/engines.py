@@ -12,7 +12,7 @@ another.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import cache, lru_cache
+from functools import cache
 from typing import Any, NamedTuple, Protocol
 
 from five35.spec import Ruleset, load_spec
@@ -77,7 +77,6 @@ def _embedded_book() -> Any:
     return load_spec().rulebook
 
 
-@cache
 class RulesApart(NamedTuple):
     """How the rules in force of a ruleset stand apart from the embedded spec's under the same
     readings, by rule id, in the rules' order."""
@@ -92,7 +91,7 @@ class RulesApart(NamedTuple):
         return [i for i in rule_ids if i in apart]
 
 
-@lru_cache(maxsize=256)
+@cache
 def rules_apart(ruleset: Ruleset) -> RulesApart:
     """The one comparison of a ruleset's rules with the embedded spec's (by a digest of each rule's
     tree): which engine plays, and which of the checks' hand-stated premises still hold, read it."""
@@ -106,6 +105,7 @@ def rules_apart(ruleset: Ruleset) -> RulesApart:
     )
 
 
+@cache
 def reference_lacks(ruleset: Ruleset) -> str | None:
     """Why the reference engine cannot play `ruleset` (None: it can): rules in force that differ
     from the embedded spec's under the same readings, or a reading it does not declare."""
