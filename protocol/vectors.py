@@ -630,12 +630,10 @@ def search(
     a fixed order, so the answer never varies."""
     engines = engines or _Engines()
     others = alternatives(spec, ruleset, point)
-    tables = []
-    for players in range(ruleset.players_min, ruleset.players_max + 1):
-        mine = engines.game(ruleset, players)
-        theirs = [engines.game(o, players) for o in others]
-        every = [mine, *theirs]
-        tables.append(_Table(players, mine, theirs, _leads(every), _leads([mine]), every))
+    tables = [
+        _Table(ruleset, n, engines.game(ruleset, n), [engines.game(o, n) for o in others])
+        for n in range(ruleset.players_min, ruleset.players_max + 1)
+    ]
     # Candidates are tried size by size (cards on the pile and in the play), so the replies to a
     # lead are listed only once a size needs them: the answer is the one a sort of every
     # candidate would give first, without building every pile's options for every reading.
@@ -649,8 +647,8 @@ def search(
                     position = _position(ruleset, t.players, (), (0, lead))
                     key = (size, sum(lead.cards), 0, t.players, str(lead))
                     candidates.append((key, t.mine, t.theirs, position, lead))
-            for lead, state in t.opened(ruleset, size):
-                for reply in t.replies(state.pile, size - len(lead.cards)):
+            for lead, state, pile in t.opened(size):
+                for reply in t.replies(pile, size - len(lead.cards)):
                     position = _position(ruleset, t.players, [(0, lead)], (state.to_move, reply))
                     total = sum(lead.cards) + sum(reply.cards)
                     key = (size, total, len(lead.cards), t.players, f"{lead}/{reply}")
@@ -668,33 +666,31 @@ class _Table:
 
     def __init__(
         self,
+        ruleset: Ruleset,
         players: int,
         mine: Engine,
         theirs: list[Engine],
-        leads: list[Move],
-        my_leads: list[Move],
-        every: list[Engine],
     ) -> None:
-        self.players, self.mine, self.theirs, self.leads, self.every = players, mine, theirs, leads, every
-        self._my_leads = my_leads
-        self._opened: list[tuple[Move, State]] | None = None
+        self.ruleset, self.players, self.mine, self.theirs = ruleset, players, mine, theirs
+        self.every = [mine, *theirs]
+        self.leads = _leads(self.every)
+        self._opened: list[tuple[Move, State, Pile]] | None = None
         self._replies: dict[Pile, list[Move]] = {}
 
-    def opened(self, ruleset: Ruleset, size: int) -> list[tuple[Move, State]]:
-        """My leads shorter than `size` that leave a pile, with the state after each."""
+    def opened(self, size: int) -> list[tuple[Move, State, Pile]]:
+        """My leads shorter than `size` that leave a pile, with the state after each and its pile."""
         if self._opened is None:
             self._opened = []
-            for lead in self._my_leads:
+            for lead in _leads([self.mine]):
                 try:
-                    state = self.mine.play_from(_position(ruleset, self.players, [(0, lead)], None))
+                    state = self.mine.play_from(_position(self.ruleset, self.players, [(0, lead)], None))
                 except ValueError:
                     continue
                 if state.pile is not None:  # else the lead ended the trick (or the round)
-                    self._opened.append((lead, state))
-        return [(lead, state) for lead, state in self._opened if len(lead.cards) < size]
+                    self._opened.append((lead, state, state.pile))
+        return [(lead, state, pile) for lead, state, pile in self._opened if len(lead.cards) < size]
 
-    def replies(self, pile: Pile | None, size: int) -> list[Move]:
-        assert pile is not None
+    def replies(self, pile: Pile, size: int) -> list[Move]:
         if pile not in self._replies:
             self._replies[pile] = _responses_to(self.every, pile)
         return [m for m in self._replies[pile] if len(m.cards) == size]
@@ -704,9 +700,8 @@ class _Table:
         listed once the sizes pass the longest lead)."""
         sizes = [
             len(lead.cards) + len(m.cards)
-            for lead, state in self._opened or ()
-            if state.pile is not None
-            for m in self._replies.get(state.pile, ())
+            for lead, _state, pile in self._opened or ()
+            for m in self._replies.get(pile, ())
         ]
         return max(sizes, default=0)
 
