@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Any, NamedTuple, Protocol
 
-from five35.spec import Ruleset, load_spec
+from five35.spec import Ruleset, embedded_spec
 from five35.spec.lang.rulebook import rules_digest
 
 from .game import Game
@@ -72,9 +72,8 @@ class Engine(Protocol):
     def next_seat(self, seat: int) -> int: ...
 
 
-@cache
 def _embedded_book() -> Any:
-    return load_spec().rulebook
+    return embedded_spec().rulebook
 
 
 class RulesApart(NamedTuple):

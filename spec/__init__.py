@@ -1,6 +1,6 @@
 """five35.spec: the rules of 535 as data, and the loader that turns a spec file into a Ruleset."""
 
-from .loader import embedded_game, embedded_spec_path, load_spec, other_game
+from .loader import embedded_game, embedded_spec, embedded_spec_path, load_spec, other_game
 from .model import (
     MATCH_ROUND_LIMIT,
     Clause,
@@ -31,6 +31,7 @@ __all__ = [
     "VariationPoint",
     "dumps",
     "embedded_game",
+    "embedded_spec",
     "embedded_spec_path",
     "load_spec",
     "match_round_bound",

@@ -59,7 +59,16 @@ def embedded_spec_path() -> Path:
 @cache
 def embedded_game() -> str:
     """The embedded spec's `game:` (535's name)."""
-    return load_spec().game
+    return embedded_spec().game
+
+
+@cache
+def embedded_spec() -> Spec:
+    """The embedded spec, loaded once per process (`load_spec()` gives this one). Its spec and
+    words files belong to the installed package and do not change while it runs; nearly every
+    command, check and job loads it, some several times (the engine compares a ruleset's rules with
+    it), and a forked worker process inherits it rather than reading it again."""
+    return _load(embedded_spec_path(), None)
 
 
 def other_game(spec: Spec) -> str | None:
@@ -178,9 +187,14 @@ def load_spec(path: str | Path | None = None, *, vocabulary: Vocabulary | None =
     """Load and validate a spec file (the embedded one when `path` is None). `vocabulary` names
     the parameters a ruleset must have (those of `Ruleset` when None): the rules and readings are
     the spec's own, played by the spec interpreter wherever the reference engine does not."""
+    if path is None and vocabulary is None:
+        return embedded_spec()
+    return _load(Path(path) if path is not None else embedded_spec_path(), vocabulary)
+
+
+def _load(spec_path: Path, vocabulary: Vocabulary | None) -> Spec:
     if vocabulary is None:
         vocabulary = Vocabulary(points={}, parameters=PARAMETERS)
-    spec_path = Path(path) if path is not None else embedded_spec_path()
     data, lines = _read_yaml(spec_path)
     _raise_first(spec_path, lines, _unknown_names(data, vocabulary))
     error = _schema_error(spec_path, lines, data)
