@@ -459,8 +459,7 @@ def words_path(spec_path: Path) -> Path:
     own = spec_path.with_name(spec_path.stem + WORDS_SUFFIX)
     if own.is_file():
         return own
-    embedded = embedded_spec_path()
-    return embedded.with_name(embedded.stem + WORDS_SUFFIX)
+    return _embedded_words_path()
 
 
 @cache
@@ -472,6 +471,24 @@ def _schema() -> dict[str, Any]:
 
 def load_words(path: Path) -> Words:
     """Read and check a words file on its own (against the spec: `attach_words`)."""
+    if path == _embedded_words_path():
+        return _embedded_words()
+    return _read_words(path)
+
+
+def _embedded_words_path() -> Path:
+    embedded = embedded_spec_path()
+    return embedded.with_name(embedded.stem + WORDS_SUFFIX)
+
+
+@cache
+def _embedded_words() -> Words:
+    # A file of the installed package, as the embedded spec is: every spec copy without a words
+    # file of its own borrows it, so it is read and checked once per process.
+    return _read_words(_embedded_words_path())
+
+
+def _read_words(path: Path) -> Words:
     data, lines = _read_yaml(path, what="words file")
     _check_shape(path, data, lines)
     problems = list(_own_problems(data))
@@ -772,8 +789,7 @@ def _scene_problems(spec: Spec, words: Words) -> Iterator[tuple[str, str]]:
     mistake to fix there. The embedded words file is written for the embedded spec; a copy with
     other ranks is not refused for it: the checks leave such a scene out, with a note
     (checks/impact/scenes.py)."""
-    embedded = embedded_spec_path()
-    if words.path.resolve() == embedded.with_name(embedded.stem + WORDS_SUFFIX).resolve():
+    if words.path.resolve() == _embedded_words_path().resolve():
         return
     ranks = set(spec.parameters["ranks"].value) if "ranks" in spec.parameters else set()
     for name, scene in words.scenes.items():
