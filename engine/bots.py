@@ -58,9 +58,13 @@ def _greedy_key(game: Game, state: State, move: Move, in_hand: int) -> tuple[boo
     )
 
 
-def _best(game: Game, state: State, moves: Sequence[Move], rng: random.Random) -> Move:
-    """The greedy choice among placing `moves` (non-empty), ties broken by `rng`."""
-    in_hand = sum(_held(game, state))
+def _best(
+    game: Game, state: State, moves: Sequence[Move], rng: random.Random, in_hand: int | None = None
+) -> Move:
+    """The greedy choice among placing `moves` (non-empty), ties broken by `rng`; `in_hand` is the
+    mover's number of cards, when the caller has counted them already."""
+    if in_hand is None:
+        in_hand = sum(_held(game, state))
     keys = [_greedy_key(game, state, m, in_hand) for m in moves]
     top = max(keys)
     return rng.choice([m for m, k in zip(moves, keys, strict=True) if k == top])
@@ -76,8 +80,10 @@ def _choose_greedy(game: Game, state: State, moves: Sequence[Move], rng: random.
 def breaks_set(game: Game, state: State, move: Move) -> bool:
     """Whether `move` leaves part of a set in the mover's hand: it plays some but not all of the
     cards of a rank the mover holds two or more of."""
-    held = _held(game, state)
-    index = game.codec.index
+    return _breaks(_held(game, state), game.codec.index, move)
+
+
+def _breaks(held: Sequence[int], index: Mapping[int, int], move: Move) -> bool:
     for rank in set(move.cards):
         have = held[index[rank]]
         if have >= 2 and move.cards.count(rank) < have:
@@ -89,12 +95,16 @@ def _choose_cautious(game: Game, state: State, moves: Sequence[Move], rng: rando
     placing = [m for m in moves if m.action != "pass"]
     if not placing:
         return moves[0]
-    keeping = [m for m in placing if not breaks_set(game, state, m)]
+    # The hand is counted once for every move it weighs: this runs at every turn of every match.
+    held = _held(game, state)
+    index = game.codec.index
+    in_hand = sum(held)
+    keeping = [m for m in placing if not _breaks(held, index, m)]
     if keeping:
-        return _best(game, state, keeping, rng)
+        return _best(game, state, keeping, rng, in_hand)
     if not state.leading:
         return next(m for m in moves if m.action == "pass")
-    return _best(game, state, placing, rng)
+    return _best(game, state, placing, rng, in_hand)
 
 
 BOTS: Mapping[str, Bot] = {
