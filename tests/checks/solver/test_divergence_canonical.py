@@ -1,6 +1,6 @@
 """Divergence witnesses do not depend on what ran before them: Z3's choice among equally small
 answers is replaced by an explicit order, so the same question gives the same bytes in a fresh
-process, after other Z3 work, under another Z3 random seed, and inside a full check run."""
+process, after other Z3 work, under another Z3 random seed, and and after the checks a full run does before it."""
 
 from __future__ import annotations
 
@@ -15,11 +15,10 @@ from typing import Any
 import pytest
 import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
 from five35.checks.findings import DEFAULT_SOLVER_RLIMIT, CheckContext
-from five35.checks.runner import CHECKS
+from five35.checks.runner import CHECKS, run_checks
 from five35.checks.solver.divergence import (
     MAX_TIES,
     Found,
-    check_divergence,
     reachable,
     smallest_divergence,
     witnesses,
@@ -128,25 +127,22 @@ def divergence_json(args: list[str], out: Path) -> tuple[str, int]:
     return json.dumps(findings, sort_keys=True, ensure_ascii=False), proofs
 
 
-def test_the_same_divergence_findings_alone_after_the_proofs_and_after_every_check_before_it(
-    tmp_path: Path,
-) -> None:
-    alone = divergence_json(["--only", "divergence"], tmp_path / "alone.json")
-    after_proofs = divergence_json(["--only", "proofs", "--only", "divergence"], tmp_path / "proofs.json")
-    # What a full run does before divergence, in the runner's order and on its workers; the checks
-    # after it cannot change it (a full run's own bytes: tests/checks/solver/test_solver_determinism.py).
+def test_the_same_divergence_findings_alone_and_after_every_check_before_it(tmp_path: Path) -> None:
+    alone, proofs = divergence_json(["--only", "divergence"], tmp_path / "alone.json")
+    # What a full run does before divergence, in the runner's order, here one after the other in
+    # this process (after whatever the test run did before): the checks after it cannot change it (a
+    # full run's own bytes: tests/checks/solver/test_solver_determinism.py). The command's default
+    # seed, which the first_leader witness deals from.
     before = [c.name for c in CHECKS[: [c.name for c in CHECKS].index("divergence") + 1]]
-    full = divergence_json([arg for name in before for arg in ("--only", name)], tmp_path / "full.json")
-    assert after_proofs == alone
-    assert full == alone
-    # And in this process, after whatever the test run did before (the output adds its own fields to
-    # a finding, such as whether it is new: the witnesses are compared).
-    # The command's default seed, which the first_leader witness deals from.
-    ctx = CheckContext(SPEC, SPEC.ruleset(), level="ci", seed=535)
+    assert before[-2:] == ["proofs", "divergence"]
+    run = run_checks(SPEC, SPEC.ruleset(), level="ci", seed=535, only=before)
+    (result,) = [r for r in run.results if r.name == "divergence"]
+    # The output adds its own fields to a finding, such as whether it is new: the witnesses are
+    # compared.
     here = {
-        f.id: json.loads(dumps(f.witness.to_json() if f.witness else None))
-        for f in check_divergence(ctx).findings
+        f.id: json.loads(dumps(f.witness.to_json() if f.witness else None)) for f in result.findings
     }
-    there = {f["id"]: f["witness"] for f in json.loads(alone[0])}
+    there = {f["id"]: f["witness"] for f in json.loads(alone)}
     assert here == there
     assert all(there.values())
+    assert result.proofs == proofs
