@@ -1,6 +1,7 @@
 """Divergence witnesses do not depend on what ran before them: Z3's choice among equally small
 answers is replaced by an explicit order, so the same question gives the same bytes in a fresh
-process, after other Z3 work, under another Z3 random seed, and and after the checks a full run does before it."""
+process, after other Z3 work, under another Z3 random seed, and after the checks a full run does
+before it."""
 
 from __future__ import annotations
 
@@ -139,9 +140,7 @@ def test_the_same_divergence_findings_alone_and_after_every_check_before_it(tmp_
     (result,) = [r for r in run.results if r.name == "divergence"]
     # The output adds its own fields to a finding, such as whether it is new: the witnesses are
     # compared.
-    here = {
-        f.id: json.loads(dumps(f.witness.to_json() if f.witness else None)) for f in result.findings
-    }
+    here = {f.id: json.loads(dumps(f.witness.to_json() if f.witness else None)) for f in result.findings}
     there = {f["id"]: f["witness"] for f in json.loads(alone)}
     assert here == there
     assert all(there.values())
