@@ -9,6 +9,8 @@ solver/ (Z3 proofs and divergence witnesses), text/ (checks of the rule texts) a
 much a finding matters in play, and the variant engines it compares).
 """
 
+from typing import TYPE_CHECKING, Any
+
 from .findings import (
     FINDING_KINDS,
     LEVELS,
@@ -29,7 +31,23 @@ from .findings import (
     Status,
     Witness,
 )
-from .runner import CHECKS, CheckRun, load_baseline, run_checks, save_baseline
+
+if TYPE_CHECKING:
+    from .runner import CHECKS, CheckRun, load_baseline, run_checks, save_baseline
+
+#: What the runner gives the package's API, imported on first use: the runner imports every check
+#: (Z3, Hypothesis, networkx), and a module that needs only the findings' types (the engine
+#: protocol's commands, the report's renderers) should not pay for them.
+_FROM_RUNNER = frozenset({"CHECKS", "CheckRun", "load_baseline", "run_checks", "save_baseline"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _FROM_RUNNER:
+        from . import runner
+
+        return getattr(runner, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "CHECKS",

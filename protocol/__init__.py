@@ -5,7 +5,9 @@
 - client:   engine sessions: a subprocess (JSON Lines, timeouts, faults) or a Python object
 - compare:  lock-step play of one round (a five35.engine.Position) on both engines; the readings
             and parameters an engine declares
-- fuzz:     Hypothesis-driven differential fuzzing with shrinking
+- fuzz:     Hypothesis-driven differential fuzzing with shrinking (not imported here either: it brings
+            Hypothesis, which an engine served or compared does not need; `from five35.protocol.fuzz
+            import fuzz`)
 - replay:   replay files of a divergence, and the side-by-side view
 - perft:    leaf counts of the legal-move tree, and comparing them with an engine
             (not imported here: `python -m five35.protocol.perft` prints the standard table)
@@ -15,7 +17,6 @@ The rules (five35.spec, five35.engine) know nothing of this package. See docs/pr
 
 from .client import EngineClient, EngineFault, InProcessEngine, SubprocessEngine, engine_session, open_engine
 from .compare import Divergence, RoundResult, negotiate, play_round
-from .fuzz import FuzzResult, fuzz
 from .messages import PROTOCOL_VERSION, ProtocolViolation
 from .replay import load_replay, run_replay
 from .server import ReferenceEngine, reference_engine, serve
@@ -25,14 +26,12 @@ __all__ = [
     "Divergence",
     "EngineClient",
     "EngineFault",
-    "FuzzResult",
     "InProcessEngine",
     "ProtocolViolation",
     "ReferenceEngine",
     "RoundResult",
     "SubprocessEngine",
     "engine_session",
-    "fuzz",
     "load_replay",
     "negotiate",
     "open_engine",
