@@ -20,13 +20,15 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from five35.engine.engines import engine_note
 from five35.spec import Spec, dumps, embedded_spec_path
 
 from .findings import CheckResult, Failure, Finding, FindingKind, ProvedProperty, Severity
-from .runner import CheckRun, all_checks, is_engine_crash
+
+if TYPE_CHECKING:
+    from .runner import CheckRun
 
 Format = Literal["text", "json", "junit", "sarif", "github", "gitlab"]
 FORMATS: tuple[Format, ...] = ("text", "json", "junit", "sarif", "github", "gitlab")
@@ -196,6 +198,8 @@ def summary_line(run: CheckRun, baseline: frozenset[str] | None) -> str:
 def _skipped_not_for_level(run: CheckRun) -> list[CheckResult]:
     """The skipped checks whose level runs them: each skipped for a reason of its own (the rules
     are not the ones the check states, another game), which a reader must be told."""
+    from .runner import all_checks  # late: the runner imports every check, rendering needs one list
+
     levels = {c.name: c.levels for c in all_checks()}
     return [r for r in run.skipped if run.level in levels.get(r.name, (run.level,))]
 
@@ -528,6 +532,8 @@ def _junit_outcome(run: CheckRun, r: CheckResult, spec: Spec | None, root: Path 
                 "skipped", message=_xml_text(_one_line("warning: " + "; ".join(r.warnings))[:500])
             )
         return None
+    from .runner import is_engine_crash
+
     crashes = all(is_engine_crash(f) for f in r.failures)
     first = r.failures[0]
     more = f" (and {len(r.failures) - 1} more)" if len(r.failures) > 1 else ""

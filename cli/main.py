@@ -20,6 +20,7 @@ pyproject.toml gives defaults the command line overrides (cli/config.py).
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import signal
@@ -524,8 +525,47 @@ def usage_message(exc: click.ClickException) -> str:
     return _plain(exc.format_message())
 
 
+#: Every command, with the module of cli/ that states it (in its COMMANDS). Each command lives in its
+#: own module, so the commands stay independent of each other, and a module is imported when one of
+#: its commands is asked for: `535-check serve` or a bad argument to `rules` does not import the
+#: checks (Z3, Hypothesis, networkx). tests/cli/test_cli_conventions.py holds this table to the
+#: modules' COMMANDS.
+COMMAND_MODULES: dict[str, str] = {
+    "check": "check_cmd",
+    "fuzz": "protocol_cmds",
+    "merge": "merge_cmd",
+    "perft": "protocol_cmds",
+    "replay": "protocol_cmds",
+    "report": "report_cmd",
+    "rulebook": "rulebook_cmd",
+    "rules": "rules_cmd",
+    "serve": "protocol_cmds",
+    "simulate": "simulate_cmd",
+    "vectors": "vectors_cmd",
+}
+
+
 class Five35Group(click.Group):
-    """Turns every expected error into one line and a documented exit code, never a traceback."""
+    """Turns every expected error into one line and a documented exit code, never a traceback;
+    imports a command's module when the command is asked for (COMMAND_MODULES)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMAND_MODULES)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMAND_MODULES:
+            self._load(COMMAND_MODULES[cmd_name])
+        return self.commands.get(cmd_name)
+
+    def _load(self, name: str) -> None:
+        module = importlib.import_module(f"{__package__}.{name}")
+        for command in module.COMMANDS:
+            if command.name in self.commands:
+                continue
+            if command.epilog is None and command.name in EXAMPLES:
+                command.epilog = examples_epilog(EXAMPLES[command.name])
+            command.params.extend(verbosity_options())
+            self.add_command(command)
 
     def main(
         self,
@@ -617,15 +657,20 @@ CONFIG_PARAMS: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
-def project_defaults(group: click.Group, config: Any) -> dict[str, dict[str, Any]]:
-    """click's default_map for the commands, from a loaded [tool.five35]."""
+def project_defaults(
+    group: click.Group, config: Any, names: Sequence[str] | None = None
+) -> dict[str, dict[str, Any]]:
+    """click's default_map for the commands named (every command when None), from a loaded
+    [tool.five35]."""
     defaults: dict[str, dict[str, Any]] = {}
+    ctx = click.Context(group)
     for key, (param, commands) in CONFIG_PARAMS.items():
         if config.get(key) is None:
             continue
         value = config.path_value(key) if key in ("spec", "baseline") else config.get(key)
-        for name, command in group.commands.items():
-            if "*" not in commands and name not in commands:
+        for name in group.list_commands(ctx) if names is None else names:
+            command = group.get_command(ctx, name)
+            if command is None or ("*" not in commands and name not in commands):
                 continue
             if any(p.name == param for p in command.params):
                 defaults.setdefault(name, {})[param] = value
@@ -693,43 +738,12 @@ def main(ctx: click.Context) -> None:
     except SpecError as exc:
         fail_usage(str(exc))
     ctx.meta[_CONFIG] = config
-    if config is not None:
-        ctx.default_map = project_defaults(main, config)
+    if config is not None and ctx.invoked_subcommand is not None:
+        ctx.default_map = project_defaults(main, config, [ctx.invoked_subcommand])
     if ctx.invoked_subcommand is None:
         from .default_job import default_job
 
         ctx.exit(default_job(config))
 
 
-def _register() -> None:
-    # Each command lives in its own module, so the commands stay independent of each other.
-    from . import (
-        check_cmd,
-        merge_cmd,
-        protocol_cmds,
-        report_cmd,
-        rulebook_cmd,
-        rules_cmd,
-        simulate_cmd,
-        vectors_cmd,
-    )
-
-    for module in (
-        rules_cmd,
-        simulate_cmd,
-        merge_cmd,
-        check_cmd,
-        report_cmd,
-        rulebook_cmd,
-        protocol_cmds,
-        vectors_cmd,
-    ):
-        for command in module.COMMANDS:
-            if command.epilog is None and command.name in EXAMPLES:
-                command.epilog = examples_epilog(EXAMPLES[command.name])
-            command.params.extend(verbosity_options())
-            main.add_command(command)
-    main.params.extend(verbosity_options())
-
-
-_register()
+main.params.extend(verbosity_options())

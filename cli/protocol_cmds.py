@@ -12,7 +12,7 @@ import math
 import shlex
 import sys
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 from five35.engine import Game
@@ -25,12 +25,15 @@ from five35.protocol.client import (
     engine_session,
 )
 from five35.protocol.compare import MAX_MOVES, RoundResult, check_readings, negotiate, with_parameters
-from five35.protocol.fuzz import CampaignRun, FuzzResult, first_divergence, fuzz, fuzz_campaign
 from five35.protocol.messages import deal_json, move_json
 from five35.protocol.perft import compare_perft, divide, root_deal
 from five35.protocol.replay import load_replay, replay_json, run_replay, side_by_side
 from five35.protocol.server import INTERPRETER_NAME, REFERENCE_NAME, ReferenceEngine, serve
 from five35.spec import Ruleset, Spec, SpecError, dumps, load_spec
+
+if TYPE_CHECKING:
+    # The fuzzer brings Hypothesis: imported where `fuzz` runs, not for `serve`, `replay` or `perft`.
+    from five35.protocol.fuzz import CampaignRun, FuzzResult
 
 from .main import (
     EXIT_ENGINE_FAULT,
@@ -300,6 +303,8 @@ def fuzz_cmd(
                     counts = tuple(range(ruleset.players_min, ruleset.players_max + 1))
                 else:
                     counts = _player_counts(players, ruleset)  # within the engine's table too
+                from five35.protocol.fuzz import fuzz
+
                 # A plain line every few seconds in a CI log, where nothing else shows until the end.
                 with Ticker("fuzz", "requests", count=lambda: engine.requests):
                     result = fuzz(
@@ -424,6 +429,8 @@ def _campaign_cmd(
         counts = tuple(range(ruleset.players_min, ruleset.players_max + 1))
     else:
         counts = _player_counts(players, ruleset)
+    from five35.protocol.fuzz import first_divergence, fuzz_campaign
+
     info(f"535-check fuzz: campaign of {_count(runs, 'seed')} from base seed {seed}")
     with Outputs() as outputs:
         with Ticker("fuzz", "seeds fuzzed", runs) as ticker:

@@ -23,8 +23,7 @@ from five35.spec import Ruleset, Spec, SpecError, dumps
 from five35.spec.limits import MAX_FILE_BYTES, InputLimitError, load_json
 
 from .client import EngineClient
-from .compare import RoundResult, check_readings, script, with_parameters
-from .fuzz import Games
+from .compare import Games, RoundResult, check_readings, script, with_parameters
 from .messages import ProtocolViolation, deal_json, move_from_json, move_json, read_deal, schema, shown
 
 REPLAY_FORMAT = "five35-replay/1"

@@ -3,7 +3,10 @@ pyproject.toml, shell completion, one style for bad numbers, plurals, progress i
 
 from __future__ import annotations
 
+import importlib
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import click
@@ -13,12 +16,41 @@ from click.testing import CliRunner
 from five35.checks.output import plural
 from five35.cli import main, progress
 from five35.cli.config import key_lines
+from five35.cli.main import COMMAND_MODULES
 from five35.spec import load_spec
 
 from tests.cli_tools import run_bad_input
 
 SPEC = load_spec()
-COMMANDS = sorted(main.commands)
+CTX = click.Context(main)
+COMMANDS = main.list_commands(CTX)
+
+
+def command(name: str) -> click.Command:
+    found = main.get_command(CTX, name)
+    assert found is not None, name
+    return found
+
+
+def test_every_command_module_states_the_commands_the_group_lists_for_it() -> None:
+    stated: dict[str, str] = {}
+    for module in sorted(set(COMMAND_MODULES.values())):
+        for cmd in importlib.import_module(f"five35.cli.{module}").COMMANDS:
+            stated[cmd.name] = module
+    assert stated == COMMAND_MODULES
+    assert all(command(name).name == name for name in COMMANDS)
+
+
+def test_a_command_imports_only_its_own_module() -> None:
+    # `serve` answers an engine's requests: it must not wait for every check (Z3, Hypothesis) to load.
+    probe = (
+        "import sys, click; from five35.cli.main import main; "
+        "main.get_command(click.Context(main), 'serve'); "
+        "heavy = ('five35.checks.runner', 'hypothesis', 'z3', 'networkx'); "
+        "print(sorted(m for m in heavy if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
 
 
 def help_text(*args: str) -> str:
@@ -44,20 +76,20 @@ def test_every_help_shows_an_example(command: str, flag: str) -> None:
     for example in examples:
         words = example.split("#")[0].split()
         if len(words) > 1 and not words[1].startswith("-"):
-            assert words[1] in main.commands, example  # an example names a command that exists
+            assert words[1] in COMMANDS, example  # an example names a command that exists
 
 
 def test_the_top_level_help_refers_to_nothing_missing() -> None:
     text = help_text("-h")
     assert "see `default` below" not in text
     for quoted in re.findall(r"`535-check ([a-z]+)`", text):
-        assert quoted in main.commands
+        assert quoted in COMMANDS
     assert "-q, --quiet" in text and "-v, --verbose" in text
 
 
-@pytest.mark.parametrize("command", ["fuzz", "replay", "perft", "check", "simulate", "rules"])
-def test_every_format_option_is_described(command: str) -> None:
-    option = next(p for p in main.commands[command].params if p.name == "fmt")
+@pytest.mark.parametrize("name", ["fuzz", "replay", "perft", "check", "simulate", "rules"])
+def test_every_format_option_is_described(name: str) -> None:
+    option = next(p for p in command(name).params if p.name == "fmt")
     assert isinstance(option, click.Option) and option.help and len(option.help) > 20
 
 
