@@ -58,13 +58,9 @@ def _greedy_key(game: Game, state: State, move: Move, in_hand: int) -> tuple[boo
     )
 
 
-def _best(
-    game: Game, state: State, moves: Sequence[Move], rng: random.Random, in_hand: int | None = None
-) -> Move:
+def _best(game: Game, state: State, moves: Sequence[Move], rng: random.Random, in_hand: int) -> Move:
     """The greedy choice among placing `moves` (non-empty), ties broken by `rng`; `in_hand` is the
-    mover's number of cards, when the caller has counted them already."""
-    if in_hand is None:
-        in_hand = sum(_held(game, state))
+    mover's number of cards."""
     keys = [_greedy_key(game, state, m, in_hand) for m in moves]
     top = max(keys)
     return rng.choice([m for m, k in zip(moves, keys, strict=True) if k == top])
@@ -74,7 +70,7 @@ def _choose_greedy(game: Game, state: State, moves: Sequence[Move], rng: random.
     placing = [m for m in moves if m.action != "pass"]
     if not placing:
         return moves[0]
-    return _best(game, state, placing, rng)
+    return _best(game, state, placing, rng, sum(_held(game, state)))
 
 
 def breaks_set(game: Game, state: State, move: Move) -> bool:
