@@ -657,23 +657,14 @@ CONFIG_PARAMS: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
-def project_defaults(
-    group: click.Group, config: Any, names: Sequence[str] | None = None
-) -> dict[str, dict[str, Any]]:
-    """click's default_map for the commands named (every command when None), from a loaded
-    [tool.five35]."""
-    defaults: dict[str, dict[str, Any]] = {}
-    ctx = click.Context(group)
+def project_defaults(command: click.Command, config: Any) -> dict[str, Any]:
+    """What a loaded [tool.five35] gives `command`'s parameters: its entry of click's default_map."""
+    defaults: dict[str, Any] = {}
     for key, (param, commands) in CONFIG_PARAMS.items():
-        if config.get(key) is None:
+        if config.get(key) is None or ("*" not in commands and command.name not in commands):
             continue
-        value = config.path_value(key) if key in ("spec", "baseline") else config.get(key)
-        for name in group.list_commands(ctx) if names is None else names:
-            command = group.get_command(ctx, name)
-            if command is None or ("*" not in commands and name not in commands):
-                continue
-            if any(p.name == param for p in command.params):
-                defaults.setdefault(name, {})[param] = value
+        if any(p.name == param for p in command.params):
+            defaults[param] = config.path_value(key) if key in ("spec", "baseline") else config.get(key)
     return defaults
 
 
@@ -738,8 +729,10 @@ def main(ctx: click.Context) -> None:
     except SpecError as exc:
         fail_usage(str(exc))
     ctx.meta[_CONFIG] = config
-    if config is not None and ctx.invoked_subcommand is not None:
-        ctx.default_map = project_defaults(main, config, [ctx.invoked_subcommand])
+    name = ctx.invoked_subcommand
+    command = main.get_command(ctx, name) if name is not None else None
+    if config is not None and name is not None and command is not None:
+        ctx.default_map = {name: project_defaults(command, config)}
     if ctx.invoked_subcommand is None:
         from .default_job import default_job
 
