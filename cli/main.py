@@ -46,6 +46,7 @@ from five35.engine.executor import (
     LocalExecutor,
     WorkerDied,
     make_executor,
+    tune_gc,
 )
 from five35.engine.simulate import DEFAULT_SEED
 from five35.spec import Ruleset, Spec, SpecError, load_spec
@@ -577,6 +578,7 @@ class Five35Group(click.Group):
     ) -> Any:
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        tune_gc()
         with _signals_unwind():
             try:
                 code = super().main(args, prog_name or PROG, complete_var, standalone_mode=False, **extra)

@@ -12,7 +12,11 @@ import pytest
 from hypothesis.configuration import set_hypothesis_home_dir
 from scheduling import LONGEST_FIRST, group_of
 
+from five35.engine.executor import tune_gc
+
 set_hypothesis_home_dir(str(Path(tempfile.gettempdir()) / "five35-hypothesis"))
+# The tests run the checks in their own processes under the collector settings the command uses.
+tune_gc()
 
 
 @pytest.hookimpl(optionalhook=True)

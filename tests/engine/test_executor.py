@@ -4,15 +4,18 @@ stand in for it (as a cluster executor would)."""
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Generator, Iterable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from five35.engine.executor import MAX_JOBS, Executor, LocalExecutor, WorkerDied
+from five35.engine.executor import LONG_WORK_GC, MAX_JOBS, Executor, LocalExecutor, WorkerDied
 from five35.engine.simulate import simulate, simulate_parallel
 from five35.spec import Ruleset, load_spec
 
@@ -47,6 +50,10 @@ def _spin(seconds: float) -> int:
     return os.getpid()
 
 
+def _gc_thresholds(_: int) -> tuple[int, ...]:
+    return gc.get_threshold()
+
+
 def _alive(pid: int) -> bool:
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
@@ -75,6 +82,24 @@ def test_results_come_in_the_units_order(jobs: int) -> None:
     delays = [0.3, 0.2, 0.1, 0.0, 0.0, 0.05]
     results = list(LocalExecutor(jobs).map(_square_after, delays, range(len(delays))))
     assert results == [x * x for x in range(len(delays))]
+
+
+def test_workers_and_the_command_collect_garbage_as_long_work_wants() -> None:
+    # Workers forked from a process with the default thresholds (a notebook, a test) set their own.
+    before = gc.get_threshold()
+    gc.set_threshold(700, 10, 10)
+    try:
+        assert set(LocalExecutor(2).map(_gc_thresholds, range(4))) == {LONG_WORK_GC}
+    finally:
+        gc.set_threshold(*before)
+    # The command sets them before any command runs (here `rules`, which forks no worker).
+    probe = (
+        "import gc, sys; from five35.cli import main; m = sys.modules['five35.cli.main'];"
+        "m.Five35Group.invoke = lambda self, ctx: print(gc.get_threshold()) or 0;"
+        "sys.argv = ['535-check', 'rules']; main()"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False)
+    assert done.stdout.strip() == str(LONG_WORK_GC), done.stderr
 
 
 def test_no_units_and_one_unit() -> None:
