@@ -9,10 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from five35.engine.executor import tune_gc
 from hypothesis.configuration import set_hypothesis_home_dir
 from scheduling import LONGEST_FIRST, group_of
-
-from five35.engine.executor import tune_gc
 
 set_hypothesis_home_dir(str(Path(tempfile.gettempdir()) / "five35-hypothesis"))
 # The tests run the checks in their own processes under the collector settings the command uses.
