@@ -4,6 +4,7 @@ tests that share a costly fixture run in one worker, the longest are handed out 
 
 from __future__ import annotations
 
+import gc
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -39,3 +40,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         )
 
     items.sort(key=rank)  # stable: the rest keep their order
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    # What importing and collecting made (modules, test items, strategies) lives to the end of the
+    # run: the collector's full scans need not walk it again and again.
+    gc.freeze()
