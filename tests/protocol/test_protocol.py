@@ -466,7 +466,7 @@ def test_sigterm_kills_the_engine_too(tmp_path: Path) -> None:
         _, err = proc.communicate(timeout=60)
     finally:
         proc.kill()
-    assert proc.returncode == EXIT_TERMINATED and "terminated" in err
+    assert proc.returncode == EXIT_TERMINATED and "terminated" in err, err
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and _engine_pids(engine_copy):
         time.sleep(0.05)
