@@ -22,7 +22,7 @@ worked out the first time a pile is met and kept; the rest is asked of the closu
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations_with_replacement
 from typing import Any
 
@@ -51,6 +51,13 @@ from .state import (
 NAME = "the spec interpreter"
 
 _REASONS = {r.value: r for r in TrickEndReason}
+
+
+def _reason(rule: RuleDef) -> TrickEndReason:
+    """The reason a trick-end rule gives: one of the texts' four by name, else the rule's own name
+    (a house rule's), which the tallies count by that name."""
+    name = rule.field("reason") or rule.id
+    return _REASONS.get(name, name)  # type: ignore[return-value]
 
 
 class _Option:
@@ -153,6 +160,15 @@ class SpecEngine:
         round_end = p.one("round_end")
         assert round_end is not None  # the loader requires exactly one
         self._round_end = p.cached(round_end, "ends")
+        # Answers that depend on the table alone (the pass rule reads only `players` and whether
+        # the player leads; the turn and trick-winner rules only seats), remembered as they are
+        # first asked, so that a rule error still surfaces where play first needs the rule.
+        self._may_pass_memo: dict[bool, bool] = {}
+        self._pass_out: bool | None = None
+        self._next_memo: dict[int, int] = {}
+        self._winner_memo: dict[tuple[int, int], int] = {}
+        self._ends_after_play = [(p.cached(r, "ends"), _reason(r)) for r in self._after_play]
+        self._ends_after_pass = [(p.cached(r, "ends"), _reason(r)) for r in self._after_pass]
 
     # ---- what cards make -----------------------------------------------------------------------
 
@@ -265,7 +281,13 @@ class SpecEngine:
     def _may_pass(self, state: State) -> bool:
         if self._pass is None:
             return False
-        return bool(self.program.fn(self._pass, "may")({**self._env, "leading": state.pile is None}))
+        leading = state.pile is None
+        found = self._may_pass_memo.get(leading)
+        if found is None:
+            found = self._may_pass_memo[leading] = bool(
+                self.program.fn(self._pass, "may")({**self._env, "leading": leading})
+            )
+        return found
 
     def placing_moves(self, pile: Pile | None) -> tuple[Move, ...]:
         """Every lead (pile None) or every overwrite and add onto `pile`, whatever the hands hold."""
@@ -311,7 +333,7 @@ class SpecEngine:
             passes_in_a_row=0,
             others_in=self._others_in(state.passed, state.to_move),
         )
-        return bool(self._ended(self._after_play, env))
+        return bool(self._ended(self._ends_after_play, env))
 
     def follows(self, a: int, b: int) -> bool:
         """Whether rank b comes straight after rank a in a run (the `ranks` rule's `follows`)."""
@@ -361,18 +383,17 @@ class SpecEngine:
         """The players without cards: out of every trick while the round plays on."""
         return sum(1 << seat for seat, h in enumerate(hands) if not h)
 
-    def _ended(self, rules: list[RuleDef], env: dict[str, Any]) -> tuple[TrickEndReason, ...]:
-        reasons = []
-        for rule in rules:
-            if self.program.cached(rule, "ends")(env):
-                name = rule.field("reason") or rule.id
-                reasons.append(_REASONS.get(name, name))
-        return tuple(reasons)  # type: ignore[arg-type]
+    def _ended(
+        self, rules: list[tuple[Callable[[dict[str, Any]], Any], TrickEndReason]], env: dict[str, Any]
+    ) -> tuple[TrickEndReason, ...]:
+        return tuple([reason for ends, reason in rules if ends(env)])
 
     def _apply_pass(self, state: State) -> tuple[State, tuple[Event, ...]]:
         player = state.to_move
         assert self._pass is not None
-        out = bool(self.program.fn(self._pass, "out")(self._env))
+        out = self._pass_out
+        if out is None:
+            out = self._pass_out = bool(self.program.fn(self._pass, "out")(self._env))
         passed = state.passed | (1 << player) if out else state.passed
         trick = (*state.trick, Play(player, PASS))
         in_a_row = 0
@@ -392,7 +413,7 @@ class SpecEngine:
             passes_in_a_row=in_a_row,
             others_in=self._others_in(passed, state.last_player),
         )
-        reasons = self._ended(self._after_pass, env)
+        reasons = self._ended(self._ends_after_pass, env)
         if reasons:
             return self._end_trick(moved, trick, player, reasons)
         return _evolve(moved, to_move=self._next_active(player, passed)), ()
@@ -418,7 +439,7 @@ class SpecEngine:
             "others_in": self._others_in(state.passed, player),
             "holding": self._holding(hands),
         }
-        reasons = self._ended(self._after_play, env)
+        reasons = self._ended(self._ends_after_play, env)
         ends_round = self._round_end(env)
         # A player whose last card this was, in a round that plays on, is out of it: they take no
         # further turn (marked passed in every trick) and are listed in the order players went out.
@@ -455,15 +476,26 @@ class SpecEngine:
         ), ()
 
     def _winner(self, state: State, mover: int) -> int:
+        key = (state.last_player, mover)
+        found = self._winner_memo.get(key)
+        if found is not None:
+            return found
         winner = int(self.program.ask("trick_winner", "winner", last_placer=state.last_player, mover=mover))
         if not 0 <= winner < self.players:
             raise RuleError(f"rule trick_winner names seat {winner}, who is not at the table")
+        self._winner_memo[key] = winner
         return winner
+
+    def _next(self, seat: int) -> int:
+        found = self._next_memo.get(seat)
+        if found is None:
+            found = self._next_memo[seat] = int(self.program.next_seat(seat)) % self.players
+        return found
 
     def _next_active(self, seat: int, passed: int) -> int:
         mover = seat
         for _ in range(self.players):
-            seat = int(self.program.next_seat(seat)) % self.players
+            seat = self._next(seat)
             if not passed >> seat & 1:
                 return seat
         # The rules stall here (nobody left to answer a play, and no trick ending for it): theirs to
