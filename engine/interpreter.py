@@ -57,7 +57,10 @@ def _reason(rule: RuleDef) -> TrickEndReason:
     """The reason a trick-end rule gives: one of the texts' four by name, else the rule's own name
     (a house rule's), which the tallies count by that name."""
     name = rule.field("reason") or rule.id
-    return _REASONS.get(name, name)  # type: ignore[return-value]
+    found = _REASONS.get(name)
+    if found is None:
+        return name  # type: ignore[return-value]  # a house rule's own reason, counted by name
+    return found
 
 
 class _Option:
