@@ -335,14 +335,15 @@ class Failure:
 
 def point_status(spec: Spec, ruleset: Ruleset, point: str | None) -> Status:
     """Settled when the chosen profile picks the point's reading on the strength of a text or
-    outside evidence; a choice the profile made without a source leaves the question open."""
+    outside evidence, or as its own house rule; a choice the profile made without a source leaves
+    the question open."""
     if point is None or point not in spec.variation_points:
         return OPEN
     profile = spec.profiles.get(ruleset.profile)
     choice = profile.readings.get(point) if profile else None
     if point in ruleset.overridden or choice is None:
         return OPEN
-    if choice.basis in ("text", "evidence"):
+    if choice.basis in ("text", "evidence", "house"):
         return Status.settled(ruleset.profile, [(point, ruleset.reading(point))])
     return OPEN
 

@@ -1,5 +1,13 @@
-"""Clarified rulebooks: the whole rule text of one language with a profile's clarifications placed
-after the clauses they clarify, each marked and listed in a short errata list.
+"""Clarified rulebooks: the whole rule text of one language with a profile's answers placed after
+the clauses they concern, each marked and listed in a short list of changes.
+
+An answer is marked for what it is: a *clarification* where the profile settles the question on a
+text or outside evidence and this language's text agrees; a *correction* where it settles it
+against what this language's text says (the literal profile of this text reads it otherwise), and
+wherever a damaged clause is restored; a *proposal* where the question is open (no source settles
+it, or the engine's own choice). Clarifications, proposals and corrections of a question carry one
+number in every language (in the spec's clause order); the restorations of damaged clauses, which
+only the damaged text has, carry letters.
 
 For German and Spanish the text is the source file itself (spec/sources/), every sentence of it
 unchanged: the clauses are found in it in order (a run of spaces in the spec matches any run of
@@ -14,9 +22,10 @@ the checks find. The output is deterministic; writing it (atomically) is the com
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
+from pathlib import Path
 from typing import Any, Literal
 
 from five35.spec import Ruleset, Spec, SpecError
@@ -27,16 +36,22 @@ FORMATS: tuple[str, ...] = ("md", "html")
 Format = Literal["md", "html"]
 
 
+#: What an insertion is: an answer the sources settle, a proposal for an open question, or a
+#: change to what this language's text says (a restored clause or an answer the text contradicts).
+Kind = Literal["clarification", "proposal", "correction"]
+
+
 @dataclass(frozen=True)
 class Insertion:
-    """One marked insertion: a clarification that settles a question, or the repair of a clause."""
+    """One marked insertion: the answer to a question, or the restoration of a damaged clause."""
 
-    number: int
+    number: str  # "1", "2", ... for answers (the same in every language); "A", "B", ... for repairs
     after: str | None  # the clause it follows (None: before the first clause)
     text: str
-    question: QuestionWords | None  # the question a clarification settles
+    question: QuestionWords | None  # the question it answers (None: a restored clause)
     basis: str  # a key of the words file's rulebook basis table
-    # Other questions the same sentence settles at the same place (it is inserted once).
+    kind: Kind = "clarification"
+    # Other questions the same sentence answers at the same place (it is inserted once).
     also: tuple[QuestionWords, ...] = ()
 
     @property
@@ -117,10 +132,10 @@ def _layout(spec: Spec, language: str) -> tuple[str, list[Piece]]:
 
 
 def _past_lists(spec: Spec, language: str, pieces: Sequence[Piece]) -> dict[str, str]:
-    """For every clause, the clause an insertion about it follows: itself, or, when it is an item
-    of a list in the text (a line starting with a dash) or the sentence that introduces one (a line
-    ending in a colon), the last clause of that list, so that no insertion parts a list from its
-    sentence or splits it."""
+    """For every clause, the clause an insertion about it follows: itself (an item of a list too,
+    so that an answer about adding stands right after the item on adding), or, for the sentence
+    that introduces a list (a line ending in a colon followed by lines starting with a dash), the
+    last clause of that list, so that no insertion parts a list from its sentence."""
     base = "de" if language == "en" else language
     lines: list[list[str]] = [[]]
     for piece in pieces:
@@ -137,12 +152,16 @@ def _past_lists(spec: Spec, language: str, pieces: Sequence[Piece]) -> dict[str,
     out: dict[str, str] = {}
     for n, line in enumerate(lines):
         end = n
-        if item[n] or (opens[n] and n + 1 < len(lines) and item[n + 1]):
+        if opens[n] and not item[n] and n + 1 < len(lines) and item[n + 1]:
             while end + 1 < len(lines) and item[end + 1]:
                 end += 1
         for clause in line:
-            out[clause] = clause if end == n and not item[n] else lines[end][-1]
+            out[clause] = clause if end == n else lines[end][-1]
     return out
+
+
+#: The bases on which a profile's reading settles its question; any other basis leaves it open.
+SETTLING_BASES = frozenset({"text", "evidence", "house"})
 
 
 def _basis(spec: Spec, ruleset: Ruleset, q: QuestionWords) -> str:
@@ -150,25 +169,62 @@ def _basis(spec: Spec, ruleset: Ruleset, q: QuestionWords) -> str:
         assumed = any(not spec.parameters[p].in_text for p in q.parameters if p in spec.parameters)
         return "assumed" if assumed else "engine"
     profile = spec.profiles[ruleset.profile]
-    point = q.points[0]
-    choice = profile.readings.get(point)
-    return "--reading" if point in ruleset.overridden or choice is None else choice.basis
+    bases = []
+    for point in q.points:
+        choice = profile.readings.get(point)
+        if point in ruleset.overridden or choice is None:
+            return "--reading"
+        bases.append(choice.basis)
+    # A question of several points is only as settled as its least settled point.
+    return next((b for b in bases if b not in SETTLING_BASES), bases[0])
 
 
-def _insertions(spec: Spec, ruleset: Ruleset, language: str, pieces: Sequence[Piece]) -> list[Insertion]:
-    """The clarifications and repairs of one language, in the order of the text."""
-    words = words_of(spec)
+def _literal(spec: Spec, language: str) -> Mapping[str, str]:
+    """What the text of `language` says, point by point: the readings its literal profile takes on
+    the text's own word (basis text); English is the German text's translation."""
+    source = spec.sources.get("de" if language == "en" else language)
+    if source is None:
+        return {}
+    for profile in spec.profiles.values():
+        if profile.status == "literal" and Path(profile.source).name == source.file.name:
+            return {p: c.reading for p, c in profile.readings.items() if c.basis == "text"}
+    return {}
+
+
+def _kind(spec: Spec, ruleset: Ruleset, q: QuestionWords, literal: Mapping[str, str]) -> Kind:
+    """A proposal while the question is open; once settled, a correction where this language's
+    text says otherwise, else a clarification."""
+    if _basis(spec, ruleset, q) not in SETTLING_BASES:
+        return "proposal"
+    readings = ruleset.readings
+    if any(p in literal and literal[p] != readings.get(p) for p in q.points):
+        return "correction"
+    return "clarification"
+
+
+def _letter(n: int) -> str:
+    out = ""
+    while True:
+        n, r = divmod(n, 26)
+        out = chr(ord("A") + r) + out
+        if n == 0:
+            return out
+        n -= 1
+
+
+Placer = Callable[..., tuple[int, str | None]]
+
+
+def _placer(spec: Spec, language: str, pieces: Sequence[Piece]) -> Placer:
+    """Where an insertion about a clause goes in this language's text."""
     present = [p.clause for p in pieces]
     order = {c: i for i, c in enumerate(spec.clauses)}
-    readings = dict(ruleset.reading_items)
-    raw: list[tuple[int, int, str | None, str, QuestionWords | None, str]] = []
-
     past_list = _past_lists(spec, language, pieces)
 
     def place(clause: str, lists: bool = True) -> tuple[int, str | None]:
-        """Where an insertion about `clause` goes: after it, or after the nearest clause before it
-        that this language has (before the text when there is none); a clarification never inside
-        a list (a repair stands right after the clause it restores)."""
+        """After the clause, or after the nearest clause before it that this language has (before
+        the text when there is none); never between a list and the sentence that opens it (a
+        repair stands right after the clause it restores)."""
         if clause not in present:
             before = [c for c in present if order[c] < order.get(clause, 0)]
             if not before:
@@ -177,38 +233,73 @@ def _insertions(spec: Spec, ruleset: Ruleset, language: str, pieces: Sequence[Pi
         at = past_list[clause] if lists else clause
         return order[at], at
 
-    for clause, repaired in words.repairs.items():
-        if language in repaired and clause in spec.clauses:
-            rank, after = place(clause, lists=False)
-            raw.append((rank, 0, after, repaired[language], None, "repair"))
-    for n, q in enumerate(questions_of(spec)):
+    return place
+
+
+Answer = tuple[str, tuple[tuple[str, str], ...], list[QuestionWords]]  # clause, texts, questions
+
+
+def _answers(spec: Spec, ruleset: Ruleset, literal: Mapping[str, str]) -> list[Answer]:
+    """Every answer of the ruleset, in the words file's order. One sentence that answers several
+    questions at one clause (in every language alike) is one answer, if it is of one kind for all
+    of them: a settled question never shares its sentence with an open one."""
+    readings = dict(ruleset.reading_items)
+    answers: list[Answer] = []
+    index: dict[tuple[str, tuple[tuple[str, str], ...]], int] = {}
+    for q in questions_of(spec):
         for w in q.wordings_for(readings):
-            text = w.text.get(language)
-            if text is None and q.id not in words.questions and "en" in w.text:
-                # A point of the spec's own (a house rule) has the words its author wrote, in
-                # English: quoted as written, and said to be so, rather than left out.
-                note = words.rulebook[language].get("untranslated")
-                text = f"{w.text['en']} ({note})" if note else w.text["en"]
-            if text is not None and w.at in spec.clauses:
-                rank, after = place(w.at)
-                raw.append((rank, 1 + n, after, text, q, _basis(spec, ruleset, q)))
-    raw.sort(key=lambda r: (r[0], r[1]))
-    # Questions that one sentence settles together (a reading and the engine decision that goes
-    # with it) give the same sentence at the same clause: the rulebook says it once.
-    first: dict[tuple[str | None, str], int] = {}
-    also: dict[int, list[QuestionWords]] = {}
-    unique: list[tuple[int, int, str | None, str, QuestionWords | None, str]] = []
-    for r in raw:
-        key = (r[2], r[3])
-        if key in first and r[4] is not None:
-            also.setdefault(first[key], []).append(r[4])
+            if w.at not in spec.clauses:
+                continue
+            key = (w.at, tuple(sorted(w.text.items())))
+            first = index.get(key)
+            if first is not None and _kind(spec, ruleset, answers[first][2][0], literal) == _kind(
+                spec, ruleset, q, literal
+            ):
+                answers[first][2].append(q)
+                continue
+            index.setdefault(key, len(answers))
+            answers.append((w.at, key[1], [q]))
+    return answers
+
+
+def _insertions(spec: Spec, ruleset: Ruleset, language: str, pieces: Sequence[Piece]) -> list[Insertion]:
+    """The answers and repairs of one language, in the order of the text. Answers are numbered in
+    the order of the German text (the English one follows its layout), so that a number names the
+    same answer in every language; a repair's letter counts the repairs of this text."""
+    words = words_of(spec)
+    literal = _literal(spec, language)
+    place = _placer(spec, language, pieces)
+    canonical = "de" if "de" in spec.sources else language
+    same_layout = language == canonical or (language == "en" and canonical == "de")
+    number_place = place if same_layout else _placer(spec, canonical, _layout(spec, canonical)[1])
+    answers = _answers(spec, ruleset, literal)
+    numbered = sorted(range(len(answers)), key=lambda i: (number_place(answers[i][0])[0], i))
+    number = {i: n for n, i in enumerate(numbered, 1)}
+
+    raw: list[tuple[int, int, Insertion]] = []
+    for i, (at, texts, qs) in enumerate(answers):
+        text = dict(texts).get(language)
+        q = qs[0]
+        if text is None and q.id not in words.questions and "en" in dict(texts):
+            # A point of the spec's own (a house rule) has the words its author wrote, in
+            # English: quoted as written, and said to be so, rather than left out.
+            note = words.rulebook[language].get("untranslated")
+            text = f"{dict(texts)['en']} ({note})" if note else dict(texts)["en"]
+        if text is None:
             continue
-        first[key] = len(unique)
-        unique.append(r)
-    return [
-        Insertion(i, after, text, q, basis, tuple(also.get(i - 1, ())))
-        for i, (_, _, after, text, q, basis) in enumerate(unique, 1)
-    ]
+        rank, after = place(at)
+        kind = _kind(spec, ruleset, q, literal)
+        basis = _basis(spec, ruleset, q)
+        raw.append((rank, number[i], Insertion(str(number[i]), after, text, q, basis, kind, tuple(qs[1:]))))
+    repairs = sorted(
+        (place(clause, lists=False), repaired[language])
+        for clause, repaired in words.repairs.items()
+        if language in repaired and clause in spec.clauses
+    )
+    for n, ((rank, after), text) in enumerate(repairs):
+        raw.append((rank, -1, Insertion(_letter(n), after, text, None, "repair", "correction")))
+    raw.sort(key=lambda r: (r[0], r[1]))
+    return [ins for _, _, ins in raw]
 
 
 def rulebook(spec: Spec, ruleset: Ruleset, language: str) -> Rulebook:
@@ -223,9 +314,10 @@ def rulebook(spec: Spec, ruleset: Ruleset, language: str) -> Rulebook:
     own = words.rulebook[language]
     lead, pieces = _layout(spec, language)
     profile = spec.profiles.get(ruleset.profile)
-    name = profile.title if profile else ruleset.profile
-    if ruleset.overridden:
-        name = f"{name} + " + ", ".join(f"{p}={ruleset.reading(p)}" for p in ruleset.overridden)
+    # The rules played by their name in this language, where the words file gives one.
+    name = own.get("profiles", {}).get(ruleset.profile) or (profile.title if profile else ruleset.profile)
+    if ruleset.overridden and own.get("changed"):
+        name = f"{name} {own['changed']}"
     blanks = {"game": spec.game, "profile": name}
     return Rulebook(
         language=language,
@@ -241,19 +333,30 @@ def rulebook(spec: Spec, ruleset: Ruleset, language: str) -> Rulebook:
 # ---- Markdown ------------------------------------------------------------------------------------
 
 
+#: The words file's label of each kind of insertion (`repair` names a correction).
+_LABEL = {"clarification": "clarification", "proposal": "proposal", "correction": "repair"}
+#: And how each kind cites its question.
+_CITES = {"clarification": "settles", "proposal": "proposes", "correction": "corrects"}
+
+
 def _label(book: Rulebook, ins: Insertion) -> str:
-    key = "repair" if ins.is_repair else "clarification"
-    return str(book.words[key]).format(n=ins.number)
+    return str(book.words[_LABEL[ins.kind]]).format(n=ins.number)
 
 
 def _cites(book: Rulebook, ins: Insertion) -> str:
     """What an insertion answers: the question in the rulebook's language, or why a repair holds."""
     if ins.question is None:
         return f"{book.words['basis_label']}: {book.words['basis']['repair']}"
+    verb = book.words[_CITES[ins.kind]]
     return "; ".join(
-        f"{book.words['settles']} {_quote(book.language, q.ask.get(book.language) or q.ask['en'])}"
-        for q in ins.questions
+        f"{verb} {_quote(book.language, q.ask.get(book.language) or q.ask['en'])}" for q in ins.questions
     )
+
+
+def _basis_words(book: Rulebook, ins: Insertion) -> str:
+    """The basis in the rulebook's words; a basis the table lacks reads as no source's."""
+    table = book.words["basis"]
+    return str(table.get(ins.basis) or table["silent"])
 
 
 def _quote(language: str, text: str) -> str:
@@ -267,8 +370,7 @@ def _ends_line(gap: str) -> bool:
 
 
 def _md_block(book: Rulebook, ins: Insertion) -> str:
-    ref = f" <small>Ref. {', '.join(q.id for q in ins.questions)}</small>" if ins.questions else ""
-    return f"> **[{_label(book, ins)}]** {ins.text}\n> *({_cites(book, ins)})*{ref}"
+    return f"> **[{_label(book, ins)}]** {ins.text}\n> *({_cites(book, ins)})*"
 
 
 def _short(text: str, width: int = 48) -> str:
@@ -284,14 +386,14 @@ def _errata_md(book: Rulebook) -> list[str]:
         where = (
             f"{book.words['after']} {_quote(book.language, _short(by_clause[ins.after]))}"
             if ins.after in by_clause
-            else "—"
+            else book.words["before_text"]
         )
-        basis = book.words["basis"].get(ins.basis, ins.basis)
         if ins.question is None:
-            lines.append(f"- {_label(book, ins)}, {where}: {ins.text}")
+            lines.append(f"- {_label(book, ins)}, {where}: {_cites(book, ins)}.")
         else:
             lines.append(
-                f"- {_label(book, ins)}, {where}: {_cites(book, ins)}; {book.words['basis_label']}: {basis}."
+                f"- {_label(book, ins)}, {where}: {_cites(book, ins)}; "
+                f"{book.words['basis_label']}: {_basis_words(book, ins)}."
             )
     return lines
 
@@ -331,9 +433,11 @@ p { margin: .5rem 0; }
 .intro { color: #555; font-style: italic; }
 ins.insertion { display: block; text-decoration: none; border-left: 4px solid #3465a4; background: #eef2f8;
   padding: .3rem .7rem; margin: .4rem 0 .8rem; }
-ins.repair { border-left-color: #cc0000; background: #fbeaea; }
+ins.correction { border-left-color: #cc0000; background: #fbeaea; }
+ins.proposal { border-left-color: #c4a000; background: #fcf8e3; border-left-style: dashed; }
 .mark { font: bold .8rem Helvetica, Arial, sans-serif; color: #3465a4; margin-right: .4rem; }
-ins.repair .mark { color: #a40000; }
+ins.correction .mark { color: #a40000; }
+ins.proposal .mark { color: #8f5902; }
 .cites { display: block; font-size: .85rem; color: #555; font-style: italic; }
 small { color: #777; }
 ul.errata li { margin: .3rem 0; }
@@ -343,11 +447,10 @@ ul.errata li { margin: .3rem 0; }
 
 
 def _html_block(book: Rulebook, ins: Insertion) -> str:
-    cls = "insertion repair" if ins.is_repair else "insertion"
-    ref = f" <small>Ref. {escape(', '.join(q.id for q in ins.questions))}</small>" if ins.questions else ""
     return (
-        f'<ins class="{cls}" id="e{ins.number}"><span class="mark">{escape(_label(book, ins))}</span>'
-        f'{escape(ins.text)}<span class="cites">{escape(_cites(book, ins))}{ref}</span></ins>'
+        f'<ins class="insertion {ins.kind}" id="e{ins.number}"><span class="mark">'
+        f"{escape(_label(book, ins))}</span>"
+        f'{escape(ins.text)}<span class="cites">{escape(_cites(book, ins))}</span></ins>'
     )
 
 
@@ -373,16 +476,15 @@ def render_html(book: Rulebook) -> str:
         where = (
             f"{escape(book.words['after'])} {escape(_quote(book.language, _short(by_clause[ins.after])))}"
             if ins.after in by_clause
-            else "—"
+            else escape(book.words["before_text"])
         )
         link = f'<a href="#e{ins.number}">{escape(_label(book, ins))}</a>'
         if ins.question is None:
-            items.append(f"<li>{link}, {where}: {escape(ins.text)}</li>")
+            items.append(f"<li>{link}, {where}: {escape(_cites(book, ins))}.</li>")
         else:
-            basis = book.words["basis"].get(ins.basis, ins.basis)
             items.append(
-                f"<li>{link}, {where}: "
-                f"{escape(_cites(book, ins))}; {escape(book.words['basis_label'])}: {escape(basis)}.</li>"
+                f"<li>{link}, {where}: {escape(_cites(book, ins))}; "
+                f"{escape(book.words['basis_label'])}: {escape(_basis_words(book, ins))}.</li>"
             )
     body += [f"<h2>{escape(book.words['errata'])}</h2>", '<ul class="errata">', *items, "</ul>"]
     return (

@@ -16,6 +16,7 @@ from five35.engine.engines import engine_for, engine_note, reference_lacks
 from five35.engine.interpreter import NAME as INTERPRETER
 from five35.engine.interpreter import SpecEngine
 from five35.spec import Spec, load_spec
+from five35.spec.words import words_of
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLDER = ROOT / "examples" / "house-rules"
@@ -104,8 +105,9 @@ def test_rules_simulate_rulebook_and_vectors_run_and_say_the_interpreter_played(
     text = book.read_text(encoding="utf-8")
     chosen = spec.profiles["house"].readings[point].reading
     explain = spec.variation_points[point].readings[chosen]
-    assert f"{explain} (in der Spezifikation nur englisch formuliert)" in text
-    assert "Grundlage: Hausregel: eigene Wahl des Profils." in text
+    untranslated = words_of(load_spec()).rulebook["de"]["untranslated"]
+    assert f"{explain} ({untranslated})" in text
+    assert f"Grundlage: {words_of(load_spec()).rulebook['de']['basis']['house']}." in text
     code, out = _cli("vectors", "--spec", str(path), "--out", str(tmp_path / "vectors"))
     assert code == 0, out
     index = json.loads((tmp_path / "vectors" / "index.json").read_text())

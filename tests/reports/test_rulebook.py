@@ -18,10 +18,12 @@ from five35.cli import main
 from five35.reports.rulebook import render_html, render_md, rulebook, rulebook_files
 from five35.spec import load_spec
 from five35.spec.words import questions_of, words_of
+from spec_copies import THREE_COPIES_TO_30, write_spec_copy
 
 SPEC = load_spec()
 WORDS = words_of(SPEC)
 MARK = {"de": "Klarstellung", "es": "Aclaración", "en": "Clarification"}
+PROPOSAL = {"de": "Vorschlag", "es": "Propuesta", "en": "Proposal"}
 REPAIR = {"de": "Berichtigung", "es": "Corrección", "en": "Correction"}
 
 
@@ -77,34 +79,82 @@ def test_the_german_source_keeps_its_non_breaking_spaces() -> None:
     assert "In einem Zug kann ein Spieler\xa0eine, zwei oder drei Karten\xa0in einen" in md
 
 
+def blocks_of(md: str, lang: str) -> list[tuple[str, str, str, str]]:
+    """Every marked answer of a rulebook: (kind word, number, sentence, what it cites)."""
+    kinds = "|".join((MARK[lang], PROPOSAL[lang], REPAIR[lang]))
+    return re.findall(rf"^> \*\*\[({kinds}) (\w+)\]\*\* (.+)\n> \*\((.+)\)\*$", md, re.M)
+
+
+def is_open(qid: str) -> bool:
+    """Open unless the profile settles every point of the question on a text or evidence (found
+    here from the spec, independently of the rulebook module)."""
+    q = next(q for q in questions_of(SPEC) if q.id == qid)
+    profile = SPEC.profiles[SPEC.default_profile]
+    return not q.points or any(profile.readings[p].basis not in ("text", "evidence") for p in q.points)
+
+
 @pytest.mark.parametrize("lang", ["de", "es", "en"])
-def test_every_clarification_is_marked_and_cites_its_question(lang: str) -> None:
+def test_every_answer_is_marked_for_what_it_is_and_cites_its_question(lang: str) -> None:
     md = invoke("--lang", lang)
     rs = SPEC.ruleset()
     readings = dict(rs.reading_items)
     expected = {q.id for q in questions_of(SPEC) if q.wordings_for(readings)}
-    blocks = re.findall(rf"^> \*\*\[{MARK[lang]} (\d+)\]\*\* (.+)\n> \*\((.+)\)\*(.*)$", md, re.M)
+    blocks = blocks_of(md, lang)
     assert blocks, md[:500]
     cited = set()
-    by_id = {q.id: q for q in questions_of(SPEC)}
     texts = []
-    for _, text, cites, ref in blocks:
-        qids = re.fullmatch(r" <small>Ref\. (\w+(?:, \w+)*)</small>", ref)
-        assert qids, ref
-        # one sentence that settles several questions is inserted once and cites each of them
-        for qid in qids.group(1).split(", "):
-            q = by_id[qid]
-            assert q.ask[lang] in cites  # the question in the rulebook's language
+    for kind, number, text, cites in blocks:
+        if number.isalpha():  # a restored clause
+            assert kind == REPAIR[lang]
+            continue
+        asked = [q for q in questions_of(SPEC) if q.ask[lang] in cites]
+        assert asked, cites
+        for q in asked:
             assert text in {w.text[lang] for w in q.wordings_for(readings)}
             cited.add(q.id)
+            # an open question's answer is a proposal, never a clarification, and says so
+            assert (kind == PROPOSAL[lang]) == is_open(q.id), (q.id, kind)
         texts.append(text)
     assert cited == expected
     assert len(texts) == len(set(texts))
-    # the errata list every insertion once, in order
+    assert "Ref" not in md and "engine" not in md.lower() and "Engine" not in md
+    # the list of changes names every insertion once
     errata = md.split(f"## {WORDS.rulebook[lang]['errata']}\n")[1]
-    numbers = [int(n) for n in re.findall(rf"^- (?:{MARK[lang]}|{REPAIR[lang]}) (\d+),", errata, re.M)]
-    assert numbers == list(range(1, len(numbers) + 1))
-    assert len(numbers) == len(re.findall(rf"^> \*\*\[(?:{MARK[lang]}|{REPAIR[lang]}) \d+\]\*\*", md, re.M))
+    listed = re.findall(rf"^- (?:{MARK[lang]}|{PROPOSAL[lang]}|{REPAIR[lang]}) (\w+),", errata, re.M)
+    assert sorted(listed) == sorted(n for _, n, _, _ in blocks)
+
+
+def test_an_answer_has_the_same_number_in_every_language() -> None:
+    numbered = {}
+    for lang in ("de", "es", "en"):
+        md = invoke("--lang", lang)
+        numbered[lang] = {
+            number: frozenset(q.id for q in questions_of(SPEC) if q.ask[lang] in cites)
+            for _, number, _, cites in blocks_of(md, lang)
+            if number.isdigit()
+        }
+    assert numbered["de"] == numbered["es"] == numbered["en"]
+    assert sorted(map(int, numbered["de"])) == list(range(1, len(numbered["de"]) + 1))
+
+
+def test_each_answer_stands_at_the_clause_it_concerns() -> None:
+    md = invoke("--lang", "de")
+    add, passing = md.index("-Hinzufügen:"), md.index("-Passen:")
+    # the answers about adding stand after the item on adding, not after the whole list
+    assert add < md.index("Auch an eine Einzelkarte können Karten angelegt werden") < passing
+    assert md.index("-Überschreiben:") < md.index("Liegen im zentralen Stapel 4 oder mehr Karten") < add
+    # a list is never parted from the sentence that opens it: the turn order follows the list
+    assert passing < md.index("Es wird im Uhrzeigersinn gespielt")
+
+
+def test_an_answer_against_this_language_s_text_is_a_correction() -> None:
+    # The Spanish 'más de 5' excludes 5 players; the published game counts them as a large game.
+    es = invoke("--lang", "es")
+    five = [b for b in blocks_of(es, "es") if "Con 5 o 6 jugadores la baraja contiene 5 copias" in b[2]]
+    assert [b[0] for b in five] == [REPAIR["es"]]
+    de = invoke("--lang", "de")
+    five = [b for b in blocks_of(de, "de") if "Bei 5 oder 6 Spielern enthält das Deck 5 Kopien" in b[2]]
+    assert [b[0] for b in five] == [MARK["de"]]
 
 
 def test_the_spanish_rulebook_repairs_its_damaged_examples_and_title() -> None:
@@ -124,7 +174,9 @@ def test_the_english_rulebook_is_the_translation_with_its_clarifications() -> No
     for clause in SPEC.clauses:
         assert WORDS.clauses[clause].en in md, clause
     assert "Consecutive means numbers that follow each other directly" in md
-    assert "Spieler" not in md.split("## Errata")[0].replace("Five Three Five Kartenspiel", "")
+    assert "Spieler" not in md.split(f"## {WORDS.rulebook['en']['errata']}")[0].replace(
+        "Five Three Five Kartenspiel", ""
+    )
 
 
 def test_the_clarifications_follow_the_profile_and_the_readings() -> None:
@@ -132,8 +184,10 @@ def test_the_clarifications_follow_the_profile_and_the_readings() -> None:
     assert "Bei 2 bis 5 Spielern enthält das Deck 4 Kopien jeder Karte, nur bei 6 Spielern 5." in spanish
     assert "Bei 5 oder 6 Spielern enthält das Deck 5 Kopien" not in spanish
     wrapped = invoke("--lang", "es", "--reading", "run_wrap=wrap")
-    assert "al 15 le sigue el 1, así que 14,15,1 es una escalera" in wrapped
-    assert "chosen on the command line" not in wrapped and "elegido en la línea de órdenes" in wrapped
+    assert "al 15 le sigue el 1, así que 15,1 es una escalera" in wrapped
+    # a reading chosen on the command line is an open answer: a proposal, on that basis
+    assert f"{WORDS.rulebook['es']['basis']['--reading']}." in wrapped
+    assert "Propuesta" in wrapped
 
 
 def test_the_same_inputs_give_the_same_bytes(tmp_path: Path) -> None:
@@ -175,3 +229,22 @@ def test_out_writes_the_file_and_takes_its_format_from_the_name(tmp_path: Path) 
 )
 def test_bad_input_is_one_line(args: list[str], needles: list[str], tmp_path: Path) -> None:
     run_bad_input(["rulebook", *args], 2, *needles, cwd=tmp_path)
+
+
+def test_a_spec_copy_with_other_numbers_is_described_with_its_own(tmp_path: Path) -> None:
+    # 3 copies of each rank, other hands, a match to 30, and an 8 worth 6 points.
+    changes = (*THREE_COPIES_TO_30, ("8: 5, 9: 2", "8: 6, 9: 2"))
+    spec = load_spec(write_spec_copy(tmp_path / "copy.yaml", changes))
+    for lang, copies, points, deal in (
+        ("en", "holds 3 copies of each card", "each 8 scores", "dealt 13 cards"),
+        ("de", "enthält das Deck 3 Kopien jeder Karte", "jede 8 zählt", "13 Karten"),
+        ("es", "la baraja contiene 3 copias de cada carta", "cada 8 vale", "13 cartas"),
+    ):
+        md = render_md(rulebook(spec, spec.ruleset(), lang))
+        assert copies in md, lang
+        # the point table and the deal the words file spells out are not this copy's: left out
+        answers = "".join(b[2] for b in blocks_of(md, lang))
+        assert points not in answers and deal not in answers, lang
+    embedded = render_md(rulebook(SPEC, SPEC.ruleset(), "en"))
+    assert "holds 5 copies of each card" in embedded and "each 8 scores 5" in embedded
+    assert "dealt 13 cards" in embedded
