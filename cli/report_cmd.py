@@ -1,6 +1,7 @@
-"""`535-check report`: the rule-clarification report (report.md, report.html, report.json).
+"""`535-check report`: the rule-clarification report (report.md, report.html, technical.md and
+report.json).
 
-The three files appear together when the run ends, or not at all: they are written into a
+The report's files appear together when the run ends, or not at all: they are written into a
 temporary directory beside the target (inside it, when it exists) and moved into place last.
 """
 
@@ -121,8 +122,11 @@ def run_report(
     summary = run.data["summary"]
     kinds = ", ".join(kind_count(v["total"], k) for k, v in summary["by_kind"].items() if v["total"])
     failures = len(run.data["failures"])
-    written = ", ".join(["report.md", "report.html", "report.json", *(extra_files or {})])
+    written = ", ".join([*FILES, *(extra_files or {})])
     click.echo(f"report written to {out}/: {written}")
+    for problem in run.data["consistency"]:
+        # A claim the report's own data contradicts: the words file or the spec to mend.
+        click.echo(f"warning: the report contradicts itself: {problem}", err=True)
     click.echo(
         f"{plural(summary['total'], 'finding')} ({kinds}); {summary['open']} open; "
         f"{plural(failures, 'check failure')}; seed {seed}; {seconds:.1f} s"
@@ -132,11 +136,12 @@ def run_report(
 
 @click.command(
     "report",
-    help="Write the rule-clarification report for rule designers: report.md, report.html (one "
-    "self-contained file) and report.json (schema: five35/reports/report.schema.json). One section "
-    "per finding: the clauses in German and Spanish, the readings, a table situation, how often it "
-    "matters in simulated play, outside evidence, a proposed wording and its status; then a "
-    "comparison of the named profiles in play. The same spec and seed give byte-identical files. "
+    help="Write the rule-clarification report for rule designers: report.md and report.html (one "
+    "self-contained file), technical.md (the ids, every finding, the checks and the proofs) and "
+    "report.json (schema: five35/reports/report.schema.json). One section per question: the clauses "
+    "in German and Spanish, the readings, a table situation, how often it matters in simulated play, "
+    "outside evidence, a proposed wording and its status; then a comparison of the named profiles "
+    "in play. The same spec and seed give byte-identical files. "
     "Exit 1 when a check fails (as `check`).",
     epilog=examples_epilog(
         [

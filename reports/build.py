@@ -39,6 +39,7 @@ from five35.engine.engines import engine_note, reference_lacks
 from five35.spec import Ruleset, Spec
 from five35.spec.words import LANGUAGES, no_wording, words_of
 
+from . import consistency
 from .plain import KIND_WORDS, Plain
 
 REPORT_FORMAT = "five35-report/3"
@@ -294,11 +295,13 @@ def _summary(sections: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 
 BASIS_WORDS: Mapping[str, str] = {
     "text": "the rule texts say so",
-    "evidence": "outside evidence shows how the published game is played",
-    "silent": "no source settles it: the profile's own choice",
-    "--reading": "chosen on the command line (--reading)",
-    "engine": "not a choice of the profile: the rules as the reference engine plays them",
-    "assumed": "neither text gives it: the spec's assumption",
+    "evidence": "the published game is played so (outside evidence)",
+    "silent": "no source settles it",
+    "--reading": "chosen for this run",
+    "engine": "no source settles it",
+    "assumed": "neither text gives it",
+    "house": "a house rule",
+    "defective": "the text is damaged here",
 }
 
 
@@ -563,18 +566,16 @@ def _share_words(impact: Mapping[str, Any] | None) -> str:
 
 def _plain_verdict(
     questions: Sequence[Mapping[str, Any]],
-    standalone: Sequence[str],
-    summary: Mapping[str, Any],
     failures: Sequence[Failure],
     plain: Plain,
 ) -> list[str]:
-    members = sum(len(q["members"]) for q in questions)
+    """The designer's summary: the questions, what changes play, what is urgent."""
     rules = plain.ruleset_words()
     open_q = [q for q in questions if q["status"] == "open"]
     lines = [
-        f"The checks made {summary['total']} findings; {members} of them gather under {len(questions)} "
-        f"questions a designer settles, and {len(standalone)} stand alone.",
-        f"Under {rules[:1].lower() + rules[1:]}, {len(open_q)} of the questions are still open.",
+        f"{len(questions)} question{'s' if len(questions) != 1 else ''} to settle; under "
+        f"{rules[:1].lower() + rules[1:]}, {len(open_q)} of them {'is' if len(open_q) == 1 else 'are'} "
+        "still open."
     ]
     often = [q for q in questions if q["impact"] and q["impact"]["share"] >= 0.5]
     if often:
@@ -584,9 +585,8 @@ def _plain_verdict(
     never = [q for q in questions if q["impact"] and q["impact"]["share"] == 0.0]
     if never:
         lines.append(
-            "No simulated game changes with: "
-            + "; ".join(q["title"] for q in never)
-            + " (these settle the wording more than play)."
+            f"{len(never)} question{'s change' if len(never) != 1 else ' changes'} no simulated game "
+            "(wording only): " + "; ".join(q["title"] for q in never) + "."
         )
     high_open = [q for q in open_q if q["severity"] == "high"]
     if high_open:
@@ -597,12 +597,35 @@ def _plain_verdict(
             + " before the next printing."
         )
     if failures:
-        lines.append(f"The reference engine failed {len(failures)} checks: see the failures below.")
-    else:
-        lines.append(
-            "The reference engine passed every check: the findings are about the rules, not the code."
-        )
+        lines.append(f"{len(failures)} checks failed: see the technical appendix.")
     return lines
+
+
+def _technical_summary(
+    questions: Sequence[Mapping[str, Any]],
+    engine_notes: Sequence[Mapping[str, Any]],
+    standalone: Sequence[str],
+    summary: Mapping[str, Any],
+    failures: Sequence[Failure],
+) -> list[str]:
+    """The findings counted so that the parts add up to the whole."""
+    under = sum(len(q["members"]) for q in questions)
+    also = sum(len(q["also"]) for q in questions)
+    notes = sum(len(n["members"]) for n in engine_notes)
+    parts = [
+        f"{under} under the {len(questions)} questions",
+        f"{also} checked alongside a question (listed under it as also checked)",
+        f"{notes} in the notes for engine implementers",
+        f"{len(standalone)} standing alone",
+    ]
+    rest = summary["total"] - under - also - notes - len(standalone)
+    if rest:
+        parts.append(f"{rest} elsewhere")
+    line = f"{summary['total']} findings: " + ", ".join(parts[:-1]) + " and " + parts[-1] + "."
+    checked = (
+        "The reference engine passed every check." if not failures else f"{len(failures)} checks failed."
+    )
+    return [line, checked]
 
 
 #: How a property was proved, in plain words.
@@ -779,23 +802,27 @@ def report_data(data: ReportData) -> dict[str, Any]:
     ]
     proved = _proved(spec, data.results)
     discovery = _discovery(data.results, sections, questions, proved)
-    verdict = _plain_verdict(questions, data.standalone, summary, failures, plain)
+    verdict = _plain_verdict(questions, failures, plain)
+    technical = _technical_summary(questions, engine_notes, data.standalone, summary, failures)
     if reference_lacks(ruleset) is not None:
-        # The last line speaks of the reference engine; these rules it does not play.
-        verdict[-1] = f"{engine_note(ruleset).capitalize()}."
+        # The last lines speak of the reference engine; these rules it does not play.
+        technical[-1] = f"{engine_note(ruleset).capitalize()}."
         if failures:
-            verdict[-1] += f" {len(failures)} checks failed: see the failures below."
+            technical[-1] += f" {len(failures)} checks failed: see the failures below."
+        # Which engine played is said on every page (the reference engine does not play these).
+        verdict.append(technical[-1])
+
     missing_words = no_wording(spec)
     if missing_words is not None:
         verdict.append(missing_words[:1].upper() + missing_words[1:] + ".")
     line = _discovery_line(discovery)
     if line is not None:
-        verdict.insert(len(verdict) - 1, line)
+        technical.append(line)
     used = {e["id"] for s in sections for e in s["evidence"] if e["id"]}
     used |= {e["id"] for q in questions for e in q["evidence"] if e["id"]}
     used_evidence = sorted(used, key=_evidence_key)
     table = evidence_table(spec)
-    return {
+    out: dict[str, Any] = {
         "format": REPORT_FORMAT,
         "game": spec.game,
         "spec": spec.label,
@@ -811,6 +838,7 @@ def report_data(data: ReportData) -> dict[str, Any]:
         "rules": plain.ruleset_words(),
         "summary": summary,
         "verdict": verdict,
+        "technical_summary": technical,
         "checks": [
             {
                 "name": r.name,
@@ -837,3 +865,5 @@ def report_data(data: ReportData) -> dict[str, Any]:
         "variants": [_variant_json(v) for v in data.variants],
         "evidence": [{"id": e, **table[e]} for e in used_evidence],
     }
+    out["consistency"] = consistency.problems(spec, out)
+    return out

@@ -503,8 +503,9 @@ def make_report(
     on_check: OnCheck | None = None,
     solver_rlimit: int = DEFAULT_SOLVER_RLIMIT,
 ) -> ReportRun:
-    """Run everything (`report_result`) and write report.md, report.html and report.json into
-    `out_dir`, with `extra_files` (name -> text, e.g. the clarified rulebooks) beside them."""
+    """Run everything (`report_result`) and write the report (report.md, report.html, technical.md
+    and report.json) into `out_dir`, with `extra_files` (name -> text, e.g. the clarified
+    rulebooks) beside them."""
     finished = report_result(
         spec,
         ruleset,

@@ -26,14 +26,14 @@ TRICK_ENDS: Mapping[str, str] = {
 }
 LANGUAGE_NAMES: Mapping[str, str] = {"de": "German", "es": "Spanish", "en": "English"}
 KIND_WORDS: Mapping[str, str] = {
-    FindingKind.AMBIGUITY: "variation point",
+    FindingKind.AMBIGUITY: "the texts can be read two ways",
     FindingKind.CONTRADICTION: "contradiction",
     FindingKind.GAP: "not in the text",
     FindingKind.DEAD_CLAUSE: "never applies",
     FindingKind.MISMATCH: "German and Spanish differ",
     FindingKind.DEFECT: "damaged text",
     FindingKind.SILENCE: "the text does not say",
-    FindingKind.DECISION: "the engine decides",
+    FindingKind.DECISION: "the texts leave it open",
     FindingKind.LIVENESS: "may never end",
 }
 _VERBS = {"lead": "leads", "overwrite": "overwrites with", "add": "adds", "pass": "passes"}
@@ -308,7 +308,8 @@ def _after(value: Any, mover: Any) -> str:
         winner = value.get("trick_winner")
         won = f", won by {player(winner)}" if winner is not None else ""
         parts.append(f"the trick ends{why}{won}")
-    else:
+    elif not value.get("round_ends"):
+        # A move that ends the round ends its trick with it: the trick does not go on.
         pile = value.get("pile")
         parts.append(f"the trick goes on with {pile_words(pile)}" if pile else "the trick goes on")
     if value.get("round_ends"):

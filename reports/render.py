@@ -1,4 +1,5 @@
-"""Render report data as Markdown, HTML (one self-contained file) and JSON, and write all three
+"""Render report data as Markdown (the designer's report, report.md, and its technical appendix,
+technical.md), HTML (the designer's report as one self-contained file) and JSON, and write them all
 atomically.
 
 The HTML carries its CSS inline and its charts as inline SVG; it loads nothing from anywhere. Cards
@@ -28,7 +29,7 @@ from markupsafe import Markup
 from . import svg
 from .plain import KIND_WORDS, player, quoted
 
-FILES = ("report.md", "report.html", "report.json")
+FILES = ("report.md", "report.html", "technical.md", "report.json")
 # How tricks end: the engine's trick-end reasons, then a round that ends mid-trick because a player
 # went out (the simulation counts that apart).
 TRICK_END_PARTS: tuple[str, ...] = (*(r.value for r in TRICK_END_REASONS), WENT_OUT)
@@ -453,15 +454,21 @@ def render_html(data: Mapping[str, Any]) -> str:
     return _env(True).get_template("report.html.j2").render(**_context(data))
 
 
+def render_technical(data: Mapping[str, Any]) -> str:
+    """The technical appendix (technical.md): what the designer's report leaves out."""
+    return _env(False).get_template("technical.md.j2").render(**_context(data))
+
+
 def render_json(data: Mapping[str, Any]) -> str:
     return dumps(data) + "\n"
 
 
 def render_all(data: Mapping[str, Any]) -> dict[str, str]:
-    """The three files' texts, by file name."""
+    """The report's files' texts, by file name."""
     return {
         "report.md": render_markdown(data),
         "report.html": render_html(data),
+        "technical.md": render_technical(data),
         "report.json": render_json(data),
     }
 
@@ -472,8 +479,8 @@ def write_report(
     render: Callable[[Mapping[str, Any]], dict[str, str]] = render_all,
     extra: Mapping[str, str] | None = None,
 ) -> list[Path]:
-    """Render all three files, write them (and the `extra` files, name -> text) to temporary files
-    in `out_dir`, then move each into place. An error or an interrupt before the moves leaves the
+    """Render every file of the report, write them (and the `extra` files, name -> text) to temporary
+    files in `out_dir`, then move each into place. An error or an interrupt before the moves leaves the
     old report (or none) and no temporary file behind."""
     out_dir.mkdir(parents=True, exist_ok=True)
     # mkstemp makes owner-only files; a report is for reading, so give it the usual umask mode.

@@ -9,7 +9,7 @@ from pathlib import Path
 from click.testing import CliRunner
 from five35.cli.main import main
 
-FILES = ["report.html", "report.json", "report.md"]
+FILES = ["report.html", "report.json", "report.md", "technical.md"]
 CHEAP = ["--level", "quick", "--games", "4", "--jobs", "2"]
 
 

@@ -297,8 +297,12 @@ def test_summary_counts_by_kind_and_severity() -> None:
     assert summary["open"] + summary["settled"] == summary["total"]
     assert data["verdict"] and all(line.endswith(".") for line in data["verdict"])
     # under the published rules no game can take a run or set past its closing card
-    never = [line for line in data["verdict"] if line.startswith("No simulated game changes with:")]
+    never = [line for line in data["verdict"] if "no simulated game (wording only)" in line]
     assert never and "Adding past the card that ends the trick" in never[0]
+    # the appendix counts the findings so that the parts add up to the whole
+    counted = data["technical_summary"][0]
+    parts = [int(n) for n in re.findall(r"(?:: |, | and )(\d+) ", counted)]
+    assert counted.startswith(f"{summary['total']} findings: ") and sum(parts) == summary["total"], counted
 
 
 def test_chart_axes_end_on_round_numbers() -> None:
@@ -318,12 +322,14 @@ def test_variant_comparison_has_every_profile() -> None:
 # ---- the files -----------------------------------------------------------------------------------
 
 
-def test_markdown_and_html_show_every_finding_once() -> None:
+def test_the_appendix_lists_every_finding_once_and_the_pages_the_standalone_ones() -> None:
     texts = render_all(fixture_data())
-    md, html = texts["report.md"], texts["report.html"]
+    md, html, technical = texts["report.md"], texts["report.html"], texts["technical.md"]
     for s in fixture_data()["findings"]:
-        assert md.count(f"<small>Ref: {s['id']}</small>") == 1, s["id"]
-        assert html.count(f'data-finding="{s["id"]}"') == 1, s["id"]
+        assert technical.count(f"`{s['id']}`") == 1, s["id"]
+        assert s["id"] not in md
+    for fid in fixture_data()["standalone"]:
+        assert html.count(f'data-finding="{fid}"') == 1, fid
     # the run-order witness: the table told in words, then drawn with card faces in the HTML
     assert "Player 2 is to move, facing the run 3,4,5, holding 1,2,3,9." in md
     assert '<span class="card rain">1</span>' in html
@@ -501,7 +507,8 @@ def test_report_command_exits_1_when_a_check_fails(tmp_path: Path, monkeypatch: 
     assert result.exit_code == 1, result.output
     data = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     assert data["failures"][0]["message"].startswith("the engine let")
-    assert "the engine let a player pass" in (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert "the engine let a player pass" in (tmp_path / "technical.md").read_text(encoding="utf-8")
+    assert "failed" in (tmp_path / "report.md").read_text(encoding="utf-8")
 
 
 @pytest.mark.usefixtures("text_audit_only")

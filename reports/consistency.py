@@ -1,0 +1,127 @@
+"""The report's claims held to the texts and to the report's own evidence, before it is written.
+
+Each rule here is a way a report has been wrong before, checked on the data every output is
+rendered from (report.json), so the Markdown, the HTML and the rulebooks cannot disagree with it:
+
+- a question is "settled by the rule texts" only where the texts decide it: a clause of the text
+  is cited, and no text read word for word (a literal profile's reading on the text's own word)
+  gives another answer;
+- a question that is settled never shares its wording with one that is open: the rulebooks would
+  print the open answer as settled;
+- an example never contradicts itself: a move that ends the round does not let the trick go on;
+- the summary adds up: open and settled findings make the whole, each kind's row its total, and
+  the appendix's count of where the findings stand adds up to the number of findings.
+
+`problems` returns one plain sentence per problem; the report job puts them in report.json
+(`consistency`) and the command prints each as a warning, so a wrong claim is seen before a
+designer reads it. The embedded spec's report has none (tests/reports/test_consistency.py).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from five35.spec import Spec
+
+#: The bases on which a profile's reading counts as settled by the rule texts themselves.
+TEXT_BASIS = "text"
+
+
+def _literal_readings(spec: Spec) -> dict[str, dict[str, str]]:
+    """For each literal profile (a text read word for word), the readings it takes on the text's
+    own word (basis text)."""
+    return {
+        name: {p: c.reading for p, c in profile.readings.items() if c.basis == TEXT_BASIS}
+        for name, profile in spec.profiles.items()
+        if profile.status == "literal"
+    }
+
+
+def _settled_by_text(spec: Spec, data: Mapping[str, Any]) -> Iterator[str]:
+    literal = _literal_readings(spec)
+    readings = data["ruleset"]["readings"]
+    for q in data["questions"]:
+        if q["status"] != "settled" or q["choice"]["basis"] != TEXT_BASIS:
+            continue
+        if not q["clauses"]:
+            yield f"Question {q['rank']} ({q['title']}) is settled by the rule texts, but cites no clause."
+        for profile, read in literal.items():
+            other = [p for p in q["points"] if p in read and read[p] != readings.get(p)]
+            if other:
+                title = spec.profiles[profile].title
+                yield (
+                    f"Question {q['rank']} ({q['title']}) is settled by the rule texts, but {title} "
+                    "gives another answer: the texts do not decide it."
+                )
+
+
+def _shared_wordings(data: Mapping[str, Any]) -> Iterator[str]:
+    by_text: dict[str, list[Mapping[str, Any]]] = {}
+    for q in data["questions"]:
+        text = q["wording"].get("en")
+        if text:
+            by_text.setdefault(text, []).append(q)
+    for text, qs in by_text.items():
+        if len({q["status"] for q in qs}) > 1:
+            names = " and ".join(f"{q['rank']} ({q['title']})" for q in qs)
+            yield f"Questions {names} share one wording, but one is open and one settled: “{text}”"
+
+
+def _scenes(data: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    for q in data["questions"]:
+        if q.get("scene"):
+            yield f"question {q['rank']} ({q['title']})", q["scene"]
+    for f in data["findings"]:
+        if f.get("scene"):
+            yield f"finding {f['id']}", f["scene"]
+
+
+#: A round that ends while its trick goes on: the words of one outcome that say both.
+_GOES_ON = re.compile(r"the trick goes on")
+_ROUND_ENDS = re.compile(r"\bgoes out\b|\bthe round ends\b")
+
+
+def _self_contradicting_examples(data: Mapping[str, Any]) -> Iterator[str]:
+    for where, scene in _scenes(data):
+        for outcome in scene.get("outcomes", []):
+            words = str(outcome.get("words", ""))
+            parts = words.split("; ")
+            goes_on = [i for i, part in enumerate(parts) if _GOES_ON.search(part)]
+            ends = [i for i, part in enumerate(parts) if _ROUND_ENDS.search(part)]
+            # A trick that goes on after the move, in the same move as the round's end.
+            if goes_on and ends and min(ends) > min(goes_on):
+                yield f"The example of {where} lets the trick go on and the round end in one move: “{words}”"
+
+
+def _counts(data: Mapping[str, Any]) -> Iterator[str]:
+    summary = data["summary"]
+    if summary["open"] + summary["settled"] != summary["total"]:
+        yield (
+            f"The summary's open and settled findings ({summary['open']} + {summary['settled']}) "
+            f"do not make {summary['total']}."
+        )
+    kinds = sum(row["total"] for row in summary["by_kind"].values())
+    if kinds != summary["total"]:
+        yield f"The summary's findings by kind add up to {kinds}, not {summary['total']}."
+    for kind, row in summary["by_kind"].items():
+        if sum(v for k, v in row.items() if k != "total") != row["total"]:
+            yield f"The summary's row for {kind} does not add up to its total."
+    counted = data.get("technical_summary") or []
+    if counted:
+        first = counted[0]
+        numbers = [int(n.replace(",", "")) for n in re.findall(r"(?:: |, | and )([\d,]+) ", first)]
+        if not first.startswith(f"{summary['total']} findings: ") or sum(numbers) != summary["total"]:
+            yield f"The appendix's count of the findings does not add up: “{first}”"
+
+
+def problems(spec: Spec, data: Mapping[str, Any]) -> list[str]:
+    """Every inconsistency of the report data, one plain sentence each (none: the report holds)."""
+    found: Sequence[Iterator[str]] = (
+        _settled_by_text(spec, data),
+        _shared_wordings(data),
+        _self_contradicting_examples(data),
+        _counts(data),
+    )
+    return [line for lines in found for line in lines]
