@@ -91,6 +91,26 @@ INTERACTION_BLANKS = frozenset({"rules", "moment", "decisions", "plays", "differ
 #: The blanks of the interactions section's `scope`: the deals explored, their player counts and
 #: the most cards a deal holds.
 INTERACTION_SCOPE_BLANKS = frozenset({"deals", "players", "cards"})
+#: The blanks a question's wording may use: the spec's numbers (`spec_numbers`), written as digits,
+#: or with `:ord` / `:word` as the words file's `numbers` write them in the wording's language.
+NUMBER_BLANKS = frozenset(
+    {
+        "copies_small",
+        "copies_large",
+        "set_close_small",
+        "set_close_large",
+        "run_close",
+        "max_cards",
+        "beyond_turn",
+        "match_end",
+        "highest",
+        "lowest",
+        "players_min",
+        "players_max",
+        "hand_2",
+        "aside_2",
+    }
+)
 #: The blanks the rulebook's own words may use.
 RULEBOOK_BLANKS = frozenset({"game", "profile", "n"})
 #: The blanks an alternative's labels, words and method may use.
@@ -266,6 +286,9 @@ class Wording:
     at: str
     text: Mapping[str, str]
     when: Mapping[str, str]
+    # The parameter values the sentence spells out (parameter -> value, a part of a mapping's
+    # value): for a spec whose parameters differ it is not true, and is left out.
+    holds: Mapping[str, Any] = field(default_factory=dict)
 
     def applies(self, readings: Mapping[str, str]) -> bool:
         return all(readings.get(point) == reading for point, reading in self.when.items())
@@ -423,6 +446,9 @@ class Words:
     #: Whether these are another game's words, borrowed for the toolkit's own phrasing only (the
     #: spec's game has no words file): no question, clause, scene or rulebook wording exists yet.
     foreign: bool = False
+    #: language -> {"ordinal" | "cardinal": number -> word}: how a wording's blank `{name:ord}` or
+    #: `{name:word}` writes a number (the `numbers` section).
+    numbers: Mapping[str, Mapping[str, Mapping[int, str]]] = field(default_factory=dict)
 
     def where(self, *key: str | int) -> str:
         """`file:line: key` of an entry, for errors that point into the words file."""
@@ -514,8 +540,116 @@ def attach_words(spec: Spec) -> Spec:
     if problems:
         where, message = problems[0]
         raise SpecError(where, message)
+    words = _fit_numbers(spec, words)
     defaults = {p: vp.default for p, vp in spec.variation_points.items()}
     return replace(spec, words=replace(words, wordings=_subject_wordings(words.questions, defaults)))
+
+
+def spec_numbers(spec: Spec) -> dict[str, int]:
+    """The numbers a wording may name by a blank, from the spec's parameters (a parameter the spec
+    lacks gives no number: a wording that needs it is left out)."""
+    values = {name: param.value for name, param in spec.parameters.items()}
+    out: dict[str, int] = {}
+
+    def both(name: str, small: str, large: str) -> None:
+        value = values.get(name)
+        if isinstance(value, Mapping):
+            if "small_game" in value:
+                out[small] = int(value["small_game"])
+            if "large_game" in value:
+                out[large] = int(value["large_game"])
+        elif isinstance(value, int):
+            out[small] = out[large] = value
+
+    both("copies", "copies_small", "copies_large")
+    both("set_closing_size", "set_close_small", "set_close_large")
+    if isinstance(values.get("run_closing_size"), int):
+        out["run_close"] = values["run_closing_size"]
+    if isinstance(values.get("max_cards_per_turn"), int):
+        out["max_cards"] = values["max_cards_per_turn"]
+        out["beyond_turn"] = values["max_cards_per_turn"] + 1
+    if isinstance(values.get("match_end_score"), int):
+        out["match_end"] = values["match_end_score"]
+    ranks = values.get("ranks")
+    if isinstance(ranks, list) and ranks:
+        out["highest"], out["lowest"] = max(ranks), min(ranks)
+    players = values.get("players")
+    if isinstance(players, Mapping):
+        out["players_min"], out["players_max"] = int(players["min"]), int(players["max"])
+    hands = values.get("hand_size")
+    two = _by_key(hands).get("2") if isinstance(hands, Mapping) else None
+    if two is not None and "copies_small" in out and isinstance(ranks, list):
+        out["hand_2"] = int(two)
+        out["aside_2"] = out["copies_small"] * len(ranks) - 2 * int(two)
+    return out
+
+
+class _Number:
+    """A number as a wording's blank writes it: as digits, or as a word of its language
+    (`{name:ord}` the ordinal, `{name:word}` the cardinal) from the words file's `numbers`."""
+
+    def __init__(self, value: int, words: Mapping[str, Mapping[int, str]]) -> None:
+        self.value = value
+        self.words = words
+
+    def __format__(self, how: str) -> str:
+        if not how:
+            return str(self.value)
+        table = self.words.get("ordinal" if how == "ord" else "cardinal" if how == "word" else how)
+        if table is None or self.value not in table:
+            raise KeyError(how)  # no word for this number: the sentence cannot be written
+        return table[self.value]
+
+
+def _by_key(table: Mapping[Any, Any]) -> dict[str, Any]:
+    """A table keyed by player count or rank, whichever way its YAML wrote the keys."""
+    return {str(k): v for k, v in table.items()}
+
+
+def _holds(spec: Spec, holds: Mapping[str, Any]) -> bool:
+    for name, value in holds.items():
+        param = spec.parameters.get(name)
+        if param is None:
+            return False
+        have = param.value
+        if isinstance(value, Mapping):
+            if not isinstance(have, Mapping):
+                return False
+            mine = _by_key(have)
+            if any(mine.get(str(k)) != v for k, v in value.items()):
+                return False
+        elif have != value:
+            return False
+    return True
+
+
+def fill_wording(text: str, language: str, numbers: Mapping[str, int], words: Words) -> str | None:
+    """A wording's sentence with its blanks filled from the spec's numbers; None when one cannot
+    be filled (a number the spec lacks, or one the language has no word for)."""
+    table = words.numbers.get(language, {})
+    try:
+        return text.format_map({name: _Number(n, table) for name, n in numbers.items()})
+    except (KeyError, ValueError, IndexError):
+        return None
+
+
+def _fit_numbers(spec: Spec, words: Words) -> Words:
+    """Every wording as the spec's numbers write it: blanks filled, and a sentence that spells out
+    parameter values the spec does not have, or whose blanks cannot be filled, left out (the
+    report then says no wording exists for this spec yet, rather than print one that is false)."""
+    numbers = spec_numbers(spec)
+    questions: dict[str, QuestionWords] = {}
+    for qid, q in words.questions.items():
+        fitted = []
+        for w in q.wordings:
+            if not _holds(spec, w.holds):
+                continue
+            texts = {lang: fill_wording(t, lang, numbers, words) for lang, t in w.text.items()}
+            if texts.get("en") is None:
+                continue
+            fitted.append(replace(w, text={lang: t for lang, t in texts.items() if t is not None}))
+        questions[qid] = replace(q, wordings=tuple(fitted))
+    return replace(words, questions=questions)
 
 
 def _fit_foreign(words: Words) -> Words:
@@ -699,6 +833,13 @@ def _own_problems(data: dict[str, Any]) -> Iterator[tuple[Key, str]]:
                         yield from _blank_problems((*key, part, lang), words, TOPIC_QUESTION_BLANKS)
             continue
         yield from _blank_problems(("templates", name), text, TEMPLATE_BLANKS[name])
+    for qid, q in data["questions"].items():
+        for i, w in enumerate(q["wordings"]):
+            for lang in LANGUAGES:
+                if lang in w:
+                    yield from _blank_problems(
+                        ("questions", qid, "wordings", i, lang), w[lang], NUMBER_BLANKS
+                    )
     for name, alt in data["alternatives"].items():
         for side in ("played", "compared"):
             for part in ("label", "words"):
@@ -949,6 +1090,7 @@ def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Words:
                     at=w["at"],
                     text={lang: w[lang] for lang in LANGUAGES if lang in w},
                     when=dict(w.get("when", {})),
+                    holds=dict(w.get("holds", {})),
                 )
                 for w in q["wordings"]
             ),
@@ -965,6 +1107,10 @@ def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Words:
         clauses={c: ClauseWords(row["name"], row["en"]) for c, row in data["clauses"].items()},
         repairs={c: dict(row) for c, row in data["repairs"].items()},
         rulebook={lang: dict(row) for lang, row in data["rulebook"].items()},
+        numbers={
+            lang: {kind: {int(n): str(w) for n, w in table.items()} for kind, table in row.items()}
+            for lang, row in data.get("numbers", {}).items()
+        },
         wordings=_subject_wordings(questions, first),
         templates={k: v for k, v in data["templates"].items() if k != "topic_questions"},
         topic_questions={

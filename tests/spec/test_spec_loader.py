@@ -123,8 +123,8 @@ BAD_SPECS = {
     ),
     "misspelt top-level key": BadSpec("\nprofiles:\n", "\nprofils:\n", "profils:", "profils", "unknown key"),
     "unknown reading in a profile": BadSpec(
-        "      eight_rank: {reading: strongest, basis: text",
-        "      eight_rank: {reading: strongst, basis: text",
+        "      eight_rank: {reading: strongest, basis: silent",
+        "      eight_rank: {reading: strongst, basis: silent",
         "{reading: strongst",
         "profiles.german-literal.readings.eight_rank",
         "strongst",
