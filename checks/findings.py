@@ -343,7 +343,7 @@ def point_status(spec: Spec, ruleset: Ruleset, point: str | None) -> Status:
     choice = profile.readings.get(point) if profile else None
     if point in ruleset.overridden or choice is None:
         return OPEN
-    if choice.basis in ("text", "evidence", "house"):
+    if choice.settles:
         return Status.settled(ruleset.profile, [(point, ruleset.reading(point))])
     return OPEN
 

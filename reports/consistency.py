@@ -10,7 +10,8 @@ rendered from (report.json), so the Markdown, the HTML and the rulebooks cannot 
   print the open answer as settled;
 - an example never contradicts itself: a move that ends the round does not let the trick go on;
 - the summary adds up: open and settled findings make the whole, each kind's row its total, and
-  the appendix's count of where the findings stand adds up to the number of findings.
+  every finding stands in exactly one place (under a question, beside one, in the notes for engine
+  implementers, or alone), so the appendix's count of them adds up.
 
 `problems` returns one plain sentence per problem; the report job puts them in report.json
 (`consistency`) and the command prints each as a warning, so a wrong claim is seen before a
@@ -25,22 +26,12 @@ from typing import Any
 
 from five35.spec import Spec
 
-#: The bases on which a profile's reading counts as settled by the rule texts themselves.
+#: The basis on which a profile's reading counts as settled by the rule texts themselves.
 TEXT_BASIS = "text"
 
 
-def _literal_readings(spec: Spec) -> dict[str, dict[str, str]]:
-    """For each literal profile (a text read word for word), the readings it takes on the text's
-    own word (basis text)."""
-    return {
-        name: {p: c.reading for p, c in profile.readings.items() if c.basis == TEXT_BASIS}
-        for name, profile in spec.profiles.items()
-        if profile.status == "literal"
-    }
-
-
 def _settled_by_text(spec: Spec, data: Mapping[str, Any]) -> Iterator[str]:
-    literal = _literal_readings(spec)
+    literal = {name: profile.on_the_text for name, profile in spec.profiles.items() if profile.on_the_text}
     readings = data["ruleset"]["readings"]
     for q in data["questions"]:
         if q["status"] != "settled" or q["choice"]["basis"] != TEXT_BASIS:
@@ -108,12 +99,17 @@ def _counts(data: Mapping[str, Any]) -> Iterator[str]:
     for kind, row in summary["by_kind"].items():
         if sum(v for k, v in row.items() if k != "total") != row["total"]:
             yield f"The summary's row for {kind} does not add up to its total."
-    counted = data.get("technical_summary") or []
-    if counted:
-        first = counted[0]
-        numbers = [int(n.replace(",", "")) for n in re.findall(r"(?:: |, | and )([\d,]+) ", first)]
-        if not first.startswith(f"{summary['total']} findings: ") or sum(numbers) != summary["total"]:
-            yield f"The appendix's count of the findings does not add up: “{first}”"
+    # Every finding stands in exactly one place: under a question, beside one as also checked, in
+    # the notes for engine implementers, or alone. The appendix's count is made of these places.
+    placed = [m for q in data["questions"] for m in q["members"]]
+    placed += [a["id"] for q in data["questions"] for a in q["also"]]
+    placed += [m["id"] for n in data["engine_notes"] for m in n["members"]]
+    placed += list(data["standalone"])
+    if sorted(placed) != sorted(f["id"] for f in data["findings"]):
+        yield (
+            f"The appendix's count of the findings does not add up: {len(placed)} placed under questions, "
+            f"beside them, in the notes or alone, of {summary['total']} findings."
+        )
 
 
 def problems(spec: Spec, data: Mapping[str, Any]) -> list[str]:

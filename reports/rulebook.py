@@ -28,7 +28,7 @@ from html import escape
 from pathlib import Path
 from typing import Any, Literal
 
-from five35.spec import Ruleset, Spec, SpecError
+from five35.spec import SETTLING_BASES, Ruleset, Spec, SpecError
 from five35.spec.words import QuestionWords, no_wording, questions_of, words_of
 
 LANGUAGES: tuple[str, ...] = ("de", "es", "en")
@@ -57,10 +57,6 @@ class Insertion:
     @property
     def questions(self) -> tuple[QuestionWords, ...]:
         return (self.question, *self.also) if self.question is not None else ()
-
-    @property
-    def is_repair(self) -> bool:
-        return self.question is None
 
 
 @dataclass(frozen=True)
@@ -160,10 +156,6 @@ def _past_lists(spec: Spec, language: str, pieces: Sequence[Piece]) -> dict[str,
     return out
 
 
-#: The bases on which a profile's reading settles its question; any other basis leaves it open.
-SETTLING_BASES = frozenset({"text", "evidence", "house"})
-
-
 def _basis(spec: Spec, ruleset: Ruleset, q: QuestionWords) -> str:
     if not q.points:
         assumed = any(not spec.parameters[p].in_text for p in q.parameters if p in spec.parameters)
@@ -187,7 +179,7 @@ def _literal(spec: Spec, language: str) -> Mapping[str, str]:
         return {}
     for profile in spec.profiles.values():
         if profile.status == "literal" and Path(profile.source).name == source.file.name:
-            return {p: c.reading for p, c in profile.readings.items() if c.basis == "text"}
+            return profile.on_the_text
     return {}
 
 

@@ -3,6 +3,7 @@
 from .loader import embedded_game, embedded_spec, embedded_spec_path, load_spec, other_game
 from .model import (
     MATCH_ROUND_LIMIT,
+    SETTLING_BASES,
     Clause,
     Parameter,
     Profile,
@@ -19,6 +20,7 @@ from .model import (
 
 __all__ = [
     "MATCH_ROUND_LIMIT",
+    "SETTLING_BASES",
     "Clause",
     "Parameter",
     "Profile",

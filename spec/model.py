@@ -175,6 +175,12 @@ class Rule:
         return self.definition.field("reason")
 
 
+#: The bases on which a profile's reading settles its question: the rule text says so, outside
+#: evidence shows how the published game is played, or the profile plays it as its house rule. Any
+#: other basis (silent, defective) leaves the question open.
+SETTLING_BASES = frozenset({"text", "evidence", "house"})
+
+
 @dataclass(frozen=True)
 class ReadingChoice:
     reading: str
@@ -182,6 +188,10 @@ class ReadingChoice:
     note: str | None
     #: The profile whose entry in the file made this choice: the profile itself, or one it extends.
     profile: str | None = None
+
+    @property
+    def settles(self) -> bool:
+        return self.basis in SETTLING_BASES
 
 
 @dataclass(frozen=True)
@@ -193,6 +203,14 @@ class Profile:
     defects: tuple[str, ...]
     readings: Mapping[str, ReadingChoice]
     parameters: Mapping[str, Any]
+
+    @property
+    def on_the_text(self) -> dict[str, str]:
+        """What its source text says, point by point, for a literal profile: the readings it takes
+        on the text's own word (basis text). Empty for any other profile."""
+        if self.status != "literal":
+            return {}
+        return {point: c.reading for point, c in self.readings.items() if c.basis == "text"}
 
 
 @dataclass(frozen=True)
