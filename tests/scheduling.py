@@ -10,6 +10,7 @@ SHARED = (
     ("tests/engine/test_executor_dask.py::", "dask"),  # one LocalCluster
     ("tests/reports/test_report_browser.py::", "browser"),  # one Chromium
     ("tests/reports/test_questions.py::", "full_report"),  # test_reports.full_report(), cached
+    ("tests/reports/test_consistency.py::", "full_report"),
     ("tests/reports/test_reports.py::test_every_finding_of_a_full_report_", "full_report"),
     ("tests/reports/test_reports.py::test_findings_that_cannot_change_play_", "full_report"),
     ("tests/checks/discovery/test_hidden_points.py::", "hidden_points"),  # the recall fixture
