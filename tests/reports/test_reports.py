@@ -32,6 +32,7 @@ from five35.cli import main
 from five35.reports import FILES, render_all, report_data, write_report
 from five35.reports import job as report_job
 from five35.reports.job import estimate_all, simulate_variants
+from five35.reports.render import render_html, render_markdown
 from five35.reports.svg import nice_ceiling
 from five35.spec import Spec, load_spec
 
@@ -677,3 +678,16 @@ def test_the_means_of_the_profile_comparison_carry_intervals() -> None:
     assert mean == 2.0 and round(hi - 2.0, 3) == round(2.0 - lo, 3) == round(
         1.959964 * (0.8**0.5) / 6**0.5, 3
     )
+
+
+def test_the_report_says_its_figures_rest_on_what_the_rules_assume() -> None:
+    data = fixture_data()
+    assumed = [q["title"] for q in data["questions"] if q["choice"]["basis"] == "assumed"]
+    assert assumed == ["The point value of each card"]
+    sentence = (
+        "rests on what these rules assume where neither text gives a value (the point value of each card)"
+    )
+    assert sentence in render_markdown(data) and sentence in render_html(data)
+    # rules that assume nothing say nothing of it
+    bare = {**data, "questions": [q for q in data["questions"] if q["choice"]["basis"] != "assumed"]}
+    assert "neither text gives a value" not in render_markdown(bare)
