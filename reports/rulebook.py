@@ -53,6 +53,11 @@ class Insertion:
     kind: Kind = "clarification"
     # Other questions the same sentence answers at the same place (it is inserted once).
     also: tuple[QuestionWords, ...] = ()
+    # A repair of a clause this text has, damaged: the clause as received, which the repair is
+    # printed in place of (the damaged line is quoted in its note, not printed twice).
+    replaces: str | None = None
+    # Who the outside evidence that settles it is (a basis of evidence names its sources).
+    by: tuple[str, ...] = ()
 
     @property
     def questions(self) -> tuple[QuestionWords, ...]:
@@ -79,7 +84,10 @@ class Rulebook:
     words: Mapping[str, Any]  # the words file's rulebook words for this language
 
     def after(self, clause: str | None) -> list[Insertion]:
-        return [i for i in self.insertions if i.after == clause]
+        return [i for i in self.insertions if i.after == clause and i.replaces is None]
+
+    def replacing(self, clause: str) -> Insertion | None:
+        return next((i for i in self.insertions if i.after == clause and i.replaces is not None), None)
 
 
 def _locate(text: str, clause: str, start: int) -> re.Match[str] | None:
@@ -282,14 +290,18 @@ def _insertions(spec: Spec, ruleset: Ruleset, language: str, pieces: Sequence[Pi
         rank, after = place(at)
         kind = _kind(spec, ruleset, q, literal)
         basis = _basis(spec, ruleset, q)
-        raw.append((rank, number[i], Insertion(str(number[i]), after, text, q, basis, kind, tuple(qs[1:]))))
+        by = _sources(spec, qs) if basis == "evidence" else ()
+        ins = Insertion(str(number[i]), after, text, q, basis, kind, tuple(qs[1:]), by=by)
+        raw.append((rank, number[i], ins))
+    received = {p.clause: p.text for p in pieces}
     repairs = sorted(
-        (place(clause, lists=False), repaired[language])
+        (place(clause, lists=False), repaired[language], received.get(clause))
         for clause, repaired in words.repairs.items()
         if language in repaired and clause in spec.clauses
     )
-    for n, ((rank, after), text) in enumerate(repairs):
-        raw.append((rank, -1, Insertion(_letter(n), after, text, None, "repair", "correction")))
+    for n, ((rank, after), text, damaged) in enumerate(repairs):
+        ins = Insertion(_letter(n), after, text, None, "repair", "correction", replaces=damaged)
+        raw.append((rank, -1, ins))
     raw.sort(key=lambda r: (r[0], r[1]))
     return [ins for _, _, ins in raw]
 
@@ -335,20 +347,47 @@ def _label(book: Rulebook, ins: Insertion) -> str:
     return str(book.words[_LABEL[ins.kind]]).format(n=ins.number)
 
 
-def _cites(book: Rulebook, ins: Insertion) -> str:
-    """What an insertion answers: the question in the rulebook's language, or why a repair holds."""
+def _cites(book: Rulebook, ins: Insertion, received: bool = True) -> str:
+    """What an insertion answers: the question in the rulebook's language, or why a repair holds
+    (with the damaged clause as received, unless `received` is False: the list of changes names
+    it already)."""
     if ins.question is None:
-        return f"{book.words['basis_label']}: {book.words['basis']['repair']}"
+        if ins.replaces is None or not received:
+            return f"{book.words['basis_label']}: {book.words['basis']['repair']}"
+        return (
+            f"{book.words['basis_label']}: {book.words['basis']['damaged']}; "
+            f"{book.words['received']} {_quote(book.language, ins.replaces)}"
+        )
     verb = book.words[_CITES[ins.kind]]
     return "; ".join(
         f"{verb} {_quote(book.language, q.ask.get(book.language) or q.ask['en'])}" for q in ins.questions
     )
 
 
+def _sources(spec: Spec, questions: Sequence[QuestionWords]) -> tuple[str, ...]:
+    """Who the evidence on the questions' points is, each once, in the order the spec cites it."""
+    evidence = words_of(spec).evidence
+    out: list[str] = []
+    for q in questions:
+        for point in q.points:
+            vp = spec.variation_points.get(point)
+            for eid in vp.evidence if vp is not None else ():
+                by = evidence[eid].by if eid in evidence else None
+                if by is not None and by not in out:
+                    out.append(by)
+    return tuple(out)
+
+
 def _basis_words(book: Rulebook, ins: Insertion) -> str:
-    """The basis in the rulebook's words; a basis the table lacks reads as no source's."""
+    """The basis in the rulebook's words, naming the outside sources it rests on; a basis the
+    table lacks reads as no source's."""
     table = book.words["basis"]
-    return str(table.get(ins.basis) or table["silent"])
+    said = str(table.get(ins.basis) or table["silent"])
+    if not ins.by:
+        return said
+    names = list(ins.by)
+    by = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {book.words['and']} {names[-1]}"
+    return str(book.words["according_to"]).format(basis=said, by=by)
 
 
 def _quote(language: str, text: str) -> str:
@@ -371,17 +410,23 @@ def _short(text: str, width: int = 48) -> str:
     return text[:width].rsplit(" ", 1)[0] + " …"
 
 
+def _where(book: Rulebook, ins: Insertion, by_clause: Mapping[str, str]) -> str:
+    """Where an insertion stands, for the list of changes: after a clause, in place of a damaged
+    one, or before the text."""
+    if ins.replaces is not None:
+        return f"{book.words['instead_of']} {_quote(book.language, _short(ins.replaces))}"
+    if ins.after is not None and ins.after in by_clause:
+        return f"{book.words['after']} {_quote(book.language, _short(by_clause[ins.after]))}"
+    return str(book.words["before_text"])
+
+
 def _errata_md(book: Rulebook) -> list[str]:
     lines = [f"## {book.words['errata']}", ""]
     by_clause = {p.clause: p.text for p in book.pieces}
     for ins in book.insertions:
-        where = (
-            f"{book.words['after']} {_quote(book.language, _short(by_clause[ins.after]))}"
-            if ins.after in by_clause
-            else book.words["before_text"]
-        )
+        where = _where(book, ins, by_clause)
         if ins.question is None:
-            lines.append(f"- {_label(book, ins)}, {where}: {_cites(book, ins)}.")
+            lines.append(f"- {_label(book, ins)}, {where}: {_cites(book, ins, received=False)}.")
         else:
             lines.append(
                 f"- {_label(book, ins)}, {where}: {_cites(book, ins)}; "
@@ -403,13 +448,20 @@ def render_md(book: Rulebook) -> str:
             for ins in book.after(piece.clause):
                 out += [_md_block(book, ins), ""]
             continue
-        line.append(piece.text)
         inserted = book.after(piece.clause)
-        if inserted or _ends_line(piece.gap) or i == len(book.pieces) - 1:
+        repaired = book.replacing(piece.clause)
+        if repaired is not None:
+            if line:
+                out += [" ".join(line), ""]
+                line = []
+            out += [_md_block(book, repaired), ""]
+        else:
+            line.append(piece.text)
+        if line and (inserted or _ends_line(piece.gap) or i == len(book.pieces) - 1):
             out += [" ".join(line), ""]
             line = []
-            for ins in inserted:
-                out += [_md_block(book, ins), ""]
+        for ins in inserted:
+            out += [_md_block(book, ins), ""]
     out += _errata_md(book)
     return "\n".join(out).rstrip("\n") + "\n"
 
@@ -456,23 +508,26 @@ def render_html(book: Rulebook) -> str:
             body.append(f"<h2>{escape(piece.text)}</h2>")
             body += [_html_block(book, ins) for ins in book.after(piece.clause)]
             continue
-        line.append(escape(piece.text))
         inserted = book.after(piece.clause)
-        if inserted or _ends_line(piece.gap) or i == len(book.pieces) - 1:
+        repaired = book.replacing(piece.clause)
+        if repaired is not None:
+            if line:
+                body.append("<p>" + " ".join(line) + "</p>")
+                line = []
+            body.append(_html_block(book, repaired))
+        else:
+            line.append(escape(piece.text))
+        if line and (inserted or _ends_line(piece.gap) or i == len(book.pieces) - 1):
             body.append("<p>" + " ".join(line) + "</p>")
             line = []
-            body += [_html_block(book, ins) for ins in inserted]
+        body += [_html_block(book, ins) for ins in inserted]
     by_clause = {p.clause: p.text for p in book.pieces}
     items = []
     for ins in book.insertions:
-        where = (
-            f"{escape(book.words['after'])} {escape(_quote(book.language, _short(by_clause[ins.after])))}"
-            if ins.after in by_clause
-            else escape(book.words["before_text"])
-        )
+        where = escape(_where(book, ins, by_clause))
         link = f'<a href="#e{ins.number}">{escape(_label(book, ins))}</a>'
         if ins.question is None:
-            items.append(f"<li>{link}, {where}: {escape(_cites(book, ins))}.</li>")
+            items.append(f"<li>{link}, {where}: {escape(_cites(book, ins, received=False))}.</li>")
         else:
             items.append(
                 f"<li>{link}, {where}: {escape(_cites(book, ins))}; "

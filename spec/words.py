@@ -109,10 +109,11 @@ NUMBER_BLANKS = frozenset(
         "players_max",
         "hand_2",
         "aside_2",
+        "two_hands_2",
     }
 )
 #: The blanks the rulebook's own words may use.
-RULEBOOK_BLANKS = frozenset({"game", "profile", "n"})
+RULEBOOK_BLANKS = frozenset({"game", "profile", "n", "basis", "by"})
 #: The blanks an alternative's labels, words and method may use.
 ALTERNATIVE_BLANKS = frozenset({"points", "clause", "where", "under", "label", "combo", "plain"})
 #: The blanks of a mutant's description (the `mutations` section): the data its name carries.
@@ -129,6 +130,8 @@ class Evidence:
     id: str
     fact: str
     source: str
+    #: Who the source is, as a rulebook names it ("laut Board Game Arena"); None: not named.
+    by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -581,6 +584,7 @@ def spec_numbers(spec: Spec) -> dict[str, int]:
     if two is not None and "copies_small" in out and isinstance(ranks, list):
         out["hand_2"] = int(two)
         out["aside_2"] = out["copies_small"] * len(ranks) - 2 * int(two)
+        out["two_hands_2"] = 2 * int(two)
     return out
 
 
@@ -649,7 +653,21 @@ def _fit_numbers(spec: Spec, words: Words) -> Words:
                 continue
             fitted.append(replace(w, text={lang: t for lang, t in texts.items() if t is not None}))
         questions[qid] = replace(q, wordings=tuple(fitted))
-    return replace(words, questions=questions)
+    decisions: dict[str, DecisionWords] = {}
+    for did, d in words.decisions.items():
+        # A decision's words name the spec's numbers too; one whose numbers this spec lacks is
+        # about a table the spec does not have, and is left out with them.
+        title, why = fill_wording(d.title, "en", numbers, words), fill_wording(d.why, "en", numbers, words)
+        sides = [
+            (fill_wording(side.label, "en", numbers, words), fill_wording(side.words, "en", numbers, words))
+            for side in (d.engine, d.other)
+        ]
+        if title is None or why is None or any(a is None or b is None for a, b in sides):
+            continue
+        (el, ew), (ol, ow) = sides
+        assert el is not None and ew is not None and ol is not None and ow is not None
+        decisions[did] = replace(d, title=title, why=why, engine=Side(el, ew), other=Side(ol, ow))
+    return replace(words, questions=questions, decisions=decisions)
 
 
 def _fit_foreign(words: Words) -> Words:
@@ -840,6 +858,12 @@ def _own_problems(data: dict[str, Any]) -> Iterator[tuple[Key, str]]:
                     yield from _blank_problems(
                         ("questions", qid, "wordings", i, lang), w[lang], NUMBER_BLANKS
                     )
+    for did, d in data.get("decisions", {}).items():
+        yield from _blank_problems(("decisions", did, "title"), d["title"], NUMBER_BLANKS)
+        yield from _blank_problems(("decisions", did, "why"), d["why"], NUMBER_BLANKS)
+        for side in ("engine", "other"):
+            for part in ("label", "words"):
+                yield from _blank_problems(("decisions", did, side, part), d[side][part], NUMBER_BLANKS)
     for name, alt in data["alternatives"].items():
         for side in ("played", "compared"):
             for part in ("label", "words"):
@@ -1020,10 +1044,12 @@ def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Words:
     for eid, row in evidence_rows.items():
         source = str(row["source"])
         same = row.get("same_source_as")
+        by = row.get("by")
         if same:
             # "same page" names the page of another row; a fact quoted alone must still name it.
             source = f"{source} ({same}: {evidence_rows[same]['source']})"
-        evidence[eid] = Evidence(eid, str(row["fact"]), source)
+            by = by or evidence_rows[same].get("by")
+        evidence[eid] = Evidence(eid, str(row["fact"]), source, None if by is None else str(by))
     alternatives = {
         name: AlternativeWords(
             name,

@@ -66,8 +66,23 @@ def test_every_source_sentence_is_unchanged(lang: str) -> None:
     md = invoke("--lang", lang)
     for sentence in source_sentences(lang):
         assert sentence in md, sentence
-    # and nothing else of the text: in the file's order, only the white space between clauses differs
-    source = SPEC.sources[lang].file.read_text(encoding="utf-8")
+    # and nothing else of the text: in the file's order, only the white space between clauses
+    # differs; a damaged clause is printed restored, in a correction that quotes it as received
+    source = " ".join(SPEC.sources[lang].file.read_text(encoding="utf-8").split())
+    damaged = [
+        clause.text(lang)
+        for cid, clause in SPEC.clauses.items()
+        if lang in WORDS.repairs.get(cid, {}) and clause.text(lang) is not None
+    ]
+    for sentence in damaged:
+        assert sentence is not None
+        quoted = f"«{sentence}»" if lang == "es" else f"„{sentence}“"
+        assert (
+            quoted in md
+            and WORDS.repairs[next(c for c, k in SPEC.clauses.items() if k.text(lang) == sentence)][lang]
+            in md
+        )
+        source = source.replace(" ".join(sentence.split()), "", 1)
     assert without_insertions(md, lang) == " ".join(source.split())
     page = html.unescape(invoke("--lang", lang, "--format", "html"))
     for sentence in source_sentences(lang):
@@ -162,8 +177,12 @@ def test_the_spanish_rulebook_repairs_its_damaged_examples_and_title() -> None:
     for clause, repaired in WORDS.repairs.items():
         assert f"**[{REPAIR['es']}" in md
         assert repaired["es"] in md, clause
-    # the damaged sentences themselves stay as printed
-    assert "-Individual: Cualquier carta única. (1\n" in md
+    # a damaged sentence is printed once, restored, its received form quoted in the note (and
+    # the list of changes says what it stands in place of)
+    assert "-Individual: Cualquier carta única. (1\n" not in md
+    assert "el texto recibido dice «-Individual: Cualquier carta única. (1»" in md
+    assert "en lugar de «-Individual: Cualquier carta única. (1»" in md
+    assert md.count("-Individual: Cualquier carta única. (1") == 3  # restored, quoted, listed
     # a clarification sits after the clause it clarifies
     run = md.index("Escalera: Cualquier grupo de dos o más cartas de rango consecutivo.")
     assert run < md.index("el 6 y el 10 que faltan interrumpen la escalera") < md.index("-Superar:")
@@ -248,3 +267,28 @@ def test_a_spec_copy_with_other_numbers_is_described_with_its_own(tmp_path: Path
     embedded = render_md(rulebook(SPEC, SPEC.ruleset(), "en"))
     assert "holds 5 copies of each card" in embedded and "each 8 scores 5" in embedded
     assert "dealt 13 cards" in embedded
+
+
+def test_a_decision_names_the_spec_s_numbers(tmp_path: Path) -> None:
+    # With 3 copies of 13 ranks two players are dealt 12 of 39 cards: 15 are set aside, not 28.
+    spec = load_spec(write_spec_copy(tmp_path / "copy.yaml", THREE_COPIES_TO_30))
+    engine = words_of(spec).decisions["two_player_hands"].engine
+    assert (
+        engine.words
+        == "With 2 players each player is dealt 12 cards; the other 15 cards are set aside face down."
+    )
+    other = words_of(SPEC).decisions["two_player_hands"].other
+    assert "one hand of 24 cards" in other.words and "{" not in other.words + other.label
+    assert "28 set aside" in words_of(SPEC).decisions["two_player_hands"].why
+
+
+@pytest.mark.parametrize(("lang", "basis"), [("de", "laut"), ("es", "según"), ("en", "according to")])
+def test_a_basis_of_outside_evidence_names_its_source(lang: str, basis: str) -> None:
+    md = invoke("--lang", lang)
+    errata = md.split(f"\n## {WORDS.rulebook[lang]['errata']}\n")[1]
+    # the deal follows Board Game Arena's; whether runs stop at the gaps, a review of the game
+    assert errata.count(f"{basis} Board Game Arena.") >= 2
+    assert f"{basis} Opinionated Gamers." in errata
+    # and no inserted rule sentence speaks of Board Game Arena (its two hands of 12 are the
+    # question's, not a rule's)
+    assert not [b[2] for b in blocks_of(md, lang) if "Board Game Arena" in b[2]]
