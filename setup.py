@@ -1,8 +1,8 @@
 """Build script: pyproject.toml declares the package; this file adds the optional compiled engine.
 
-`pip install .` compiles the engine's hot path (engine/cards.py, engine/state.py, engine/game.py)
-with mypyc, which ships with mypy (a build requirement), into C extensions beside the same modules'
-source (issue 12: random playouts about twice as fast). Where it cannot, it installs the pure-Python
+`pip install .` compiles the engine's hot path (engine/cards.py, engine/state.py, engine/game.py,
+engine/bots.py) with mypyc, which ships with mypy (a build requirement), into C extensions beside
+the same modules' source (issue 12: random playouts about twice as fast). Where it cannot, it installs the pure-Python
 engine, which plays byte for byte the same games (tests/engine/test_engine_builds.py):
 
 - FIVE35_PURE_PYTHON=1 in the environment asks for the pure-Python engine;
@@ -30,7 +30,13 @@ from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
 #: The modules compiled, as paths in the staging tree (below).
-COMPILED = ("five35/engine/cards.py", "five35/engine/state.py", "five35/engine/game.py")
+COMPILED = (
+    "five35/engine/cards.py",
+    "five35/engine/state.py",
+    "five35/engine/game.py",
+    # The bots choose every move of a simulation: compiled, the main job spends about 30 % less CPU.
+    "five35/engine/bots.py",
+)
 #: The component folders mypy must see under their installed names (five35.engine imports five35.spec).
 STAGED = ("engine", "spec")
 #: The commands that build the package; metadata queries and editable installs compile nothing.
