@@ -2,8 +2,9 @@
 
 `pip install .` compiles the engine's hot path (engine/cards.py, engine/state.py, engine/game.py,
 engine/bots.py) with mypyc, which ships with mypy (a build requirement), into C extensions beside
-the same modules' source (issue 12: random playouts about twice as fast). Where it cannot, it installs the pure-Python
-engine, which plays byte for byte the same games (tests/engine/test_engine_builds.py):
+the same modules' source (issue 12: random playouts about twice as fast). Where it cannot, it
+installs the pure-Python engine, which plays byte for byte the same games
+(tests/engine/test_engine_builds.py):
 
 - FIVE35_PURE_PYTHON=1 in the environment asks for the pure-Python engine;
 - an editable install (`pip install -e .`) runs the engine from its source, so that edits count;
