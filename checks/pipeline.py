@@ -19,9 +19,10 @@ places stands alone, except a discovered finding (one with a topic): the finding
 question lists gather into one question of their own (`gathered_questions`), in the generic words of
 the words file's `templates.topic_questions` for their kind.
 
-Questions rank by the share of games their answer changes, then severity; a question about an
-engine decision ranks below every question whose answer changes play unless it changes more games itself
-(`form_questions`).
+Questions rank by what their answer changes at the table (who wins, how long a match lasts, how
+scores spread: five35.checks.impact.outcomes), then severity, then the share of games that go
+differently at some step; a question about an engine decision ranks below every question whose
+answer changes play unless it changes more itself (`form_questions`).
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ from .findings import (
     split_reading_key,
 )
 from .impact.measure import ImpactCounts, estimate_alternatives
+from .impact.outcomes import OutcomeChange
 from .impact.scenes import scene_witness
 from .impact.variants import VARIANTS
 from .text.text_audit import proposal_for_point
@@ -120,6 +122,14 @@ class QuestionImpact:
     ci_low: float
     ci_high: float
     subject: str
+    # What the answer changes at the table (who wins, how long, how scores spread), measured for
+    # the same subject over the same matches; None where it was not measured.
+    outcome: OutcomeChange | None = None
+
+    @property
+    def effect(self) -> float:
+        """The size of the answer's largest real change at the table (0 where none is real)."""
+        return self.outcome.effect if self.outcome is not None and self.outcome.real else 0.0
 
 
 @dataclass(frozen=True)
@@ -537,9 +547,20 @@ def _largest(
 
 
 def _question_impact(
-    q: QuestionWords, members: Sequence[Reviewed], impacts: Mapping[str, PointImpact]
+    q: QuestionWords,
+    members: Sequence[Reviewed],
+    impacts: Mapping[str, PointImpact],
+    outcomes: Mapping[str, OutcomeChange],
 ) -> QuestionImpact | None:
-    """The points' measured impact; for a question without points, its findings' own."""
+    """The points' measured impact; for a question without points, its findings' own. Of several,
+    the one whose answer changes most at the table, then most games."""
+    found = [replace(m, outcome=outcomes.get(m.subject)) for m in _measured(q, members, impacts)]
+    return max(found, key=lambda m: (m.effect, m.share, -m.players), default=None)
+
+
+def _measured(
+    q: QuestionWords, members: Sequence[Reviewed], impacts: Mapping[str, PointImpact]
+) -> list[QuestionImpact]:
     found: list[QuestionImpact] = []
     for point in q.points:
         if point in impacts:
@@ -552,7 +573,7 @@ def _question_impact(
                 measured = _largest(r.finding.impact.per_players, r.finding.id)
                 if measured is not None:
                     found.append(measured)
-    return max(found, key=lambda m: (m.share, -m.players), default=None)
+    return found
 
 
 def _question_kind(spec: Spec, q: QuestionWords, members: Sequence[Reviewed]) -> FindingKind:
@@ -586,14 +607,16 @@ def form_questions(
     ruleset: Ruleset,
     reviewed: Sequence[Reviewed],
     impacts: Mapping[str, PointImpact],
+    outcomes: Mapping[str, OutcomeChange] | None = None,
 ) -> tuple[tuple[Question, ...], tuple[str, ...]]:
     """The questions with findings under them, the most consequential first, and the ids of the
-    findings that stand alone. Ranked by the share of games the answer changes (unmeasured last),
-    then severity (`_graded_severity`), then open before settled. A
-    question about an engine decision (the engine already plays one answer) then moves below every
-    question whose answer changes play (a measured share above 0) and changes at least as many games
-    as it does. A silence on a topic of a declared question is `also` checked: it does not count
-    towards the question's severity, impact or status."""
+    findings that stand alone. Ranked by what the answer changes at the table (`outcomes`, by
+    subject: the size of its largest real change in who wins, how long a match lasts or how scores
+    spread; unmeasured last), then severity (`_graded_severity`), then the share of games that go
+    differently at some step, then open before settled. A question about an engine decision (the
+    engine already plays one answer) then moves below every question whose answer changes play and
+    changes at least as much as it does. A silence on a topic of a declared question is `also`
+    checked: it does not count towards the question's severity, impact or status."""
     every = (*questions_of(spec), *gathered_questions(spec, ruleset, [r.finding for r in reviewed]))
     order = {q.id: i for i, q in enumerate(every)}
     groups: dict[str, list[Reviewed]] = {}
@@ -629,18 +652,18 @@ def form_questions(
                 severity=min((r.finding.severity for r in members), key=sev.__getitem__),
                 status=_question_status(spec, ruleset, q, members),
                 members=tuple(r.finding.id for r in members),
-                impact=_question_impact(q, members, impacts),
+                impact=_question_impact(q, members, impacts, outcomes or {}),
                 also=tuple(r.finding.id for r in also),
             )
         )
     out = [replace(q, severity=_graded_severity(spec, q)) for q in out]
 
-    def rank(q: Question) -> tuple[int, float, int, int, int]:
-        share = q.impact.share if q.impact else -1.0
+    def rank(q: Question) -> tuple[int, float, int, float, int, int]:
         return (
             1 if q.impact is None else 0,
-            -share,
+            -(q.impact.effect if q.impact else 0.0),
             sev[q.severity],
+            -(q.impact.share if q.impact else -1.0),
             0 if q.status.settlement is Settlement.OPEN else 1,
             order[q.id],
         )
@@ -678,18 +701,19 @@ def _graded_severity(spec: Spec, q: Question) -> Severity:
 def _decisions_below_play(ranked: Sequence[Question]) -> list[Question]:
     """The ranked questions with each engine-decision question placed before the first other
     question that it outranks: one that does not change play (unmeasured, or a share of 0) and
-    ranks below it already, or one whose measured share is smaller than its own. Decisions keep
+    ranks below it already, or one whose answer changes less at the table, or as much and fewer
+    games, than its own. Decisions keep
     their order among themselves."""
     others = [q for q in ranked if q.kind is not FindingKind.DECISION]
     decisions = [q for q in ranked if q.kind is FindingKind.DECISION]
     position = {q.id: i for i, q in enumerate(ranked)}
 
-    def share(q: Question) -> float:
-        return q.impact.share if q.impact is not None else -1.0
+    def weight(q: Question) -> tuple[float, float]:
+        return (q.impact.effect, q.impact.share) if q.impact is not None else (0.0, -1.0)
 
     def before(d: Question, q: Question) -> bool:
-        if share(q) > 0:
-            return share(d) > share(q)
+        if weight(q) > (0.0, 0.0):
+            return weight(d) > weight(q)
         return position[d.id] < position[q.id]
 
     out: list[Question] = []

@@ -26,6 +26,7 @@ from five35.checks.findings import (
     ProvedProperty,
     split_reading_key,
 )
+from five35.checks.impact.outcomes import MeanChange, OutcomeChange, Shares
 from five35.checks.pipeline import (
     ImpactSource,
     PointImpact,
@@ -527,7 +528,9 @@ def _question(
             "ci_low": impact.ci_low,
             "ci_high": impact.ci_high,
             "subject": impact.subject,
+            "effect": round(impact.effect, 4),
         },
+        "at_table": None if impact is None or impact.outcome is None else _outcome_json(impact.outcome),
         "impacts": _impact_rows(spec, q, members, data, plain),
         "evidence": _evidence(spec, evidence_ids),
         "wording": {
@@ -577,11 +580,25 @@ def _plain_verdict(
         f"{rules[:1].lower() + rules[1:]}, {len(open_q)} of them {'is' if len(open_q) == 1 else 'are'} "
         "still open."
     ]
-    often = [q for q in questions if q["impact"] and q["impact"]["share"] >= 0.5]
+    clear = [q for q in questions if q["at_table"] and q["at_table"]["real"]]
+    if clear:
+        lines.append(
+            "The answer clearly changes who wins, how long a match lasts or how far the scores lie apart "
+            "for: " + "; ".join(q["title"] for q in clear) + "."
+        )
+    often = [
+        q
+        for q in questions
+        if q["impact"] and q["impact"]["share"] >= 0.5 and not (q["at_table"] and q["at_table"]["real"])
+    ]
     if often:
         named = "; ".join(f"{q['title']} ({_share_words(q['impact'])})" for q in often[:5])
         more = f", and {len(often) - 5} more" if len(often) > 5 else ""
-        lines.append(f"The answer changes most games for: {named}{more}.")
+        lead = "Others change" if clear else "The answer changes"
+        lines.append(
+            f"{lead} how a game goes at some step in most games, with no clear change in who wins, "
+            f"how long or how the scores lie: {named}{more}."
+        )
     never = [q for q in questions if q["impact"] and q["impact"]["share"] == 0.0]
     if never:
         lines.append(
@@ -763,6 +780,68 @@ def _discovery_line(discovery: Mapping[str, Any]) -> str | None:
         f"{len(discovery['new_questions']):,} of them new; "
         f"{n(discovery['proved'], 'property was', 'properties were')} checked (see “What five35 proved”)."
     )
+
+
+def _shares_json(s: Shares) -> list[dict[str, Any]]:
+    return [
+        {"label": label, "wins": n, "share": round(s.share(i), 4), "ci": [round(x, 4) for x in s.interval(i)]}
+        for i, (label, n) in enumerate(zip(s.labels, s.counts, strict=True))
+    ]
+
+
+def _mean_json(m: MeanChange) -> dict[str, Any]:
+    return {
+        "played": round(m.played, 4),
+        "compared": round(m.compared, 4),
+        "difference": round(m.difference, 4),
+        "ci": [round(m.low, 4), round(m.high, 4)],
+        "p": m.p,
+    }
+
+
+def _outcome_json(o: OutcomeChange) -> dict[str, Any]:
+    """What an answer changes at the table, as the report shows it: per player count the winner by
+    seat and by style of play under both readings, match length and score spread, how often the
+    rule comes up, and which of these differ for real."""
+    per = {}
+    for n, t in sorted(o.per_players.items()):
+        per[str(n)] = {
+            "games": t.games,
+            "winner_by_seat": {
+                "played": _shares_json(t.seats[0]),
+                "compared": _shares_json(t.seats[1]),
+                "p": t.seat_p,
+            },
+            "winner_by_style": None
+            if not t.style_tested
+            else {
+                "played": _shares_json(t.styles[0]),
+                "compared": _shares_json(t.styles[1]),
+                "p": t.style_p,
+            },
+            "rounds": _mean_json(t.rounds),
+            "spread": _mean_json(t.spread),
+            "comes_up": None
+            if t.comes_up is None
+            else {
+                "per_match": round(t.comes_up[0], 4),
+                "ci": [round(t.comes_up[1], 4), round(t.comes_up[2], 4)],
+                "moves_per_match": round(t.comes_up[3], 4),
+            },
+            "real": sorted(t.real),
+            "relabels_seats": t.relabels_seats,
+            "effect": round(t.effect, 4),
+        }
+    return {
+        "real": o.real,
+        "relabels_seats": o.relabels_seats,
+        "effect": round(o.effect, 4),
+        "tests": o.tests,
+        "threshold": o.threshold,
+        "method": o.method,
+        "per_players": per,
+        "unplayed": {str(n): why for n, why in sorted(o.unplayed.items())},
+    }
 
 
 def _variant_json(v: Variant) -> dict[str, Any]:

@@ -21,7 +21,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from five35.checks.findings import DEFAULT_SOLVER_RLIMIT, Alternative, CheckContext, CheckResult, Level
+from five35.checks.findings import (
+    DEFAULT_SOLVER_RLIMIT,
+    Alternative,
+    CheckContext,
+    CheckResult,
+    EngineFactory,
+    Level,
+)
 from five35.checks.impact.measure import (
     DEFAULT_BOTS,
     Comparison,
@@ -33,6 +40,14 @@ from five35.checks.impact.measure import (
     measure_with_stats,
     player_counts,
     to_impact,
+)
+from five35.checks.impact.outcomes import (
+    OutcomeChange,
+    Outcomes,
+    compare,
+    describe,
+    measures_at,
+    play_outcomes,
 )
 from five35.checks.pipeline import (
     PointImpact,
@@ -343,6 +358,18 @@ def _playable(alt: Alternative) -> bool:
     return True
 
 
+def finding_alternatives(
+    spec: Spec, ruleset: Ruleset, results: Sequence[CheckResult], impacts: Mapping[str, PointImpact]
+) -> dict[str, Alternative]:
+    """The alternatives of the findings that neither carry an impact nor hang on a variation point,
+    by finding id: those whose both sides can be played."""
+    return {
+        fid: alt
+        for fid, alt in to_measure(collect_findings(spec, ruleset, results, impacts), impacts).items()
+        if _playable(alt)
+    }
+
+
 def estimate_finding_impacts(
     spec: Spec,
     ruleset: Ruleset,
@@ -358,17 +385,106 @@ def estimate_finding_impacts(
     own `Alternative`, over the same seeded games as the points' impacts (`impacts`, measured with
     the same `bots`). An alternative that compares what a point's impact compared already, or what
     another finding's does, is not played again: it shares those games' counts."""
-    alts = {
-        fid: alt
-        for fid, alt in to_measure(collect_findings(spec, ruleset, results, impacts), impacts).items()
-        if _playable(alt)
-    }
+    alts = finding_alternatives(spec, ruleset, results, impacts)
     known = _known(spec, ruleset, impacts, games, seed)
     measured = estimate_alternatives(alts, ruleset, games, seed, bots, jobs, executor=executor, known=known)
     return {
         fid: PointImpact(fid, alts[fid].labels[0], alts[fid].labels[1], impact, per)
         for fid, (impact, per) in measured.items()
     }
+
+
+Side = tuple[EngineFactory, Ruleset]  # an engine class and the rules it plays
+
+
+def _outcome_units(
+    sides: Sequence[tuple[Side, int]], games: int, seed: int, bots: Sequence[str]
+) -> list[Unit]:
+    return [
+        (play_outcomes, (factory, rs, players, chunk, seed, tuple(bots)), len(chunk))
+        for (factory, rs), players in sides
+        for chunk in _chunks(games, CHUNK)
+    ]
+
+
+def _gather_outcomes(units: Sequence[Unit], done: Sequence[Any]) -> dict[tuple[Side, int], Outcomes]:
+    out: dict[tuple[Side, int], Outcomes] = {}
+    for (_, args, _), result in zip(units, done, strict=True):
+        key = ((args[0], args[1]), args[2])
+        out[key] = out[key].merge(result) if key in out else result
+    return out
+
+
+def _subject_sides(
+    ruleset: Ruleset,
+    impacts: Mapping[str, PointImpact],
+    compared: Mapping[str, tuple[Ruleset, tuple[str, str]]],
+    alts: Mapping[str, Alternative],
+) -> dict[str, tuple[Side, Side]]:
+    """The two sides each measured subject compares: a point's played rules against its other
+    reading; a finding's alternative its own two sides."""
+    out: dict[str, tuple[Side, Side]] = {}
+    for subject in impacts:
+        if subject in compared:
+            out[subject] = ((Game, ruleset), (Game, compared[subject][0]))
+        elif subject in alts:
+            a = alts[subject]
+            out[subject] = ((a.played.engine, a.played.ruleset), (a.compared.engine, a.compared.ruleset))
+    return out
+
+
+def _playable_at(side: Side, players: int) -> str | None:
+    """Why the side cannot deal `players`, or None."""
+    try:
+        side[1].hand_size(players)
+    except SpecError as exc:
+        return str(exc)
+    return None
+
+
+def measure_outcomes(
+    ruleset: Ruleset,
+    impacts: Mapping[str, PointImpact],
+    sides: Mapping[str, tuple[Side, Side]],
+    played: Mapping[int, Outcomes],
+    games: int,
+    seed: int,
+    bots: Sequence[str],
+    executor: Executor,
+) -> dict[str, OutcomeChange]:
+    """What each subject's answer changes at the table: both its sides played to the end over the
+    same matches (`played` holds the rules played's), at every player count both can deal. A
+    subject whose answer changed no step of any match is not played again: it changes nothing."""
+    wanted: list[tuple[Side, int]] = []
+    have: dict[tuple[Side, int], Outcomes] = {((Game, ruleset), n): o for n, o in played.items()}
+    for subject, pair in sides.items():
+        if not any(c.affected for c in impacts[subject].per_players.values()):
+            continue
+        for side in pair:
+            for n in player_counts(ruleset):
+                if (side, n) not in have and (side, n) not in wanted and _playable_at(side, n) is None:
+                    wanted.append((side, n))
+    units = _outcome_units(wanted, games, seed, bots)
+    done = _run_units(units, executor, None)
+    have.update(_gather_outcomes(units, done))
+    out: dict[str, OutcomeChange] = {}
+    counts = player_counts(ruleset)
+    measured = [s for s in sides if any(c.affected for c in impacts[s].per_players.values())]
+    family = sum(
+        measures_at(n, bots) for s in measured for n in counts if all((side, n) in have for side in sides[s])
+    )
+    for subject in measured:
+        a, b = sides[subject]
+        pi = impacts[subject]
+        out[subject] = compare(
+            {n: have[(a, n)] for n in counts if (a, n) in have},
+            {n: have[(b, n)] for n in counts if (b, n) in have},
+            comes_up={n: c for n, pc in pi.per_players.items() if (c := pc.comes_up_per_match()) is not None},
+            method=describe(games, seed, bots, pi.played, pi.compared),
+            unplayed={n: why for n in counts for side in (a, b) if (why := _playable_at(side, n))},
+            family=family,
+        )
+    return out
 
 
 @describes_units(lambda spec, ruleset, level, seed, name, *_: f"the check {name}")
@@ -414,10 +530,12 @@ def report_result(
     executor: Executor | None = None,
     on_check: OnCheck | None = None,
     solver_rlimit: int = DEFAULT_SOLVER_RLIMIT,
+    outcomes: bool = True,
 ) -> ReportData:
     """The whole pipeline: the checks (unless their `results` are given, with any `notes` on them;
-    each Z3 query under the resource limit `solver_rlimit`), the impacts, the finished findings, the
-    variant comparison (unless `variants` is False).
+    each Z3 query under the resource limit `solver_rlimit`), the impacts, what each answer changes
+    at the table (unless `outcomes` is False), the finished findings, the variant comparison (unless
+    `variants` is False).
 
     The checks, the points' impacts and the variant comparison do not depend on each other, so they
     are units of one run of the executor (`executor`, default `jobs` processes here), the checks
@@ -438,11 +556,20 @@ def report_result(
     # The checks go first: the longest units, and the ones the findings' alternatives wait for.
     checks = check_units(spec, ruleset, level, seed, solver_rlimit=solver_rlimit) if results is None else []
 
+    # The rules played's matches to their end, for what each answer changes at the table.
+    played_sides = [((Game, ruleset), n) for n in dealable_counts(ruleset)] if outcomes else []
+    outcome_work = _outcome_units(played_sides, games, seed, bots)
+
     def heard(i: int, result: Any) -> None:
         if i < len(checks) and on_check is not None:
             on_check(result.name, result)
 
-    done = _run_units([*checks, *impact_work, *variant_work], run_on, progress, heard)
+    done = _run_units([*checks, *impact_work, *variant_work, *outcome_work], run_on, progress, heard)
+    played_outcomes = {
+        players: o
+        for (_, players), o in _gather_outcomes(outcome_work, done[len(done) - len(outcome_work) :]).items()
+    }
+    done = done[: len(done) - len(outcome_work)]
     checked = list(results) if results is not None else list(done[: len(checks)])
     if results is None:
         audit = next(c for c in CHECKS if c.name == "text_audit")
@@ -467,8 +594,18 @@ def report_result(
     finding_impacts = estimate_finding_impacts(
         spec, ruleset, checked, impacts, games, seed, bots, jobs, executor=run_on
     )
+    at_table: dict[str, OutcomeChange] = {}
+    if outcomes:
+        measured = {**impacts, **finding_impacts}
+        sides = _subject_sides(
+            ruleset,
+            measured,
+            impact_units(spec, ruleset)[0],
+            finding_alternatives(spec, ruleset, checked, impacts),
+        )
+        at_table = measure_outcomes(ruleset, measured, sides, played_outcomes, games, seed, bots, run_on)
     findings = review(spec, ruleset, checked, impacts, finding_impacts)
-    questions, standalone = form_questions(spec, ruleset, findings, impacts)
+    questions, standalone = form_questions(spec, ruleset, findings, impacts, at_table)
     return ReportData(
         spec=spec,
         ruleset=ruleset,

@@ -352,6 +352,134 @@ def share_words(impact: Mapping[str, Any] | None) -> str:
     )
 
 
+# The bots as a designer meets them: styles of play at the table, never by their names.
+STYLE_WORDS = {
+    "greedy": "the eager player",
+    "cautious": "the cautious player",
+    "random": "the player who plays at random",
+}
+MEASURE_ORDER = ("winner_seat", "winner_style", "rounds", "spread")
+
+
+def _who(label: str, by: str) -> str:
+    if label == "tie":
+        return "a tie"
+    return f"player {label}" if by == "seat" else STYLE_WORDS.get(label, f"the {label} player")
+
+
+def _moved(rows: Mapping[str, Any], by: str) -> tuple[str, float, float]:
+    """The winner whose share moves most between the two readings: (who, played, compared)."""
+    played, compared = rows["played"], rows["compared"]
+    i = max(range(len(played)), key=lambda k: (abs(compared[k]["share"] - played[k]["share"]), -k))
+    return _who(played[i]["label"], by), played[i]["share"], compared[i]["share"]
+
+
+def _num(x: float) -> str:
+    return f"{x:.1f}".rstrip("0").rstrip(".") if abs(x) < 100 else f"{x:.0f}"
+
+
+def _change_words(measure: str, t: Mapping[str, Any]) -> str:
+    if measure in ("winner_seat", "winner_style"):
+        by = "seat" if measure == "winner_seat" else "style"
+        who, a, b = _moved(t["winner_by_" + by], by)
+        verb = "ends" if who == "a tie" else "wins"
+        return f"{who} {verb} {pct(b)} of matches instead of {pct(a)}"
+    m = t[measure]
+    if measure == "rounds":
+        return f"a match lasts {_num(m['compared'])} rounds instead of {_num(m['played'])}"
+    return f"the final scores lie {_num(m['compared'])} points apart instead of {_num(m['played'])}"
+
+
+def _clear(measure: str, t: Mapping[str, Any]) -> bool:
+    return measure in t["real"] and not (measure == "winner_seat" and t["relabels_seats"])
+
+
+def table_words(at_table: Mapping[str, Any] | None) -> str:
+    """What the other reading changes at the table, in a sentence or two: each clear change at the
+    player count where it is largest (grouped by player count), or that nothing changes clearly;
+    where the other reading cannot deal a table; then how often the two readings decide differently."""
+    if not at_table:
+        return ""
+    per = at_table["per_players"]
+    if at_table["relabels_seats"]:
+        sentences = [
+            "Only moves the advantage round the table: another seat wins most, but the wins are "
+            "spread over the seats as before, and match length and scores do not change clearly."
+        ]
+    elif at_table["real"]:
+        by_count: dict[str, list[str]] = {}
+        for measure in MEASURE_ORDER:
+            where = [(n, t) for n, t in per.items() if _clear(measure, t)]
+            if where:
+                n, t = max(where, key=lambda item: (_size(measure, item[1]), -int(item[0])))
+                also = len(where) - 1
+                more = f" (clear at {also} more player count{'s' if also > 1 else ''} too)" if also else ""
+                by_count.setdefault(n, []).append(_change_words(measure, t) + more)
+        groups = [f"with {n} players {_series(by_count[n])}" for n in sorted(by_count, key=int)]
+        sentences = ["Under the other reading, " + "; ".join(groups) + "."]
+    else:
+        sentences = ["No clear change in who wins, how long a match lasts or how far the scores lie apart."]
+    if at_table["unplayed"]:
+        counts = _series(sorted(at_table["unplayed"], key=int))
+        sentences.append(
+            f"With {counts} players one of the readings cannot deal the cards: not compared there."
+        )
+    up = [(n, t["comes_up"]) for n, t in per.items() if t["comes_up"] and t["comes_up"]["per_match"] > 0]
+    if up:
+        n, c = max(up, key=lambda item: (item[1]["per_match"], -int(item[0])))
+        sentences.append(
+            f"The two readings decide differently {_num(c['per_match'])} times a match with {n} players "
+            f"(of {_num(c['moves_per_match'])} moves)."
+        )
+    return " ".join(sentences)
+
+
+def _series(items: Sequence[str]) -> str:
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _size(measure: str, t: Mapping[str, Any]) -> float:
+    if measure in ("winner_seat", "winner_style"):
+        rows = t["winner_by_" + ("seat" if measure == "winner_seat" else "style")]
+        if rows is None:
+            return 0.0
+        return 0.5 * sum(
+            abs(float(b["share"]) - float(a["share"]))
+            for a, b in zip(rows["played"], rows["compared"], strict=True)
+        )
+    m = t[measure]
+    return abs(m["difference"]) / abs(m["played"]) if m["played"] else 0.0
+
+
+def table_rows(at_table: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    """One row per player count for the question's details: the two readings side by side, each
+    cell (text, whether its difference is clear)."""
+    if not at_table:
+        return []
+    rows = []
+    for n, t in at_table["per_players"].items():
+        real = set(t["real"])
+        who, a, b = _moved(t["winner_by_seat"], "seat")
+        styles = t["winner_by_style"]
+        style, sa, sb = _moved(styles, "style") if styles else ("", 0.0, 0.0)
+        up = t["comes_up"]
+        seat = f"{who}: {pct(a)} → {pct(b)}" + (" (the seats relabelled)" if t["relabels_seats"] else "")
+        rows.append(
+            {
+                "players": n,
+                "cells": [
+                    (seat, _clear("winner_seat", t)),
+                    (f"{style}: {pct(sa)} → {pct(sb)}" if styles else "as by seat", "winner_style" in real),
+                    (f"{_num(t['rounds']['played'])} → {_num(t['rounds']['compared'])}", "rounds" in real),
+                    (f"{_num(t['spread']['played'])} → {_num(t['spread']['compared'])}", "spread" in real),
+                    (f"{_num(up['per_match'])} of {_num(up['moves_per_match'])}" if up else "–", False),
+                ],
+            }
+        )
+    return rows
+
+
 def largest_share(impact: Mapping[str, Any]) -> str:
     rows = impact["per_players"]
     players, row = max(rows.items(), key=lambda item: (item[1]["share"], -int(item[0])))
@@ -401,6 +529,8 @@ def _env(autoescape: bool) -> jinja2.Environment:
         share_cell=share_cell,
         impact_line=impact_line,
         share_words=share_words,
+        table_words=table_words,
+        table_rows=table_rows,
         largest_share=largest_share,
         shorten=shorten,
         first_upper=first_upper,

@@ -60,6 +60,23 @@ class ImpactCounts:
     first_change: Mapping[str, int] = field(default_factory=dict)  # what changed first -> games
     witness: Witness | None = None  # the smallest divergence seen (fewest cards), earliest on ties
     witness_game: int = -1
+    # How often the rule comes up: over the played matches, the moves (and deals) at which the
+    # compared reading decides differently, summed and summed as squares per match (for an
+    # interval), and the moves played.
+    comes_up: int = 0
+    comes_up_sq: int = 0
+    moves: int = 0
+
+    def comes_up_per_match(self) -> tuple[float, float, float, float] | None:
+        """(mean, 95 % low, 95 % high, moves per match) of the moves per match at which the two
+        readings decide differently; None without games."""
+        n = self.games
+        if not n:
+            return None
+        mean = self.comes_up / n
+        var = max(0.0, self.comes_up_sq / n - mean * mean) * n / (n - 1) if n > 1 else 0.0
+        half = 1.959964 * (var / n) ** 0.5
+        return (mean, max(0.0, mean - half), mean + half, self.moves / n)
 
     def merge(self, other: ImpactCounts) -> ImpactCounts:
         first = dict(self.first_change)
@@ -74,6 +91,9 @@ class ImpactCounts:
             first_change=first,
             witness=other.witness if take_other else self.witness,
             witness_game=other.witness_game if take_other else self.witness_game,
+            comes_up=self.comes_up + other.comes_up,
+            comes_up_sq=self.comes_up_sq + other.comes_up_sq,
+            moves=self.moves + other.moves,
         )
 
 
@@ -100,10 +120,25 @@ class _Member:
     first_change: dict[str, int] = field(default_factory=dict)
     witness: Witness | None = None
     witness_game: int = -1
+    comes_up: int = 0
+    comes_up_sq: int = 0
+    moves: int = 0
+
+    def end_game(self, comes_up: int, moves: int) -> None:
+        self.comes_up += comes_up
+        self.comes_up_sq += comes_up * comes_up
+        self.moves += moves
 
     def counts(self) -> ImpactCounts:
         return ImpactCounts(
-            self.games, self.affected, dict(self.first_change), self.witness, self.witness_game
+            self.games,
+            self.affected,
+            dict(self.first_change),
+            self.witness,
+            self.witness_game,
+            self.comes_up,
+            self.comes_up_sq,
+            self.moves,
         )
 
 
@@ -114,6 +149,7 @@ class _Tracker:
     game: Engine
     members: list[_Member] = field(default_factory=list)
     diverged: bool = False
+    comes_up: int = 0  # in the match being played: the steps at which this engine decides differently
     # Where this engine can differ from the played one (`_scope`): "options" (only where a pile's
     # options differ), "trick_end" (only at steps that end a trick or the round), "round_end", or
     # "" (anywhere: every step is compared).
@@ -126,8 +162,12 @@ class _Tracker:
     legal_by_options: bool = False
 
     def record(self, change: str, witness: Callable[[tuple[str, str]], Witness], index: int) -> None:
-        """The game differs first here: every member counts it, with the witness told in its own
-        labels (a witness's size does not depend on them, so every member keeps the same game)."""
+        """The game differs here: counted as the rule coming up; the first time in a match, every
+        member counts the match as affected, with the witness told in its own labels (a witness's
+        size does not depend on them, so every member keeps the same game)."""
+        self.comes_up += 1
+        if self.diverged:
+            return
         self.diverged = True
         told: dict[tuple[str, str], Witness] = {}
         for m in self.members:
@@ -327,6 +367,11 @@ def _measure(
             m.games += 1
         for t in trackers:
             t.diverged = False
+            t.comes_up = 0
+        for t, _ in unplayable:
+            t.diverged = False
+            t.comes_up = 0
+        played_moves = 0
         state = base.new_match(seed)
         history = RoundHistory(state)
         for t, error in unplayable:
@@ -347,6 +392,7 @@ def _measure(
                 legal = base.legal_moves(state)
                 move = seated[state.to_move].choose(base, state, legal, rngs[state.to_move])
                 new, events = base.apply(state, move)
+                played_moves += 1
                 _compare_step(base, trackers, state, legal, move, (new, events), index, history)
                 history.plays.append((state.to_move, move))
                 if steps is not None and rounds < limit:
@@ -354,21 +400,29 @@ def _measure(
                 state = new
             rounds += 1
             # The tally, when kept, needs the match played to its end or to simulate's round limit.
-            counted = steps is None or rounds >= limit
-            if state.phase == "match_over" or (counted and all(t.diverged for t in trackers)):
+            # How often each rule comes up is counted over the whole match (to simulate's round
+            # limit), so a match is played on after every comparison has differed.
+            if state.phase == "match_over" or rounds >= limit:
                 break
             nxt = base.next_round(state)
             for t in trackers:
-                if not t.diverged:
-                    other = t.game.next_round(state)
-                    if other != nxt:
-                        t.record(
-                            "deal",
-                            partial(deal_witness, base, t.game, nxt, other, first=False, previous=state),
-                            index,
-                        )
+                other = t.game.next_round(state)
+                if other != nxt:
+                    t.record(
+                        "deal",
+                        partial(deal_witness, base, t.game, nxt, other, first=False, previous=state),
+                        index,
+                    )
             state = nxt
             history = RoundHistory(state)
+        for t in trackers:
+            for m in t.members:
+                m.end_game(t.comes_up, played_moves)
+        for t, _ in unplayable:
+            for m in t.members:
+                m.end_game(t.comes_up, played_moves)
+        for m in unchanged:
+            m.end_game(0, played_moves)
         if tally is not None and steps is not None:
             tally.add_game(steps, "match")
         if progress is not None:
@@ -393,8 +447,6 @@ def _compare_step(
     # The per-pile answers looked up inline: this loop runs for every tracker at every step played.
     pile_id = id(state.pile)
     for t in trackers:
-        if t.diverged:
-            continue
         if t.scope:
             if t.scope == "options":
                 known = t.same_options.get(pile_id)

@@ -114,25 +114,27 @@ def test_questions_are_ranked_for_action() -> None:
     assert [q["rank"] for q in data["questions"]] == list(range(1, len(data["questions"]) + 1))
     sev = {s.value: i for i, s in enumerate(SEVERITIES)}
 
-    # As the report says: by the share of games changed, then severity, then open before settled;
+    # As the report says: by what the answer changes at the table (the size of its largest clear
+    # change), then severity, then the share of games changed, then open before settled;
     # unmeasured questions last.
-    def key(q: dict[str, Any]) -> tuple[bool, float, int, bool]:
+    def key(q: dict[str, Any]) -> tuple[bool, float, int, float, bool]:
         share = q["impact"]["share"] if q["impact"] else -1.0
-        return (not q["impact"], -share, sev[q["severity"]], q["status"] != "open")
+        effect = q["impact"]["effect"] if q["impact"] else 0.0
+        return (not q["impact"], -effect, sev[q["severity"]], -share, q["status"] != "open")
 
     # Engine decisions aside, the order is the key's; a decision stands below the questions that
-    # change play at least as often as it does, and above those it outranks.
+    # change play at least as much as it does, and above those it outranks.
     keys = [key(q) for q in data["questions"] if q["kind"] != "engine_decision"]
     assert keys == sorted(keys)
 
-    def share(q: dict[str, Any]) -> float:
-        return float(q["impact"]["share"]) if q["impact"] else -1.0
+    def weight(q: dict[str, Any]) -> tuple[float, float]:
+        return (q["impact"]["effect"], q["impact"]["share"]) if q["impact"] else (0.0, -1.0)
 
     questions = data["questions"]
     for i, d in enumerate(questions):
         if d["kind"] == "engine_decision":
-            above = [q for q in questions[:i] if q["kind"] != "engine_decision" and share(q) > 0]
-            assert all(share(q) >= share(d) for q in above), d["id"]
+            above = [q for q in questions[:i] if q["kind"] != "engine_decision" and weight(q) > (0.0, 0.0)]
+            assert all(weight(q) >= weight(d) for q in above), d["id"]
     # the question no game changes comes after every one that changes most games
     last_often = max(
         i for i, q in enumerate(data["questions"]) if q["impact"] and q["impact"]["share"] >= 0.5

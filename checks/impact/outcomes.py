@@ -1,0 +1,322 @@
+"""What an answer changes at the table: who wins, by seat and by style of play, how long a match
+lasts and how far the scores spread, under each of two readings, over the same seeded matches.
+
+`play_outcomes` plays matches i in a range of game numbers as `five35.engine.simulate` does (game i
+dealt from `game_seed(seed, i)`, the bots seated round the table) and keeps, per match, the winners,
+the rounds and the spread of the final scores. It is a pure function of its arguments and the
+records of disjoint ranges add up (`Outcomes.merge`), so the work splits across processes.
+
+`compare` holds two sides' records of the same matches against each other, per player count:
+
+- the winner (each seat, and a tie) and the winning style of play (the bot of the winning seat)
+  with a chi-square test of homogeneity;
+- match length in rounds and the spread of the final scores (highest minus lowest), as the mean
+  difference over the paired matches with its 95 % interval and a paired t-test;
+- how often the rule comes up: the moves per match at which the two readings decide differently,
+  counted on the matches of the rules played (five35.checks.impact.measure).
+
+A difference is *real* when its test rejects equality at 5 % after a Bonferroni correction over all
+the tests of the family it is made in (by default the comparison's own: every measure at every
+player count; a report corrects over every comparison it makes, so that the chance that any of its
+real differences is chance alone stays below 5 %). A reading whose winners differ by seat only up
+to a relabelling of the seats (the seats' shares sorted agree, and nothing else differs) only moves
+the advantage round the table: `relabels_seats`. The winner by style of play is tested only where a
+style sits in more than one seat; elsewhere it is the winner by seat again.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from statistics import fmean
+
+from five35.engine import MatchEnd, RoundEnd
+from five35.engine.executor import describes_units, games_text
+from five35.engine.simulate import game_seed, play_game, wilson_interval
+from five35.spec import Ruleset
+from scipy import stats as scistats  # type: ignore[import-untyped]
+
+from ..findings import EngineFactory
+from .measure import _engine  # the per-process engine cache the impact units share
+
+ALPHA = 0.05  # the family-wise error rate of one comparison (Bonferroni over its tests)
+MEASURES: tuple[str, ...] = ("winner_seat", "winner_style", "rounds", "spread")
+
+
+@dataclass(frozen=True)
+class Match:
+    """One match's result: the seats with the lowest final score (more than one on a tie), the
+    rounds played, and the highest final score minus the lowest."""
+
+    game: int
+    winners: tuple[int, ...]
+    rounds: int
+    spread: int
+
+
+@dataclass(frozen=True)
+class Outcomes:
+    """The matches of one side at one player count, in game order."""
+
+    players: int
+    bots: tuple[str, ...]  # the bot of each seat
+    matches: tuple[Match, ...] = ()
+
+    def merge(self, other: Outcomes) -> Outcomes:
+        if (self.players, self.bots) != (other.players, other.bots):
+            raise ValueError("outcomes of different tables do not merge")
+        return Outcomes(
+            self.players, self.bots, tuple(sorted((*self.matches, *other.matches), key=lambda m: m.game))
+        )
+
+
+@describes_units(
+    lambda factory, ruleset, players, games, *rest: (
+        f"the outcomes of {ruleset.label()}, {games_text(games, players)}"
+    )
+)
+def play_outcomes(
+    factory: EngineFactory, ruleset: Ruleset, players: int, games: range, seed: int, bots: Sequence[str]
+) -> Outcomes:
+    """Matches `games` of base seed `seed` played under `ruleset` by `factory`'s engine, the bots
+    seated round the table (seat s plays bots[s % len(bots)])."""
+    game = _engine(factory, ruleset, players)
+    seated = tuple(bots[s % len(bots)] for s in range(players))
+    out = []
+    for index in games:
+        rounds = 0
+        final: tuple[int, ...] = (0,) * players
+        for step in play_game(game, game_seed(seed, index), seated):
+            for event in step.events:
+                if isinstance(event, RoundEnd):
+                    rounds += 1
+                    final = event.scores
+                elif isinstance(event, MatchEnd):
+                    final = event.scores
+        best = min(final)
+        winners = tuple(s for s, score in enumerate(final) if score == best)
+        out.append(Match(index, winners, rounds, max(final) - best))
+    return Outcomes(players, seated, tuple(out))
+
+
+# ---- comparing two sides ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Shares:
+    """How the matches' wins fall: one share per category (a seat, or a style of play), the last
+    category a tie, each share with its 95 % Wilson interval."""
+
+    labels: tuple[str, ...]
+    counts: tuple[int, ...]
+    games: int
+
+    def share(self, i: int) -> float:
+        return self.counts[i] / self.games if self.games else 0.0
+
+    def interval(self, i: int) -> tuple[float, float]:
+        return wilson_interval(self.counts[i], self.games) or (0.0, 1.0)
+
+
+@dataclass(frozen=True)
+class MeanChange:
+    """A per-match measure under both readings over the same matches: the means, the mean paired
+    difference (compared minus played) with its 95 % interval, and the paired test's p-value."""
+
+    played: float
+    compared: float
+    low: float
+    high: float
+    p: float
+
+    @property
+    def difference(self) -> float:
+        return self.compared - self.played
+
+
+@dataclass(frozen=True)
+class TableChange:
+    """What the answer changes at one player count."""
+
+    players: int
+    games: int
+    seats: tuple[Shares, Shares]  # played, compared: the winner by seat (the last category a tie)
+    seat_p: float
+    styles: tuple[Shares, Shares]  # the winner by style of play (the bot of the winning seat)
+    style_p: float
+    style_tested: bool  # False where every style sits in one seat: the winner by seat says it all
+    rounds: MeanChange
+    spread: MeanChange
+    # The moves per match at which the two readings decide differently, on the played matches,
+    # and the moves per match: (mean, ci_low, ci_high, moves per match).
+    comes_up: tuple[float, float, float, float] | None = None
+    real: frozenset[str] = frozenset()  # the measures whose difference is real (MEASURES)
+    relabels_seats: bool = False
+
+    @property
+    def effect(self) -> float:
+        """The size of the largest real difference: a winner share moved by d counts d (the total
+        variation distance of the two distributions), a mean changed by a fraction f counts f."""
+        sizes = [0.0]
+        if "winner_seat" in self.real and not self.relabels_seats:
+            sizes.append(_distance(*self.seats))
+        if "winner_style" in self.real:
+            sizes.append(_distance(*self.styles))
+        for name, change in (("rounds", self.rounds), ("spread", self.spread)):
+            if name in self.real and change.played:
+                sizes.append(abs(change.difference) / abs(change.played))
+        return max(sizes)
+
+
+@dataclass(frozen=True)
+class OutcomeChange:
+    """What the answer changes at the table, per player count, and how the tests were corrected."""
+
+    per_players: Mapping[int, TableChange]
+    tests: int  # the number of tests the Bonferroni correction divides ALPHA by
+    threshold: float  # the p-value below which a difference counts as real
+    method: str = ""
+    unplayed: Mapping[int, str] = field(default_factory=dict)  # players -> why not measured
+
+    @property
+    def effect(self) -> float:
+        return max((t.effect for t in self.per_players.values()), default=0.0)
+
+    @property
+    def real(self) -> bool:
+        return any(
+            t.real - ({"winner_seat"} if t.relabels_seats else set()) for t in self.per_players.values()
+        )
+
+    @property
+    def relabels_seats(self) -> bool:
+        """Whether the only real change, wherever there is one, is who wins by seat, and that change
+        is a relabelling of the seats."""
+        changed = [t for t in self.per_players.values() if t.real]
+        return bool(changed) and all(t.real == {"winner_seat"} and t.relabels_seats for t in changed)
+
+
+def _distance(a: Shares, b: Shares) -> float:
+    return 0.5 * sum(abs(a.share(i) - b.share(i)) for i in range(len(a.counts)))
+
+
+def _seat_shares(o: Outcomes) -> Shares:
+    counts = [0] * (o.players + 1)
+    for m in o.matches:
+        counts[m.winners[0] if len(m.winners) == 1 else o.players] += 1
+    labels = (*(str(s + 1) for s in range(o.players)), "tie")
+    return Shares(labels, tuple(counts), len(o.matches))
+
+
+def _style_shares(o: Outcomes) -> Shares:
+    styles = tuple(dict.fromkeys(o.bots))
+    counts = [0] * (len(styles) + 1)
+    for m in o.matches:
+        won = {o.bots[s] for s in m.winners}
+        counts[styles.index(won.pop()) if len(won) == 1 else len(styles)] += 1
+    return Shares((*styles, "tie"), tuple(counts), len(o.matches))
+
+
+def _chi_square_p(a: Sequence[int], b: Sequence[int]) -> float:
+    """The p-value of the chi-square test that two samples' counts over the same categories come
+    from one distribution; 1.0 where they are equal or where a sample is empty."""
+    cols = [(x, y) for x, y in zip(a, b, strict=True) if x + y > 0]
+    if list(a) == list(b) or len(cols) < 2 or not sum(a) or not sum(b):
+        return 1.0
+    table = [[x for x, _ in cols], [y for _, y in cols]]
+    return float(scistats.chi2_contingency(table, correction=False).pvalue)
+
+
+def _paired(a: Sequence[int], b: Sequence[int]) -> MeanChange:
+    diffs = [y - x for x, y in zip(a, b, strict=True)]
+    mean_a, mean_b = fmean(a), fmean(b)
+    d = fmean(diffs)
+    n = len(diffs)
+    spread = math.sqrt(sum((x - d) ** 2 for x in diffs) / (n - 1)) if n > 1 else 0.0
+    if spread == 0.0:
+        # Every match differs by the same amount (often 0: the same matches): no sampling error.
+        return MeanChange(mean_a, mean_b, d, d, 1.0 if d == 0 else 0.0)
+    half = float(scistats.t.ppf(0.975, n - 1)) * spread / math.sqrt(n)
+    p = float(scistats.ttest_rel(b, a).pvalue)
+    return MeanChange(mean_a, mean_b, d - half, d + half, p)
+
+
+def _relabelled(a: Shares, b: Shares) -> Shares:
+    """`b`'s seat counts moved onto `a`'s seats rank for rank (the most winning seat of b onto
+    the most winning seat of a, and so on; the tie stays): the closest relabelling of the seats."""
+    seats = len(a.counts) - 1
+    order_a = sorted(range(seats), key=lambda s: (-a.counts[s], s))
+    order_b = sorted(range(seats), key=lambda s: (-b.counts[s], s))
+    counts = [0] * len(b.counts)
+    for sa, sb in zip(order_a, order_b, strict=True):
+        counts[sa] = b.counts[sb]
+    counts[-1] = b.counts[-1]
+    return Shares(a.labels, tuple(counts), b.games)
+
+
+def measures_at(players: int, bots: Sequence[str]) -> int:
+    """The tests a comparison makes at one player count: the winner by style of play only where a
+    style sits in more than one seat (otherwise it is the winner by seat again)."""
+    seated = {bots[s % len(bots)] for s in range(players)}
+    return len(MEASURES) if len(seated) < players else len(MEASURES) - 1
+
+
+def compare(
+    played: Mapping[int, Outcomes],
+    compared: Mapping[int, Outcomes],
+    comes_up: Mapping[int, tuple[float, float, float, float]] | None = None,
+    method: str = "",
+    unplayed: Mapping[int, str] | None = None,
+    family: int | None = None,
+) -> OutcomeChange:
+    """Both sides' matches held against each other at every player count both played (the same
+    game numbers: pairs by game). `family` is the number of tests the correction divides by (all
+    the tests a report makes, so that its real differences are real together); by default this
+    comparison's own."""
+    counts = sorted(set(played) & set(compared))
+    tests = family or max(1, sum(measures_at(n, played[n].bots) for n in counts))
+    threshold = ALPHA / tests
+    per: dict[int, TableChange] = {}
+    for n in counts:
+        a, b = played[n], compared[n]
+        if [m.game for m in a.matches] != [m.game for m in b.matches]:
+            raise ValueError(f"{n} players: the two sides played different matches")
+        seats = (_seat_shares(a), _seat_shares(b))
+        styles = (_style_shares(a), _style_shares(b))
+        style_tested = measures_at(n, a.bots) == len(MEASURES)
+        change = TableChange(
+            players=n,
+            games=len(a.matches),
+            seats=seats,
+            seat_p=_chi_square_p(seats[0].counts, seats[1].counts),
+            styles=styles,
+            style_p=_chi_square_p(styles[0].counts, styles[1].counts) if style_tested else 1.0,
+            style_tested=style_tested,
+            rounds=_paired([m.rounds for m in a.matches], [m.rounds for m in b.matches]),
+            spread=_paired([m.spread for m in a.matches], [m.spread for m in b.matches]),
+            comes_up=(comes_up or {}).get(n),
+        )
+        ps = {
+            "winner_seat": change.seat_p,
+            "winner_style": change.style_p,
+            "rounds": change.rounds.p,
+            "spread": change.spread.p,
+        }
+        real = frozenset(k for k, p in ps.items() if p < threshold)
+        relabels = (
+            "winner_seat" in real and _chi_square_p(seats[0].counts, _relabelled(*seats).counts) >= threshold
+        )
+        per[n] = TableChange(**{**change.__dict__, "real": real, "relabels_seats": relabels})
+    return OutcomeChange(per, tests, threshold, method, dict(unplayed or {}))
+
+
+def describe(games: int, seed: int, bots: Sequence[str], played: str, compared: str) -> str:
+    return (
+        f"{games} seeded matches per player count (base seed {seed}), bots {'/'.join(bots)} round the "
+        f"table, each match played to its end under {played} and under {compared}: the winner by seat "
+        "and by bot (chi-square test of homogeneity), rounds per match and the spread of the final "
+        "scores (paired t-test, 95% interval of the mean difference), and the moves per match at "
+        f"which the two decide differently. A difference is real below p = {ALPHA} divided by the "
+        "number of tests the report makes (Bonferroni)."
+    )

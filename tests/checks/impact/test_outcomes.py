@@ -1,0 +1,151 @@
+"""What an answer changes at the table (issue 19, item 2): both readings played to the end over the
+same seeded matches, who wins by seat and by style of play, match length, the spread of the scores
+and how often the rule comes up, each with its test; a reading that only relabels the seats is
+recognised; the report ranks by it and says it in a designer's words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from five35.checks.impact.measure import comparison, measure
+from five35.checks.impact.outcomes import (
+    Match,
+    OutcomeChange,
+    Outcomes,
+    compare,
+    measures_at,
+    play_outcomes,
+)
+from five35.checks.impact.variants import OnePointPerCard
+from five35.engine import Game
+from five35.engine.simulate import simulate
+from five35.reports.build import _outcome_json
+from five35.reports.render import table_rows, table_words
+from five35.spec import Spec, load_spec
+
+BOTS = ("greedy", "cautious", "random")
+
+
+@pytest.fixture(scope="module")
+def spec() -> Spec:
+    return load_spec()
+
+
+def _outcomes(players: int, winners: list[int], rounds: int = 3, spread: int = 10) -> Outcomes:
+    seated = tuple(BOTS[s % len(BOTS)] for s in range(players))
+    return Outcomes(
+        players, seated, tuple(Match(i, (w,), rounds + i % 2, spread + i % 3) for i, w in enumerate(winners))
+    )
+
+
+def test_a_match_s_outcome_is_what_simulate_counts(spec: Spec) -> None:
+    rs = spec.ruleset()
+    played = play_outcomes(Game, rs, 4, range(30), 7, BOTS)
+    stats = simulate(rs, 4, range(30), [BOTS[s % 3] for s in range(4)], "match", base_seed=7)
+    wins = [0] * 4
+    for m in played.matches:
+        for seat in m.winners:
+            wins[seat] += 1
+    assert tuple(wins) == stats.wins
+    assert sum(m.rounds for m in played.matches) == stats.rounds
+    assert sum(len(m.winners) > 1 for m in played.matches) == stats.ties
+
+
+def test_outcomes_of_split_ranges_merge_to_the_whole(spec: Spec) -> None:
+    rs = spec.ruleset()
+    whole = play_outcomes(Game, rs, 3, range(20), 11, BOTS)
+    parts = play_outcomes(Game, rs, 3, range(10, 20), 11, BOTS).merge(
+        play_outcomes(Game, rs, 3, range(10), 11, BOTS)
+    )
+    assert parts == whole
+
+
+def test_the_same_matches_under_the_same_rules_change_nothing(spec: Spec) -> None:
+    rs = spec.ruleset()
+    side = {n: play_outcomes(Game, rs, n, range(40), 3, BOTS) for n in (2, 4)}
+    change = compare(side, side)
+    assert not change.real and change.effect == 0.0
+    assert all(t.rounds.difference == 0 and t.rounds.p == 1.0 for t in change.per_players.values())
+
+
+def test_a_point_table_that_scores_less_makes_matches_longer(spec: Spec) -> None:
+    # Every card scoring 1 point (rather than up to 5) takes a match more rounds to reach its end:
+    # a large difference, found real with the correction.
+    rs = spec.ruleset()
+    played = {4: play_outcomes(Game, rs, 4, range(120), 5, BOTS)}
+    other = {4: play_outcomes(OnePointPerCard, rs, 4, range(120), 5, BOTS)}
+    change = compare(played, other)
+    table = change.per_players[4]
+    assert "rounds" in table.real and table.rounds.difference > 0
+    assert table.rounds.low > 0  # the whole interval of the difference is above 0
+    assert change.real and change.effect > 0
+
+
+def test_a_relabelling_of_the_seats_is_recognised() -> None:
+    # Seat 1 wins most under one reading, seat 3 under the other, by the same shares: only the
+    # advantage moved round the table.
+    a = _outcomes(3, [0] * 120 + [1] * 50 + [2] * 30)
+    b = _outcomes(3, [2] * 120 + [1] * 50 + [0] * 30)
+    change = compare({3: a}, {3: b})
+    table = change.per_players[3]
+    assert "winner_seat" in table.real
+    assert table.relabels_seats and change.relabels_seats
+    assert not change.real and change.effect == 0.0
+    assert "Only moves the advantage round the table" in table_words(_json(change))
+
+
+def test_a_change_in_who_wins_that_is_no_relabelling_is_real() -> None:
+    a = _outcomes(3, [0] * 70 + [1] * 65 + [2] * 65)
+    b = _outcomes(3, [0] * 160 + [1] * 20 + [2] * 20)
+    change = compare({3: a}, {3: b})
+    assert change.real and not change.relabels_seats
+    assert change.per_players[3].effect == pytest.approx(0.45)
+    words = table_words(_json(change))
+    assert words.startswith(
+        "Under the other reading, with 3 players player 1 wins 80 % of matches instead of 35 %"
+    )
+
+
+def test_the_style_of_play_is_tested_only_where_it_is_not_the_seat() -> None:
+    assert measures_at(2, BOTS) == 3 and measures_at(3, BOTS) == 3 and measures_at(4, BOTS) == 4
+    a = _outcomes(2, [0] * 100 + [1] * 100)
+    change = compare({2: a}, {2: a})
+    assert not change.per_players[2].style_tested
+    assert change.tests == 3
+    rows = table_rows(_json(change))
+    assert rows[0]["cells"][1] == ("as by seat", False)
+
+
+def test_the_correction_covers_every_test_of_the_family() -> None:
+    # A difference with p about 0.001 is real alone (3 tests) but not in a family of 100 tests.
+    a = _outcomes(3, [0] * 85 + [1] * 60 + [2] * 55)
+    b = _outcomes(3, [0] * 120 + [1] * 40 + [2] * 40)
+    alone = compare({3: a}, {3: b})
+    p = alone.per_players[3].seat_p
+    assert 0.05 / 100 < p < 0.05 / 3, p
+    assert alone.real
+    assert not compare({3: a}, {3: b}, family=100).real
+
+
+def test_two_sides_of_different_matches_are_refused() -> None:
+    a = _outcomes(3, [0, 1, 2])
+    b = Outcomes(3, a.bots, tuple(Match(i + 1, (0,), 3, 1) for i in range(3)))
+    with pytest.raises(ValueError, match="different matches"):
+        compare({3: a}, {3: b})
+
+
+def test_how_often_a_rule_comes_up_is_counted_over_the_whole_match(spec: Spec) -> None:
+    rs = spec.ruleset()
+    turned, chosen, other = comparison(spec, rs, "turn_order")
+    same, _, _ = comparison(spec, rs, "turn_order", rs.reading("turn_order"))
+    counts = measure(rs, {"turn": (turned, (chosen, other)), "same": (same, (chosen, chosen))}, 4, range(20))
+    up = counts["turn"].comes_up_per_match()
+    assert up is not None
+    # The turn passes differently at most moves of a match, not once per match.
+    assert up[0] > 10 and up[0] <= up[3]
+    assert counts["same"].comes_up == 0 and counts["same"].comes_up_per_match() is not None
+
+
+def _json(change: OutcomeChange) -> dict[str, Any]:
+    return _outcome_json(change)
