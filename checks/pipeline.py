@@ -672,6 +672,19 @@ def form_questions(
     return tuple(_decisions_below_play(ranked)), tuple(standalone)
 
 
+def question_subjects(
+    questions: Sequence[Question], reviewed: Sequence[Reviewed], impacts: Mapping[str, PointImpact]
+) -> set[str]:
+    """The measured subjects (points, findings) a question can show as its impact: the ones whose
+    outcome at the table is worth playing."""
+    by_id = {r.finding.id: r for r in reviewed}
+    out: set[str] = set()
+    for q in questions:
+        members = [by_id[f] for f in q.members if f in by_id]
+        out.update(m.subject for m in _measured(q.words, members, impacts))
+    return out
+
+
 def _also_checked(q: QuestionWords, r: Reviewed) -> bool:
     """Whether a finding under a question only says the engine was also checked against it: a
     discovered silence on a topic of a question of the words file that has variation points or

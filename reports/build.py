@@ -827,6 +827,7 @@ def _outcome_json(o: OutcomeChange) -> dict[str, Any]:
                 "per_match": round(t.comes_up[0], 4),
                 "ci": [round(t.comes_up[1], 4), round(t.comes_up[2], 4)],
                 "moves_per_match": round(t.comes_up[3], 4),
+                "matches": t.comes_up[4],
             },
             "real": sorted(t.real),
             "relabels_seats": t.relabels_seats,

@@ -55,6 +55,7 @@ from five35.checks.pipeline import (
     Variant,
     collect_findings,
     form_questions,
+    question_subjects,
     review,
     to_measure,
 )
@@ -397,13 +398,18 @@ def estimate_finding_impacts(
 Side = tuple[EngineFactory, Ruleset]  # an engine class and the rules it plays
 
 
+# Matches per unit of the outcome play: a match takes a few milliseconds, so fewer, longer units
+# spend less on sending rulesets and results between processes.
+OUTCOME_CHUNK = 100
+
+
 def _outcome_units(
     sides: Sequence[tuple[Side, int]], games: int, seed: int, bots: Sequence[str]
 ) -> list[Unit]:
     return [
         (play_outcomes, (factory, rs, players, chunk, seed, tuple(bots)), len(chunk))
         for (factory, rs), players in sides
-        for chunk in _chunks(games, CHUNK)
+        for chunk in _chunks(games, OUTCOME_CHUNK)
     ]
 
 
@@ -594,9 +600,13 @@ def report_result(
     finding_impacts = estimate_finding_impacts(
         spec, ruleset, checked, impacts, games, seed, bots, jobs, executor=run_on
     )
-    at_table: dict[str, OutcomeChange] = {}
+    findings = review(spec, ruleset, checked, impacts, finding_impacts)
+    questions, standalone = form_questions(spec, ruleset, findings, impacts)
     if outcomes:
-        measured = {**impacts, **finding_impacts}
+        # Only what a question can show is played again: a finding under a question of points
+        # shows the points' impact, not its own.
+        shown = question_subjects(questions, findings, impacts)
+        measured = {s: pi for s, pi in {**impacts, **finding_impacts}.items() if s in shown}
         sides = _subject_sides(
             ruleset,
             measured,
@@ -604,8 +614,7 @@ def report_result(
             finding_alternatives(spec, ruleset, checked, impacts),
         )
         at_table = measure_outcomes(ruleset, measured, sides, played_outcomes, games, seed, bots, run_on)
-    findings = review(spec, ruleset, checked, impacts, finding_impacts)
-    questions, standalone = form_questions(spec, ruleset, findings, impacts, at_table)
+        questions, standalone = form_questions(spec, ruleset, findings, impacts, at_table)
     return ReportData(
         spec=spec,
         ruleset=ruleset,

@@ -429,7 +429,7 @@ def table_words(at_table: Mapping[str, Any] | None) -> str:
         n, c = max(up, key=lambda item: (item[1]["per_match"], -int(item[0])))
         sentences.append(
             f"The two readings decide differently {_num(c['per_match'])} times a match with {n} players "
-            f"(of {_num(c['moves_per_match'])} moves)."
+            f"(of {_num(c['moves_per_match'])} moves; over the first {c['matches']} matches)."
         )
     return " ".join(sentences)
 

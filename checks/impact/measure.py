@@ -5,7 +5,9 @@ bots under A. At every step the same state is also put to an engine under B: doe
 set of legal moves, end the trick differently or give it to another player, end the round with
 another result, deal differently or pass the turn to someone else? A game is *affected* when any
 step differs. The share of affected games, with a 95% Wilson interval, is measured per player count;
-the first difference of a game is written down as a witness (witnesses.py).
+the first difference of a game is written down as a witness (witnesses.py). Over the first
+COMES_UP_GAMES matches every step is compared to the match's end, to count how often the rule comes
+up: the steps per match at which B decides differently.
 
 Everything here is a pure function of its arguments: `measure` covers one player count and one
 range of game numbers, and the counts of disjoint ranges add up (`ImpactCounts.merge`), so a long
@@ -60,23 +62,24 @@ class ImpactCounts:
     first_change: Mapping[str, int] = field(default_factory=dict)  # what changed first -> games
     witness: Witness | None = None  # the smallest divergence seen (fewest cards), earliest on ties
     witness_game: int = -1
-    # How often the rule comes up: over the played matches, the moves (and deals) at which the
-    # compared reading decides differently, summed and summed as squares per match (for an
-    # interval), and the moves played.
+    # How often the rule comes up: over the first COMES_UP_GAMES played matches, the moves (and
+    # deals) at which the compared reading decides differently, summed and summed as squares per
+    # match (for an interval), the moves played, and those matches.
     comes_up: int = 0
     comes_up_sq: int = 0
     moves: int = 0
+    comes_up_games: int = 0
 
-    def comes_up_per_match(self) -> tuple[float, float, float, float] | None:
-        """(mean, 95 % low, 95 % high, moves per match) of the moves per match at which the two
-        readings decide differently; None without games."""
-        n = self.games
+    def comes_up_per_match(self) -> tuple[float, float, float, float, int] | None:
+        """(mean, 95 % low, 95 % high, moves per match, matches counted) of the moves per match at
+        which the two readings decide differently; None without games."""
+        n = self.comes_up_games
         if not n:
             return None
         mean = self.comes_up / n
         var = max(0.0, self.comes_up_sq / n - mean * mean) * n / (n - 1) if n > 1 else 0.0
         half = 1.959964 * (var / n) ** 0.5
-        return (mean, max(0.0, mean - half), mean + half, self.moves / n)
+        return (mean, max(0.0, mean - half), mean + half, self.moves / n, n)
 
     def merge(self, other: ImpactCounts) -> ImpactCounts:
         first = dict(self.first_change)
@@ -94,6 +97,7 @@ class ImpactCounts:
             comes_up=self.comes_up + other.comes_up,
             comes_up_sq=self.comes_up_sq + other.comes_up_sq,
             moves=self.moves + other.moves,
+            comes_up_games=self.comes_up_games + other.comes_up_games,
         )
 
 
@@ -123,11 +127,13 @@ class _Member:
     comes_up: int = 0
     comes_up_sq: int = 0
     moves: int = 0
+    comes_up_games: int = 0
 
     def end_game(self, comes_up: int, moves: int) -> None:
         self.comes_up += comes_up
         self.comes_up_sq += comes_up * comes_up
         self.moves += moves
+        self.comes_up_games += 1
 
     def counts(self) -> ImpactCounts:
         return ImpactCounts(
@@ -139,6 +145,7 @@ class _Member:
             self.comes_up,
             self.comes_up_sq,
             self.moves,
+            self.comes_up_games,
         )
 
 
@@ -194,6 +201,10 @@ SCOPES: tuple[tuple[str, frozenset[str]], ...] = (
     ("options", OPTION_HOOKS),
 )
 SKIP_UNCHANGED = True  # False compares every step (the tests' reference)
+# How often a rule comes up is counted over the first matches of each player count only: counting
+# compares every step of a match after its first difference, which over every match would cost
+# about as much as the rest of the impact measurement.
+COMES_UP_GAMES = 50
 
 
 def _overrides(cls: type) -> set[str] | None:
@@ -372,6 +383,7 @@ def _measure(
             t.diverged = False
             t.comes_up = 0
         played_moves = 0
+        counting = index < COMES_UP_GAMES
         state = base.new_match(seed)
         history = RoundHistory(state)
         for t, error in unplayable:
@@ -393,19 +405,25 @@ def _measure(
                 move = seated[state.to_move].choose(base, state, legal, rngs[state.to_move])
                 new, events = base.apply(state, move)
                 played_moves += 1
-                _compare_step(base, trackers, state, legal, move, (new, events), index, history)
+                _compare_step(base, trackers, state, legal, move, (new, events), index, history, counting)
                 history.plays.append((state.to_move, move))
                 if steps is not None and rounds < limit:
                     steps.append(Step(state, move, events))
                 state = new
             rounds += 1
-            # The tally, when kept, needs the match played to its end or to simulate's round limit.
-            # How often each rule comes up is counted over the whole match (to simulate's round
-            # limit), so a match is played on after every comparison has differed.
-            if state.phase == "match_over" or rounds >= limit:
+            # The tally, when kept, needs the match played to its end or to simulate's round limit,
+            # and so does a match in which how often each rule comes up is counted.
+            counted = steps is None and not counting
+            if (
+                state.phase == "match_over"
+                or rounds >= limit
+                or (counted and all(t.diverged for t in trackers))
+            ):
                 break
             nxt = base.next_round(state)
             for t in trackers:
+                if t.diverged and not counting:
+                    continue
                 other = t.game.next_round(state)
                 if other != nxt:
                     t.record(
@@ -415,14 +433,15 @@ def _measure(
                     )
             state = nxt
             history = RoundHistory(state)
-        for t in trackers:
-            for m in t.members:
-                m.end_game(t.comes_up, played_moves)
-        for t, _ in unplayable:
-            for m in t.members:
-                m.end_game(t.comes_up, played_moves)
-        for m in unchanged:
-            m.end_game(0, played_moves)
+        if counting:
+            for t in trackers:
+                for m in t.members:
+                    m.end_game(t.comes_up, played_moves)
+            for t, _ in unplayable:
+                for m in t.members:
+                    m.end_game(t.comes_up, played_moves)
+            for m in unchanged:
+                m.end_game(0, played_moves)
         if tally is not None and steps is not None:
             tally.add_game(steps, "match")
         if progress is not None:
@@ -439,7 +458,10 @@ def _compare_step(
     after: tuple[State, tuple[object, ...]],
     index: int,
     history: RoundHistory,
+    counting: bool = False,
 ) -> None:
+    """Compare one played step with every tracker's engine; a tracker whose match differed already
+    is compared only while `counting` how often its rule comes up."""
     legal_a: set[Move] | None = None
     new, events = after
     key_a: tuple[Any, ...] | None = None  # the played side's outcome, worked out once per step
@@ -447,6 +469,8 @@ def _compare_step(
     # The per-pile answers looked up inline: this loop runs for every tracker at every step played.
     pile_id = id(state.pile)
     for t in trackers:
+        if t.diverged and not counting:
+            continue
         if t.scope:
             if t.scope == "options":
                 known = t.same_options.get(pile_id)

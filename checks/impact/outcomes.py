@@ -148,9 +148,9 @@ class TableChange:
     style_tested: bool  # False where every style sits in one seat: the winner by seat says it all
     rounds: MeanChange
     spread: MeanChange
-    # The moves per match at which the two readings decide differently, on the played matches,
-    # and the moves per match: (mean, ci_low, ci_high, moves per match).
-    comes_up: tuple[float, float, float, float] | None = None
+    # The moves per match at which the two readings decide differently, on the first played
+    # matches: (mean, ci_low, ci_high, moves per match, matches counted).
+    comes_up: tuple[float, float, float, float, int] | None = None
     real: frozenset[str] = frozenset()  # the measures whose difference is real (MEASURES)
     relabels_seats: bool = False
 
@@ -265,7 +265,7 @@ def measures_at(players: int, bots: Sequence[str]) -> int:
 def compare(
     played: Mapping[int, Outcomes],
     compared: Mapping[int, Outcomes],
-    comes_up: Mapping[int, tuple[float, float, float, float]] | None = None,
+    comes_up: Mapping[int, tuple[float, float, float, float, int]] | None = None,
     method: str = "",
     unplayed: Mapping[int, str] | None = None,
     family: int | None = None,

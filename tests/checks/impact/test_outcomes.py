@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from five35.checks.impact.measure import comparison, measure
+from five35.checks.impact.measure import COMES_UP_GAMES, comparison, measure
 from five35.checks.impact.outcomes import (
     Match,
     OutcomeChange,
@@ -149,3 +149,17 @@ def test_how_often_a_rule_comes_up_is_counted_over_the_whole_match(spec: Spec) -
 
 def _json(change: OutcomeChange) -> dict[str, Any]:
     return _outcome_json(change)
+
+
+def test_how_often_a_rule_comes_up_is_counted_over_the_first_matches_in_any_split(spec: Spec) -> None:
+    rs = spec.ruleset()
+    turned, chosen, other = comparison(spec, rs, "round_leader")
+    compared = {"round_leader": (turned, (chosen, other))}
+    first = measure(rs, compared, 3, range(COMES_UP_GAMES))["round_leader"]
+    more = measure(rs, compared, 3, range(COMES_UP_GAMES + 10))["round_leader"]
+    split = measure(rs, compared, 3, range(20))["round_leader"].merge(
+        measure(rs, compared, 3, range(20, COMES_UP_GAMES + 10))["round_leader"]
+    )
+    assert more.comes_up_games == COMES_UP_GAMES and more.games == COMES_UP_GAMES + 10
+    assert (more.comes_up, more.comes_up_sq, more.moves) == (first.comes_up, first.comes_up_sq, first.moves)
+    assert split == more
