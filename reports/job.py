@@ -452,17 +452,18 @@ def measure_outcomes(
     ruleset: Ruleset,
     impacts: Mapping[str, PointImpact],
     sides: Mapping[str, tuple[Side, Side]],
-    played: Mapping[int, Outcomes],
+    played: Mapping[tuple[Side, int], Outcomes],
     games: int,
     seed: int,
     bots: Sequence[str],
     executor: Executor,
 ) -> dict[str, OutcomeChange]:
     """What each subject's answer changes at the table: both its sides played to the end over the
-    same matches (`played` holds the rules played's), at every player count both can deal. A
-    subject whose answer changed no step of any match is not played again: it changes nothing."""
+    same matches (`played` holds the sides played already, by side and player count), at every
+    player count both can deal. A subject whose answer changed no step of any match is not played
+    again: it changes nothing."""
     wanted: list[tuple[Side, int]] = []
-    have: dict[tuple[Side, int], Outcomes] = {((Game, ruleset), n): o for n, o in played.items()}
+    have: dict[tuple[Side, int], Outcomes] = dict(played)
     for subject, pair in sides.items():
         if not any(c.affected for c in impacts[subject].per_players.values()):
             continue
@@ -562,19 +563,23 @@ def report_result(
     # The checks go first: the longest units, and the ones the findings' alternatives wait for.
     checks = check_units(spec, ruleset, level, seed, solver_rlimit=solver_rlimit) if results is None else []
 
-    # The rules played's matches to their end, for what each answer changes at the table.
-    played_sides = [((Game, ruleset), n) for n in dealable_counts(ruleset)] if outcomes else []
-    outcome_work = _outcome_units(played_sides, games, seed, bots)
+    # The matches to their end, for what each answer changes at the table: of the rules played,
+    # and of every variation point's other reading (each point is a question's, or a question of
+    # its own); the findings' own alternatives wait for the findings.
+    played_sides: list[tuple[Side, int]] = []
+    if outcomes:
+        for rs in (ruleset, *(rs for rs, _ in impact_units(spec, ruleset)[0].values())):
+            played_sides += [
+                ((Game, rs), n) for n in player_counts(ruleset) if _playable_at((Game, rs), n) is None
+            ]
+    outcome_work = _outcome_units(list(dict.fromkeys(played_sides)), games, seed, bots)
 
     def heard(i: int, result: Any) -> None:
         if i < len(checks) and on_check is not None:
             on_check(result.name, result)
 
     done = _run_units([*checks, *impact_work, *variant_work, *outcome_work], run_on, progress, heard)
-    played_outcomes = {
-        players: o
-        for (_, players), o in _gather_outcomes(outcome_work, done[len(done) - len(outcome_work) :]).items()
-    }
+    played_outcomes = _gather_outcomes(outcome_work, done[len(done) - len(outcome_work) :])
     done = done[: len(done) - len(outcome_work)]
     checked = list(results) if results is not None else list(done[: len(checks)])
     if results is None:
