@@ -555,7 +555,13 @@ def _question_impact(
     """The points' measured impact; for a question without points, its findings' own. Of several,
     the one whose answer changes most at the table, then most games."""
     found = [replace(m, outcome=outcomes.get(m.subject)) for m in _measured(q, members, impacts)]
-    return max(found, key=lambda m: (m.effect, m.share, -m.players), default=None)
+    # A subject whose outcome was compared somewhere says more than one whose other reading could
+    # not be dealt where it changes games.
+    return max(
+        found,
+        key=lambda m: (m.effect, m.outcome is not None and bool(m.outcome.per_players), m.share, -m.players),
+        default=None,
+    )
 
 
 def _measured(

@@ -26,6 +26,7 @@ from five35.checks.findings import (
     ProvedProperty,
     split_reading_key,
 )
+from five35.checks.impact.measure import COMES_UP_GAMES
 from five35.checks.impact.outcomes import MeanChange, OutcomeChange, Shares
 from five35.checks.pipeline import (
     ImpactSource,
@@ -911,6 +912,7 @@ def report_data(data: ReportData) -> dict[str, Any]:
             "level": data.level,
             "seed": data.seed,
             "games": data.games,
+            "comes_up_games": min(COMES_UP_GAMES, data.games),
             "mode": data.mode,
             "bots": list(data.bots),
             "notes": list(data.notes),

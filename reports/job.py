@@ -448,6 +448,11 @@ def _playable_at(side: Side, players: int) -> str | None:
     return None
 
 
+def _changed_at(pi: PointImpact) -> list[int]:
+    """The player counts at which the impact measurement saw the answer change some game."""
+    return sorted(n for n, c in pi.per_players.items() if c.affected)
+
+
 def measure_outcomes(
     ruleset: Ruleset,
     impacts: Mapping[str, PointImpact],
@@ -460,35 +465,36 @@ def measure_outcomes(
 ) -> dict[str, OutcomeChange]:
     """What each subject's answer changes at the table: both its sides played to the end over the
     same matches (`played` holds the sides played already, by side and player count), at every
-    player count both can deal. A subject whose answer changed no step of any match is not played
-    again: it changes nothing."""
+    player count where the impact measurement saw the answer change some game and both can deal.
+    Where it changed no step of any match it changes nothing, and nothing is played again."""
     wanted: list[tuple[Side, int]] = []
     have: dict[tuple[Side, int], Outcomes] = dict(played)
     for subject, pair in sides.items():
-        if not any(c.affected for c in impacts[subject].per_players.values()):
-            continue
-        for side in pair:
-            for n in player_counts(ruleset):
+        for n in _changed_at(impacts[subject]):
+            for side in pair:
                 if (side, n) not in have and (side, n) not in wanted and _playable_at(side, n) is None:
                     wanted.append((side, n))
     units = _outcome_units(wanted, games, seed, bots)
     done = _run_units(units, executor, None)
     have.update(_gather_outcomes(units, done))
     out: dict[str, OutcomeChange] = {}
-    counts = player_counts(ruleset)
-    measured = [s for s in sides if any(c.affected for c in impacts[s].per_players.values())]
+    measured = [s for s in sides if _changed_at(impacts[s])]
     family = sum(
-        measures_at(n, bots) for s in measured for n in counts if all((side, n) in have for side in sides[s])
+        measures_at(n, bots)
+        for s in measured
+        for n in _changed_at(impacts[s])
+        if all((side, n) in have for side in sides[s])
     )
     for subject in measured:
         a, b = sides[subject]
         pi = impacts[subject]
+        changed = _changed_at(pi)
         out[subject] = compare(
-            {n: have[(a, n)] for n in counts if (a, n) in have},
-            {n: have[(b, n)] for n in counts if (b, n) in have},
+            {n: have[(a, n)] for n in changed if (a, n) in have},
+            {n: have[(b, n)] for n in changed if (b, n) in have},
             comes_up={n: c for n, pc in pi.per_players.items() if (c := pc.comes_up_per_match()) is not None},
             method=describe(games, seed, bots, pi.played, pi.compared),
-            unplayed={n: why for n in counts for side in (a, b) if (why := _playable_at(side, n))},
+            unplayed={n: why for n in changed for side in (a, b) if (why := _playable_at(side, n))},
             family=family,
         )
     return out
@@ -563,16 +569,10 @@ def report_result(
     # The checks go first: the longest units, and the ones the findings' alternatives wait for.
     checks = check_units(spec, ruleset, level, seed, solver_rlimit=solver_rlimit) if results is None else []
 
-    # The matches to their end, for what each answer changes at the table: of the rules played,
-    # and of every variation point's other reading (each point is a question's, or a question of
-    # its own); the findings' own alternatives wait for the findings.
-    played_sides: list[tuple[Side, int]] = []
-    if outcomes:
-        for rs in (ruleset, *(rs for rs, _ in impact_units(spec, ruleset)[0].values())):
-            played_sides += [
-                ((Game, rs), n) for n in player_counts(ruleset) if _playable_at((Game, rs), n) is None
-            ]
-    outcome_work = _outcome_units(list(dict.fromkeys(played_sides)), games, seed, bots)
+    # The rules played's matches to their end, for what each answer changes at the table (the
+    # other readings are played where the impact measurement saw them change some game).
+    played_sides = [((Game, ruleset), n) for n in dealable_counts(ruleset)] if outcomes else []
+    outcome_work = _outcome_units(played_sides, games, seed, bots)
 
     def heard(i: int, result: Any) -> None:
         if i < len(checks) and on_check is not None:

@@ -417,19 +417,22 @@ def table_words(at_table: Mapping[str, Any] | None) -> str:
                 by_count.setdefault(n, []).append(_change_words(measure, t) + more)
         groups = [f"with {n} players {_series(by_count[n])}" for n in sorted(by_count, key=int)]
         sentences = ["Under the other reading, " + "; ".join(groups) + "."]
-    else:
+    elif per:
         sentences = ["No clear change in who wins, how long a match lasts or how far the scores lie apart."]
+    else:
+        sentences = []
     if at_table["unplayed"]:
         counts = _series(sorted(at_table["unplayed"], key=int))
         sentences.append(
-            f"With {counts} players one of the readings cannot deal the cards: not compared there."
+            f"With {counts} players, where the answer changes games, one of the readings cannot deal "
+            "the cards: not compared there."
         )
     up = [(n, t["comes_up"]) for n, t in per.items() if t["comes_up"] and t["comes_up"]["per_match"] > 0]
     if up:
         n, c = max(up, key=lambda item: (item[1]["per_match"], -int(item[0])))
         sentences.append(
             f"The two readings decide differently {_num(c['per_match'])} times a match with {n} players "
-            f"(of {_num(c['moves_per_match'])} moves; over the first {c['matches']} matches)."
+            f"(of {_num(c['moves_per_match'])} moves)."
         )
     return " ".join(sentences)
 
