@@ -30,12 +30,12 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from statistics import fmean
+from typing import Any
 
 from five35.engine import MatchEnd, RoundEnd
 from five35.engine.executor import describes_units, games_text
 from five35.engine.simulate import game_seed, play_game, wilson_interval
 from five35.spec import Ruleset
-from scipy import stats as scistats  # type: ignore[import-untyped]
 
 from ..findings import EngineFactory
 from .measure import _engine  # the per-process engine cache the impact units share
@@ -218,6 +218,14 @@ def _style_shares(o: Outcomes) -> Shares:
     return Shares((*styles, "tie"), tuple(counts), len(o.matches))
 
 
+def _scipy_stats() -> Any:
+    # Imported when a comparison is made: the worker processes that only play matches never need
+    # it, and it takes most of a second to import.
+    from scipy import stats  # type: ignore[import-untyped]
+
+    return stats
+
+
 def _chi_square_p(a: Sequence[int], b: Sequence[int]) -> float:
     """The p-value of the chi-square test that two samples' counts over the same categories come
     from one distribution; 1.0 where they are equal or where a sample is empty."""
@@ -225,7 +233,7 @@ def _chi_square_p(a: Sequence[int], b: Sequence[int]) -> float:
     if list(a) == list(b) or len(cols) < 2 or not sum(a) or not sum(b):
         return 1.0
     table = [[x for x, _ in cols], [y for _, y in cols]]
-    return float(scistats.chi2_contingency(table, correction=False).pvalue)
+    return float(_scipy_stats().chi2_contingency(table, correction=False).pvalue)
 
 
 def _paired(a: Sequence[int], b: Sequence[int]) -> MeanChange:
@@ -237,6 +245,7 @@ def _paired(a: Sequence[int], b: Sequence[int]) -> MeanChange:
     if spread == 0.0:
         # Every match differs by the same amount (often 0: the same matches): no sampling error.
         return MeanChange(mean_a, mean_b, d, d, 1.0 if d == 0 else 0.0)
+    scistats = _scipy_stats()
     half = float(scistats.t.ppf(0.975, n - 1)) * spread / math.sqrt(n)
     p = float(scistats.ttest_rel(b, a).pvalue)
     return MeanChange(mean_a, mean_b, d - half, d + half, p)
