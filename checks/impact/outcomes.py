@@ -1,10 +1,13 @@
 """What an answer changes at the table: who wins, by seat and by style of play, how long a match
 lasts and how far the scores spread, under each of two readings, over the same seeded matches.
 
-`play_outcomes` plays matches i in a range of game numbers as `five35.engine.simulate` does (game i
-dealt from `game_seed(seed, i)`, the bots seated round the table) and keeps, per match, the winners,
-the rounds and the spread of the final scores. It is a pure function of its arguments and the
-records of disjoint ranges add up (`Outcomes.merge`), so the work splits across processes.
+`play_outcomes` plays matches i in a range of game numbers, each dealt as `five35.engine.simulate`
+deals it (game i from `game_seed(seed, i)`), and keeps, per match, the winners, the rounds and the
+spread of the final scores. The bots (styles of play) take turns round the seats from one match to
+the next (`seating`): over any run of as many matches as there are styles, every style sits at
+every seat once, so that who wins by seat measures the seat and who wins by style the style. It is
+a pure function of its arguments and the records of disjoint ranges add up (`Outcomes.merge`), so
+the work splits across processes.
 
 `compare` holds two sides' records of the same matches against each other, per player count:
 
@@ -20,8 +23,8 @@ the tests of the family it is made in (by default the comparison's own: every me
 player count; a report corrects over every comparison it makes, so that the chance that any of its
 real differences is chance alone stays below 5 %). A reading whose winners differ by seat only up
 to a relabelling of the seats (the seats' shares sorted agree, and nothing else differs) only moves
-the advantage round the table: `relabels_seats`. The winner by style of play is tested only where a
-style sits in more than one seat; elsewhere it is the winner by seat again.
+the advantage round the table: `relabels_seats`. The winner by style of play is tested only where more
+than one style plays.
 """
 
 from __future__ import annotations
@@ -60,7 +63,7 @@ class Outcomes:
     """The matches of one side at one player count, in game order."""
 
     players: int
-    bots: tuple[str, ...]  # the bot of each seat
+    bots: tuple[str, ...]  # the styles of play, in the order they take turns round the seats
     matches: tuple[Match, ...] = ()
 
     def merge(self, other: Outcomes) -> Outcomes:
@@ -69,6 +72,11 @@ class Outcomes:
         return Outcomes(
             self.players, self.bots, tuple(sorted((*self.matches, *other.matches), key=lambda m: m.game))
         )
+
+
+def seating(bots: Sequence[str], players: int, game: int) -> tuple[str, ...]:
+    """The bot of each seat in match `game`: seat s plays bots[(s + game) % len(bots)]."""
+    return tuple(bots[(s + game) % len(bots)] for s in range(players))
 
 
 @describes_units(
@@ -80,14 +88,13 @@ def play_outcomes(
     factory: EngineFactory, ruleset: Ruleset, players: int, games: range, seed: int, bots: Sequence[str]
 ) -> Outcomes:
     """Matches `games` of base seed `seed` played under `ruleset` by `factory`'s engine, the bots
-    seated round the table (seat s plays bots[s % len(bots)])."""
+    taking turns round the seats (`seating`)."""
     game = _engine(factory, ruleset, players)
-    seated = tuple(bots[s % len(bots)] for s in range(players))
     out = []
     for index in games:
         rounds = 0
         final: tuple[int, ...] = (0,) * players
-        for step in play_game(game, game_seed(seed, index), seated):
+        for step in play_game(game, game_seed(seed, index), seating(bots, players, index)):
             for event in step.events:
                 if isinstance(event, RoundEnd):
                     rounds += 1
@@ -97,7 +104,7 @@ def play_outcomes(
         best = min(final)
         winners = tuple(s for s, score in enumerate(final) if score == best)
         out.append(Match(index, winners, rounds, max(final) - best))
-    return Outcomes(players, seated, tuple(out))
+    return Outcomes(players, tuple(bots), tuple(out))
 
 
 # ---- comparing two sides ------------------------------------------------------------------------
@@ -145,7 +152,7 @@ class TableChange:
     seat_p: float
     styles: tuple[Shares, Shares]  # the winner by style of play (the bot of the winning seat)
     style_p: float
-    style_tested: bool  # False where every style sits in one seat: the winner by seat says it all
+    style_tested: bool  # False where one style plays every seat
     rounds: MeanChange
     spread: MeanChange
     # The moves per match at which the two readings decide differently, on the first played
@@ -213,7 +220,8 @@ def _style_shares(o: Outcomes) -> Shares:
     styles = tuple(dict.fromkeys(o.bots))
     counts = [0] * (len(styles) + 1)
     for m in o.matches:
-        won = {o.bots[s] for s in m.winners}
+        seated = seating(o.bots, o.players, m.game)
+        won = {seated[s] for s in m.winners}
         counts[styles.index(won.pop()) if len(won) == 1 else len(styles)] += 1
     return Shares((*styles, "tie"), tuple(counts), len(o.matches))
 
@@ -265,10 +273,9 @@ def _relabelled(a: Shares, b: Shares) -> Shares:
 
 
 def measures_at(players: int, bots: Sequence[str]) -> int:
-    """The tests a comparison makes at one player count: the winner by style of play only where a
-    style sits in more than one seat (otherwise it is the winner by seat again)."""
-    seated = {bots[s % len(bots)] for s in range(players)}
-    return len(MEASURES) if len(seated) < players else len(MEASURES) - 1
+    """The tests a comparison makes at one player count: the winner by style of play only where
+    more than one style plays."""
+    return len(MEASURES) if len(set(bots)) > 1 else len(MEASURES) - 1
 
 
 def compare(
@@ -321,11 +328,15 @@ def compare(
 
 
 def describe(games: int, seed: int, bots: Sequence[str], played: str, compared: str) -> str:
-    return (
-        f"{games} seeded matches per player count (base seed {seed}), bots {'/'.join(bots)} round the "
-        f"table, each match played to its end under {played} and under {compared}: the winner by seat "
-        "and by bot (chi-square test of homogeneity), rounds per match and the spread of the final "
-        "scores (paired t-test, 95% interval of the mean difference), and the moves per match at "
-        f"which the two decide differently. A difference is real below p = {ALPHA} divided by the "
-        "number of tests the report makes (Bonferroni)."
+    parts = (
+        f"{games} seeded matches per player count (base seed {seed}),",
+        f"bots {'/'.join(bots)} taking turns round the seats from match to match,",
+        f"each match played to its end under {played} and under {compared}:",
+        "the winner by seat and by bot (chi-square test of homogeneity),",
+        "rounds per match and the spread of the final scores",
+        "(paired t-test, 95% interval of the mean difference),",
+        "and the moves per match at which the two decide differently.",
+        f"A difference is real below p = {ALPHA} divided by the number of tests the report makes",
+        "(Bonferroni).",
     )
+    return " ".join(parts)

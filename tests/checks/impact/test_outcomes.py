@@ -16,6 +16,7 @@ from five35.checks.impact.outcomes import (
     compare,
     measures_at,
     play_outcomes,
+    seating,
 )
 from five35.checks.impact.variants import OnePointPerCard
 from five35.engine import Game
@@ -33,23 +34,24 @@ def spec() -> Spec:
 
 
 def _outcomes(players: int, winners: list[int], rounds: int = 3, spread: int = 10) -> Outcomes:
-    seated = tuple(BOTS[s % len(BOTS)] for s in range(players))
     return Outcomes(
-        players, seated, tuple(Match(i, (w,), rounds + i % 2, spread + i % 3) for i, w in enumerate(winners))
+        players, BOTS, tuple(Match(i, (w,), rounds + i % 2, spread + i % 3) for i, w in enumerate(winners))
     )
 
 
-def test_a_match_s_outcome_is_what_simulate_counts(spec: Spec) -> None:
+def test_a_match_s_outcome_is_what_simulate_counts_with_the_styles_turning_round_the_seats(
+    spec: Spec,
+) -> None:
     rs = spec.ruleset()
-    played = play_outcomes(Game, rs, 4, range(30), 7, BOTS)
-    stats = simulate(rs, 4, range(30), [BOTS[s % 3] for s in range(4)], "match", base_seed=7)
-    wins = [0] * 4
+    played = play_outcomes(Game, rs, 4, range(6), 7, BOTS)
     for m in played.matches:
-        for seat in m.winners:
-            wins[seat] += 1
-    assert tuple(wins) == stats.wins
-    assert sum(m.rounds for m in played.matches) == stats.rounds
-    assert sum(len(m.winners) > 1 for m in played.matches) == stats.ties
+        lineup = list(seating(BOTS, 4, m.game))
+        stats = simulate(rs, 4, range(m.game, m.game + 1), lineup, "match", base_seed=7)
+        assert stats.rounds == m.rounds
+        assert tuple(int(s in m.winners) for s in range(4)) == stats.wins
+    # Over as many matches as there are styles, every style sits at every seat once.
+    for seat in range(4):
+        assert sorted(seating(BOTS, 4, g)[seat] for g in range(3)) == sorted(BOTS)
 
 
 def test_outcomes_of_split_ranges_merge_to_the_whole(spec: Spec) -> None:
@@ -107,9 +109,9 @@ def test_a_change_in_who_wins_that_is_no_relabelling_is_real() -> None:
     )
 
 
-def test_the_style_of_play_is_tested_only_where_it_is_not_the_seat() -> None:
-    assert measures_at(2, BOTS) == 3 and measures_at(3, BOTS) == 3 and measures_at(4, BOTS) == 4
-    a = _outcomes(2, [0] * 100 + [1] * 100)
+def test_the_style_of_play_is_tested_only_where_more_than_one_plays() -> None:
+    assert measures_at(2, BOTS) == 4 and measures_at(3, ("random",)) == 3
+    a = Outcomes(2, ("random",), tuple(Match(i, (i % 2,), 3, 1) for i in range(200)))
     change = compare({2: a}, {2: a})
     assert not change.per_players[2].style_tested
     assert change.tests == 3
