@@ -233,7 +233,8 @@ def variant_view(variants: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     across, every value a mean or share with its 95% interval."""
     if not variants:
         return {"labels": [], "metrics": [], "endings": [], "charts": []}
-    labels = [v["label"] for v in variants]
+    # A designer knows a rule version by its title, not by its label.
+    labels = [v["title"] for v in variants]
     counts = sorted({int(p) for v in variants for p in (*v["per_players"], *v["unplayable"])})
     metrics = []
     charts = []
@@ -271,7 +272,7 @@ def variant_view(variants: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         shares = {
             TRICK_END_WORDS[p]: round(totals[p] / tricks, 4) if tricks else 0.0 for p in TRICK_END_PARTS
         }
-        endings.append({"label": v["label"], "tricks": tricks, "shares": shares})
+        endings.append({"label": v["title"], "tricks": tricks, "shares": shares})
     charts.append(
         Markup(
             svg.stacked_shares(
