@@ -42,7 +42,7 @@ from five35.spec import Ruleset, Spec
 from five35.spec.words import LANGUAGES, no_wording, words_of
 
 from . import consistency
-from .plain import KIND_WORDS, Plain
+from .plain import KIND_WORDS, Plain, pct
 
 REPORT_FORMAT = "five35-report/3"
 
@@ -565,7 +565,7 @@ def _for_implementers(q: Question, by_id: Mapping[str, Reviewed]) -> bool:
 def _share_words(impact: Mapping[str, Any] | None) -> str:
     if not impact:
         return "not measured"
-    return f"{impact['share'] * 100:.0f} % of games at {impact['players']} players"
+    return f"{pct(impact['share'])} of games at {impact['players']} players"
 
 
 def _plain_verdict(

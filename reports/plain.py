@@ -374,3 +374,11 @@ def _outcome(value: Any, mover: Any) -> str:
             parts.append("allowed: " + ("; ".join(move_words(m) for m in moves) or "nothing"))
     text = "; ".join(parts) if parts else "nothing changes"
     return _capital(text) + "."
+
+
+def pct(value: float) -> str:
+    """A share as people write it: whole percent, with one decimal below 10 % (where 0.5 % and 1.9 %
+    are different statements) and just below 100 %."""
+    percent = value * 100
+    text = f"{percent:.0f}" if 10 <= percent <= 99 else f"{percent:.1f}".rstrip("0").rstrip(".")
+    return f"{text} %"

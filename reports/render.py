@@ -27,7 +27,7 @@ from five35.spec import dumps
 from markupsafe import Markup
 
 from . import svg
-from .plain import KIND_WORDS, player, quoted
+from .plain import KIND_WORDS, pct, player, quoted
 
 FILES = ("report.md", "report.html", "technical.md", "report.json")
 # How tricks end: the engine's trick-end reasons, then a round that ends mid-trick because a player
@@ -297,14 +297,6 @@ def fmt(value: Any, percent: bool = False) -> str:
     if isinstance(value, float):
         return f"{value:.2f}"
     return str(value)
-
-
-def pct(value: float) -> str:
-    """A share as people write it: whole percent, with one decimal below 10 % (where 0.5 % and 1.9 %
-    are different statements) and just below 100 %."""
-    percent = value * 100
-    text = f"{percent:.0f}" if 10 <= percent <= 99 else f"{percent:.1f}".rstrip("0").rstrip(".")
-    return f"{text} %"
 
 
 def mean_cell(cell: Interval | None, percent: bool = False) -> str:

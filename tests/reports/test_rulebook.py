@@ -157,7 +157,7 @@ def test_each_answer_stands_at_the_clause_it_concerns() -> None:
     add, passing = md.index("-Hinzufügen:"), md.index("-Passen:")
     # the answers about adding stand after the item on adding, not after the whole list
     assert add < md.index("Auch an eine Einzelkarte können Karten angelegt werden") < passing
-    assert md.index("-Überschreiben:") < md.index("Liegen im zentralen Stapel 4 oder mehr Karten") < add
+    assert md.index("-Überschreiben:") < md.index("Ein zentraler Stapel aus 4 oder mehr Karten") < add
     # a list is never parted from the sentence that opens it: the turn order follows the list
     assert passing < md.index("Es wird im Uhrzeigersinn gespielt")
 
