@@ -34,35 +34,43 @@ def busy_processes(n: int) -> Iterator[list[subprocess.Popen[bytes]]]:
             proc.wait()
 
 
-def check_json(spec: Path | None, out: Path) -> bytes:
-    """`535-check check --level ci --format json` of the Z3 checks in a fresh process (worker
-    processes beside it, as `check` runs them), its output file's bytes."""
+def _check_command(spec: Path | None, out: Path) -> tuple[list[str], dict[str, str]]:
     code = "import sys; from five35.cli import main; sys.exit(main())"
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY")}
     only = [arg for name in Z3_CHECKS for arg in ("--only", name)]
     spec_args = ["--spec", str(spec)] if spec is not None else []
     output = ["--format", "json", "--output-file", str(out), "-q"]
-    proc = subprocess.run(
-        [sys.executable, "-c", code, "check", "--level", "ci", *spec_args, *only, *output],
-        cwd=out.parent,  # away from this repository's [tool.five35]
-        env=env,
-        capture_output=True,
-        check=False,
-    )
-    assert proc.returncode in (0, 1), proc.stderr
-    return out.read_bytes()
+    return [sys.executable, "-c", code, "check", "--level", "ci", *spec_args, *only, *output], env
 
 
-@pytest.mark.parametrize("copy", [False, True], ids=["embedded", "three-copies-to-30"])
-def test_check_level_ci_gives_the_same_json_idle_and_beside_busy_processes(
-    copy: bool, tmp_path: Path
-) -> None:
-    spec = write_spec_copy(tmp_path / "house.yaml", THREE_COPIES_TO_30) if copy else None
-    idle = check_json(spec, tmp_path / "idle.json")
+def check_json(specs: list[Path | None], outs: list[Path]) -> list[bytes]:
+    """`535-check check --level ci --format json` of the Z3 checks, one fresh process per spec (worker
+    processes beside each, as `check` runs them), all at once; their output files' bytes."""
+    procs = []
+    for spec, out in zip(specs, outs, strict=True):
+        command, env = _check_command(spec, out)
+        # cwd away from this repository's [tool.five35]
+        procs.append(subprocess.Popen(command, cwd=out.parent, env=env, stderr=subprocess.PIPE))
+    for proc in procs:
+        _, err = proc.communicate()
+        assert proc.returncode in (0, 1), err
+    return [out.read_bytes() for out in outs]
+
+
+def test_check_level_ci_gives_the_same_json_idle_and_beside_busy_processes(tmp_path: Path) -> None:
+    """The embedded spec and a copy with other numbers, each checked alone on an idle machine, then
+    both at once beside BUSY CPU-bound processes: the same bytes."""
+    specs: list[Path | None] = [None, write_spec_copy(tmp_path / "house.yaml", THREE_COPIES_TO_30)]
+    names = ("embedded", "three-copies-to-30")
+    idle = [
+        check_json([spec], [tmp_path / f"idle-{name}.json"])[0]
+        for spec, name in zip(specs, names, strict=True)
+    ]
     with busy_processes(BUSY) as procs:
-        loaded = check_json(spec, tmp_path / "loaded.json")
+        loaded = check_json(specs, [tmp_path / f"loaded-{name}.json" for name in names])
         assert all(p.poll() is None for p in procs)  # they were busy all along
-    assert loaded == idle
+    for name, a, b in zip(names, idle, loaded, strict=True):
+        assert b == a, name
 
 
 def test_a_z3_check_answers_the_same_whatever_z3_did_before_in_the_process(
