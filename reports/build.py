@@ -376,11 +376,23 @@ def _question_choice(
     if not points:
         assumed = any(not spec.parameters[p].in_text for p in q.words.parameters if p in spec.parameters)
         basis = "assumed" if assumed else "engine"
+        words = BASIS_WORDS[basis]
+        # An engine decision that departs from outside evidence says so where it gives its basis:
+        # the evidence is cited, never as settling the question.
+        decisions = words_of(spec).decisions
+        evidence = words_of(spec).evidence
+        departs = [
+            e for t in q.words.topics if t in decisions for e in decisions[t].departs_from if e in evidence
+        ]
+        if departs:
+            words += "; " + " and ".join(
+                f"{evidence[e].by or 'the source of ' + e} plays the other answer ({e})" for e in departs
+            )
         return {
             "profile": ruleset.label(),
             "label": chosen[0] if chosen else "",
             "basis": basis,
-            "basis_words": BASIS_WORDS[basis],
+            "basis_words": words,
             "notes": [],
         }
     profile = spec.profiles[ruleset.profile]
