@@ -550,6 +550,8 @@ def _context(data: Mapping[str, Any]) -> dict[str, Any]:
                 )
             )
             for n, row in enumerate(q["impacts"])
+            # No chart where nothing differs: the table says "0 %" at every player count.
+            if any(cell["share"] > 0 for cell in row["per_players"].values())
         ]
     items = [*data["questions"], *(sections[f] for f in data["standalone"])]
     present = {

@@ -337,6 +337,16 @@ def test_the_appendix_lists_every_finding_once_and_the_pages_the_standalone_ones
     assert md.count("\n### ") == len(fixture_data()["questions"]) + len(fixture_data()["standalone"])
 
 
+def _drawn() -> int:
+    """The impact charts the report draws: one per measured row in which some game changed."""
+    return sum(
+        1
+        for q in fixture_data()["questions"]
+        for row in q["impacts"]
+        if any(cell["share"] > 0 for cell in row["per_players"].values())
+    )
+
+
 def test_html_is_self_contained() -> None:
     html = render_all(fixture_data())["report.html"]
     # One inline script (filters and search); the page reads whole without it.
@@ -346,9 +356,9 @@ def test_html_is_self_contained() -> None:
     urls = set(re.findall(r"https?://[^\s\"'<>]+", html))
     assert urls <= {"http://www.w3.org/2000/svg"}
     assert "@media print" in html
-    # one impact chart per measurement a question shows, plus the variant charts
-    measured = sum(len(q["impacts"]) for q in fixture_data()["questions"])
-    assert html.count('<svg xmlns="http://www.w3.org/2000/svg" class="chart"') == measured + 6
+    # one impact chart per measurement a question shows where some game changed (none where
+    # nothing differs), plus the variant charts
+    assert html.count('<svg xmlns="http://www.w3.org/2000/svg" class="chart"') == _drawn() + 6
 
 
 def test_same_inputs_give_byte_identical_files(tmp_path: Path) -> None:
@@ -655,7 +665,7 @@ def test_every_chart_is_as_wide_as_its_title_and_a_zero_bar_shows() -> None:
 
     html = render_all(fixture_data())["report.html"]
     charts = re.findall(r'<svg [^>]*width="(\d+)"[^>]*>\s*<title>([^<]*)</title>', html)
-    assert len(charts) == sum(len(q["impacts"]) for q in fixture_data()["questions"]) + 6
+    assert len(charts) == _drawn() + 6
     for width, title in charts:
         assert int(width) >= title_width(unescape(title)), title
     long_title = "Games changed: " + "a very long description of what was measured " * 3
