@@ -297,7 +297,9 @@ def _summary(sections: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 
 BASIS_WORDS: Mapping[str, str] = {
     "text": "the rule texts say so",
-    "evidence": "the published game is played so (outside evidence)",
+    # Outside evidence ranges from an implementation to a reviewer reasoning from the name: it
+    # supports a reading, it does not show how every table plays.
+    "evidence": "outside evidence supports it",
     "silent": "no source settles it",
     "--reading": "chosen for this run",
     "engine": "no source settles it",

@@ -255,7 +255,8 @@ def _setup(sit: Mapping[str, Any]) -> str:
     if "deck" in sit:
         parts.append(f"a deck of {sit['deck']} cards")
     if "seed" in sit:
-        parts.append(f"the match dealt from seed {sit['seed']}")
+        # The seed that replays it is the technical appendix's; a designer meets a match.
+        parts.append("in one of the simulated matches")
     head = ", ".join(parts)
     sentences = [_capital(head) + "." if head else ""]
     if "round_leader" in sit and "went_out" in sit:

@@ -424,8 +424,8 @@ def table_words(at_table: Mapping[str, Any] | None) -> str:
     if up:
         n, c = max(up, key=lambda item: (item[1]["per_match"], -int(item[0])))
         sentences.append(
-            f"The two readings decide differently {_num(c['per_match'])} times a match with {n} players "
-            f"(of {_num(c['moves_per_match'])} moves)."
+            f"The rule comes up about {_num(c['per_match'])} times a match with {n} players: moves at "
+            f"which the two readings would differ, of {_num(c['moves_per_match'])}."
         )
     return " ".join(sentences)
 
