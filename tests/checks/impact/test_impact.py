@@ -25,14 +25,9 @@ from five35.checks.text.text_audit import text_audit
 from five35.engine import Game, Move, Pile, State
 from five35.engine import game as game_module
 from five35.engine.simulate import wilson_interval
-from five35.spec import Ruleset, Spec, load_spec
+from five35.spec import Ruleset, Spec
 
 HOOKS = Game.HOOKS
-
-
-@pytest.fixture(scope="module")
-def spec() -> Spec:
-    return load_spec()
 
 
 def _measure(spec: Spec, point: str, players: int, games: range, seed: int = 3) -> ImpactCounts:

@@ -20,14 +20,9 @@ from five35.checks.impact.measure import (
 )
 from five35.checks.impact.variants import VARIANTS, ExampleOrder
 from five35.engine import Game
-from five35.spec import Spec, load_spec
+from five35.spec import Spec
 
 BOTS = ("greedy", "random", "cautious")
-
-
-@pytest.fixture(scope="module")
-def spec() -> Spec:
-    return load_spec()
 
 
 def _alt(spec: Spec, point: str, labels: tuple[str, str], engine: type[Game] = Game) -> Alternative:

@@ -23,14 +23,9 @@ from five35.engine import Game
 from five35.engine.simulate import simulate
 from five35.reports.build import _outcome_json
 from five35.reports.render import table_rows, table_words
-from five35.spec import Spec, load_spec
+from five35.spec import Spec
 
 BOTS = ("greedy", "cautious", "random")
-
-
-@pytest.fixture(scope="module")
-def spec() -> Spec:
-    return load_spec()
 
 
 def _outcomes(players: int, winners: list[int], rounds: int = 3, spread: int = 10) -> Outcomes:

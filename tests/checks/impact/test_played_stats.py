@@ -8,14 +8,9 @@ import pytest
 from five35.checks.impact.measure import comparison, measure, measure_with_stats
 from five35.engine.simulate import simulate
 from five35.reports import job
-from five35.spec import Spec, load_spec
+from five35.spec import Spec
 
 BOTS = ("greedy", "cautious", "random")
-
-
-@pytest.fixture(scope="module")
-def spec() -> Spec:
-    return load_spec()
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])

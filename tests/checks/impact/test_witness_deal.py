@@ -4,12 +4,7 @@ from __future__ import annotations
 
 import pytest
 from five35.checks.impact.measure import comparison, measure
-from five35.spec import Spec, load_spec
-
-
-@pytest.fixture(scope="module")
-def spec() -> Spec:
-    return load_spec()
+from five35.spec import Spec
 
 
 @pytest.mark.parametrize(
