@@ -21,8 +21,7 @@ the words file's `templates.topic_questions` for their kind.
 
 Questions rank by what their answer changes at the table (who wins, how long a match lasts, how
 scores spread: five35.checks.impact.outcomes), then severity, then the share of games that go
-differently at some step; a question about an engine decision ranks below every question whose
-answer changes play unless it changes more itself (`form_questions`).
+differently at some step, then open before settled (`form_questions`).
 """
 
 from __future__ import annotations
@@ -619,10 +618,9 @@ def form_questions(
     findings that stand alone. Ranked by what the answer changes at the table (`outcomes`, by
     subject: the size of its largest real change in who wins, how long a match lasts or how scores
     spread; unmeasured last), then severity (`_graded_severity`), then the share of games that go
-    differently at some step, then open before settled. A question about an engine decision (the
-    engine already plays one answer) then moves below every question whose answer changes play and
-    changes at least as much as it does. A silence on a topic of a declared question is `also`
-    checked: it does not count towards the question's severity, impact or status."""
+    differently at some step, then open before settled: the order the report states. A silence on a
+    topic of a declared question is `also` checked: it does not count towards the question's
+    severity, impact or status."""
     every = (*questions_of(spec), *gathered_questions(spec, ruleset, [r.finding for r in reviewed]))
     order = {q.id: i for i, q in enumerate(every)}
     groups: dict[str, list[Reviewed]] = {}
@@ -675,7 +673,7 @@ def form_questions(
         )
 
     ranked = sorted(out, key=rank)
-    return tuple(_decisions_below_play(ranked)), tuple(standalone)
+    return tuple(ranked), tuple(standalone)
 
 
 def question_subjects(
@@ -715,31 +713,3 @@ def _graded_severity(spec: Spec, q: Question) -> Severity:
         if q.impact.share >= grades.low_share and q.severity is Severity.LOW:
             return Severity.MEDIUM
     return q.severity
-
-
-def _decisions_below_play(ranked: Sequence[Question]) -> list[Question]:
-    """The ranked questions with each engine-decision question placed before the first other
-    question that it outranks: one that does not change play (unmeasured, or a share of 0) and
-    ranks below it already, or one whose answer changes less at the table, or as much and fewer
-    games, than its own. Decisions keep
-    their order among themselves."""
-    others = [q for q in ranked if q.kind is not FindingKind.DECISION]
-    decisions = [q for q in ranked if q.kind is FindingKind.DECISION]
-    position = {q.id: i for i, q in enumerate(ranked)}
-
-    def weight(q: Question) -> tuple[float, float]:
-        return (q.impact.effect, q.impact.share) if q.impact is not None else (0.0, -1.0)
-
-    def before(d: Question, q: Question) -> bool:
-        if weight(q) > (0.0, 0.0):
-            return weight(d) > weight(q)
-        return position[d.id] < position[q.id]
-
-    out: list[Question] = []
-    i = 0
-    for d in decisions:
-        while i < len(others) and not before(d, others[i]):
-            out.append(others[i])
-            i += 1
-        out.append(d)
-    return out + others[i:]

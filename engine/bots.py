@@ -130,6 +130,14 @@ def get_bot(name: str) -> Bot:
         raise SpecError("--bots", f"unknown bot {name!r} (known: {', '.join(BOTS)})") from None
 
 
+def turning_seats(bots: Sequence[str], players: int, game: int) -> tuple[str, ...]:
+    """The bot of each seat in game number `game` when the bots take turns round the seats from one
+    game to the next: seat s plays bots[(s + game) % len(bots)]. Over any run of len(bots) games
+    every bot sits at every seat once, so that what a seat wins is the seat's and what a bot wins
+    is the bot's, not the other's."""
+    return tuple(bots[(s + game) % len(bots)] for s in range(players))
+
+
 def seat_bots(bots: Sequence[Bot | str], players: int) -> tuple[Bot, ...]:
     """One bot per seat from one bot for all seats or one per seat, each a registered name or a Bot
     (a test's own bot need not be registered). Raises SpecError naming --bots."""

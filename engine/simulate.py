@@ -35,7 +35,7 @@ from five35.spec import Ruleset, SpecError
 from five35.spec.limits import InputLimitError, load_json
 from five35.spec.model import MATCH_ROUND_LIMIT
 
-from .bots import Bot, seat_bots
+from .bots import Bot, seat_bots, turning_seats
 from .engines import Engine, make_engine
 from .executor import Executor, LocalExecutor, describes_units, games_text
 from .state import ACTIONS, TRICK_END_REASONS, Event, MatchEnd, Move, RoundEnd, State, TrickEnd
@@ -207,6 +207,9 @@ class Stats:
     first_leader_wins: int = 0  # games won (alone or tied) by the player who led the first trick
     ties: int = 0  # games with more than one winner
     round_limited: int = 0  # matches stopped by the round limit (scored as they stood)
+    # The bots took turns round the seats from one game to the next (`turning_seats`): `bots` is
+    # then the order they take their turns in, not one bot per seat.
+    turning: bool = False
 
     @staticmethod
     def empty(players: int, mode: Mode, ruleset: str, bots: Sequence[str]) -> Stats:
@@ -268,7 +271,13 @@ class Stats:
             "seats": [
                 {
                     "seat": seat,
-                    "bot": self.bots[seat] if len(self.bots) > 1 else self.bots[0],
+                    "bot": (
+                        "taking turns: " + "/".join(self.bots)
+                        if self.turning
+                        else self.bots[seat]
+                        if len(self.bots) > 1
+                        else self.bots[0]
+                    ),
                     "mean_penalty_per_round": _share(self.penalties[seat], rounds),
                     "mean_final_score": _share(self.scores[seat], games),
                     "went_out": self.went_out[seat],
@@ -313,6 +322,8 @@ class Stats:
             "first_leader_wins": self.first_leader_wins,
             "ties": self.ties,
             "round_limited": self.round_limited,
+            # Only where it is so: the files `simulate` writes keep their keys.
+            **({"turning": True} if self.turning else {}),
         }
 
     @staticmethod
@@ -334,7 +345,7 @@ def _add_maps(a: Mapping[Any, int], b: Mapping[Any, int]) -> dict[Any, int]:
 
 def merge(a: Stats, b: Stats) -> Stats:
     """The stats of the games of `a` and the games of `b` together."""
-    for name in ("players", "mode", "ruleset", "bots"):
+    for name in ("players", "mode", "ruleset", "bots", "turning"):
         if getattr(a, name) != getattr(b, name):
             raise ValueError(
                 f"cannot merge stats with different {name}: {getattr(a, name)!r} and {getattr(b, name)!r}"
@@ -360,6 +371,7 @@ def merge(a: Stats, b: Stats) -> Stats:
         first_leader_wins=a.first_leader_wins + b.first_leader_wins,
         ties=a.ties + b.ties,
         round_limited=a.round_limited + b.round_limited,
+        turning=a.turning,
     )
 
 
@@ -486,7 +498,10 @@ def _stats_from_counts(data: Any, where: str) -> Stats:
     bots = data.get("bots")
     if not isinstance(bots, list) or not bots or not all(isinstance(b, str) for b in bots):
         raise _fail(where, f"bots: expected a list of bot names, got {json_value(bots)}")
-    if len(bots) not in (1, players):
+    turning = data.get("turning", False)
+    if not isinstance(turning, bool):
+        raise _fail(where, f"turning: expected true or false, got {json_value(turning)}")
+    if not turning and len(bots) not in (1, players):
         raise _fail(where, f"bots: expected 1 or {players} names, got {len(bots)}")
     return Stats(
         players=players,
@@ -509,6 +524,7 @@ def _stats_from_counts(data: Any, where: str) -> Stats:
         first_leader_wins=_count(data, "first_leader_wins", where),
         ties=_count(data, "ties", where),
         round_limited=_count(data, "round_limited", where),
+        turning=turning,
     )
 
 
@@ -709,8 +725,9 @@ class _Tally:
             if first_leader in winners:
                 self.first_leader_wins += 1
 
-    def freeze(self, mode: Mode, ruleset: str, bots: Sequence[str]) -> Stats:
+    def freeze(self, mode: Mode, ruleset: str, bots: Sequence[str], turning: bool = False) -> Stats:
         return Stats(
+            turning=turning,
             players=self.players,
             mode=mode,
             ruleset=ruleset,
@@ -744,25 +761,29 @@ def simulate(
     base_seed: int = 0,
     engine: EngineFactory = make_engine,
     progress: Callable[[int], None] | None = None,
+    turning: bool = False,
 ) -> Stats:
     """Play game i for every i in `seeds`, dealt from `game_seed(base_seed, i)`, and count.
 
-    `bots` names one bot for all seats or one per seat. `engine` builds the game (a variant or a
-    planted-bug subclass of Game in tests). `progress`, if given, is called with 1 after each game;
-    it cannot change the result. Raises SpecError for a player count or bot list that cannot be used.
+    `bots` names one bot for all seats or one per seat; with `turning`, any number of bots that take
+    turns round the seats from one game to the next (`five35.engine.bots.turning_seats`), as the
+    report seats them. `engine` builds the game (a variant or a planted-bug subclass of Game in
+    tests). `progress`, if given, is called with 1 after each game; it cannot change the result.
+    Raises SpecError for a player count or bot list that cannot be used.
     """
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
     game = engine(ruleset, players)
     ruleset.hand_size(players)  # a deal the deck cannot supply fails here, before any game
-    chosen = seat_bots(bots, players)
     names = tuple(b if isinstance(b, str) else b.name for b in bots)
+    chosen = seat_bots(bots, players) if not turning else ()
     tally = _Tally(players)
     for index in seeds:
-        tally.add_game(play_game(game, game_seed(base_seed, index), chosen, mode), mode)
+        lineup = seat_bots(turning_seats(names, players, index), players) if turning else chosen
+        tally.add_game(play_game(game, game_seed(base_seed, index), lineup, mode), mode)
         if progress is not None:
             progress(1)
-    return tally.freeze(mode, ruleset.label(), names)
+    return tally.freeze(mode, ruleset.label(), names, turning)
 
 
 def split(seeds: range, parts: int) -> list[range]:

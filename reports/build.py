@@ -607,12 +607,22 @@ def _plain_verdict(
         if q["impact"] and q["impact"]["share"] >= 0.5 and not (q["at_table"] and q["at_table"]["real"])
     ]
     if often:
-        named = "; ".join(f"{q['title']} ({_share_words(q['impact'])})" for q in often[:5])
-        more = f", and {len(often) - 5} more" if len(often) > 5 else ""
+        named = "; ".join(f"{q['title']} ({_share_words(q['impact'])})" for q in often)
         lead = "Others change" if clear else "The answer changes"
         lines.append(
             f"{lead} how a game goes at some step in most games, with no clear change in who wins, "
-            f"how long or how the scores lie: {named}{more}."
+            f"how long or how the scores lie: {named}."
+        )
+    some = [
+        q
+        for q in questions
+        if q["impact"] and 0 < q["impact"]["share"] < 0.5 and not (q["at_table"] and q["at_table"]["real"])
+    ]
+    if some:
+        named = "; ".join(f"{q['title']} ({_share_words(q['impact'])})" for q in some)
+        lines.append(
+            "Fewer than half of the games go otherwise at every player count, with no clear change "
+            f"in who wins, how long or how the scores lie, for: {named}."
         )
     never = [q for q in questions if q["impact"] and q["impact"]["share"] == 0.0]
     if never:

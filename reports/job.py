@@ -143,8 +143,7 @@ def _impact_stats_unit(
     lambda ruleset, players, games, *rest: f"the variant {ruleset.label()}, {games_text(games, players)}"
 )
 def _variant_unit(ruleset: Ruleset, players: int, games: range, seed: int, bots: Sequence[str]) -> Stats:
-    seated = [bots[s % len(bots)] for s in range(players)]
-    return simulate(ruleset, players, games, seated, "match", base_seed=seed)
+    return simulate(ruleset, players, games, list(bots), "match", base_seed=seed, turning=True)
 
 
 @describes_units(unit_name)

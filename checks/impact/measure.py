@@ -25,7 +25,7 @@ from functools import partial
 from typing import Any
 
 from five35.engine import Game, Move, RoundEnd, State, TrickEnd
-from five35.engine.bots import Bot, get_bot
+from five35.engine.bots import Bot, get_bot, turning_seats
 from five35.engine.engines import Engine, make_engine
 from five35.engine.executor import Executor, LocalExecutor, describes_units, games_text
 from five35.engine.simulate import (
@@ -307,8 +307,7 @@ def measure_with_stats(
     variant comparison of the played rules need not play them again."""
     tally = _Tally(players)
     counts = _measure(played, compared, players, games, base_seed, bots, Game, None, None, tally)
-    seated = tuple(bots[seat % len(bots)] for seat in range(players))
-    return counts, tally.freeze("match", played.label(), seated)
+    return counts, tally.freeze("match", played.label(), tuple(bots), turning=True)
 
 
 def _measure(
@@ -326,7 +325,7 @@ def _measure(
     """Play game i for every i in `games` under `played` and compare every step with each ruleset
     in `compared` (name -> (ruleset, (played reading, compared reading))).
 
-    Bots sit round the table in the order given (seat s plays bots[s % len(bots)]). `engines` may
+    The bots take turns round the seats from one game to the next (`turning_seats`). `engines` may
     give a compared name its own engine class (default: `engine`). Returns the counts per compared
     name. A comparison stops for a game at its first difference. With `tally`, every game is also
     counted into it as `simulate` counts it (its first round_limit rounds).
@@ -368,12 +367,12 @@ def _measure(
                 unplayable.append((tracker, str(exc)))
             by_engine[(rs, factory)] = tracker
         tracker.members.append(member)
-    seated = _seat_bots(bots, players)
     every = list(members.values())
     limit = round_limit(played)
     for index in games:
         seed = game_seed(base_seed, index)
         rngs = bot_rngs(seed, players)
+        seated = _seat_bots(turning_seats(bots, players, index), players)
         for m in every:
             m.games += 1
         for t in trackers:
@@ -606,8 +605,9 @@ def comparison(
 
 def describe_method(games: int, seed: int, bots: Sequence[str], played: str, compared: str) -> str:
     return (
-        f"{games} seeded matches per player count (base seed {seed}), bots {'/'.join(bots)} round the "
-        f"table, played under {played}; a match counts as affected when {compared} would at some step "
+        f"{games} seeded matches per player count (base seed {seed}), bots {'/'.join(bots)} taking "
+        f"turns round the seats, played under {played}; a match counts as affected when {compared} "
+        "would at some step "
         "deal differently, allow a different set of legal moves, end a trick differently or give it "
         "to another player, end the round with another result, or pass the turn to someone else. "
         "95% Wilson interval."

@@ -4,10 +4,10 @@ lasts and how far the scores spread, under each of two readings, over the same s
 `play_outcomes` plays matches i in a range of game numbers, each dealt as `five35.engine.simulate`
 deals it (game i from `game_seed(seed, i)`), and keeps, per match, the winners, the rounds and the
 spread of the final scores. The bots (styles of play) take turns round the seats from one match to
-the next (`seating`): over any run of as many matches as there are styles, every style sits at
-every seat once, so that who wins by seat measures the seat and who wins by style the style. It is
-a pure function of its arguments and the records of disjoint ranges add up (`Outcomes.merge`), so
-the work splits across processes.
+the next (`five35.engine.bots.turning_seats`), as everywhere in the report: over any run of as many
+matches as there are styles, every style sits at every seat once, so that who wins by seat
+measures the seat and who wins by style the style. It is a pure function of its arguments and the
+records of disjoint ranges add up (`Outcomes.merge`), so the work splits across processes.
 
 `compare` holds two sides' records of the same matches against each other, per player count:
 
@@ -36,6 +36,7 @@ from statistics import fmean
 from typing import Any
 
 from five35.engine import MatchEnd, RoundEnd
+from five35.engine.bots import turning_seats
 from five35.engine.executor import describes_units, games_text
 from five35.engine.simulate import game_seed, play_game, wilson_interval
 from five35.spec import Ruleset
@@ -74,11 +75,6 @@ class Outcomes:
         )
 
 
-def seating(bots: Sequence[str], players: int, game: int) -> tuple[str, ...]:
-    """The bot of each seat in match `game`: seat s plays bots[(s + game) % len(bots)]."""
-    return tuple(bots[(s + game) % len(bots)] for s in range(players))
-
-
 @describes_units(
     lambda factory, ruleset, players, games, *rest: (
         f"the outcomes of {ruleset.label()}, {games_text(games, players)}"
@@ -88,13 +84,13 @@ def play_outcomes(
     factory: EngineFactory, ruleset: Ruleset, players: int, games: range, seed: int, bots: Sequence[str]
 ) -> Outcomes:
     """Matches `games` of base seed `seed` played under `ruleset` by `factory`'s engine, the bots
-    taking turns round the seats (`seating`)."""
+    taking turns round the seats (`turning_seats`)."""
     game = _engine(factory, ruleset, players)
     out = []
     for index in games:
         rounds = 0
         final: tuple[int, ...] = (0,) * players
-        for step in play_game(game, game_seed(seed, index), seating(bots, players, index)):
+        for step in play_game(game, game_seed(seed, index), turning_seats(bots, players, index)):
             for event in step.events:
                 if isinstance(event, RoundEnd):
                     rounds += 1
@@ -220,7 +216,7 @@ def _style_shares(o: Outcomes) -> Shares:
     styles = tuple(dict.fromkeys(o.bots))
     counts = [0] * (len(styles) + 1)
     for m in o.matches:
-        seated = seating(o.bots, o.players, m.game)
+        seated = turning_seats(o.bots, o.players, m.game)
         won = {seated[s] for s in m.winners}
         counts[styles.index(won.pop()) if len(won) == 1 else len(styles)] += 1
     return Shares((*styles, "tie"), tuple(counts), len(o.matches))

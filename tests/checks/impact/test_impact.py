@@ -327,7 +327,7 @@ def test_a_simulated_witness_replays_from_its_position(spec: Spec) -> None:
     # up again on the engine, shrunk to the mover's few cards where the witness was shrunk.
     rs = spec.ruleset()
     for point, players in (("run_order", 3), ("eight_exemption", 4), ("turn_order", 3), ("deal", 4)):
-        counts = _measure(spec, point, players, range(6))
+        counts = _measure(spec, point, players, range(12))
         w = counts.witness
         assert w is not None and w.position is not None, point
         game = Game(rs, players)

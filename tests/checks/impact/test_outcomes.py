@@ -16,10 +16,10 @@ from five35.checks.impact.outcomes import (
     compare,
     measures_at,
     play_outcomes,
-    seating,
 )
 from five35.checks.impact.variants import OnePointPerCard
 from five35.engine import Game
+from five35.engine.bots import turning_seats
 from five35.engine.simulate import simulate
 from five35.reports.build import _outcome_json
 from five35.reports.render import table_rows, table_words
@@ -40,13 +40,13 @@ def test_a_match_s_outcome_is_what_simulate_counts_with_the_styles_turning_round
     rs = spec.ruleset()
     played = play_outcomes(Game, rs, 4, range(6), 7, BOTS)
     for m in played.matches:
-        lineup = list(seating(BOTS, 4, m.game))
+        lineup = list(turning_seats(BOTS, 4, m.game))
         stats = simulate(rs, 4, range(m.game, m.game + 1), lineup, "match", base_seed=7)
         assert stats.rounds == m.rounds
         assert tuple(int(s in m.winners) for s in range(4)) == stats.wins
     # Over as many matches as there are styles, every style sits at every seat once.
     for seat in range(4):
-        assert sorted(seating(BOTS, 4, g)[seat] for g in range(3)) == sorted(BOTS)
+        assert sorted(turning_seats(BOTS, 4, g)[seat] for g in range(3)) == sorted(BOTS)
 
 
 def test_outcomes_of_split_ranges_merge_to_the_whole(spec: Spec) -> None:
