@@ -461,12 +461,17 @@ def table_rows(at_table: Mapping[str, Any] | None) -> list[dict[str, Any]]:
         style, sa, sb = _moved(styles, "style") if styles else ("", 0.0, 0.0)
         up = t["comes_up"]
         seat = f"{who}: {pct(a)} → {pct(b)}" + (" (the seats relabelled)" if t["relabels_seats"] else "")
+        # Only a clear change is named: the largest of several moves that chance alone can make
+        # would overstate it.
+        if not _clear("winner_seat", t):
+            seat = "no clear change" + (" (the seats relabelled)" if t["relabels_seats"] else "")
+        styled = f"{style}: {pct(sa)} → {pct(sb)}" if "winner_style" in real else "no clear change"
         rows.append(
             {
                 "players": n,
                 "cells": [
                     (seat, _clear("winner_seat", t)),
-                    (f"{style}: {pct(sa)} → {pct(sb)}" if styles else "as by seat", "winner_style" in real),
+                    (styled if styles else "as by seat", "winner_style" in real),
                     (f"{_num(t['rounds']['played'])} → {_num(t['rounds']['compared'])}", "rounds" in real),
                     (f"{_num(t['spread']['played'])} → {_num(t['spread']['compared'])}", "spread" in real),
                     (f"{_num(up['per_match'])} of {_num(up['moves_per_match'])}" if up else "–", False),
