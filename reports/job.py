@@ -399,7 +399,7 @@ Side = tuple[EngineFactory, Ruleset]  # an engine class and the rules it plays
 
 # Matches per unit of the outcome play: a match takes a few milliseconds, so fewer, longer units
 # spend less on sending rulesets and results between processes.
-OUTCOME_CHUNK = 100
+OUTCOME_CHUNK = 200
 
 
 def _outcome_units(
