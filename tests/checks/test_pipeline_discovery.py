@@ -5,9 +5,10 @@ play unless they change more games; silences rank by games changed like any ques
 
 from __future__ import annotations
 
-from five35.checks.findings import Finding, FindingKind, Impact, Severity
+from five35.checks.findings import SEVERITIES, Finding, FindingKind, Impact, Severity
 from five35.checks.pipeline import (
     PointImpact,
+    Question,
     Reviewed,
     assign,
     form_questions,
@@ -140,15 +141,23 @@ def test_engine_decisions_rank_below_questions_that_change_play_unless_they_chan
     assert kinds["topic.hook:mid"] is FindingKind.SILENCE
 
 
-def test_a_decision_that_changes_fewer_games_ranks_below_every_question_that_changes_play() -> None:
+def test_a_decision_ranks_by_the_key_every_question_ranks_by() -> None:
+    """An engine decision is not moved: like every question it ranks by what its answer changes at
+    the table, then severity, then the share of games changed (the order the report states)."""
     points = list(SPEC.variation_points)[:2]
     findings = [_point_finding(p) for p in points] + [
         _found("dec", FindingKind.DECISION, "decision.x", share=0.70),
     ]
-    # Same grade and severity as the decision, larger share: both stay above it.
     impacts = {points[0]: _point_impact(points[0], 0.95), points[1]: _point_impact(points[1], 0.80)}
     questions, _ = form_questions(SPEC, RULESET, _reviewed(findings), impacts)
-    assert [q.id for q in questions][-1] == "topic.decision.x"
+    sev = {s: i for i, s in enumerate(SEVERITIES)}
+
+    def key(q: Question) -> tuple[float, int, float]:
+        assert q.impact is not None
+        return (-q.impact.effect, sev[q.severity], -q.impact.share)
+
+    assert "topic.decision.x" in [q.id for q in questions]
+    assert [key(q) for q in questions] == sorted(key(q) for q in questions)
 
 
 def test_a_hook_with_a_family_of_mutants_takes_the_family_s_words() -> None:
