@@ -267,3 +267,19 @@ def test_witnesses_are_told_as_scenes_with_players_from_one() -> None:
     assert re.search(
         r"Player \d leads [\d,]+\. Player \d is to move, facing the run", order["scene"]["setup"]
     )
+
+
+def test_a_clause_quoted_under_a_standalone_finding_is_quoted_there() -> None:
+    """ "quoted under finding N above" names the finding that quotes the clause (it once named the
+    clause's place in its own finding's list)."""
+    md = render_all(_full())["report.md"]
+    part = md.split("## Findings that stand alone", 1)
+    assert len(part) == 2
+    sections = {
+        int(m.group(1)): m.group(2)
+        for m in re.finditer(r"^### (\d+)\. (.*?)(?=^### |\Z)", part[1], re.M | re.S)
+    }
+    refs = re.findall(r"^> \*(.+?)\*: quoted under finding (\d+) above\.$", part[1], re.M)
+    assert refs, "no clause is quoted twice among the standalone findings"
+    for name, number in refs:
+        assert f"> *{name}*\n" in sections[int(number)], (name, number)
