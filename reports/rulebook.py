@@ -352,8 +352,11 @@ def _cites(book: Rulebook, ins: Insertion, received: bool = True) -> str:
     (with the damaged clause as received, unless `received` is False: the list of changes names
     it already)."""
     if ins.question is None:
-        if ins.replaces is None or not received:
+        if ins.replaces is None:
             return f"{book.words['basis_label']}: {book.words['basis']['repair']}"
+        if not received:
+            # The list of changes says "in place of «…»" already: the same basis as the note's.
+            return f"{book.words['basis_label']}: {book.words['basis']['damaged']}"
         return (
             f"{book.words['basis_label']}: {book.words['basis']['damaged']}; "
             f"{book.words['received']} {_quote(book.language, ins.replaces)}"

@@ -183,6 +183,12 @@ def test_the_spanish_rulebook_repairs_its_damaged_examples_and_title() -> None:
     assert "el texto recibido dice «-Individual: Cualquier carta única. (1»" in md
     assert "en lugar de «-Individual: Cualquier carta única. (1»" in md
     assert md.count("-Individual: Cualquier carta única. (1") == 3  # restored, quoted, listed
+    # the list of changes gives the restored line the note's basis (damaged, not missing)
+    listed = next(
+        line for line in md.splitlines() if "en lugar de «-Individual: Cualquier carta única. (1»" in line
+    )
+    assert "dañado en este texto, se restituye a partir del otro texto" in listed
+    assert "falta en este texto" not in listed
     # a clarification sits after the clause it clarifies
     run = md.index("Escalera: Cualquier grupo de dos o más cartas de rango consecutivo.")
     assert run < md.index("el 6 y el 10 que faltan interrumpen la escalera") < md.index("-Superar:")
