@@ -698,7 +698,23 @@ def _also_checked(q: QuestionWords, r: Reviewed) -> bool:
 
 
 def _graded_severity(spec: Spec, q: Question) -> Severity:
-    """A question's severity, checked against what its answer measurably changes: one whose answer
+    """A question's severity, checked against what its answer measurably changes (`_graded_by_share`),
+    then against what it changes at the table where both readings were played to the end (the
+    words file's `severities.by_outcome`): an answer that clearly changes the outcome takes its
+    `clear` severity, one that changes nothing clearly at most `unclear_at_most`."""
+    severity = _graded_by_share(spec, q)
+    grades = words_of(spec).by_impact
+    outcome = q.impact.outcome if q.impact is not None else None
+    if outcome is None or not outcome.per_players or grades.clear_outcome is None:
+        return severity
+    if outcome.real:
+        return Severity(grades.clear_outcome)
+    cap = Severity(grades.unclear_at_most or severity.value)
+    return min(severity, cap, key=lambda s: -SEVERITIES.index(s))
+
+
+def _graded_by_share(spec: Spec, q: Question) -> Severity:
+    """A question's severity, checked against the share of games its answer changes: one whose answer
     changed no simulated game (a share of 0) is low whatever its findings say; an engine decision or
     a silence whose answer changes most games at some player count (the words file's
     `severities.by_impact.high_share`) is high, one that changes some of them at least medium."""

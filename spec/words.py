@@ -221,6 +221,11 @@ class ImpactGrades:
     high_share: float
     low_share: float
     conventions: tuple[str, ...]
+    # Where both readings were played to the end (`severities.by_outcome`): the severity of an
+    # answer that clearly changes the outcome, and the most an answer that changes none may have
+    # (None: the outcome grades nothing).
+    clear_outcome: str | None = None
+    unclear_at_most: str | None = None
 
 
 @dataclass(frozen=True)
@@ -1147,7 +1152,11 @@ def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Words:
         topic_no_clause=dict(data["templates"].get("topic_questions", {}).get("no_clause", {})),
         kind_severity=dict(data["severities"].get("by_kind", {})),
         by_impact=ImpactGrades(
-            float(grades["high_share"]), float(grades["low_share"]), tuple(grades["conventions"])
+            float(grades["high_share"]),
+            float(grades["low_share"]),
+            tuple(grades["conventions"]),
+            data["severities"].get("by_outcome", {}).get("clear"),
+            data["severities"].get("by_outcome", {}).get("unclear_at_most"),
         ),
         mismatches=mismatches,
         gaps={k: use(v) for k, v in data["gaps"].items()},

@@ -171,3 +171,25 @@ def test_a_hook_with_a_family_of_mutants_takes_the_family_s_words() -> None:
     for lang in ("en", "de", "es"):
         assert q.wording({}, lang) == family.wording[lang]
     assert q.wordings[0].at == next(c for c in family.clauses if c in SPEC.clauses)
+
+
+def test_what_an_answer_changes_at_the_table_grades_its_severity() -> None:
+    """severities.by_outcome: a clear change at the table makes a question high, one compared with
+    no clear change is at most medium, whatever its findings say."""
+    from five35.checks.impact.outcomes import Match, Outcomes, compare
+
+    bots = ("greedy", "cautious", "random")
+    same = Outcomes(3, bots, tuple(Match(i, (i % 3,), 3 + i % 2, 10) for i in range(200)))
+    longer = Outcomes(3, bots, tuple(Match(i, (i % 3,), 6 + i % 2, 10) for i in range(200)))
+    clear, unclear = compare({3: same}, {3: longer}), compare({3: same}, {3: same})
+    assert clear.real and not unclear.real and unclear.per_players
+    points = list(SPEC.variation_points)[:2]
+    findings = [_point_finding(p) for p in points]
+    impacts = {p: _point_impact(p, 0.9) for p in points}
+    outcomes = {points[0]: clear, points[1]: unclear}
+    plain, _ = form_questions(SPEC, RULESET, _reviewed(findings), impacts)
+    graded, _ = form_questions(SPEC, RULESET, _reviewed(findings), impacts, outcomes)
+    before = {q.impact.subject: q.severity for q in plain if q.impact is not None}
+    after = {q.impact.subject: q.severity for q in graded if q.impact is not None}
+    assert after[points[0]] is Severity.HIGH
+    assert after[points[1]] is (Severity.MEDIUM if before[points[1]] is Severity.HIGH else before[points[1]])

@@ -283,3 +283,16 @@ def test_a_clause_quoted_under_a_standalone_finding_is_quoted_there() -> None:
     assert refs, "no clause is quoted twice among the standalone findings"
     for name, number in refs:
         assert f"> *{name}*\n" in sections[int(number)], (name, number)
+
+
+def test_severity_follows_what_the_answer_changes_at_the_table() -> None:
+    """As the report says: high where the answer clearly changes the outcome, at most medium where
+    both readings were played and nothing changed clearly (the words file's severities.by_outcome)."""
+    questions = _full()["questions"]
+    compared = [q for q in questions if q["at_table"] and q["at_table"]["per_players"]]
+    assert compared
+    for q in compared:
+        if q["at_table"]["real"]:
+            assert q["severity"] == "high", q["id"]
+        else:
+            assert q["severity"] != "high", q["id"]
