@@ -423,10 +423,18 @@ def table_words(at_table: Mapping[str, Any] | None) -> str:
     up = [(n, t["comes_up"]) for n, t in per.items() if t["comes_up"] and t["comes_up"]["per_match"] > 0]
     if up:
         n, c = max(up, key=lambda item: (item[1]["per_match"], -int(item[0])))
-        sentences.append(
-            f"The rule comes up about {_num(c['per_match'])} times a match with {n} players: moves at "
-            f"which the two readings would differ, of {_num(c['moves_per_match'])}."
-        )
+        if c["per_match"] >= c["moves_per_match"] / 2:
+            # A rule that decides most moves (the turn order, the deal) does not "come up": it is
+            # always there.
+            sentences.append(
+                f"The two readings differ at most moves of a match: {_num(c['per_match'])} of "
+                f"{_num(c['moves_per_match'])} with {n} players."
+            )
+        else:
+            sentences.append(
+                f"The rule comes up about {_num(c['per_match'])} times a match with {n} players: moves "
+                f"at which the two readings would differ, of {_num(c['moves_per_match'])}."
+            )
     return " ".join(sentences)
 
 
