@@ -710,7 +710,7 @@ def _graded_severity(spec: Spec, q: Question) -> Severity:
     if outcome.real:
         return Severity(grades.clear_outcome)
     cap = Severity(grades.unclear_at_most or severity.value)
-    return min(severity, cap, key=lambda s: -SEVERITIES.index(s))
+    return max(severity, cap, key=SEVERITIES.index)  # the less severe of the two
 
 
 def _graded_by_share(spec: Spec, q: Question) -> Severity:

@@ -27,7 +27,7 @@ from five35.checks.findings import (
     split_reading_key,
 )
 from five35.checks.impact.measure import COMES_UP_GAMES
-from five35.checks.impact.outcomes import MeanChange, OutcomeChange, Shares
+from five35.checks.impact.outcomes import MEASURES, MeanChange, OutcomeChange, Shares
 from five35.checks.pipeline import (
     ImpactSource,
     PointImpact,
@@ -855,6 +855,8 @@ def _outcome_json(o: OutcomeChange) -> dict[str, Any]:
                 "matches": t.comes_up[4],
             },
             "real": sorted(t.real),
+            "clear": sorted(t.clear),
+            "sizes": {m: round(t.size(m), 4) for m in MEASURES},
             "relabels_seats": t.relabels_seats,
             "effect": round(t.effect, 4),
         }

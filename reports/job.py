@@ -380,12 +380,15 @@ def estimate_finding_impacts(
     bots: Sequence[str] = DEFAULT_BOTS,
     jobs: int = 1,
     executor: Executor | None = None,
+    alts: Mapping[str, Alternative] | None = None,
 ) -> dict[str, PointImpact]:
     """Impact of the findings that neither carry one nor hang on a variation point: each finding's
-    own `Alternative`, over the same seeded games as the points' impacts (`impacts`, measured with
-    the same `bots`). An alternative that compares what a point's impact compared already, or what
-    another finding's does, is not played again: it shares those games' counts."""
-    alts = finding_alternatives(spec, ruleset, results, impacts)
+    own `Alternative` (`alts`, by default `finding_alternatives`), over the same seeded games as the
+    points' impacts (`impacts`, measured with the same `bots`). An alternative that compares what a
+    point's impact compared already, or what another finding's does, is not played again: it shares
+    those games' counts."""
+    if alts is None:
+        alts = finding_alternatives(spec, ruleset, results, impacts)
     known = _known(spec, ruleset, impacts, games, seed)
     measured = estimate_alternatives(alts, ruleset, games, seed, bots, jobs, executor=executor, known=known)
     return {
@@ -479,7 +482,7 @@ def measure_outcomes(
     out: dict[str, OutcomeChange] = {}
     measured = [s for s in sides if _changed_at(impacts[s])]
     family = sum(
-        measures_at(n, bots)
+        measures_at(bots)
         for s in measured
         for n in _changed_at(impacts[s])
         if all((side, n) in have for side in sides[s])
@@ -601,8 +604,9 @@ def report_result(
                 *notes,
                 f"The rules played cannot be dealt to {players} players ({exc}): no impact at that count.",
             )
+    alts = finding_alternatives(spec, ruleset, checked, impacts)
     finding_impacts = estimate_finding_impacts(
-        spec, ruleset, checked, impacts, games, seed, bots, jobs, executor=run_on
+        spec, ruleset, checked, impacts, games, seed, bots, jobs, executor=run_on, alts=alts
     )
     findings = review(spec, ruleset, checked, impacts, finding_impacts)
     questions, standalone = form_questions(spec, ruleset, findings, impacts)
@@ -615,7 +619,7 @@ def report_result(
             ruleset,
             measured,
             impact_units(spec, ruleset)[0],
-            finding_alternatives(spec, ruleset, checked, impacts),
+            alts,
         )
         at_table = measure_outcomes(ruleset, measured, sides, played_outcomes, games, seed, bots, run_on)
         questions, standalone = form_questions(spec, ruleset, findings, impacts, at_table)

@@ -384,7 +384,7 @@ def _change_words(measure: str, t: Mapping[str, Any]) -> str:
 
 
 def _clear(measure: str, t: Mapping[str, Any]) -> bool:
-    return measure in t["real"] and not (measure == "winner_seat" and t["relabels_seats"])
+    return measure in t["clear"]
 
 
 def table_words(at_table: Mapping[str, Any] | None) -> str:
@@ -404,7 +404,7 @@ def table_words(at_table: Mapping[str, Any] | None) -> str:
         for measure in MEASURE_ORDER:
             where = [(n, t) for n, t in per.items() if _clear(measure, t)]
             if where:
-                n, t = max(where, key=lambda item: (_size(measure, item[1]), -int(item[0])))
+                n, t = max(where, key=lambda item: (item[1]["sizes"][measure], -int(item[0])))
                 also = len(where) - 1
                 more = f" (clear at {also} more player count{'s' if also > 1 else ''} too)" if also else ""
                 by_count.setdefault(n, []).append(_change_words(measure, t) + more)
@@ -443,19 +443,6 @@ def _series(items: Sequence[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _size(measure: str, t: Mapping[str, Any]) -> float:
-    if measure in ("winner_seat", "winner_style"):
-        rows = t["winner_by_" + ("seat" if measure == "winner_seat" else "style")]
-        if rows is None:
-            return 0.0
-        return 0.5 * sum(
-            abs(float(b["share"]) - float(a["share"]))
-            for a, b in zip(rows["played"], rows["compared"], strict=True)
-        )
-    m = t[measure]
-    return abs(m["difference"]) / abs(m["played"]) if m["played"] else 0.0
-
-
 def table_rows(at_table: Mapping[str, Any] | None) -> list[dict[str, Any]]:
     """One row per player count for the question's details: the two readings side by side, each
     cell (text, whether its difference is clear)."""
@@ -463,25 +450,26 @@ def table_rows(at_table: Mapping[str, Any] | None) -> list[dict[str, Any]]:
         return []
     rows = []
     for n, t in at_table["per_players"].items():
-        real = set(t["real"])
+        clear = set(t["clear"])
         who, a, b = _moved(t["winner_by_seat"], "seat")
         styles = t["winner_by_style"]
         style, sa, sb = _moved(styles, "style") if styles else ("", 0.0, 0.0)
         up = t["comes_up"]
-        seat = f"{who}: {pct(a)} → {pct(b)}" + (" (the seats relabelled)" if t["relabels_seats"] else "")
         # Only a clear change is named: the largest of several moves that chance alone can make
-        # would overstate it.
-        if not _clear("winner_seat", t):
+        # would overstate it. (A seat change that only relabels the seats is never clear.)
+        if "winner_seat" in clear:
+            seat = f"{who}: {pct(a)} → {pct(b)}"
+        else:
             seat = "no clear change" + (" (the seats relabelled)" if t["relabels_seats"] else "")
-        styled = f"{style}: {pct(sa)} → {pct(sb)}" if "winner_style" in real else "no clear change"
+        styled = f"{style}: {pct(sa)} → {pct(sb)}" if "winner_style" in clear else "no clear change"
         rows.append(
             {
                 "players": n,
                 "cells": [
-                    (seat, _clear("winner_seat", t)),
-                    (styled if styles else "as by seat", "winner_style" in real),
-                    (f"{_num(t['rounds']['played'])} → {_num(t['rounds']['compared'])}", "rounds" in real),
-                    (f"{_num(t['spread']['played'])} → {_num(t['spread']['compared'])}", "spread" in real),
+                    (seat, "winner_seat" in clear),
+                    (styled if styles else "as by seat", "winner_style" in clear),
+                    (f"{_num(t['rounds']['played'])} → {_num(t['rounds']['compared'])}", "rounds" in clear),
+                    (f"{_num(t['spread']['played'])} → {_num(t['spread']['compared'])}", "spread" in clear),
                     (f"{_num(up['per_match'])} of {_num(up['moves_per_match'])}" if up else "–", False),
                 ],
             }

@@ -25,7 +25,7 @@ from functools import partial
 from typing import Any
 
 from five35.engine import Game, Move, RoundEnd, State, TrickEnd
-from five35.engine.bots import Bot, get_bot, turning_seats
+from five35.engine.bots import seat_bots, turning_seats
 from five35.engine.engines import Engine, make_engine
 from five35.engine.executor import Executor, LocalExecutor, describes_units, games_text
 from five35.engine.simulate import (
@@ -274,10 +274,6 @@ def _engine(factory: EngineFactory, ruleset: Ruleset, players: int) -> Engine:
     return game
 
 
-def _seat_bots(bots: Sequence[str], players: int) -> tuple[Bot, ...]:
-    return tuple(get_bot(bots[seat % len(bots)]) for seat in range(players))
-
-
 def measure(
     played: Ruleset,
     compared: Mapping[str, tuple[Ruleset, tuple[str, str]]],
@@ -368,17 +364,17 @@ def _measure(
             by_engine[(rs, factory)] = tracker
         tracker.members.append(member)
     every = list(members.values())
+    # Every tracker whose members count a game's difference: the compared engines and the readings
+    # that cannot deal this table.
+    counted_trackers = [*trackers, *(t for t, _ in unplayable)]
     limit = round_limit(played)
     for index in games:
         seed = game_seed(base_seed, index)
         rngs = bot_rngs(seed, players)
-        seated = _seat_bots(turning_seats(bots, players, index), players)
+        seated = seat_bots(turning_seats(bots, players, index), players)
         for m in every:
             m.games += 1
-        for t in trackers:
-            t.diverged = False
-            t.comes_up = 0
-        for t, _ in unplayable:
+        for t in counted_trackers:
             t.diverged = False
             t.comes_up = 0
         played_moves = 0
@@ -433,10 +429,7 @@ def _measure(
             state = nxt
             history = RoundHistory(state)
         if counting:
-            for t in trackers:
-                for m in t.members:
-                    m.end_game(t.comes_up, played_moves)
-            for t, _ in unplayable:
+            for t in counted_trackers:
                 for m in t.members:
                     m.end_game(t.comes_up, played_moves)
             for m in unchanged:

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from statistics import fmean
 from typing import Any
 
@@ -157,19 +157,27 @@ class TableChange:
     real: frozenset[str] = frozenset()  # the measures whose difference is real (MEASURES)
     relabels_seats: bool = False
 
+    def size(self, measure: str) -> float:
+        """How large the difference in one of MEASURES is, real or not: a winner share moved by d
+        counts d (the total variation distance of the two distributions), a mean changed by a
+        fraction f counts f."""
+        if measure == "winner_seat":
+            return _distance(*self.seats)
+        if measure == "winner_style":
+            return _distance(*self.styles) if self.style_tested else 0.0
+        change = self.rounds if measure == "rounds" else self.spread
+        return abs(change.difference) / abs(change.played) if change.played else 0.0
+
+    @property
+    def clear(self) -> frozenset[str]:
+        """The real differences a designer is told of: a winner by seat that only relabels the
+        seats is not one."""
+        return self.real - {"winner_seat"} if self.relabels_seats else self.real
+
     @property
     def effect(self) -> float:
-        """The size of the largest real difference: a winner share moved by d counts d (the total
-        variation distance of the two distributions), a mean changed by a fraction f counts f."""
-        sizes = [0.0]
-        if "winner_seat" in self.real and not self.relabels_seats:
-            sizes.append(_distance(*self.seats))
-        if "winner_style" in self.real:
-            sizes.append(_distance(*self.styles))
-        for name, change in (("rounds", self.rounds), ("spread", self.spread)):
-            if name in self.real and change.played:
-                sizes.append(abs(change.difference) / abs(change.played))
-        return max(sizes)
+        """The size of the largest clear difference (0 where none is)."""
+        return max((self.size(m) for m in self.clear), default=0.0)
 
 
 @dataclass(frozen=True)
@@ -188,9 +196,7 @@ class OutcomeChange:
 
     @property
     def real(self) -> bool:
-        return any(
-            t.real - ({"winner_seat"} if t.relabels_seats else set()) for t in self.per_players.values()
-        )
+        return any(t.clear for t in self.per_players.values())
 
     @property
     def relabels_seats(self) -> bool:
@@ -268,9 +274,10 @@ def _relabelled(a: Shares, b: Shares) -> Shares:
     return Shares(a.labels, tuple(counts), b.games)
 
 
-def measures_at(players: int, bots: Sequence[str]) -> int:
+def measures_at(bots: Sequence[str]) -> int:
     """The tests a comparison makes at one player count: the winner by style of play only where
-    more than one style plays."""
+    more than one style plays (the styles take turns round every seat, so the player count does
+    not matter)."""
     return len(MEASURES) if len(set(bots)) > 1 else len(MEASURES) - 1
 
 
@@ -287,7 +294,7 @@ def compare(
     the tests a report makes, so that its real differences are real together); by default this
     comparison's own."""
     counts = sorted(set(played) & set(compared))
-    tests = family or max(1, sum(measures_at(n, played[n].bots) for n in counts))
+    tests = family or max(1, sum(measures_at(played[n].bots) for n in counts))
     threshold = ALPHA / tests
     per: dict[int, TableChange] = {}
     for n in counts:
@@ -296,7 +303,7 @@ def compare(
             raise ValueError(f"{n} players: the two sides played different matches")
         seats = (_seat_shares(a), _seat_shares(b))
         styles = (_style_shares(a), _style_shares(b))
-        style_tested = measures_at(n, a.bots) == len(MEASURES)
+        style_tested = measures_at(a.bots) == len(MEASURES)
         change = TableChange(
             players=n,
             games=len(a.matches),
@@ -319,7 +326,7 @@ def compare(
         relabels = (
             "winner_seat" in real and _chi_square_p(seats[0].counts, _relabelled(*seats).counts) >= threshold
         )
-        per[n] = TableChange(**{**change.__dict__, "real": real, "relabels_seats": relabels})
+        per[n] = replace(change, real=real, relabels_seats=relabels)
     return OutcomeChange(per, tests, threshold, method, dict(unplayed or {}))
 
 

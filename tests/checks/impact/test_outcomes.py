@@ -105,7 +105,7 @@ def test_a_change_in_who_wins_that_is_no_relabelling_is_real() -> None:
 
 
 def test_the_style_of_play_is_tested_only_where_more_than_one_plays() -> None:
-    assert measures_at(2, BOTS) == 4 and measures_at(3, ("random",)) == 3
+    assert measures_at(BOTS) == 4 and measures_at(("random",)) == 3
     a = Outcomes(2, ("random",), tuple(Match(i, (i % 2,), 3, 1) for i in range(200)))
     change = compare({2: a}, {2: a})
     assert not change.per_players[2].style_tested
