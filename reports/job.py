@@ -312,10 +312,12 @@ def simulate_variants(
     return finish(_run_units(units, executor or LocalExecutor(jobs), progress))
 
 
-def work_units(spec: Spec, ruleset: Ruleset, games: int) -> int:
-    """Games the impact estimate and the variant comparison will play, for a progress bar."""
+def work_units(spec: Spec, ruleset: Ruleset, games: int, *, outcomes: bool = True) -> int:
+    """Games the first phase plays, for a progress bar: the impact estimate, the variant comparison
+    and (with `outcomes`) the rules played's matches for what each answer changes at the table."""
     variants = variant_rulesets(spec, ruleset)
-    return games * len(dealable_counts(ruleset)) + games * sum(
+    sides = 2 if outcomes else 1
+    return sides * games * len(dealable_counts(ruleset)) + games * sum(
         len(player_counts(rs)) for _, _, rs in variants
     )
 
