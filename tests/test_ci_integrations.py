@@ -86,8 +86,9 @@ def test_github_annotations_on_the_embedded_spec_land_and_the_summary_holds_the_
 ) -> None:
     summary = tmp_path / "summary.md"
     summary.write_text("# an earlier step's summary\n", encoding="utf-8")
+    sarif = tmp_path / "out.sarif"
     result = subprocess.run(
-        [CLI, "check", "--level", "quick", "--format", "github"],
+        [CLI, "check", "--level", "quick", "--format", "github", "--sarif-file", str(sarif)],
         cwd=tmp_path,
         env=environment(GITHUB_STEP_SUMMARY=str(summary)),
         capture_output=True,
@@ -104,7 +105,8 @@ def test_github_annotations_on_the_embedded_spec_land_and_the_summary_holds_the_
     overflow = [line for line in result.stdout.splitlines() if line.startswith("::notice title=535-check%3A")]
     assert len(overflow) == 1 and "GITHUB_STEP_SUMMARY" in overflow[0]
     hidden = int(re.search(r"; (\d+) more annotations", overflow[0]).group(1))  # type: ignore[union-attr]
-    findings = json.loads(_json_run(tmp_path))["findings"]
+    # The same run's findings, from the SARIF file it wrote beside the annotations.
+    findings = [r["properties"] for r in json.loads(sarif.read_text(encoding="utf-8"))["runs"][0]["results"]]
     assert hidden + sum(kinds.values()) - 1 == len(findings)
     # Most severe first: every high-severity finding is among those shown.
     shown = {props["title"].split("%3A ", 1)[1] for kind, props in found if kind == "warning"}
@@ -115,18 +117,7 @@ def test_github_annotations_on_the_embedded_spec_land_and_the_summary_holds_the_
     assert "| check | status |" in text and "| finding | kind | severity |" in text
     assert "| divergence | skipped: not run at level quick" in text
     assert text.count("\n| `") == len(findings)
-    assert list(tmp_path.iterdir()) == [summary]
-
-
-def _json_run(cwd: Path) -> str:
-    return subprocess.run(
-        [CLI, "check", "--level", "quick", "--format", "json"],
-        cwd=cwd,
-        env=environment(),
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    assert sorted(tmp_path.iterdir()) == sorted([summary, sarif])
 
 
 def test_annotations_of_a_spec_in_the_repository_carry_its_relative_path(tmp_path: Path) -> None:
