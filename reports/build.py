@@ -857,6 +857,7 @@ def _outcome_json(o: OutcomeChange) -> dict[str, Any]:
             "real": sorted(t.real),
             "clear": sorted(t.clear),
             "sizes": {m: round(t.size(m), 4) for m in MEASURES},
+            "bounds": {m: round(t.bound(m), 4) for m in MEASURES},
             "relabels_seats": t.relabels_seats,
             "effect": round(t.effect, 4),
         }

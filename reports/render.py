@@ -411,7 +411,10 @@ def table_words(at_table: Mapping[str, Any] | None) -> str:
         groups = [f"with {n} players {_series(by_count[n])}" for n in sorted(by_count, key=int)]
         sentences = ["Under the other reading, " + "; ".join(groups) + "."]
     elif per:
-        sentences = ["No clear change in who wins, how long a match lasts or how far the scores lie apart."]
+        sentences = [
+            "No clear change in who wins, how long a match lasts or how far the scores lie apart.",
+            _bounds_words(per),
+        ]
     else:
         sentences = []
     if at_table["unplayed"]:
@@ -436,6 +439,24 @@ def table_words(at_table: Mapping[str, Any] | None) -> str:
                 f"at which the two readings would differ, of {_num(c['moves_per_match'])}."
             )
     return " ".join(sentences)
+
+
+def _two(x: float) -> str:
+    """Two significant digits (a bound of 0.04 rounds is not 0)."""
+    return f"{x:.0f}" if abs(x) >= 100 else f"{x:.2g}"
+
+
+def _bounds_words(per: Mapping[str, Any]) -> str:
+    """How large a change "no clear change" rules out: the largest the 95 % intervals admit at any
+    player count compared."""
+    worst = {m: max(t["bounds"][m] for t in per.values()) for m in MEASURE_ORDER}
+    whose = "no seat's or style's" if any(t["winner_by_style"] for t in per.values()) else "no seat's"
+    share = max(worst["winner_seat"], worst["winner_style"])
+    return (
+        f"Within 95 % intervals, at any player count, {whose} share of wins moves by more than "
+        f"{round(share * 100)} percentage points, a match's length by more than {_two(worst['rounds'])} "
+        f"rounds, or the distance between the final scores by more than {_two(worst['spread'])} points."
+    )
 
 
 def _series(items: Sequence[str]) -> str:

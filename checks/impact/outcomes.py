@@ -156,6 +156,9 @@ class TableChange:
     comes_up: tuple[float, float, float, float, int] | None = None
     real: frozenset[str] = frozenset()  # the measures whose difference is real (MEASURES)
     relabels_seats: bool = False
+    # winner_seat, winner_style -> the most any category's share of wins may have moved, by the
+    # 95 % interval of its paired difference (the same matches under both readings)
+    share_bounds: Mapping[str, float] = field(default_factory=dict)
 
     def size(self, measure: str) -> float:
         """How large the difference in one of MEASURES is, real or not: a winner share moved by d
@@ -167,6 +170,16 @@ class TableChange:
             return _distance(*self.styles) if self.style_tested else 0.0
         change = self.rounds if measure == "rounds" else self.spread
         return abs(change.difference) / abs(change.played) if change.played else 0.0
+
+    def bound(self, measure: str) -> float:
+        """The largest change in one of MEASURES that the 95 % intervals admit, either way: the
+        farther end of the interval of the mean paired difference, for a winner of each category's
+        share of wins (the largest), for a mean of the measure itself. What "no clear change" rules
+        out is a change larger than this."""
+        if measure in ("winner_seat", "winner_style"):
+            return self.share_bounds.get(measure, 0.0)
+        change = self.rounds if measure == "rounds" else self.spread
+        return max(abs(change.low), abs(change.high))
 
     @property
     def clear(self) -> frozenset[str]:
@@ -206,26 +219,54 @@ class OutcomeChange:
         return bool(changed) and all(t.real == {"winner_seat"} and t.relabels_seats for t in changed)
 
 
+def _share_bound(a: Sequence[int], b: Sequence[int], categories: int) -> float:
+    """The farthest end, over the categories, of the 95 % interval of the paired difference in a
+    category's share of wins: `a` and `b` give each match's winning category under either side."""
+    bound = 0.0
+    for c in range(categories):
+        change = _paired([int(x == c) for x in a], [int(y == c) for y in b])
+        bound = max(bound, abs(change.low), abs(change.high))
+    return min(1.0, bound)
+
+
 def _distance(a: Shares, b: Shares) -> float:
     return 0.5 * sum(abs(a.share(i) - b.share(i)) for i in range(len(a.counts)))
 
 
+def _seat_won(o: Outcomes) -> list[int]:
+    """Each match's winning seat, or the tie category (o.players)."""
+    return [m.winners[0] if len(m.winners) == 1 else o.players for m in o.matches]
+
+
 def _seat_shares(o: Outcomes) -> Shares:
-    counts = [0] * (o.players + 1)
-    for m in o.matches:
-        counts[m.winners[0] if len(m.winners) == 1 else o.players] += 1
     labels = (*(str(s + 1) for s in range(o.players)), "tie")
-    return Shares(labels, tuple(counts), len(o.matches))
+    return _shares(labels, _seat_won(o))
 
 
-def _style_shares(o: Outcomes) -> Shares:
-    styles = tuple(dict.fromkeys(o.bots))
-    counts = [0] * (len(styles) + 1)
+def _styles(o: Outcomes) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(o.bots))
+
+
+def _style_won(o: Outcomes) -> list[int]:
+    """Each match's winning style of play, or the tie category (the number of styles)."""
+    styles = _styles(o)
+    out = []
     for m in o.matches:
         seated = turning_seats(o.bots, o.players, m.game)
         won = {seated[s] for s in m.winners}
-        counts[styles.index(won.pop()) if len(won) == 1 else len(styles)] += 1
-    return Shares((*styles, "tie"), tuple(counts), len(o.matches))
+        out.append(styles.index(won.pop()) if len(won) == 1 else len(styles))
+    return out
+
+
+def _style_shares(o: Outcomes) -> Shares:
+    return _shares((*_styles(o), "tie"), _style_won(o))
+
+
+def _shares(labels: tuple[str, ...], won: Sequence[int]) -> Shares:
+    counts = [0] * len(labels)
+    for c in won:
+        counts[c] += 1
+    return Shares(labels, tuple(counts), len(won))
 
 
 def _scipy_stats() -> Any:
@@ -326,7 +367,10 @@ def compare(
         relabels = (
             "winner_seat" in real and _chi_square_p(seats[0].counts, _relabelled(*seats).counts) >= threshold
         )
-        per[n] = replace(change, real=real, relabels_seats=relabels)
+        bounds = {"winner_seat": _share_bound(_seat_won(a), _seat_won(b), n + 1)}
+        if style_tested:
+            bounds["winner_style"] = _share_bound(_style_won(a), _style_won(b), len(_styles(a)) + 1)
+        per[n] = replace(change, real=real, relabels_seats=relabels, share_bounds=bounds)
     return OutcomeChange(per, tests, threshold, method, dict(unplayed or {}))
 
 

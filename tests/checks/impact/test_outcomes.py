@@ -168,3 +168,33 @@ def test_a_rule_that_decides_most_moves_is_said_to_do_so() -> None:
     assert "differ at most moves of a match: 90 of 110 with 3 players" in table_words(_json(change))
     rare = compare({3: a}, {3: a}, comes_up={3: (2.5, 2.0, 3.0, 110.0, 50)})
     assert "The rule comes up about 2.5 times a match with 3 players" in table_words(_json(rare))
+
+
+def test_no_clear_change_says_how_large_a_change_it_rules_out() -> None:
+    # 200 matches a side, wins spread evenly over 3 seats and a little moved: no clear change, and
+    # the sentence gives the largest changes the 95 % intervals admit.
+    a = _outcomes(3, [0] * 70 + [1] * 65 + [2] * 65)
+    # The same lengths; each spread moved by +1, +1 or -2 in turn: no change on average.
+    winners = [0] * 60 + [1] * 75 + [2] * 65
+    b = Outcomes(3, BOTS, tuple(Match(i, (w,), 3 + i % 2, 10 + (i + 1) % 3) for i, w in enumerate(winners)))
+    change = compare({3: a}, {3: b})
+    table = change.per_players[3]
+    assert not change.real
+    # A bound holds the observed change and is wider than it. Seat 1 loses 10 matches, seat 2 gains
+    # 10 (a difference of 5 percentage points): the paired interval's half-width is about
+    # 1.97 * sqrt(0.05 * 0.95 / 199), 3 points; matches won by the same seat under both narrow it.
+    moved = max(abs(table.seats[1].share(i) - table.seats[0].share(i)) for i in range(4))
+    assert moved == pytest.approx(0.05)
+    assert moved + 0.02 < table.bound("winner_seat") < moved + 0.04
+    assert table.bound("rounds") == 0.0  # every pair of matches lasted as long
+    # The mean difference is about 0; its interval's half-width is t * sd / sqrt(200), sd about 1.4.
+    assert 0.15 < table.bound("spread") < 0.25
+    words = table_words(_json(change))
+    assert words.startswith("No clear change in who wins")
+    share = round(max(table.bound("winner_seat"), table.bound("winner_style")) * 100)
+    spread = f"{table.bound('spread'):.2g}"
+    assert (
+        f"Within 95 % intervals, at any player count, no seat's or style's share of wins moves by more "
+        f"than {share} percentage points, a match's length by more than 0 rounds, or the distance "
+        f"between the final scores by more than {spread} points." in words
+    )
