@@ -341,6 +341,11 @@ def _outcome(value: Any, mover: Any) -> str:
             winner = value.get("winner")
             won = f", won by {player(winner)}" if winner is not None and winner != mover else ""
             text += f", which ends the trick ({reasons}){won}"
+            if winner is not None and not value.get("round_end"):
+                text += f"; {player(winner)} leads the next trick"
+        elif not value.get("round_end") and isinstance(value.get("pile"), Mapping):
+            # Said, so that a scene shows what the trick does under each reading, not only the move.
+            text += f"; the trick goes on with {pile_words(value['pile'])}"
         if value.get("round_end"):
             out = value.get("went_out")
             if out is not None and out == mover:

@@ -15,8 +15,9 @@ get direct witnesses: the deal per player count, who leads, whose turn is next.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations_with_replacement
 from typing import Any
 
@@ -35,10 +36,11 @@ from ..findings import (
     point_readings,
     point_status,
 )
-from ..oracles.situations import Situation, seat_before, to_pile
+from ..oracles.situations import Situation, other_hands, seat_before, to_pile
 from ..oracles.z3model import (
     ACTION_NAMES,
     ADD,
+    EIGHT,
     LEAD,
     NONE,
     RUN,
@@ -268,7 +270,30 @@ def witness_situation(ctx: CheckContext, found: Found) -> tuple[Situation, Move,
         to_move=0,
         last_player=seat_before(concrete, players, 0) if pile is not None else -1,
     )
-    return sit, move, key
+    return _with_spare_card(ruleset, sit), move, key
+
+
+def _with_spare_card(ruleset: Ruleset, sit: Situation) -> Situation:
+    """The situation with one card more in the mover's hand than the move places, so that the move
+    does not end the round under every reading alike (a table where the mover goes out either way
+    shows a designer no difference): the lowest card, not an 8, of which the deck has a copy left,
+    preferably one that is not next to a card on the table or placed (it then reads as no part of
+    any play). Only whether the round ends can change with it: a move's legality and the trick's
+    end depend on the cards placed and the pile, not on the rest of the hand. Unchanged where no
+    such card exists or the table cannot then be set up."""
+    table = [*sit.hand, *(sit.pile.cards if sit.pile else ())]
+    used = Counter(table)
+    copies = ruleset.copies(sit.players)
+    free = [r for r in sorted(ruleset.ranks) if r != EIGHT and r not in sit.hand and used[r] < copies]
+    apart = [r for r in free if all(abs(r - c) > 1 for c in table)]
+    for rank in [*apart, *(r for r in free if r not in apart)]:
+        spare = replace(sit, hand=tuple(sorted((*sit.hand, rank))))
+        try:
+            other_hands(ruleset, spare)
+        except ValueError:
+            continue
+        return spare
+    return sit
 
 
 def reachable(ctx: CheckContext, found: Found) -> bool:
@@ -307,7 +332,9 @@ def play_witness(ctx: CheckContext, point: str, found: Found) -> Witness:
         summary=summary,
         situation=data,
         outcomes=outcomes,
-        cards=sit.cards(),
+        # The witness's size is what the search made smallest, the cards on the table and placed:
+        # the spare card in the mover's hand is none of it.
+        cards=(pile.size if pile else 0) + len(move.cards),
         position=reached(ctx.engine(ruleset, players), sit),
     )
 

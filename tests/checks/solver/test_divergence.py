@@ -112,3 +112,23 @@ def test_a_witness_the_engine_can_reach_carries_its_position() -> None:
             assert game.hand(state, s["to_move"]) == sorted(s["hand"]), point
             assert (state.pile.to_json() if state.pile else None) == s["pile"], point
             assert state.opening_has_eight == s["opening_has_eight"], point
+
+
+def test_no_witnessed_move_ends_the_round_under_every_reading() -> None:
+    """The mover holds one card more than the move places, so that the scene shows what each
+    reading does to the trick rather than the mover going out under both (the scenes of the Rule
+    of 8's questions once all ended 'and goes out')."""
+    placing = 0
+    for finding in findings().values():
+        w = finding.witness
+        outcomes = list(w.outcomes.values()) if w is not None else []
+        if not outcomes or not all(isinstance(o, dict) and "legal" in o for o in outcomes):
+            continue  # not a placing move's scene (the deal, the turn order, who leads)
+        assert w is not None
+        placing += 1
+        move = Move.from_json(w.situation["move"])
+        assert len(w.situation["hand"]) == len(move.cards) + 1, w.summary
+        answers = [o for o in outcomes if o["legal"]]
+        assert answers and not all(o.get("round_end") for o in answers), w.summary
+        assert w.position is not None, w.summary  # play still reaches the table
+    assert placing >= 10
