@@ -226,6 +226,11 @@ class Plain:
         if isinstance(needs, Mapping) and needs:
             named = _join([quoted(self.reading(str(p), str(r))) for p, r in needs.items()])
             setup += f" (A table that arises only under {named}.)"
+        only = sit.get("only_under")
+        if isinstance(only, list) and only and point is not None:
+            # The other readings' decks hold too few copies of a card on this table.
+            dealt = _join([quoted(self.reading(point, str(r))) for r in only])
+            setup += f" (Only {dealt} has enough copies of these cards for this table.)"
         outcomes = witness.get("outcomes", {})
         mover = sit.get("to_move")
         told = [

@@ -328,6 +328,17 @@ def play_witness(ctx: CheckContext, point: str, found: Found) -> Witness:
     data = sit.to_json() | {"move": move.to_json()}
     if found.extra_readings:
         data["needs_readings"] = dict(found.extra_readings)
+    # A reading whose deck holds fewer copies of a card than the table shows (five 1s with four
+    # copies) never meets this table: the scene says under which readings it arises.
+    shown = Counter([*sit.hand, *(pile.cards if pile else ())])
+    dealt = [
+        reading
+        for reading in ctx.spec.variation_points[point].playable
+        if max(shown.values(), default=0)
+        <= ruleset_with(ctx, [*found.extra_readings.items(), (point, reading)]).copies(players)
+    ]
+    if len(dealt) < len(outcomes):
+        data["only_under"] = dealt
     return Witness(
         summary=summary,
         situation=data,

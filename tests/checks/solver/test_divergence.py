@@ -132,3 +132,14 @@ def test_no_witnessed_move_ends_the_round_under_every_reading() -> None:
         assert answers and not all(o.get("round_end") for o in answers), w.summary
         assert w.position is not None, w.summary  # play still reaches the table
     assert placing >= 10
+
+
+def test_a_table_the_other_reading_s_deck_cannot_hold_says_so() -> None:
+    """Five 1s on the table: only the reading with 5 copies of each card at 5 players deals it."""
+    w = findings()["vp.five_player_copies"].witness
+    assert w is not None and w.situation["only_under"] == ["five_is_large"]
+    assert all(
+        "only_under" not in f.witness.situation
+        for f in findings().values()
+        if f.witness and f.variation_point in ("run_gaps", "eight_on_add")
+    )
