@@ -300,6 +300,16 @@ def _setup(sit: Mapping[str, Any]) -> str:
             )
         else:
             sentences.append(f"{_capital(player(mover))} is to lead{holding}.")
+        hands = sit.get("hands")
+        if isinstance(hands, list):
+            # The other hands too, where the scene has them: what they hold is what they score.
+            held = [
+                f"{player(seat)} holds {cards_text(h)}"
+                for seat, h in enumerate(hands)
+                if seat != int(mover) and isinstance(h, list) and h
+            ]
+            if held:
+                sentences.append(_capital(_join(held)) + ".")
     return " ".join(s for s in sentences if s)
 
 

@@ -411,8 +411,10 @@ def table_words(at_table: Mapping[str, Any] | None) -> str:
         groups = [f"with {n} players {_series(by_count[n])}" for n in sorted(by_count, key=int)]
         sentences = ["Under the other reading, " + "; ".join(groups) + "."]
     elif per:
+        games = max(t["games"] for t in per.values())
         sentences = [
-            "No clear change in who wins, how long a match lasts or how far the scores lie apart.",
+            "No clear change in who wins, how long a match lasts or how far the scores lie apart: "
+            f"{games} matches per player count tell no difference from chance.",
             _bounds_words(per),
         ]
     else:
@@ -450,12 +452,13 @@ def _bounds_words(per: Mapping[str, Any]) -> str:
     """How large a change "no clear change" rules out: the largest the 95 % intervals admit at any
     player count compared."""
     worst = {m: max(t["bounds"][m] for t in per.values()) for m in MEASURE_ORDER}
-    whose = "no seat's or style's" if any(t["winner_by_style"] for t in per.values()) else "no seat's"
+    whose = "a seat's or style's" if any(t["winner_by_style"] for t in per.values()) else "a seat's"
     share = max(worst["winner_seat"], worst["winner_style"])
     return (
-        f"Within 95 % intervals, at any player count, {whose} share of wins moves by more than "
-        f"{round(share * 100)} percentage points, a match's length by more than {_two(worst['rounds'])} "
-        f"rounds, or the distance between the final scores by more than {_two(worst['spread'])} points."
+        f"Smaller changes can hide in them: within 95 % intervals, at some player count {whose} share "
+        f"of wins may have moved by up to {round(share * 100)} percentage points, a match's length by up "
+        f"to {_two(worst['rounds'])} rounds and the distance between the final scores by up to "
+        f"{_two(worst['spread'])} points."
     )
 
 
