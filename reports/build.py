@@ -873,11 +873,28 @@ def _outcome_json(o: OutcomeChange) -> dict[str, Any]:
     }
 
 
-def _variant_json(v: Variant) -> dict[str, Any]:
+def _variant_json(
+    v: Variant, played: Mapping[str, str], questions: Sequence[Mapping[str, Any]], plain: Plain
+) -> dict[str, Any]:
+    # Where the version answers a question otherwise than the rules played, so that its columns
+    # can be read (a version is its answers).
+    otherwise = []
+    for number, q in enumerate(questions, 1):
+        for point in q["points"]:
+            if point in v.readings and v.readings[point] != played.get(point):
+                otherwise.append(
+                    {
+                        "question": number,
+                        "id": q["id"],
+                        "point": point,
+                        "reading": plain.reading(point, v.readings[point]),
+                    }
+                )
     return {
         "label": v.label,
         "title": v.title,
         "readings": dict(sorted(v.readings.items())),
+        "answers_otherwise": otherwise,
         "per_players": {str(p): v.stats[p].to_json() for p in sorted(v.stats)},
         "unplayable": {str(p): why for p, why in sorted(v.unplayable.items())},
     }
@@ -971,7 +988,7 @@ def report_data(data: ReportData) -> dict[str, Any]:
         "engine_notes": engine_notes,
         "standalone": list(data.standalone),
         "findings": sections,
-        "variants": [_variant_json(v) for v in data.variants],
+        "variants": [_variant_json(v, ruleset.readings, questions, plain) for v in data.variants],
         "evidence": [{"id": e, **table[e]} for e in used_evidence],
     }
     out["consistency"] = consistency.problems(spec, out)

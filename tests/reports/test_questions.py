@@ -296,3 +296,26 @@ def test_severity_follows_what_the_answer_changes_at_the_table() -> None:
             assert q["severity"] == "high", q["id"]
         else:
             assert q["severity"] != "high", q["id"]
+
+
+def test_each_rule_version_says_where_it_answers_otherwise_than_the_rules_played() -> None:
+    data = _full()
+    played = data["ruleset"]["readings"]
+    numbers = {q["id"]: n for n, q in enumerate(data["questions"], 1)}
+    md = render_all(data)["report.md"]
+    for v in data["variants"]:
+        expected = [
+            (numbers[q["id"]], p)
+            for q in data["questions"]
+            for p in q["points"]
+            if p in v["readings"] and v["readings"][p] != played.get(p)
+        ]
+        assert [(a["question"], a["point"]) for a in v["answers_otherwise"]] == expected
+        if v["label"] == data["ruleset"]["label"]:
+            assert not expected and f"- {v['title']}: the rules played" in md
+        else:
+            assert expected, v["label"]  # every published profile departs somewhere
+            first = v["answers_otherwise"][0]
+            assert (
+                f"- {v['title']}: answers otherwise question {first['question']} ({first['reading']})" in md
+            )
