@@ -564,6 +564,30 @@ def _question(
     }
 
 
+def _standalone_groups(standalone: Sequence[str], by_id: Mapping[str, Reviewed]) -> list[list[str]]:
+    """The findings that stand alone as the report shows them: a damaged text's finding with the
+    damaged clauses' findings it covers (each of their clauses is one of its own), so that one
+    damage is told once; every other finding on its own. The covered ones follow in the order of
+    the covering finding's clauses."""
+    clauses = {f: by_id[f].finding.clauses for f in standalone}
+    defects = [f for f in standalone if by_id[f].finding.kind == FindingKind.DEFECT]
+    cover: dict[str, str] = {}
+    for f in defects:
+        wider = [g for g in defects if g != f and set(clauses[f]) < set(clauses[g])]
+        if wider:
+            cover[f] = max(wider, key=lambda g: (len(clauses[g]), -standalone.index(g)))
+    groups = []
+    for f in standalone:
+        if f in cover:
+            continue
+        order = list(clauses[f])
+        covered = sorted(
+            (m for m in standalone if cover.get(m) == f), key=lambda m: (order.index(clauses[m][0]), m)
+        )
+        groups.append([f, *covered])
+    return groups
+
+
 def _for_implementers(q: Question, by_id: Mapping[str, Reviewed]) -> bool:
     """Whether a question is a note for engine implementers rather than a designer's question: an
     engine decision that no engine variant plays the other way (none of its findings has an
@@ -987,6 +1011,7 @@ def report_data(data: ReportData) -> dict[str, Any]:
         "questions": questions,
         "engine_notes": engine_notes,
         "standalone": list(data.standalone),
+        "standalone_groups": _standalone_groups(data.standalone, by_id),
         "findings": sections,
         "variants": [_variant_json(v, ruleset.readings, questions, plain) for v in data.variants],
         "evidence": [{"id": e, **table[e]} for e in used_evidence],

@@ -527,6 +527,18 @@ def md_cell(text: Any) -> str:
     return str(text if text is not None else "—").replace("|", "\\|").replace("\n", " ")
 
 
+def standalone_repairs(group: Sequence[str], sections: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The restored lines a group of findings that stand alone proposes, each once, in order."""
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for fid in group:
+        for c in sections[fid]["repairs"]:
+            if (c["clause"], c["language"]) not in seen:
+                seen.add((c["clause"], c["language"]))
+                out.append(c)
+    return out
+
+
 @cache
 def _env(autoescape: bool) -> jinja2.Environment:
     env = jinja2.Environment(
@@ -557,6 +569,7 @@ def _env(autoescape: bool) -> jinja2.Environment:
         first_upper=first_upper,
         kind_words=lambda k: KIND_WORDS.get(k, str(k)),
         status_of=_status,
+        standalone_repairs=standalone_repairs,
         pct=pct,
     )
     return env

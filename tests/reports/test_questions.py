@@ -280,9 +280,14 @@ def test_a_clause_quoted_under_a_standalone_finding_is_quoted_there() -> None:
         for m in re.finditer(r"^### (\d+)\. (.*?)(?=^### |\Z)", part[1], re.M | re.S)
     }
     refs = re.findall(r"^> \*(.+?)\*: quoted under finding (\d+) above\.$", part[1], re.M)
-    assert refs, "no clause is quoted twice among the standalone findings"
     for name, number in refs:
         assert f"> *{name}*\n" in sections[int(number)], (name, number)
+    # A damaged text and the damaged clauses it covers are one finding's section: no clause is
+    # quoted in full twice there.
+    quoted = re.findall(r"^> \*(.+?)\*$", part[1], re.M)
+    assert quoted and len(quoted) == len(set(quoted)), quoted
+    groups = _full()["standalone_groups"]
+    assert len(sections) == len(groups) < len(_full()["standalone"])
 
 
 def test_severity_follows_what_the_answer_changes_at_the_table() -> None:

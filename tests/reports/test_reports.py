@@ -329,12 +329,16 @@ def test_the_appendix_lists_every_finding_once_and_the_pages_the_standalone_ones
     for s in fixture_data()["findings"]:
         assert technical.count(f"`{s['id']}`") == 1, s["id"]
         assert s["id"] not in md
-    for fid in fixture_data()["standalone"]:
-        assert html.count(f'data-finding="{fid}"') == 1, fid
+    groups = fixture_data()["standalone_groups"]
+    assert sorted(f for g in groups for f in g) == sorted(fixture_data()["standalone"])
+    for group in groups:  # one section a group: a damaged text with the damaged clauses it covers
+        assert html.count(f'data-finding="{group[0]}"') == 1, group
+        for fid in group[1:]:
+            assert html.count(fid) == 1 and f'data-finding="{fid}"' not in html, fid
     # the run-order witness: the table told in words, then drawn with card faces in the HTML
     assert "Player 2 is to move, facing the run 3,4,5, holding 1,2,3,9." in md
     assert '<span class="card rain">1</span>' in html
-    assert md.count("\n### ") == len(fixture_data()["questions"]) + len(fixture_data()["standalone"])
+    assert md.count("\n### ") == len(fixture_data()["questions"]) + len(groups)
 
 
 def _drawn() -> int:
