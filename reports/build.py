@@ -296,7 +296,9 @@ def _summary(sections: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 
 
 BASIS_WORDS: Mapping[str, str] = {
-    "text": "the rule texts say so",
+    # Said with the profile's note, which names the words or the example that decide it: a
+    # question the texts' words leave open ("can be read two ways") may be decided by their example.
+    "text": "the rule texts decide it",
     # Outside evidence ranges from an implementation to a reviewer reasoning from the name: it
     # supports a reading, it does not show how every table plays.
     "evidence": "outside evidence supports it",
