@@ -115,7 +115,7 @@ NUMBER_BLANKS = frozenset(
 #: The blanks the rulebook's own words may use.
 RULEBOOK_BLANKS = frozenset({"game", "profile", "n", "basis", "by"})
 #: The blanks an alternative's labels, words and method may use.
-ALTERNATIVE_BLANKS = frozenset({"points", "clause", "where", "under", "label", "combo", "plain"})
+ALTERNATIVE_BLANKS = frozenset({"points", "clause", "where", "under", "label", "combo", "plain", "part"})
 #: The blanks of a mutant's description (the `mutations` section): the data its name carries.
 MUTATION_BLANKS = frozenset({"kind", "made", "action", "players", "rank", "reason"})
 #: The blanks of the texts of a silence a mutant finds (`mutations.texts`).

@@ -115,9 +115,11 @@ def clause_deleted(
     *,
     players: Sequence[int] = (),
     scene: SceneWords | None = None,
+    part: str = "",
 ) -> Alternative:
     """A dead clause: the rules under the readings it hinges on, with the clause (the reference
-    engine) and without it (`engine`)."""
+    engine) and without it (`engine`). `part` names the part of the rule that never applies (the
+    words' blank {part})."""
     named = dict(readings)
     under = spec.with_readings(ruleset, named)
     if players and not all(dealable(under, n) for n in players) and "deal" in spec.variation_points:
@@ -134,5 +136,5 @@ def clause_deleted(
         engine=engine,
         players=players,
         scene=scene,
-        blanks={"where": where, "under": where or " as played"},
+        blanks={"where": where, "under": where or " as played", "part": part[:1].lower() + part[1:]},
     )

@@ -287,6 +287,7 @@ def _alternative(spec: Spec, ruleset: Ruleset, d: Dead) -> Alternative | None:
         d.part.deleted,
         players=(d.players,) if d.players is not None else (),
         scene=scene or words.scene_for(NAME, d.part.id),
+        part=d.part.title,
     )
 
 
