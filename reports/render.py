@@ -283,7 +283,36 @@ def variant_view(variants: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             )
         )
     )
-    return {"labels": labels, "metrics": metrics, "endings": endings, "charts": charts}
+    return {
+        "labels": labels,
+        "metrics": metrics,
+        "endings": endings,
+        "charts": charts,
+        "seats": _seat_wins(variants, counts),
+    }
+
+
+def _seat_wins(variants: Sequence[Mapping[str, Any]], counts: Sequence[int]) -> list[dict[str, Any]]:
+    """Who wins, by seat, under each rule version: one table a version, a row a player count, a
+    column a seat (and the ties), each a share of the matches with its 95 % interval. The styles
+    of play take turns round the seats, so a seat's share tells of the seat."""
+    most = max(counts, default=0)
+    tables = []
+    for v in variants:
+        rows = []
+        for p in counts:
+            stats = v["per_players"].get(str(p))
+            if not stats:
+                continue
+            games = stats["games"]
+            cells: list[Interval | None] = [
+                share_interval(seat["wins"], games) if seat["seat"] < p else None
+                for seat in sorted(stats["seats"], key=lambda seat: seat["seat"])
+            ]
+            cells += [None] * (most - len(cells))
+            rows.append({"players": p, "cells": cells, "ties": share_interval(stats["ties"], games)})
+        tables.append({"label": v["title"], "rows": rows})
+    return tables
 
 
 # ---- rendering -------------------------------------------------------------------------------

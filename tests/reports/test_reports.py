@@ -32,7 +32,7 @@ from five35.cli import main
 from five35.reports import FILES, render_all, report_data, write_report
 from five35.reports import job as report_job
 from five35.reports.job import estimate_all, simulate_variants
-from five35.reports.render import render_html, render_markdown
+from five35.reports.render import render_html, render_markdown, variant_view
 from five35.reports.svg import nice_ceiling
 from five35.spec import Spec, load_spec
 
@@ -705,3 +705,19 @@ def test_the_report_says_its_figures_rest_on_what_the_rules_assume() -> None:
     # rules that assume nothing say nothing of it
     bare = {**data, "questions": [q for q in data["questions"] if q["choice"]["basis"] != "assumed"]}
     assert "neither text gives a value" not in render_markdown(bare)
+
+
+def test_each_rule_version_shows_who_wins_by_seat() -> None:
+    data = fixture_data()
+    md = render_all(data)["report.md"]
+    view = variant_view(data["variants"])
+    assert [t["label"] for t in view["seats"]] == [v["title"] for v in data["variants"]]
+    for v, table in zip(data["variants"], view["seats"], strict=True):
+        assert f"**Who wins, by seat: {v['title']}**" in md
+        for row in table["rows"]:
+            stats = v["per_players"][str(row["players"])]
+            won = {s["seat"]: s["wins"] / stats["games"] for s in stats["seats"]}
+            # a seat at the table has its share; the seats beyond the player count are empty
+            assert [c[0] if c else None for c in row["cells"]] == [
+                round(won[i], 4) if i < row["players"] else None for i in range(len(row["cells"]))
+            ]
