@@ -312,12 +312,12 @@ def simulate_variants(
     return finish(_run_units(units, executor or LocalExecutor(jobs), progress))
 
 
-def work_units(spec: Spec, ruleset: Ruleset, games: int, *, outcomes: bool = True) -> int:
-    """Games the first phase plays, for a progress bar: the impact estimate, the variant comparison
-    and (with `outcomes`) the rules played's matches for what each answer changes at the table."""
+def work_units(spec: Spec, ruleset: Ruleset, games: int) -> int:
+    """Games the first phase of `report_result` plays, for a progress bar: the impact estimate and
+    the rules played's matches for what each answer changes at the table (both at every player
+    count the rules deal), and the variant comparison."""
     variants = variant_rulesets(spec, ruleset)
-    sides = 2 if outcomes else 1
-    return sides * games * len(dealable_counts(ruleset)) + games * sum(
+    return 2 * games * len(dealable_counts(ruleset)) + games * sum(
         len(player_counts(rs)) for _, _, rs in variants
     )
 

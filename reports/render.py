@@ -305,9 +305,10 @@ def _seat_wins(variants: Sequence[Mapping[str, Any]], counts: Sequence[int]) -> 
             if not stats:
                 continue
             games = stats["games"]
+            # the seats at the table, then empty cells up to the largest table
             cells: list[Interval | None] = [
-                share_interval(seat["wins"], games) if seat["seat"] < p else None
-                for seat in sorted(stats["seats"], key=lambda seat: seat["seat"])
+                share_interval(seat["wins"], games)
+                for seat in sorted(stats["seats"], key=lambda s: s["seat"])
             ]
             cells += [None] * (most - len(cells))
             rows.append({"players": p, "cells": cells, "ties": share_interval(stats["ties"], games)})

@@ -238,9 +238,8 @@ def _seat_won(o: Outcomes) -> list[int]:
     return [m.winners[0] if len(m.winners) == 1 else o.players for m in o.matches]
 
 
-def _seat_shares(o: Outcomes) -> Shares:
-    labels = (*(str(s + 1) for s in range(o.players)), "tie")
-    return _shares(labels, _seat_won(o))
+def _seat_labels(players: int) -> tuple[str, ...]:
+    return (*(str(s + 1) for s in range(players)), "tie")
 
 
 def _styles(o: Outcomes) -> tuple[str, ...]:
@@ -256,10 +255,6 @@ def _style_won(o: Outcomes) -> list[int]:
         won = {seated[s] for s in m.winners}
         out.append(styles.index(won.pop()) if len(won) == 1 else len(styles))
     return out
-
-
-def _style_shares(o: Outcomes) -> Shares:
-    return _shares((*_styles(o), "tie"), _style_won(o))
 
 
 def _shares(labels: tuple[str, ...], won: Sequence[int]) -> Shares:
@@ -342,8 +337,12 @@ def compare(
         a, b = played[n], compared[n]
         if [m.game for m in a.matches] != [m.game for m in b.matches]:
             raise ValueError(f"{n} players: the two sides played different matches")
-        seats = (_seat_shares(a), _seat_shares(b))
-        styles = (_style_shares(a), _style_shares(b))
+        # Each match's winning seat and style, once a side: the shares and the bounds count them.
+        seat_won = (_seat_won(a), _seat_won(b))
+        style_won = (_style_won(a), _style_won(b))
+        seats = (_shares(_seat_labels(n), seat_won[0]), _shares(_seat_labels(n), seat_won[1]))
+        style_labels = (*_styles(a), "tie")
+        styles = (_shares(style_labels, style_won[0]), _shares(style_labels, style_won[1]))
         style_tested = measures_at(a.bots) == len(MEASURES)
         change = TableChange(
             players=n,
@@ -367,9 +366,9 @@ def compare(
         relabels = (
             "winner_seat" in real and _chi_square_p(seats[0].counts, _relabelled(*seats).counts) >= threshold
         )
-        bounds = {"winner_seat": _share_bound(_seat_won(a), _seat_won(b), n + 1)}
+        bounds = {"winner_seat": _share_bound(*seat_won, len(seats[0].counts))}
         if style_tested:
-            bounds["winner_style"] = _share_bound(_style_won(a), _style_won(b), len(_styles(a)) + 1)
+            bounds["winner_style"] = _share_bound(*style_won, len(style_labels))
         per[n] = replace(change, real=real, relabels_seats=relabels, share_bounds=bounds)
     return OutcomeChange(per, tests, threshold, method, dict(unplayed or {}))
 
