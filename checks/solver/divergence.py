@@ -36,7 +36,7 @@ from ..findings import (
     point_readings,
     point_status,
 )
-from ..oracles.situations import Situation, other_hands, seat_before, to_pile
+from ..oracles.situations import Situation, other_hands, seat_before, table_cards, to_pile
 from ..oracles.z3model import (
     ACTION_NAMES,
     ADD,
@@ -281,7 +281,7 @@ def _with_spare_card(ruleset: Ruleset, sit: Situation) -> Situation:
     any play). Only whether the round ends can change with it: a move's legality and the trick's
     end depend on the cards placed and the pile, not on the rest of the hand. Unchanged where no
     such card exists or the table cannot then be set up."""
-    table = [*sit.hand, *(sit.pile.cards if sit.pile else ())]
+    table = [*sit.hand, *table_cards(sit)]
     used = Counter(table)
     copies = ruleset.copies(sit.players)
     free = [r for r in sorted(ruleset.ranks) if r != EIGHT and r not in sit.hand and used[r] < copies]
@@ -330,7 +330,7 @@ def play_witness(ctx: CheckContext, point: str, found: Found) -> Witness:
         data["needs_readings"] = dict(found.extra_readings)
     # A reading whose deck holds fewer copies of a card than the table shows (five 1s with four
     # copies) never meets this table: the scene says under which readings it arises.
-    shown = Counter([*sit.hand, *(pile.cards if pile else ())])
+    shown = Counter([*sit.hand, *table_cards(sit)])
     dealt = [
         reading
         for reading in ctx.spec.variation_points[point].playable
