@@ -28,6 +28,7 @@ from typing import Any
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
 #: The modules compiled, as paths in the staging tree (below).
@@ -157,4 +158,13 @@ class OptionalBuildExt(build_ext):
             _say(f"installing the pure-Python engine: compiling it failed ({reason[:200]})")
 
 
-setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt})
+class BuildPy(build_py):
+    """The package five35 is the repository's root (pyproject.toml): of the modules there, only its
+    __init__.py belongs to it, not this build script."""
+
+    def find_package_modules(self, package: str, package_dir: str) -> list[tuple[str, str, str]]:
+        modules: list[tuple[str, str, str]] = super().find_package_modules(package, package_dir)
+        return [m for m in modules if package != "five35" or m[1] == "__init__"]
+
+
+setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt, "build_py": BuildPy})

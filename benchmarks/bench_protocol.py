@@ -74,9 +74,9 @@ BUGS = (
 
 def measure(command: str, examples: int, seed: int, shrink_budget: float | None) -> dict[str, Any]:
     """Run the fuzzer in this process against `command`; what it did and what it cost."""
+    from five35.checks.fuzz.differential import fuzz
     from five35.protocol.client import SubprocessEngine
     from five35.protocol.compare import negotiate
-    from five35.protocol.fuzz import fuzz
     from five35.spec import load_spec
 
     spec = load_spec()

@@ -29,9 +29,9 @@ def record(path: Path, examples: int, seed: int, player_counts: tuple[int, ...] 
 
     The fuzzer is deterministic, so a later `fuzz` with the same examples and seed against this
     recording sends the same lines again, whatever engine answered them."""
+    from five35.checks.fuzz.differential import fuzz
     from five35.protocol.client import InProcessEngine
     from five35.protocol.compare import negotiate
-    from five35.protocol.fuzz import fuzz
     from five35.protocol.messages import encode
     from five35.protocol.server import ReferenceEngine
     from five35.spec import load_spec

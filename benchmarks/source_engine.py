@@ -11,8 +11,10 @@ compiled build against this one (the same code, compiled and not).
     engine = source_engine()          # a module: engine.Game, engine.game.build(), ...
     engine.Game(ruleset, 4)           # plays byte for byte as five35.engine.Game does
 
-The copy is the package five35_source_engine, loaded from the .py files only (never an extension
-module beside them); it imports five35.spec like the installed engine does.
+The copy is the package five35_source.engine, loaded from the .py files only (never an extension
+module beside them). Its imports of the spec are relative (`..spec`), as in the installed package:
+five35_source.spec and its modules are the installed five35.spec's, the same module objects, so
+that a Ruleset is one type for both engines.
 """
 
 from __future__ import annotations
@@ -27,15 +29,34 @@ from pathlib import Path
 from types import ModuleType
 
 ENGINE = Path(__file__).resolve().parent.parent / "engine"
-NAME = "five35_source_engine"
+PARENT = "five35_source"
+NAME = f"{PARENT}.engine"
+
+
+class _Installed(importlib.abc.Loader):
+    """Hands out an installed module under the copy's name (five35_source.spec -> five35.spec)."""
+
+    def __init__(self, installed: str) -> None:
+        self.installed = installed
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
+        return importlib.import_module(self.installed)
+
+    def exec_module(self, module: ModuleType) -> None:
+        pass  # already executed, under its own name
 
 
 class _SourceOnly(importlib.abc.MetaPathFinder):
-    """Finds NAME and its modules in ENGINE, as source files."""
+    """Finds NAME and its modules in ENGINE, as source files; the rest of PARENT is five35's."""
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> importlib.machinery.ModuleSpec | None:
+        if fullname == PARENT:
+            return importlib.machinery.ModuleSpec(PARENT, None, is_package=True)
+        if fullname.startswith(f"{PARENT}.") and not (fullname == NAME or fullname.startswith(f"{NAME}.")):
+            installed = "five35" + fullname.removeprefix(PARENT)
+            return importlib.machinery.ModuleSpec(fullname, _Installed(installed))
         if fullname == NAME:
             return importlib.util.spec_from_file_location(
                 NAME, ENGINE / "__init__.py", submodule_search_locations=[str(ENGINE)]

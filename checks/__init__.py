@@ -2,7 +2,7 @@
 
 The public API stays at the top: findings.py (Finding, CheckResult, CheckContext, ...), runner.py
 (run_checks and the one registry CHECKS), pipeline.py (findings finished for the report),
-output.py (text, JSON, JUnit, SARIF, ...) and hypothesis_env.py (how every Hypothesis run is set
+and hypothesis_env.py (how every Hypothesis run is set
 up). The checks live in sub-packages by concept: oracles/ (the rules stated independently of the
 engine: the Z3 model, SpecRules, situations, strategies), play/ (checks that play the engine),
 solver/ (Z3 proofs and divergence witnesses), text/ (checks of the rule texts) and impact/ (how

@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal
 
-from five35.engine import Game, Move, Position, TrickEndReason
-from five35.engine.engines import Engine
-from five35.spec import Ruleset, Spec
-from five35.spec.words import words_of
+from ..engine import Game, Move, Position, TrickEndReason
+from ..engine.engines import Engine
+from ..spec import Ruleset, Spec
+from ..spec.words import words_of
 
 
 class FindingKind(StrEnum):

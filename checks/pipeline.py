@@ -30,11 +30,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from five35.engine import Game
-from five35.engine.simulate import Stats
-from five35.spec import Ruleset, Spec, SpecError
-from five35.spec.words import LANGUAGES, QuestionWords, Wording, questions_of, words_of
-
+from ..engine import Game
+from ..engine.simulate import Stats
+from ..spec import Ruleset, Spec, SpecError
+from ..spec.words import questions_of, words_of
+from ..spec.words_model import LANGUAGES, QuestionWords, Wording
 from .findings import (
     FINDING_KINDS,
     SEVERITIES,

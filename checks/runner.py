@@ -37,12 +37,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from five35.engine.engines import engine_for, engine_note, reference_lacks
-from five35.engine.executor import Executor, LocalExecutor, describes_units
-from five35.engine.simulate import DEFAULT_SEED
-from five35.spec import Ruleset, Spec, other_game
-from five35.spec.limits import MAX_FILE_BYTES, InputLimitError, load_json
-
+from ..engine.engines import engine_for, engine_note, reference_lacks
+from ..engine.executor import Executor, LocalExecutor, describes_units
+from ..engine.simulate import DEFAULT_SEED
+from ..spec import Ruleset, Spec, other_game
+from ..spec.limits import MAX_FILE_BYTES, InputLimitError, load_json
 from .discovery.decisions import check_decisions
 from .discovery.interactions import check_interactions
 from .discovery.liveness import check_liveness
@@ -607,7 +606,7 @@ def write_text_atomic(path: str | Path, text: str) -> None:
 
 def baseline_text(run: CheckRun) -> str:
     """The baseline file of a run, as text (what `save_baseline` writes)."""
-    from five35.spec import dumps
+    from ..spec import dumps
 
     return dumps(baseline_data(run)) + "\n"
 

@@ -22,9 +22,9 @@ from typing import Any, cast
 
 import click
 from click.shell_completion import CompletionItem
-from five35.checks.findings import LEVELS, CheckResult, EngineFactory, Level
-from five35.checks.output import FORMAT_HELP, FORMATS, Format, plural, render, render_markdown_summary
-from five35.checks.runner import (
+
+from ..checks.findings import LEVELS, CheckResult, EngineFactory, Level
+from ..checks.runner import (
     BaselineError,
     CheckRun,
     all_checks,
@@ -33,12 +33,12 @@ from five35.checks.runner import (
     run_checks,
     select_checks,
 )
-from five35.engine import Game
-from five35.engine.executor import default_jobs
-from five35.protocol.client import EngineFault, load_factory, raised
-from five35.spec import SpecError
-
-from .main import (
+from ..engine import Game
+from ..engine.executor import default_jobs
+from ..protocol.client import EngineFault, load_factory, raised
+from ..reports.check_formats import FORMAT_HELP, FORMATS, Format, plural, render, render_markdown_summary
+from ..spec import SpecError
+from .common import (
     DEFAULT_SEED,
     EXIT_ENGINE_FAULT,
     EXIT_FAILED,

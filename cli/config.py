@@ -17,11 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from five35.checks.findings import LEVELS, MAX_SOLVER_RLIMIT
-from five35.checks.output import FORMATS
-from five35.engine.executor import EXECUTORS
-from five35.spec import SpecError
-from five35.spec.limits import MAX_FILE_BYTES
+from ..checks.findings import LEVELS, MAX_SOLVER_RLIMIT
+from ..engine.executor import EXECUTORS
+from ..reports.check_formats import FORMATS
+from ..spec import SpecError
+from ..spec.limits import MAX_FILE_BYTES
 
 FILE = "pyproject.toml"
 TABLE = ("tool", "five35")

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from typing import cast
 
-from five35.checks.findings import DEFAULT_SOLVER_RLIMIT, Level
-from five35.engine.executor import ExecutorUnavailable, make_executor
-from five35.reports.rulebook import rulebook_files
-from five35.spec import SpecError, load_spec
-
+from ..checks.findings import DEFAULT_SOLVER_RLIMIT, Level
+from ..engine.executor import ExecutorUnavailable, make_executor
+from ..reports.rulebook import rulebook_files
+from ..spec import SpecError, load_spec
+from .common import DEFAULT_SEED
 from .config import Config
-from .main import DEFAULT_SEED
 from .report_cmd import DEFAULT_GAMES, DEFAULT_JOBS, DEFAULT_OUT, run_report
 
 

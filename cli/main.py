@@ -1,530 +1,43 @@
 """`535-check`: the thin command-line shell over the five35 library.
 
-Exit codes (documented in the README):
-  0  success (and, for `check`, the checks hold)
-  1  a check failed / a divergence was found (engine faults are 3)
-  2  bad input or usage: a bad option, a spec file that does not load, an unknown profile or reading
-  3  an engine under test misbehaved (crash, timeout, malformed output) -- `fuzz`, `replay`, `perft`;
-     also a worker process that died under a command
- 130 interrupted (Ctrl-C, SIGINT)
- 143 terminated (SIGTERM)
-
 Every error, click's own usage errors included, is one line on stderr: `535-check: error: PLACE:
-what was expected`, PLACE being the option, argument, command or file (and line) at fault.
+what was expected`, PLACE being the option, argument, command or file (and line) at fault; the exit
+codes are cli/common.py's (documented in the README).
 
-Every command takes the shared options --spec, --profile and --reading POINT=VALUE, resolved here
-into a Spec and a Ruleset; the commands themselves only call the library. Every command also takes
--q/--quiet and -v/--verbose (before or after the command's name), and `[tool.five35]` in the nearest
-pyproject.toml gives defaults the command line overrides (cli/config.py).
+Every command takes the shared options --spec, --profile and --reading POINT=VALUE (cli/common.py).
+Every command also takes -q/--quiet and -v/--verbose (before or after the command's name), and
+`[tool.five35]` in the nearest pyproject.toml gives defaults the command line overrides
+(cli/config.py).
 """
 
 from __future__ import annotations
 
 import importlib
 import os
-import re
-import signal
 import sys
-import threading
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass
-from pathlib import Path
-from types import FrameType
-from typing import Any, NoReturn, TypeVar
+from collections.abc import Sequence
+from typing import Any
 
 import click
-from click.core import ParameterSource
-from click.shell_completion import CompletionItem
-from five35.checks.findings import DEFAULT_SOLVER_RLIMIT, MAX_SOLVER_RLIMIT
-from five35.engine.executor import (
-    DASK_HINT,
-    EXECUTORS,
-    MAX_JOBS,
-    DaskExecutor,
-    ExecutorUnavailable,
-    LocalExecutor,
+
+from ..engine.executor import (
     WorkerDied,
-    make_executor,
     tune_gc,
 )
-from five35.engine.simulate import DEFAULT_SEED
-from five35.spec import Ruleset, Spec, SpecError, load_spec
-from five35.spec.vocabulary import UnimplementedReading
-
-EXIT_OK = 0
-EXIT_FAILED = 1
-EXIT_USAGE = 2
-EXIT_ENGINE_FAULT = 3
-EXIT_INTERRUPTED = 130
-EXIT_TERMINATED = 128 + signal.SIGTERM  # 143, what a shell reports for a process ended by SIGTERM
-
-PROG = "535-check"
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-#: The one type of every seed option: a whole number a 64-bit engine can hold too.
-SEED = click.IntRange(0, 2**63 - 1)
-#: Worker processes.
-JOBS = click.IntRange(1, MAX_JOBS)
-#: Z3's resource limit on each query of the checks (checks/findings.py, DEFAULT_SOLVER_RLIMIT).
-SOLVER_RLIMIT = click.IntRange(1, MAX_SOLVER_RLIMIT)
-
-__all__ = [
-    "DEFAULT_SEED",
-    "EXIT_ENGINE_FAULT",
-    "EXIT_FAILED",
-    "EXIT_INTERRUPTED",
-    "EXIT_OK",
-    "EXIT_TERMINATED",
-    "EXIT_USAGE",
-    "JOBS",
-    "SEED",
-    "SOLVER_RLIMIT",
-    "PathGiven",
-    "RulesChoice",
-    "Terminated",
-    "cli_executor",
-    "detail",
-    "executor_options",
-    "fail_usage",
-    "info",
-    "keep_interrupts_from_z3",
-    "main",
-    "parse_readings",
-    "resolve",
-    "rules_options",
-    "solver_rlimit_option",
-    "verbosity",
-]
-
-
-@dataclass(frozen=True)
-class RulesChoice:
-    """What the shared options chose: the loaded spec and the resolved ruleset."""
-
-    spec: Spec
-    ruleset: Ruleset
-
-
-def parse_readings(values: tuple[str, ...]) -> dict[str, str]:
-    readings: dict[str, str] = {}
-    for value in values:
-        point, sep, reading = value.partition("=")
-        if not sep or not point or not reading:
-            raise SpecError("--reading", f"expected POINT=VALUE, got {value!r}")
-        readings[point.strip()] = reading.strip()
-    return readings
-
-
-# ---- -q / -v ------------------------------------------------------------------------------------
-
-_VERBOSITY = "five35.verbosity"
-
-
-def verbosity() -> int:
-    """-1 or less with -q, 0 by default, 1 or more with -v (the flags add up, before or after the
-    command's name)."""
-    ctx = click.get_current_context(silent=True)
-    return int(ctx.meta.get(_VERBOSITY, 0)) if ctx is not None else 0
-
-
-def info(message: str) -> None:
-    """A line for the person watching (the seed, progress, what was written): stderr, not with -q."""
-    if verbosity() >= 0:
-        click.echo(message, err=True)
-
-
-def detail(message: str) -> None:
-    """A line only -v asks for."""
-    if verbosity() > 0:
-        click.echo(message, err=True)
-
-
-def _count_into_verbosity(step: int) -> Callable[[click.Context, click.Parameter, int], None]:
-    def callback(ctx: click.Context, param: click.Parameter, value: int) -> None:
-        if value and not ctx.resilient_parsing:
-            ctx.meta[_VERBOSITY] = ctx.meta.get(_VERBOSITY, 0) + step * value
-
-    return callback
-
-
-def verbosity_options() -> list[click.Option]:
-    """-q and -v, fresh for each command they are added to."""
-    return [
-        click.Option(
-            ["-q", "--quiet"],
-            count=True,
-            expose_value=False,
-            callback=_count_into_verbosity(-1),
-            help="Print less on stderr: no progress lines or notes, only errors.",
-        ),
-        click.Option(
-            ["-v", "--verbose"],
-            count=True,
-            expose_value=False,
-            callback=_count_into_verbosity(1),
-            help="Print more on stderr (each check's notes, each phase's timing).",
-        ),
-    ]
-
-
-# ---- shell completion ---------------------------------------------------------------------------
-
-
-def _completion_spec(ctx: click.Context) -> Spec | None:
-    """The spec the command line (or [tool.five35]) names, for completing its profiles and readings;
-    None when it does not load: a completion must never fail."""
-    path = ctx.params.get("spec_path")
-    try:
-        if path is None:
-            from . import config as project_config
-
-            found = project_config.load()
-            path = found.path_value("spec") if found is not None else None
-        return load_spec(path)
-    except Exception:
-        return None
-
-
-def complete_profiles(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
-    spec = _completion_spec(ctx)
-    if spec is None:
-        return []
-    return [
-        CompletionItem(name, help=profile.title)
-        for name, profile in spec.profiles.items()
-        if name.startswith(incomplete)
-    ]
-
-
-def complete_readings(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
-    """POINT= while the point is being typed, then POINT=READING for that point's readings."""
-    spec = _completion_spec(ctx)
-    if spec is None:
-        return []
-    point, sep, _ = incomplete.partition("=")
-    if not sep:
-        return [
-            CompletionItem(f"{name}=", help=vp.question)
-            for name, vp in spec.variation_points.items()
-            if name.startswith(incomplete)
-        ]
-    vp = spec.variation_points.get(point)
-    if vp is None:
-        return []
-    items = [CompletionItem(f"{point}={r}", help=words) for r, words in vp.readings.items()]
-    return [item for item in items if item.value.startswith(incomplete)]
-
-
-def _no_empty_profile(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    # `--profile=` (an unset shell variable) would otherwise quietly mean the default profile.
-    if value is not None and not value.strip():
-        raise click.BadParameter("expected a profile name, got an empty string", ctx, param)
-    return value
-
-
-def rules_options(func: F) -> F:
-    """The options every command shares: --spec, --profile, --reading."""
-    func = click.option(
-        "--reading",
-        "readings",
-        multiple=True,
-        metavar="POINT=VALUE",
-        shell_complete=complete_readings,
-        help="Choose a reading for a variation point (repeatable); overrides the profile.",
-    )(func)
-    func = click.option(
-        "--profile",
-        default=None,
-        callback=_no_empty_profile,
-        shell_complete=complete_profiles,
-        help="Named profile from the spec (default: the spec's default).",
-    )(func)
-    func = click.option(
-        "--spec",
-        "spec_path",
-        type=click.Path(dir_okay=False, path_type=Path),
-        default=None,
-        help="Spec file to use instead of the embedded one (e.g. a house-rules copy).",
-    )(func)
-    return func
-
-
-# ---- --executor / --scheduler -------------------------------------------------------------------
-
-
-def executor_options(func: F) -> F:
-    """--executor and --scheduler: where the long work's units run (cli_executor builds it)."""
-    func = click.option(
-        "--scheduler",
-        default=None,
-        metavar="ADDRESS",
-        help="The Dask scheduler to send the work to, e.g. tcp://10.0.0.5:8786 (with --executor dask).",
-    )(func)
-    func = click.option(
-        "--executor",
-        "executor_kind",
-        type=click.Choice(EXECUTORS),
-        default="local",
-        show_default=True,
-        help="Where the work runs: local (processes on this machine) or dask (a Dask distributed "
-        f"cluster, at --scheduler; needs {DASK_HINT}). The output is the same either way.",
-    )(func)
-    return func
-
-
-def solver_rlimit_option(func: F) -> F:
-    """--solver-rlimit: Z3's resource limit on each query of the checks (check, report)."""
-    return click.option(
-        "--solver-rlimit",
-        type=SOLVER_RLIMIT,
-        default=DEFAULT_SOLVER_RLIMIT,
-        show_default=True,
-        metavar="N",
-        help="Z3's resource limit on each query of the checks: a count of its steps, not a time, so a "
-        "check answers the same on any machine under any load. Raise it when a check fails with "
-        "'Z3 answered unknown'.",
-    )(func)
-
-
-def _place(option: str, param: str) -> str:
-    """The option, or the [tool.five35] line when the value came from there."""
-    ctx = click.get_current_context(silent=True)
-    config = ctx.meta.get(_CONFIG) if ctx is not None else None
-    from_config = ctx is not None and ctx.get_parameter_source(param) is ParameterSource.DEFAULT_MAP
-    if ctx is not None and config is not None and from_config:
-        return str(config.place(param.removesuffix("_kind")))
-    return option
-
-
-def cli_executor(kind: str, jobs: int, scheduler: str | None) -> LocalExecutor | DaskExecutor:
-    """The executor --executor, --jobs and --scheduler ask for; SpecError (exit 2) naming the
-    option when they do not fit together, dask is missing or the scheduler does not answer."""
-    ctx = click.get_current_context(silent=True)
-    if kind == "local" and scheduler is not None:
-        raise SpecError(_place("--scheduler", "scheduler"), "only used with --executor dask")
-    if kind == "dask":
-        if scheduler is None:
-            raise SpecError(_place("--executor", "executor_kind"), "dask needs --scheduler ADDRESS")
-        jobs_given = ctx is not None and ctx.get_parameter_source("jobs") is ParameterSource.COMMANDLINE
-        if jobs_given:
-            raise SpecError("--jobs", "not used with --executor dask (the cluster's workers run the work)")
-    try:
-        return make_executor(kind, jobs, scheduler)
-    except ExecutorUnavailable as exc:
-        if exc.argument == "scheduler":
-            raise SpecError(_place("--scheduler", "scheduler"), str(exc)) from None
-        raise SpecError(_place("--executor", "executor_kind"), str(exc)) from None
-
-
-class PathGiven(click.Path):
-    """click.Path that refuses an empty string: that is a shell variable that was not set, not the
-    current directory Path("") would quietly become."""
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        if isinstance(value, str) and not value.strip():
-            self.fail("expected a path, got an empty string", param, ctx)
-        return super().convert(value, param, ctx)
-
-
-def resolve(spec_path: Path | None, profile: str | None, readings: tuple[str, ...]) -> RulesChoice:
-    """Load the spec and resolve the ruleset; raises SpecError with a one-line message (naming
-    pyproject.toml's line when the profile came from [tool.five35])."""
-    spec = load_spec(spec_path)
-    try:
-        return RulesChoice(spec, spec.ruleset(profile, parse_readings(readings)))
-    except SpecError as exc:
-        ctx = click.get_current_context(silent=True)
-        config = ctx.meta.get(_CONFIG) if ctx is not None else None
-        from_config = ctx is not None and ctx.get_parameter_source("profile") is ParameterSource.DEFAULT_MAP
-        if exc.where == "--profile" and from_config and config is not None:
-            raise SpecError(config.place("profile"), exc.message) from None
-        raise
-
-
-def fail_usage(message: str) -> NoReturn:
-    """Print a one-line error and exit 2."""
-    click.echo(f"{PROG}: error: {_one_line(message)}", err=True)
-    sys.exit(EXIT_USAGE)
-
-
-def keep_interrupts_from_z3() -> None:
-    """Let Ctrl-C reach Python during a Z3 solve.
-
-    By default Z3 takes SIGINT for itself while it solves: it cancels that one query (which then
-    answers "unknown") and the run goes on, so the user's Ctrl-C is lost. Without its handler the
-    signal waits for the query to return (each takes well under a second here) and stops the run.
-    """
-    try:
-        import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
-    except ImportError:
-        return
-    z3.set_param("ctrl_c", False)
-
-
-class Terminated(KeyboardInterrupt):
-    """SIGTERM, raised where the main thread is, so that it unwinds (outputs discarded, workers
-    stopped) exactly as a Ctrl-C does."""
-
-
-class _Stop:
-    """SIGINT and SIGTERM as exceptions in the main thread, raised again every REPEAT seconds
-    until the command has unwound.
-
-    Raising once is not enough: Python swallows an exception raised inside a garbage-collector
-    callback, a __del__ or a weakref callback (printing "Exception ignored"), and Hypothesis runs
-    a gc callback during its tests, so an unlucky Ctrl-C would be lost and the run would go on.
-    """
-
-    REPEAT = 0.4  # seconds; a few repeats fit in the 2 s a stop may take
-
-    def __init__(self) -> None:
-        self.signum: int | None = None
-        self.done = threading.Event()
-        self.repeater: threading.Thread | None = None
-
-    def handle(self, signum: int, frame: FrameType | None) -> None:
-        if self.done.is_set():
-            return  # already unwound and on the way out: nothing more to stop
-        if self.signum is None:
-            self.signum = signum
-            self.repeater = threading.Thread(target=self._repeat, name="535-check-stop", daemon=True)
-            self.repeater.start()
-        raise Terminated() if self.signum == signal.SIGTERM else KeyboardInterrupt()
-
-    def _repeat(self) -> None:
-        while not self.done.wait(self.REPEAT):
-            # Through the process's signal mask, so it waits while a clean-up step holds signals
-            # back (stop_signals_held) instead of cutting that step in half.
-            signal.pthread_kill(threading.main_thread().ident or 0, self.signum or signal.SIGINT)
-
-
-_stop = _Stop()
-
-
-@contextmanager
-def _signals_unwind() -> Iterator[None]:
-    # Only the main thread may set handlers (a test runner may call us from another thread).
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    global _stop
-    _stop = _Stop()
-    previous = {sig: signal.signal(sig, _stop.handle) for sig in (signal.SIGINT, signal.SIGTERM)}
-    hook = sys.unraisablehook
-
-    def quiet_stop(unraisable: Any) -> None:
-        # A stop swallowed by a gc callback is raised again (see _Stop): not worth a traceback.
-        if not isinstance(unraisable.exc_value, KeyboardInterrupt):
-            hook(unraisable)
-
-    sys.unraisablehook = quiet_stop
-    try:
-        yield
-    finally:
-        _stop.done.set()
-        if _stop.repeater is not None:
-            # A repeat already on its way must land on our handler (which now ignores it), not
-            # on the default one restored below: that would raise in some __del__ on the way out
-            # and print "Exception ignored".
-            _stop.repeater.join(2 * _Stop.REPEAT)
-        else:
-            sys.unraisablehook = hook
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-
-
-# ---- one error style ---------------------------------------------------------------------------
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
-
-
-def _plain(message: str) -> str:
-    """click's sentence ("'x' is not a valid integer.") as a clause after `PLACE: `."""
-    message = _one_line(message).rstrip(".")
-    return message[:1].lower() + message[1:] if message[:2] != message[:2].upper() else message
-
-
-def _param_place(param: click.Parameter | None, hint: str | Sequence[str] | None) -> str:
-    if isinstance(param, click.Option):
-        # The long name is the one the README and --help show.
-        return max(param.opts, key=len)
-    if isinstance(param, click.Argument):
-        return param.human_readable_name
-    if isinstance(hint, str):
-        return hint.strip("'\"")
-    if hint:
-        return " / ".join(h.strip("'\"") for h in hint)
-    return "argument"
-
-
-def _command_place(ctx: click.Context | None) -> str:
-    """The subcommand at fault (`simulate`), empty at the top level."""
-    if ctx is None or ctx.parent is None:
-        return ""
-    return ctx.command_path.removeprefix(ctx.find_root().info_name or "").strip()
-
-
-_NOT_A_NUMBER = re.compile(
-    r"^'?(?P<value>.*?)'? is not (?:a valid (?:integer|float)(?: range)?|in the range .*?)\.?$", re.DOTALL
+from ..spec import SpecError
+from ..spec.vocabulary import UnimplementedReading
+from .common import (
+    CONFIG_KEY,
+    EXIT_ENGINE_FAULT,
+    EXIT_OK,
+    PROG,
+    examples_epilog,
+    fail_usage,
+    one_line,
+    verbosity_options,
 )
-
-
-def _bounds(kind: click.IntRange | click.FloatRange) -> str:
-    low, high = kind.min, kind.max
-    lower = f"{'above' if kind.min_open else 'of at least'} {low}" if low is not None else ""
-    upper = f"{'below' if kind.max_open else 'at most'} {high}" if high is not None else ""
-    if low is not None and high is not None and not kind.min_open and not kind.max_open:
-        return f" from {low} to {high}"
-    if lower and upper:
-        return f" {lower} and {upper}"
-    return f" {lower or upper}" if lower or upper else ""
-
-
-def _number_message(exc: click.BadParameter) -> str | None:
-    """One style for every bad number, whichever of click's number types refused it:
-    `expected a whole number from 0 to 9, got -1`."""
-    kind = exc.param.type if exc.param is not None else None
-    found = _NOT_A_NUMBER.match(_one_line(exc.message))
-    if found is None or not isinstance(kind, click.types.IntParamType | click.types.FloatParamType):
-        return None
-    what = "a whole number" if isinstance(kind, click.types.IntParamType) else "a number"
-    if isinstance(kind, click.IntRange | click.FloatRange):
-        what += _bounds(kind)
-    return f"expected {what}, got {found['value']}"
-
-
-def usage_message(exc: click.ClickException) -> str:
-    """One line `PLACE: what was expected` for any of click's errors."""
-    if isinstance(exc, click.NoSuchOption):
-        message = f"{exc.option_name}: no such option"
-        if exc.possibilities:
-            message += f" (did you mean {', '.join(sorted(exc.possibilities))}?)"
-        return message
-    if isinstance(exc, click.BadOptionUsage):
-        # "Option '--seed' requires an argument." names the option already: keep the rest.
-        rest = re.sub(r"^Option '[^']*' ", "", _one_line(exc.message))
-        return f"{exc.option_name}: {_plain(rest)}"
-    if isinstance(exc, click.MissingParameter):
-        place = _param_place(exc.param, exc.param_hint)
-        kind = exc.param_type or (exc.param.param_type_name if exc.param is not None else "parameter")
-        return f"{place}: missing (a required {kind})"
-    if isinstance(exc, click.BadParameter):
-        number = _number_message(exc)
-        return f"{_param_place(exc.param, exc.param_hint)}: {number or _plain(exc.message)}"
-    if isinstance(exc, click.UsageError):
-        message = _plain(exc.message)
-        if message.startswith("no such command") and exc.ctx is not None:
-            group = exc.ctx.command
-            if isinstance(group, click.Group):
-                message += f" (commands: {', '.join(group.list_commands(exc.ctx))})"
-        place = _command_place(exc.ctx)
-        return f"{place}: {message}" if place else message
-    return _plain(exc.format_message())
-
+from .signals import interrupted, signals_unwind
+from .usage import usage_message
 
 #: Every command, with the module of cli/ that states it (in its COMMANDS). Each command lives in its
 #: own module, so the commands stay independent of each other, and a module is imported when one of
@@ -579,11 +92,11 @@ class Five35Group(click.Group):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         tune_gc()
-        with _signals_unwind():
+        with signals_unwind():
             try:
                 code = super().main(args, prog_name or PROG, complete_var, standalone_mode=False, **extra)
             except click.exceptions.Abort as exc:
-                sys.exit(_interrupted(exc.__cause__))
+                sys.exit(interrupted(exc.__cause__))
             except click.ClickException as exc:
                 click.echo(f"{PROG}: error: {usage_message(exc)}", err=True)
                 # click's own exit code: 2 for usage errors, 1 for the others (e.g. FileError).
@@ -625,26 +138,16 @@ class Five35Group(click.Group):
             # limit of that part for these rules, said in one line, never a traceback.
             fail_usage(f"--spec: {exc}, which these rules choose")
         except WorkerDied as exc:
-            click.echo(f"{PROG}: error: {_one_line(str(exc))}", err=True)
+            click.echo(f"{PROG}: error: {one_line(str(exc))}", err=True)
             sys.exit(EXIT_ENGINE_FAULT)
         except KeyboardInterrupt as exc:
-            sys.exit(_interrupted(exc))
+            sys.exit(interrupted(exc))
         except BrokenPipeError:
             sys.exit(EXIT_OK)
 
 
-def _interrupted(exc: BaseException | None) -> int:
-    _stop.done.set()
-    if isinstance(exc, Terminated) or _stop.signum == signal.SIGTERM:
-        click.echo(f"{PROG}: terminated", err=True)
-        return EXIT_TERMINATED
-    click.echo(f"{PROG}: interrupted", err=True)
-    return EXIT_INTERRUPTED
-
-
 # ---- [tool.five35] --------------------------------------------------------------------------------
 
-_CONFIG = "five35.config"
 #: Which parameter of which commands a [tool.five35] key is the default of ("*": every command that
 #: has the parameter). `format` and `baseline` are check's: the other commands' formats differ.
 CONFIG_PARAMS: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -668,12 +171,6 @@ def project_defaults(command: click.Command, config: Any) -> dict[str, Any]:
         if any(p.name == param for p in command.params):
             defaults[param] = config.path_value(key) if key in ("spec", "baseline") else config.get(key)
     return defaults
-
-
-def project_config() -> Any:
-    """The [tool.five35] this run uses (a cli.config.Config), or None."""
-    ctx = click.get_current_context(silent=True)
-    return ctx.meta.get(_CONFIG) if ctx is not None else None
 
 
 EPILOG = """\b
@@ -704,11 +201,6 @@ EXAMPLES = {
 }
 
 
-def examples_epilog(lines: Sequence[str]) -> str:
-    """An epilog of example command lines, kept as they are (click's \\b) rather than rewrapped."""
-    return "\b\nExamples:\n" + "\n".join(f"  {line}" for line in lines)
-
-
 @click.group(
     cls=Five35Group,
     invoke_without_command=True,
@@ -730,7 +222,7 @@ def main(ctx: click.Context) -> None:
         config = project_config_module.load()
     except SpecError as exc:
         fail_usage(str(exc))
-    ctx.meta[_CONFIG] = config
+    ctx.meta[CONFIG_KEY] = config
     name = ctx.invoked_subcommand
     command = main.get_command(ctx, name) if name is not None else None
     if config is not None and name is not None and command is not None:

@@ -10,11 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from five35.engine.simulate import SimulationFileError, merge_simulations, read_simulation
-from five35.spec import SpecError, dumps
-from five35.spec.limits import MAX_FILE_BYTES
 
-from .main import PathGiven, examples_epilog
+from ..engine.simulate import SimulationFileError, merge_simulations, read_simulation
+from ..spec import SpecError, dumps
+from ..spec.limits import MAX_FILE_BYTES
+from .common import PathGiven, examples_epilog
 from .simulate_cmd import render_text
 
 

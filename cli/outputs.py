@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
-from five35.engine.executor import stop_signals_held
-from five35.spec import SpecError
+from ..engine.executor import stop_signals_held
+from ..spec import SpecError
 
 TEMP_PREFIX = ".535-check-"  # temporary places start with this, next to their targets
 

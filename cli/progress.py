@@ -17,7 +17,7 @@ from types import TracebackType
 
 import click
 
-from .main import PROG, verbosity
+from .common import PROG, verbosity
 
 #: Seconds between two progress lines.
 INTERVAL = 5.0

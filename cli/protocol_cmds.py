@@ -15,27 +15,28 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
-from five35.engine import Game
-from five35.engine.engines import engine_note
-from five35.protocol.client import (
+
+from ..engine import Game
+from ..engine.engines import engine_note
+from ..protocol.client import (
     DEFAULT_MAX_LINE,
     DEFAULT_TIMEOUT,
     EngineClient,
     EngineFault,
     engine_session,
 )
-from five35.protocol.compare import MAX_MOVES, RoundResult, check_readings, negotiate, with_parameters
-from five35.protocol.messages import deal_json, move_json
-from five35.protocol.perft import compare_perft, divide, root_deal
-from five35.protocol.replay import load_replay, replay_json, run_replay, side_by_side
-from five35.protocol.server import INTERPRETER_NAME, REFERENCE_NAME, ReferenceEngine, serve
-from five35.spec import Ruleset, Spec, SpecError, dumps, load_spec
+from ..protocol.compare import MAX_MOVES, RoundResult, check_readings, negotiate, with_parameters
+from ..protocol.messages import deal_json, move_json
+from ..protocol.perft import compare_perft, divide, root_deal
+from ..protocol.replay import load_replay, replay_json, run_replay, side_by_side
+from ..protocol.server import INTERPRETER_NAME, REFERENCE_NAME, ReferenceEngine, serve
+from ..spec import Ruleset, Spec, SpecError, dumps, load_spec
 
 if TYPE_CHECKING:
     # The fuzzer brings Hypothesis: imported where `fuzz` runs, not for `serve`, `replay` or `perft`.
-    from five35.protocol.fuzz import CampaignRun, FuzzResult
+    from ..checks.fuzz.differential import CampaignRun, FuzzResult
 
-from .main import (
+from .common import (
     EXIT_ENGINE_FAULT,
     EXIT_FAILED,
     EXIT_OK,
@@ -303,7 +304,7 @@ def fuzz_cmd(
                     counts = tuple(range(ruleset.players_min, ruleset.players_max + 1))
                 else:
                     counts = _player_counts(players, ruleset)  # within the engine's table too
-                from five35.protocol.fuzz import fuzz
+                from ..checks.fuzz.differential import fuzz
 
                 # A plain line every few seconds in a CI log, where nothing else shows until the end.
                 with Ticker("fuzz", "requests", count=lambda: engine.requests):
@@ -429,7 +430,7 @@ def _campaign_cmd(
         counts = tuple(range(ruleset.players_min, ruleset.players_max + 1))
     else:
         counts = _player_counts(players, ruleset)
-    from five35.protocol.fuzz import first_divergence, fuzz_campaign
+    from ..checks.fuzz.differential import first_divergence, fuzz_campaign
 
     info(f"535-check fuzz: campaign of {_count(runs, 'seed')} from base seed {seed}")
     with Outputs() as outputs:

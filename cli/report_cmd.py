@@ -13,15 +13,15 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import click
-from five35.checks.findings import DEFAULT_SOLVER_RLIMIT, LEVELS, CheckResult, Level
-from five35.checks.output import kind_count, plural
-from five35.checks.runner import all_checks
-from five35.engine.executor import Executor, default_jobs
-from five35.reports import FILES
-from five35.reports import job as report_job
-from five35.spec import Ruleset, Spec, SpecError
 
-from .main import (
+from ..checks.findings import DEFAULT_SOLVER_RLIMIT, LEVELS, CheckResult, Level
+from ..checks.runner import all_checks
+from ..engine.executor import Executor, default_jobs
+from ..reports import FILES
+from ..reports import job as report_job
+from ..reports.check_formats import kind_count, plural
+from ..spec import Ruleset, Spec, SpecError
+from .common import (
     DEFAULT_SEED,
     EXIT_FAILED,
     EXIT_OK,

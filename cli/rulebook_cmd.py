@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import cast
 
 import click
-from five35.reports.rulebook import FORMATS, LANGUAGES, Format, render, rulebook
 
-from .main import PathGiven, info, resolve, rules_options
+from ..reports.rulebook import FORMATS, LANGUAGES, Format, render, rulebook
+from .common import PathGiven, info, resolve, rules_options
 from .outputs import Outputs
 
 

@@ -8,13 +8,13 @@ from pathlib import Path
 from typing import Any
 
 import click
-from five35.checks.output import plural
-from five35.engine.engines import engine_note
-from five35.spec import Ruleset, Spec, dumps
-from five35.spec.lang.rulebook import describe
-from five35.spec.lang.syntax import unparse
 
-from .main import examples_epilog, resolve, rules_options
+from ..engine.engines import engine_note
+from ..reports.check_formats import plural
+from ..spec import Ruleset, Spec, dumps
+from ..spec.lang.rulebook import describe
+from ..spec.lang.syntax import unparse
+from .common import examples_epilog, resolve, rules_options
 
 WIDTH = 100
 

@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import click
-from five35.checks.output import plural
-from five35.engine.bots import BOTS, seat_bots
-from five35.engine.engines import engine_note
-from five35.engine.simulate import (
+
+from ..engine.bots import BOTS, seat_bots
+from ..engine.engines import engine_note
+from ..engine.simulate import (
     MODES,
     Mode,
     Stats,
@@ -18,9 +18,9 @@ from five35.engine.simulate import (
     simulate_parallel,
     simulation_json,
 )
-from five35.spec import dumps
-
-from .main import (
+from ..reports.check_formats import plural
+from ..spec import dumps
+from .common import (
     DEFAULT_SEED,
     JOBS,
     SEED,

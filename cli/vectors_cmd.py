@@ -14,11 +14,11 @@ import time
 from pathlib import Path
 
 import click
-from five35.protocol.vectors import INDEX, SUITE_FORMAT, build_suite
-from five35.spec import SpecError
-from five35.spec.limits import InputLimitError, load_json
 
-from .main import DEFAULT_SEED, EXIT_OK, SEED, PathGiven, keep_interrupts_from_z3, resolve, rules_options
+from ..protocol.vectors import INDEX, SUITE_FORMAT, build_suite
+from ..spec import SpecError
+from ..spec.limits import InputLimitError, load_json
+from .common import DEFAULT_SEED, EXIT_OK, SEED, PathGiven, keep_interrupts_from_z3, resolve, rules_options
 from .outputs import Outputs
 
 VECTOR_FILE = re.compile(r"^[0-9]{3,}-[a-z0-9-]+\.json$")

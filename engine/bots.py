@@ -19,8 +19,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from five35.spec import SpecError
-
+from ..spec import SpecError
 from .cards import FIELD, LOW
 from .engines import Engine as Game
 from .state import Move, State

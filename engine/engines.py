@@ -15,9 +15,8 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Any, NamedTuple, Protocol
 
-from five35.spec import Ruleset, embedded_spec
-from five35.spec.lang.rulebook import rules_digest
-
+from ..spec import Ruleset, embedded_spec
+from ..spec.lang.rulebook import rules_digest
 from .game import Game
 from .interpreter import NAME as INTERPRETER
 from .interpreter import SpecEngine

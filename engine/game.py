@@ -44,9 +44,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any, ClassVar, NamedTuple
 
-from five35.spec import Ruleset, SpecError
-from five35.spec.vocabulary import ENGINE_HOOKS, PARAMETERS, Vocabulary
-
+from ..spec import Ruleset, SpecError
+from ..spec.vocabulary import ENGINE_HOOKS, PARAMETERS, Vocabulary
 from . import _docstrings
 from .cards import FIELD, MAX_COPIES, CardCodec, DealError, ranks_text, shuffle
 from .serial import state_from_json, state_to_json

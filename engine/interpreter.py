@@ -26,9 +26,8 @@ from collections.abc import Callable, Sequence
 from itertools import combinations_with_replacement
 from typing import Any
 
-from five35.spec import Ruleset, SpecError
-from five35.spec.lang.compile import Program, RuleDef, RuleError
-
+from ..spec import Ruleset, SpecError
+from ..spec.lang.compile import Program, RuleDef, RuleError
 from .cards import MAX_COPIES, CardCodec, DealError, ranks_text, shuffle
 from .serial import state_from_json, state_to_json
 from .state import (

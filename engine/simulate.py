@@ -31,10 +31,9 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any, Literal, NamedTuple
 
-from five35.spec import Ruleset, SpecError
-from five35.spec.limits import InputLimitError, load_json
-from five35.spec.model import MATCH_ROUND_LIMIT
-
+from ..spec import Ruleset, SpecError
+from ..spec.limits import InputLimitError, load_json
+from ..spec.model import MATCH_ROUND_LIMIT
 from .bots import Bot, seat_bots, turning_seats
 from .engines import Engine, make_engine
 from .executor import Executor, LocalExecutor, describes_units, games_text

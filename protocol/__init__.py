@@ -5,14 +5,12 @@
 - client:   engine sessions: a subprocess (JSON Lines, timeouts, faults) or a Python object
 - compare:  lock-step play of one round (a five35.engine.Position) on both engines; the readings
             and parameters an engine declares
-- fuzz:     Hypothesis-driven differential fuzzing with shrinking (not imported here either: it brings
-            Hypothesis, which an engine served or compared does not need; `from five35.protocol.fuzz
-            import fuzz`)
 - replay:   replay files of a divergence, and the side-by-side view
 - perft:    leaf counts of the legal-move tree, and comparing them with an engine
             (not imported here: `python -m five35.protocol.perft` prints the standard table)
 
-The rules (five35.spec, five35.engine) know nothing of this package. See docs/protocol.md.
+The rules (five35.spec, five35.engine) know nothing of this package. Fuzzing an engine through it is a
+check: five35.checks.fuzz (`from five35.checks.fuzz.differential import fuzz`). See docs/protocol.md.
 """
 
 from .client import EngineClient, EngineFault, InProcessEngine, SubprocessEngine, engine_session, open_engine

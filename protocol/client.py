@@ -29,10 +29,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
-from five35.engine import Move
-from five35.spec import SpecError
-from five35.spec.limits import MAX_DEPTH, InputLimitError, load_json
-
+from ..engine import Move
+from ..spec import SpecError
+from ..spec.limits import MAX_DEPTH, InputLimitError, load_json
 from .messages import (
     PROTOCOL_VERSION,
     ProtocolViolation,

@@ -18,11 +18,11 @@ from importlib import resources
 from typing import Any
 
 import jsonschema
-from five35.engine import IllegalMove, Move, Position, State
-from five35.engine.engines import Engine, make_engine
-from five35.spec import Ruleset, Spec, SpecError
-from five35.spec.vocabulary import PARAMETERS
 
+from ..engine import IllegalMove, Move, Position, State
+from ..engine.engines import Engine, make_engine
+from ..spec import Ruleset, Spec, SpecError
+from ..spec.vocabulary import PARAMETERS
 from .client import EngineClient, EngineFault, Posted, response_body
 from .messages import deal_json, event_json, move_json, move_key, shown
 from .server import Answers

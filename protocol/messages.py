@@ -17,11 +17,11 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from importlib import resources
 from typing import Any
 
-from five35.engine import ACTIONS, Event, MatchEnd, Move, Pile, Position, RoundEnd, State, TrickEnd
-from five35.engine.cards import DealError
-from five35.engine.engines import Engine
-from five35.spec import Ruleset
-from five35.spec.limits import MAX_DEPTH
+from ..engine import ACTIONS, Event, MatchEnd, Move, Pile, Position, RoundEnd, State, TrickEnd
+from ..engine.cards import DealError
+from ..engine.engines import Engine
+from ..spec import Ruleset
+from ..spec.limits import MAX_DEPTH
 
 PROTOCOL_VERSION = 1
 REQUEST_TYPES = ("hello", "new_round", "legal", "apply", "state", "quit")

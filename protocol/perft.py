@@ -12,10 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from five35.engine import Move, Position, State
-from five35.engine.engines import Engine, make_engine
-from five35.spec import Ruleset
-
+from ..engine import Move, Position, State
+from ..engine.engines import Engine, make_engine
+from ..spec import Ruleset
 from .client import EngineClient, response_body
 from .compare import moves_text
 from .messages import deal_json, move_json, move_key
@@ -203,7 +202,7 @@ def table_markdown(rows: list[dict[str, Any]]) -> str:
 
 def main() -> None:
     """Print the standard perft table of the embedded spec (`python -m five35.protocol.perft`)."""
-    from five35.spec import load_spec
+    from ..spec import load_spec
 
     spec = load_spec()
     print(table_markdown(standard_table({p: spec.ruleset(p) for p in spec.profiles})))

@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-from five35.engine import Move, Position
-from five35.spec import Ruleset, Spec, SpecError, dumps
-from five35.spec.limits import MAX_FILE_BYTES, InputLimitError, load_json
 
+from ..engine import Move, Position
+from ..spec import Ruleset, Spec, SpecError, dumps
+from ..spec.limits import MAX_FILE_BYTES, InputLimitError, load_json
 from .client import EngineClient
 from .compare import Games, RoundResult, check_readings, script, with_parameters
 from .messages import ProtocolViolation, deal_json, move_from_json, move_json, read_deal, schema, shown

@@ -11,11 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, BinaryIO
 
-from five35.engine import IllegalMove, Move, Pile, Play, State
-from five35.engine.engines import Engine, make_engine, reference_lacks
-from five35.spec import Ruleset, load_spec
-from five35.spec.limits import MAX_DEPTH, InputLimitError, load_json
-
+from ..engine import IllegalMove, Move, Pile, Play, State
+from ..engine.engines import Engine, make_engine, reference_lacks
+from ..spec import Ruleset, load_spec
+from ..spec.limits import MAX_DEPTH, InputLimitError, load_json
 from .messages import (
     DEAL_FIELDS,
     PROTOCOL_VERSION,

@@ -36,11 +36,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from five35.engine import PASS, Move, Pile, Position, State
-from five35.engine.engines import Engine, engine_note, make_engine
-from five35.engine.simulate import EndlessPlay, move_limit
-from five35.spec import Ruleset, Spec, other_game
-
+from ..engine import PASS, Move, Pile, Position, State
+from ..engine.engines import Engine, engine_note, make_engine
+from ..engine.simulate import EndlessPlay, move_limit
+from ..spec import Ruleset, Spec, other_game
 from .messages import PROTOCOL_VERSION, deal_json, move_json
 from .server import ReferenceEngine, state_json
 

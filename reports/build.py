@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from five35.checks.findings import (
+from ..checks.findings import (
     FINDING_KINDS,
     SEVERITIES,
     CheckResult,
@@ -26,9 +26,9 @@ from five35.checks.findings import (
     ProvedProperty,
     split_reading_key,
 )
-from five35.checks.impact.measure import COMES_UP_GAMES
-from five35.checks.impact.outcomes import MEASURES, MeanChange, OutcomeChange, Shares
-from five35.checks.pipeline import (
+from ..checks.impact.measure import COMES_UP_GAMES
+from ..checks.impact.outcomes import MEASURES, MeanChange, OutcomeChange, Shares
+from ..checks.pipeline import (
     ImpactSource,
     PointImpact,
     Question,
@@ -37,10 +37,10 @@ from five35.checks.pipeline import (
     Variant,
     WitnessSource,
 )
-from five35.engine.engines import engine_note, reference_lacks
-from five35.spec import Ruleset, Spec
-from five35.spec.words import LANGUAGES, no_wording, words_of
-
+from ..engine.engines import engine_note, reference_lacks
+from ..spec import Ruleset, Spec
+from ..spec.words import no_wording, words_of
+from ..spec.words_model import LANGUAGES
 from . import consistency
 from .plain import KIND_WORDS, Plain, pct
 

@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from five35.spec import Spec
+from ..spec import Spec
 
 #: The basis on which a profile's reading counts as settled by the rule texts themselves.
 TEXT_BASIS = "text"

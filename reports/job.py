@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from five35.checks.findings import (
+from ..checks.findings import (
     DEFAULT_SOLVER_RLIMIT,
     Alternative,
     CheckContext,
@@ -29,7 +29,7 @@ from five35.checks.findings import (
     EngineFactory,
     Level,
 )
-from five35.checks.impact.measure import (
+from ..checks.impact.measure import (
     DEFAULT_BOTS,
     Comparison,
     ImpactCounts,
@@ -41,7 +41,7 @@ from five35.checks.impact.measure import (
     player_counts,
     to_impact,
 )
-from five35.checks.impact.outcomes import (
+from ..checks.impact.outcomes import (
     OutcomeChange,
     Outcomes,
     compare,
@@ -49,7 +49,7 @@ from five35.checks.impact.outcomes import (
     measures_at,
     play_outcomes,
 )
-from five35.checks.pipeline import (
+from ..checks.pipeline import (
     PointImpact,
     ReportData,
     Variant,
@@ -59,13 +59,12 @@ from five35.checks.pipeline import (
     review,
     to_measure,
 )
-from five35.checks.runner import CHECKS, all_checks, run_checks
-from five35.engine import Game
-from five35.engine.engines import reference_lacks
-from five35.engine.executor import Executor, LocalExecutor, describes_units, games_text, unit_name
-from five35.engine.simulate import Stats, merge_all, simulate
-from five35.spec import Ruleset, Spec, SpecError
-
+from ..checks.runner import CHECKS, all_checks, run_checks
+from ..engine import Game
+from ..engine.engines import reference_lacks
+from ..engine.executor import Executor, LocalExecutor, describes_units, games_text, unit_name
+from ..engine.simulate import Stats, merge_all, simulate
+from ..spec import Ruleset, Spec, SpecError
 from .build import report_data
 from .render import write_report
 

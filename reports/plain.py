@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from five35.checks.findings import Finding, FindingKind, split_reading_key
-from five35.engine import TrickEndReason
-from five35.spec import Ruleset, Spec
-from five35.spec.words import questions_of, words_of
+from ..checks.findings import Finding, FindingKind, split_reading_key
+from ..engine import TrickEndReason
+from ..spec import Ruleset, Spec
+from ..spec.words import questions_of, words_of
 
 #: How a trick ends, in words.
 TRICK_ENDS: Mapping[str, str] = {

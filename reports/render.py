@@ -20,12 +20,12 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from five35.checks.findings import FINDING_KINDS, SEVERITIES
-from five35.engine import TRICK_END_REASONS, TrickEndReason
-from five35.engine.simulate import WENT_OUT, wilson_interval
-from five35.spec import dumps
 from markupsafe import Markup
 
+from ..checks.findings import FINDING_KINDS, SEVERITIES
+from ..engine import TRICK_END_REASONS, TrickEndReason
+from ..engine.simulate import WENT_OUT, wilson_interval
+from ..spec import dumps
 from . import svg
 from .plain import KIND_WORDS, pct, player, quoted
 

@@ -28,8 +28,9 @@ from html import escape
 from pathlib import Path
 from typing import Any, Literal
 
-from five35.spec import SETTLING_BASES, Ruleset, Spec, SpecError
-from five35.spec.words import QuestionWords, no_wording, questions_of, words_of
+from ..spec import SETTLING_BASES, Ruleset, Spec, SpecError
+from ..spec.words import no_wording, questions_of, words_of
+from ..spec.words_model import QuestionWords
 
 LANGUAGES: tuple[str, ...] = ("de", "es", "en")
 FORMATS: tuple[str, ...] = ("md", "html")

@@ -1,6 +1,7 @@
 """five35.spec: the rules of 535 as data, and the loader that turns a spec file into a Ruleset."""
 
-from .loader import embedded_game, embedded_spec, embedded_spec_path, load_spec, other_game
+from .files import SpecError, embedded_spec_path
+from .loader import embedded_game, embedded_spec, load_spec, other_game
 from .model import (
     MATCH_ROUND_LIMIT,
     SETTLING_BASES,
@@ -12,7 +13,6 @@ from .model import (
     Ruleset,
     Source,
     Spec,
-    SpecError,
     VariationPoint,
     dumps,
     match_round_bound,

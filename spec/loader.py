@@ -20,13 +20,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-
+from .files import Key, SpecError, StrictValidator, embedded_spec_path, first_schema_error, nearest_line
 from .lang.compile import RuleDef
 from .lang.rulebook import Rulebook, check_rulebook, read_rulebook
 from .lang.schema import moments_of
 from .lang.syntax import Name, walk
-from .limits import MAX_DEPTH, MAX_FILE_BYTES
+from .limits import MAX_DEPTH
 from .model import (
     MATCH_ROUND_LIMIT,
     Clause,
@@ -36,24 +35,17 @@ from .model import (
     Rule,
     Source,
     Spec,
-    SpecError,
     VariationPoint,
     match_round_bound,
 )
 from .vocabulary import PARAMETERS, REQUIRED_PARAMETERS, Vocabulary
+from .words import attach_words
 from .yaml_input import read_text, read_yaml
 
-Key = tuple[str | int, ...]
-
-EMBEDDED_SPEC = "535.yaml"
 #: Profiles one profile may extend, one through the other. Each profile's chain is walked to fold it in
 #: and to look for a loop, so without a bound a chain of a few thousand profiles (a 300 KB file) took
 #: minutes; real specs extend one or two.
 MAX_EXTENDS = MAX_DEPTH
-
-
-def embedded_spec_path() -> Path:
-    return Path(str(resources.files("five35.spec").joinpath(EMBEDDED_SPEC)))
 
 
 @cache
@@ -86,99 +78,6 @@ def _schema() -> dict[str, Any]:
     return schema
 
 
-def _read_yaml(
-    path: Path,
-    *,
-    what: str = "spec file",
-    max_bytes: int = MAX_FILE_BYTES,
-    max_depth: int = MAX_DEPTH,
-) -> tuple[Any, dict[Key, int]]:
-    """A YAML file as plain data plus the line of every key path, within the input limits (see
-    yaml_input); any problem is a one-line SpecError. Other data files beside the spec use it too."""
-    return read_yaml(path, what=what, max_bytes=max_bytes, max_depth=max_depth)
-
-
-def _nearest_line(lines: dict[Key, int], key: Key) -> int:
-    while key and key not in lines:
-        key = key[:-1]
-    return lines.get(key, 1)
-
-
-def _strict_integer(checker: Any, instance: Any) -> bool:
-    # JSON Schema counts 4.0 as an integer; the engine would then deal 4.0 copies. Booleans are not
-    # integers either (the default checker agrees; kept explicit).
-    return isinstance(instance, int) and not isinstance(instance, bool)
-
-
-_Validator = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
-    jsonschema.Draft202012Validator,
-    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _strict_integer),
-)
-
-
-def error_key(err: jsonschema.ValidationError) -> Key:
-    """The key path a schema error is about. A key whose name breaks `propertyNames` is reported by
-    jsonschema at the mapping that holds it; the key itself is the place to fix (its own line)."""
-    key: Key = tuple(err.path)
-    if "propertyNames" in err.relative_schema_path and isinstance(err.instance, str):
-        return (*key, err.instance)
-    return key
-
-
-def _schema_error(path: Path, lines: dict[Key, int], data: Any) -> SpecError | None:
-    validator = _Validator(_schema())
-    # A misspelt key also makes the right key "missing"; naming the misspelling is the useful message.
-    # A value of the wrong type also breaks its range; the type is what to fix.
-    errors = sorted(
-        validator.iter_errors(data),
-        key=lambda e: (
-            e.validator != "additionalProperties",
-            _nearest_line(lines, error_key(e)),
-            e.validator != "type",
-            e.message,
-        ),
-    )
-    if not errors:
-        return None
-    err = errors[0]
-    key = error_key(err)
-    message = _describe(err)
-    if err.validator == "additionalProperties" and isinstance(err.instance, dict):
-        allowed = sorted(err.schema.get("properties", {}))
-        extra = sorted(set(err.instance) - set(allowed))
-        if extra and (allowed or err.schema.get("patternProperties")):
-            # Point at the misspelt key itself, not at the mapping that holds it.
-            key = (*key, extra[0])
-            hint = f" (expected one of: {', '.join(allowed)})" if allowed else ""
-            message = f"unknown key {extra[0]!r}{hint}"
-    dotted = ".".join(str(k) for k in key) or "(top level)"
-    return SpecError(f"{path}:{_nearest_line(lines, key)}", f"{dotted}: {message}")
-
-
-def _describe(err: jsonschema.ValidationError) -> str:
-    if "propertyNames" in err.relative_schema_path and isinstance(err.instance, str):
-        if err.validator == "pattern":
-            return f"the name {err.instance!r} does not match {err.validator_value}"
-        return f"the name {err.instance!r} is not allowed ({err.message})"
-    if err.validator == "required":
-        return err.message.replace("is a required property", "is missing")
-    if err.validator == "type":
-        return f"expected {err.validator_value}, got {json.dumps(err.instance, default=str)[:40]}"
-    if err.validator == "enum":
-        return f"expected one of {err.validator_value}, got {json.dumps(err.instance, default=str)}"
-    if err.validator in ("minimum", "maximum"):
-        bound = "at least" if err.validator == "minimum" else "at most"
-        return f"expected {bound} {err.validator_value}, got {_short(err.instance)}"
-    if err.validator in ("minItems", "maxItems", "minProperties", "maxProperties"):
-        return err.message if len(err.message) <= 100 else f"{err.validator} is {err.validator_value}"
-    return err.message
-
-
-def _short(value: Any) -> str:
-    text = json.dumps(value, default=str)
-    return text if len(text) <= 40 else f"{text[:20]}...({len(text)} characters)"
-
-
 def _norm(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
@@ -195,22 +94,20 @@ def load_spec(path: str | Path | None = None, *, vocabulary: Vocabulary | None =
 def _load(spec_path: Path, vocabulary: Vocabulary | None) -> Spec:
     if vocabulary is None:
         vocabulary = Vocabulary(points={}, parameters=PARAMETERS)
-    data, lines = _read_yaml(spec_path)
+    data, lines = read_yaml(spec_path)
     _raise_first(spec_path, lines, _unknown_names(data, vocabulary))
-    error = _schema_error(spec_path, lines, data)
+    error = first_schema_error(spec_path, lines, data, StrictValidator(_schema()))
     if error:
         raise error
     spec = _build(spec_path, data, lines)
     _raise_first(spec_path, lines, _semantic_problems(spec, data, vocabulary))
     _raise_rule_problems(spec_path, lines, _rule_language_problems(spec))
-    from .words import attach_words  # late: the words module reads files with this module's helpers
-
     return attach_words(spec)
 
 
 def _raise_first(path: Path, lines: dict[Key, int], problems: Iterable[tuple[Key, str]]) -> None:
     for key, message in problems:
-        raise SpecError(f"{path}:{_nearest_line(lines, key)}", f"{'.'.join(map(str, key))}: {message}")
+        raise SpecError(f"{path}:{nearest_line(lines, key)}", f"{'.'.join(map(str, key))}: {message}")
 
 
 def _unknown_names(data: Any, vocabulary: Vocabulary) -> Iterator[tuple[Key, str]]:
@@ -338,7 +235,7 @@ def _rule_of(raw: dict[str, Any], definition: RuleDef, book: Rulebook, raw_param
     names |= {n.id for _b, node in definition.cards for n in walk(node) if isinstance(n, Name)}
     names &= set(raw_parameters)
     points = sorted({f.point for f in book.fragments for rid, _c in f.changes if rid == definition.id})
-    when, decides = moments_of(definition)
+    when, decides = moments_of(definition.does, definition.field("after"))
     return Rule(
         id=definition.id,
         cites=tuple(raw["cites"]),
@@ -357,7 +254,7 @@ def _raise_rule_problems(path: Path, lines: dict[Key, int], problems: Iterable[t
 
 
 def rule_error(path: Path, lines: dict[Key, int], key: Key, column: int, message: str) -> SpecError:
-    line = _nearest_line(lines, key)
+    line = nearest_line(lines, key)
     where = f"{path}:{line}"
     if column and key in lines:
         start = _value_column(path, line, key[-1])

@@ -12,14 +12,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from .files import SpecError
 from .lang.compile import Program, RuleDef
 from .lang.rulebook import Rulebook, describe
 from .vocabulary import PARAMETERS
-
-if TYPE_CHECKING:
-    from .words import Words
+from .words_model import Words
 
 #: The number of rounds after which `simulate`, `report` and the checks stop a match whose end they
 #: cannot prove (some cards score 0 points, so `Ruleset.round_bound` is None), and say so. A spec
@@ -48,23 +47,6 @@ def match_round_bound(points: Iterable[int], match_end_score: int, players: int)
     if lowest <= 0 or players < 2:
         return None
     return players * (match_end_score - 1) // ((players - 1) * lowest) + 1
-
-
-class SpecError(Exception):
-    """A spec file, profile or reading choice that cannot be used.
-
-    `str()` is one line: `where: message`, where `where` is `file:line` (and the key path) when the
-    problem is in a file, or the option that carried it (`--reading`).
-    """
-
-    def __init__(self, where: str, message: str) -> None:
-        super().__init__(f"{where}: {message}")
-        self.where = where
-        self.message = message
-
-    def __reduce__(self) -> tuple[type[SpecError], tuple[str, str]]:
-        # Pickled by its own two arguments: a worker process sends it back whole (engine/executor.py).
-        return type(self), (self.where, self.message)
 
 
 @dataclass(frozen=True)

@@ -30,10 +30,8 @@ from yaml.composer import Composer
 from yaml.constructor import SafeConstructor
 from yaml.resolver import Resolver
 
+from .files import Key, SpecError
 from .limits import MAX_DEPTH, MAX_FILE_BYTES
-from .model import SpecError
-
-Key = tuple[str | int, ...]
 
 #: Aliases a file may use, and the nodes their expansion may add. A spec that shares a profile's
 #: readings block through an anchor adds ~50 nodes per use; a "billion laughs" adds billions.

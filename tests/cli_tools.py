@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner, Result
-from five35.cli.main import EXIT_USAGE
+from five35.cli.common import EXIT_USAGE
 
 
 def assert_one_line_usage_error(result: Result, *needles: str) -> None:
@@ -43,7 +43,9 @@ def run_bad_input(
     what every error path promises: the documented exit code, exactly one line on stderr starting
     `535-check: error: ` and naming the place (`needles`), nothing on stdout, no traceback, and no
     file left behind in `cwd`."""
-    from five35.cli.main import PROG, main  # late: a test module that only imports the helpers stays fast
+    # Late: a test module that only imports the helpers stays fast.
+    from five35.cli.common import PROG
+    from five35.cli.main import main
 
     before = sorted(p.relative_to(cwd) for p in cwd.rglob("*"))
     old = Path.cwd()

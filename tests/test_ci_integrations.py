@@ -19,7 +19,7 @@ from typing import Any
 import jsonschema
 import pytest
 import yaml
-from five35.checks.output import GITHUB_LIMIT
+from five35.reports.check_formats import GITHUB_LIMIT
 from five35.spec import load_spec
 
 ROOT = Path(__file__).resolve().parent.parent

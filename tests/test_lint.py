@@ -1,6 +1,6 @@
 """ruff and mypy over the whole tree, so the test command is also the lint gate.
 
-The components live in top-level folders but are typed as the namespace five35.*; mypy sees them
+The repository's root is the package five35 and its folders the sub-packages; mypy sees them
 through a temporary tree of symlinks laid out the way they install.
 """
 
@@ -35,6 +35,8 @@ def test_ruff_is_clean() -> None:
 def test_mypy_is_clean(tmp_path: Path) -> None:
     package = tmp_path / "five35"
     package.mkdir()
+    (package / "__init__.py").symlink_to(ROOT / "__init__.py")
+    (package / "py.typed").symlink_to(ROOT / "py.typed")
     for name, folder in COMPONENTS.items():
         if (ROOT / folder).is_dir():
             (package / name).symlink_to(ROOT / folder, target_is_directory=True)

@@ -22,8 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from five35.spec import Ruleset, Spec, SpecError
-
+from ...spec import Ruleset, Spec, SpecError
 from .mutants import MUTANTS
 from .silences import BUDGETS, Budget, discover, plays_like
 

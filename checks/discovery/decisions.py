@@ -27,11 +27,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import count
 
-from five35.engine import Game, Move, Pile, Play, RoundEnd, State, TrickEnd
-from five35.engine.game import Option
-from five35.spec import Ruleset, Spec, SpecError
-from five35.spec.words import DecisionWords, words_of
-
+from ...engine import Game, Move, Pile, Play, RoundEnd, State, TrickEnd
+from ...engine.game import Option
+from ...spec import Ruleset, Spec, SpecError
+from ...spec.words import words_of
+from ...spec.words_model import DecisionWords
 from ..findings import (
     Alternative,
     CheckContext,

@@ -43,9 +43,9 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, cast
 
-from five35.engine import Game, Move, Position, State
-from five35.engine.game import Option
-from five35.engine.state import (
+from ...engine import Game, Move, Position, State
+from ...engine.game import Option
+from ...engine.state import (
     DECISIONS,
     MOMENTS,
     NEEDS,
@@ -55,10 +55,9 @@ from five35.engine.state import (
     RoundEnd,
     TrickEndReason,
 )
-from five35.spec import Ruleset, Spec, SpecError
-from five35.spec.model import Rule
-from five35.spec.words import words_of
-
+from ...spec import Ruleset, Spec, SpecError
+from ...spec.model import Rule
+from ...spec.words import words_of
 from ..findings import (
     CheckContext,
     CheckResult,

@@ -36,13 +36,14 @@ from typing import Any, Literal
 
 import networkx as nx  # type: ignore[import-untyped]
 import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
-from five35.engine import PASS, Move, Position, State
-from five35.engine.engines import Engine, make_engine, rules_apart
-from five35.engine.state import RoundEnd, TrickEnd
-from five35.spec import Ruleset, Spec, SpecError
-from five35.spec.model import match_round_bound
-from five35.spec.words import LivenessProperty, LivenessWords, Words, words_of
 
+from ...engine import PASS, Move, Position, State
+from ...engine.engines import Engine, make_engine, rules_apart
+from ...engine.state import RoundEnd, TrickEnd
+from ...spec import Ruleset, Spec, SpecError
+from ...spec.model import match_round_bound
+from ...spec.words import words_of
+from ...spec.words_model import LivenessProperty, LivenessWords, Words
 from ..findings import (
     DEFAULT_SOLVER_RLIMIT,
     CheckContext,

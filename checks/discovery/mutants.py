@@ -25,9 +25,10 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 import yaml
-from five35.engine import TRICK_END_REASONS, Game, Pile, Play, State, TrickEndReason
-from five35.engine.game import Option
-from five35.spec.loader import embedded_spec_path
+
+from ...engine import TRICK_END_REASONS, Game, Pile, Play, State, TrickEndReason
+from ...engine.game import Option
+from ...spec import embedded_spec_path
 
 #: The hooks a mutant may change, in the order they are generated: every public hook the engine
 #: declares.

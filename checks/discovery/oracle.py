@@ -38,11 +38,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from itertools import pairwise
 
-from five35.engine import PASS, Game, Move, Pile, Play, State, TrickEndReason
-from five35.engine.bots import get_bot
-from five35.engine.simulate import bot_rngs, game_seed
-from five35.engine.state import RoundEnd, TrickEnd
-from five35.spec import SpecError
+from ...engine import PASS, Game, Move, Pile, Play, State, TrickEndReason
+from ...engine.bots import get_bot
+from ...engine.simulate import bot_rngs, game_seed
+from ...engine.state import RoundEnd, TrickEnd
+from ...spec import SpecError
 
 EIGHT = 8
 

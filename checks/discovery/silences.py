@@ -35,11 +35,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from five35.engine import PASS, TRICK_END_REASONS, Game, Move, Pile, Play, State
-from five35.engine.game import EIGHT, LISTED_EIGHT_RUNS, Option
-from five35.spec import Ruleset, Spec, SpecError
-from five35.spec.words import words_of
-
+from ...engine import PASS, TRICK_END_REASONS, Game, Move, Pile, Play, State
+from ...engine.game import EIGHT, LISTED_EIGHT_RUNS, Option
+from ...spec import Ruleset, Spec, SpecError
+from ...spec.words import words_of
 from ..findings import (
     Alternative,
     CheckContext,

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from five35.engine import Game
-from five35.spec import Ruleset, Spec, SpecError
-from five35.spec.words import AlternativeWords, SceneWords, Words, words_of
-
+from ...engine import Game
+from ...spec import Ruleset, Spec, SpecError
+from ...spec.words import words_of
+from ...spec.words_model import AlternativeWords, SceneWords, Words
 from ..findings import Alternative, Side, reading_key
 from .measure import dealable
 from .scenes import scene_of

@@ -24,11 +24,11 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
-from five35.engine import Game, Move, RoundEnd, State, TrickEnd
-from five35.engine.bots import seat_bots, turning_seats
-from five35.engine.engines import Engine, make_engine
-from five35.engine.executor import Executor, LocalExecutor, describes_units, games_text
-from five35.engine.simulate import (
+from ...engine import Game, Move, RoundEnd, State, TrickEnd
+from ...engine.bots import seat_bots, turning_seats
+from ...engine.engines import Engine, make_engine
+from ...engine.executor import Executor, LocalExecutor, describes_units, games_text
+from ...engine.simulate import (
     EndlessPlay,
     Stats,
     Step,
@@ -39,8 +39,7 @@ from five35.engine.simulate import (
     round_limit,
     wilson_interval,
 )
-from five35.spec import Ruleset, Spec, SpecError
-
+from ...spec import Ruleset, Spec, SpecError
 from ..findings import Alternative, EngineFactory, Impact, Witness
 from .witnesses import RoundHistory, deal_witness, shrunk_witness, step_witness, undealable_witness
 

@@ -35,12 +35,11 @@ from dataclasses import dataclass, field, replace
 from statistics import fmean
 from typing import Any
 
-from five35.engine import MatchEnd, RoundEnd
-from five35.engine.bots import turning_seats
-from five35.engine.executor import describes_units, games_text
-from five35.engine.simulate import game_seed, play_game, wilson_interval
-from five35.spec import Ruleset
-
+from ...engine import MatchEnd, RoundEnd
+from ...engine.bots import turning_seats
+from ...engine.executor import describes_units, games_text
+from ...engine.simulate import game_seed, play_game, wilson_interval
+from ...spec import Ruleset
 from ..findings import EngineFactory
 from .measure import _engine  # the per-process engine cache the impact units share
 

@@ -19,13 +19,13 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from five35.engine import Game, IllegalMove, Move, Position, State
-from five35.engine.cards import DealError
-from five35.engine.engines import Engine, make_engine
-from five35.spec import Ruleset, Spec, SpecError
-from five35.spec.vocabulary import UnimplementedReading
-from five35.spec.words import SceneWords, words_of
-
+from ...engine import Game, IllegalMove, Move, Position, State
+from ...engine.cards import DealError
+from ...engine.engines import Engine, make_engine
+from ...spec import Ruleset, Spec, SpecError
+from ...spec.vocabulary import UnimplementedReading
+from ...spec.words import words_of
+from ...spec.words_model import SceneWords
 from ..findings import Alternative, EngineFactory, Scene, Witness
 from .witnesses import moves_text, result_of, situation_of, state_cards
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import ClassVar
 
-from five35.engine import Game, Pile, Play, State, TrickEndReason
-from five35.engine.game import Option
+from ...engine import Game, Pile, Play, State, TrickEndReason
+from ...engine.game import Option
 
 
 class AddClosesOnly(Game):

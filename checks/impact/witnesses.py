@@ -14,9 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from five35.engine import Move, Pile, Position, RoundEnd, State, TrickEnd
-from five35.engine.engines import Engine
-
+from ...engine import Move, Pile, Position, RoundEnd, State, TrickEnd
+from ...engine.engines import Engine
 from ..findings import Witness
 
 

@@ -26,13 +26,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
-from five35.spec.lang import schema as S
-from five35.spec.lang.compile import COMPARISONS
-from five35.spec.lang.rulebook import Fragment, Rulebook
-from five35.spec.lang.syntax import (
+
+from ...spec.lang import schema as S
+from ...spec.lang.compile import COMPARISONS
+from ...spec.lang.rulebook import Fragment, Rulebook
+from ...spec.lang.syntax import (
     Attr,
     Binary,
     Bool,
@@ -48,10 +49,7 @@ from five35.spec.lang.syntax import (
     Num,
     unparse,
 )
-from five35.spec.vocabulary import UnimplementedReading
-
-if TYPE_CHECKING:
-    from .z3model import Model
+from ...spec.vocabulary import UnimplementedReading
 
 COMPONENT = "the Z3 model"
 
@@ -190,7 +188,7 @@ class Rank:
 
     __slots__ = ("_index", "_m", "exact", "value")
 
-    def __init__(self, m: Model, index: Any, value: Any, exact: bool) -> None:
+    def __init__(self, m: ModelOps, index: Any, value: Any, exact: bool) -> None:
         self._m = m
         self._index = index
         self.value = value
@@ -201,6 +199,37 @@ class Rank:
         if self._index is None:
             self._index = self._m.index_of(self.value)
         return self._index
+
+
+class ModelOps(Protocol):
+    """What the compiled closures ask of a model. z3model.Model provides it; the compiler is typed
+    against this shape so that it depends on no model, and the model, which builds compilers, on it."""
+
+    # Read-only here, so that a model may hold narrower types (a tuple of ranks, its own algebra).
+    @property
+    def A(self) -> Any: ...  # the algebra: Python values or Z3 terms
+    @property
+    def p(self) -> Any: ...  # the parameters and rules the model was built from
+    @property
+    def R(self) -> int: ...  # the number of ranks
+    @property
+    def maxn(self) -> int: ...
+    @property
+    def values(self) -> Sequence[int]: ...
+
+    def idx(self, x: Any) -> Any: ...
+    def succ(self, i: Any) -> Any: ...
+    def rank_at(self, i: Any) -> Rank: ...
+    def rank_of_value(self, v: Any) -> Rank: ...
+    def follows_ranks(self, a: Rank, b: Rank) -> Any: ...
+    def run_ok(self, low: Any, n: Any) -> Any: ...
+    def strength(self, r: Any) -> Any: ...
+    def same_kind(self, kind: Any) -> Any: ...
+    def closes_at(self, kind: Any, players: Any) -> Any: ...
+    def beats_piles(self, new: Any, old: Any, players: Any) -> Any: ...
+    def is_cards(self, k: int, p: Sequence[Any], expected: Sequence[Any]) -> Any: ...
+    def next_seat(self, seat: Any, players: Any) -> Any: ...
+    def index_of(self, value: Any) -> Any: ...
 
 
 @dataclass(frozen=True)
@@ -286,7 +315,7 @@ def _is_symbolic(x: Any) -> bool:
 class Compiler:
     """Every part of the rules in force as a closure over model values (see the module docstring)."""
 
-    def __init__(self, m: Model, resolved: Resolved) -> None:
+    def __init__(self, m: ModelOps, resolved: Resolved) -> None:
         self.m = m
         self.A = m.A
         self.r = resolved

@@ -19,9 +19,8 @@ from collections.abc import Callable, Sequence
 from functools import cached_property
 from typing import TypeVar
 
-from five35.engine import CardCodec, Move, Pile
-from five35.spec import Ruleset
-
+from ...engine import CardCodec, Move, Pile
+from ...spec import Ruleset
 from .rulecompile import OpeningPile, PileV
 from .situations import add_candidates, central_piles, to_pile
 from .vocab import StatedVocabulary

@@ -15,10 +15,9 @@ from functools import cache
 from itertools import combinations_with_replacement
 from typing import Any
 
-from five35.engine import Move, Pile, Play, Position, State
-from five35.engine.engines import Engine
-from five35.spec import Ruleset
-
+from ...engine import Move, Pile, Play, Position, State
+from ...engine.engines import Engine
+from ...spec import Ruleset
 from .z3model import EIGHT, NONE, Model
 
 PileKey = tuple[int, int, int]  # (kind, low, size) in the model's representation; NONE_PILE = no pile

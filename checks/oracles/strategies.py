@@ -12,11 +12,12 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import partial
 
-from five35.engine import Game, Move, Pile, Position, State
-from five35.engine.engines import Engine
-from five35.spec import Ruleset, Spec, SpecError
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
+
+from ...engine import Game, Move, Pile, Position, State
+from ...engine.engines import Engine
+from ...spec import Ruleset, Spec, SpecError
 
 
 def reading_choices(spec: Spec) -> SearchStrategy[dict[str, str]]:

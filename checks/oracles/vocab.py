@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from five35.spec import Ruleset, Spec
-from five35.spec.lang.rulebook import Rulebook
-from five35.spec.vocabulary import UnimplementedReading, Vocabulary
+from ...spec import Ruleset, Spec
+from ...spec.lang.rulebook import Rulebook
+from ...spec.vocabulary import UnimplementedReading, Vocabulary
 
 
 class VocabularyMismatch(RuntimeError):

@@ -38,9 +38,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
 import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
-from five35.spec import Ruleset, Spec
-from five35.spec.lang.rulebook import Rulebook
 
+from ...spec import Ruleset, Spec
+from ...spec.lang.rulebook import Rulebook
 from ..findings import SolverUnknown
 from .rulecompile import (
     CHAIN,

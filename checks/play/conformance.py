@@ -32,14 +32,14 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from five35.engine import PASS, Game, Move, Pile, RoundEnd, State, TrickEnd
-from five35.engine.engines import Engine
-from five35.spec import Ruleset
-from five35.spec.vocabulary import Vocabulary
 from hypothesis import given
 from hypothesis import seed as hseed
 from hypothesis import strategies as st
 
+from ...engine import PASS, Game, Move, Pile, RoundEnd, State, TrickEnd
+from ...engine.engines import Engine
+from ...spec import Ruleset
+from ...spec.vocabulary import Vocabulary
 from ..findings import CheckContext, CheckResult, Failure, Witness
 from ..hypothesis_env import hypothesis_settings, private_hypothesis_home
 from ..oracles.rulecompile import OpeningPile, PileV

@@ -29,12 +29,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import networkx as nx  # type: ignore[import-untyped]
-from five35.engine import TRICK_END_REASONS, Game, Move, Pile, State, TrickEndReason
-from five35.engine.engines import Engine
-from five35.engine.state import Event, TrickEnd
-from five35.spec import Ruleset, Spec, SpecError
-from five35.spec.vocabulary import Vocabulary
 
+from ...engine import TRICK_END_REASONS, Game, Move, Pile, State, TrickEndReason
+from ...engine.engines import Engine
+from ...engine.state import Event, TrickEnd
+from ...spec import Ruleset, Spec, SpecError
+from ...spec.vocabulary import Vocabulary
 from ..findings import (
     CheckContext,
     CheckResult,

@@ -11,10 +11,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from five35.engine.interpreter import SpecEngine
-from five35.engine.state import Event, Move, Position, State
-from five35.spec import SpecError
-
+from ...engine.interpreter import SpecEngine
+from ...engine.state import Event, Move, Position, State
+from ...spec import SpecError
 from ..findings import CheckContext, CheckResult, Failure, Witness
 
 #: Matches per player count, and the most moves of one, at each level.

@@ -36,10 +36,9 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from five35.engine import Move, State
-from five35.engine.engines import Engine
-from five35.engine.state import Event, MatchEnd, RoundEnd, TrickEnd
-
+from ...engine import Move, State
+from ...engine.engines import Engine
+from ...engine.state import Event, MatchEnd, RoundEnd, TrickEnd
 from ..oracles.rules_model import SpecRules
 from ..oracles.z3model import EIGHT
 

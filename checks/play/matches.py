@@ -17,10 +17,6 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, cast
 
-from five35.engine import Game, Move, State
-from five35.engine.engines import Engine
-from five35.engine.state import Event
-from five35.spec import Ruleset, Spec
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.reporting import with_reporter
@@ -33,6 +29,10 @@ from hypothesis.stateful import (
 )
 from hypothesis.strategies import SearchStrategy
 
+from ...engine import Game, Move, State
+from ...engine.engines import Engine
+from ...engine.state import Event
+from ...spec import Ruleset, Spec
 from ..findings import CheckContext, CheckResult, EngineFactory, Failure, Level, Witness
 from ..hypothesis_env import hypothesis_settings, private_hypothesis_home
 from ..oracles.rulecompile import ModelLimit

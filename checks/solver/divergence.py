@@ -22,10 +22,10 @@ from itertools import combinations_with_replacement
 from typing import Any
 
 import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
-from five35.engine import Move, Position
-from five35.engine.engines import Engine
-from five35.spec import Ruleset, Spec, SpecError, VariationPoint
 
+from ...engine import Move, Position
+from ...engine.engines import Engine
+from ...spec import Ruleset, Spec, SpecError, VariationPoint
 from ..findings import (
     CheckContext,
     CheckResult,

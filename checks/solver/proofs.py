@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
-from five35.spec import Ruleset, Spec
-from five35.spec.words import words_of
 
+from ...spec import Ruleset, Spec
+from ...spec.words import words_of
 from ..findings import CheckContext, CheckResult, Finding, FindingKind, Severity, Witness, profile_status
 from ..impact.alternatives import first_readings, readings_alternative
 from ..oracles.z3model import (

@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
-from five35.engine import Game
-from five35.spec import Ruleset, Spec
-from five35.spec.words import words_of
 
+from ...engine import Game
+from ...spec import Ruleset, Spec
+from ...spec.words import words_of
 from ..findings import (
     Alternative,
     CheckContext,

@@ -20,10 +20,10 @@ import re
 import time
 from dataclasses import replace
 
-from five35.engine import Game
-from five35.spec import Ruleset, Spec
-from five35.spec.words import Use, Words, words_of
-
+from ...engine import Game
+from ...spec import Ruleset, Spec
+from ...spec.words import words_of
+from ...spec.words_model import Use, Words
 from ..findings import (
     OPEN,
     Alternative,

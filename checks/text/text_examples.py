@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
-from five35.spec import Ruleset, Spec
-from five35.spec.words import words_of
 
+from ...spec import Ruleset, Spec
+from ...spec.words import words_of
 from ..findings import (
     CheckContext,
     CheckResult,

@@ -9,10 +9,6 @@ lead, overwrite, add, pass, trick end, round end, match end), not any engine's m
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .compile import RuleDef
 
 # Types of values. A number written in an expression (a literal) may stand for an int, a rank or
 # a seat; a name or a computed value has exactly one type, so that a rank is never compared with a
@@ -289,10 +285,9 @@ MOMENTS_OF: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 
 
-def moments_of(rule: RuleDef) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The moments `rule` applies at and what it decides."""
-    does = rule.does
+def moments_of(does: str, after: str | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The moments a rule that `does` this applies at (a trick end: `after` a pass or a play) and
+    what it decides."""
     if does == "trick_end":
-        on = rule.field("after")
-        return (("pass",) if on == "pass" else _PLAYS), ("trick_ends", "trick_winner")
+        return (("pass",) if after == "pass" else _PLAYS), ("trick_ends", "trick_winner")
     return MOMENTS_OF[does]

@@ -181,7 +181,8 @@ def test_a_check_generates_the_same_alone_as_after_the_whole_library_is_loaded(t
         """
         import json, sys
         if sys.argv[1] == "all":
-            import five35.checks.runner, five35.cli, five35.protocol.fuzz, five35.reports  # noqa: F401
+            import five35.checks.fuzz.differential, five35.checks.runner  # noqa: F401
+            import five35.cli, five35.reports  # noqa: F401
         from five35.checks.findings import CheckContext
         from five35.checks.play.matches import check_matches
         from five35.spec import load_spec

@@ -10,7 +10,8 @@ import pytest
 from five35.checks.findings import Finding, FindingKind
 from five35.checks.pipeline import assign
 from five35.spec import SpecError, embedded_spec_path, load_spec
-from five35.spec.words import WORDS_SUFFIX, words_of
+from five35.spec.words import words_of
+from five35.spec.words_model import WORDS_SUFFIX
 
 EMBEDDED_WORDS = embedded_spec_path().with_name(embedded_spec_path().stem + WORDS_SUFFIX)
 TEXT = EMBEDDED_WORDS.read_text(encoding="utf-8")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from cli_tools import run_bad_input
-from five35.cli.main import EXIT_USAGE
+from five35.cli.common import EXIT_USAGE
 from five35.spec.limits import MAX_DEPTH, MAX_FILE_BYTES
 
 Setup = Callable[[Path], None]

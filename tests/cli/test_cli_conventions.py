@@ -13,10 +13,10 @@ import click
 import pytest
 from click.shell_completion import BashComplete
 from click.testing import CliRunner
-from five35.checks.output import plural
 from five35.cli import main, progress
 from five35.cli.config import key_lines
 from five35.cli.main import COMMAND_MODULES
+from five35.reports.check_formats import plural
 from five35.spec import load_spec
 
 from tests.cli_tools import run_bad_input

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 from cli_tools import StderrWatch
-from five35.cli.main import EXIT_INTERRUPTED, EXIT_TERMINATED
+from five35.cli.common import EXIT_INTERRUPTED, EXIT_TERMINATED
 
 CODE = "import sys; from five35.cli import main; sys.exit(main())"
 CPU_LIMIT = 2.0  # CPU seconds from the signal to the exit of the last process (README: "within 2 s")

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-from five35.cli.main import EXIT_ENGINE_FAULT, EXIT_USAGE, main
+from five35.cli.common import EXIT_ENGINE_FAULT, EXIT_USAGE
+from five35.cli.main import main
 from five35.engine import simulate as simulate_module
 from five35.spec import SpecError
 

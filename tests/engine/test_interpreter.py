@@ -14,8 +14,7 @@ from five35.engine import Game
 from five35.engine.engines import INTERPRETER, REFERENCE, engine_name, make_engine, reference_lacks
 from five35.engine.interpreter import SpecEngine
 from five35.engine.state import Event, State
-from five35.spec import Ruleset, Spec, SpecError, load_spec
-from five35.spec.loader import embedded_spec_path
+from five35.spec import Ruleset, Spec, SpecError, embedded_spec_path, load_spec
 
 EMBEDDED = embedded_spec_path().read_text(encoding="utf-8")
 HOUSE_RULES = Path(__file__).resolve().parents[2] / "examples" / "house-rules"

@@ -17,7 +17,7 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 from five35.cli import main
-from five35.cli.main import EXIT_TERMINATED
+from five35.cli.common import EXIT_TERMINATED
 from five35.engine import Game, Move
 from five35.protocol.client import EngineFault, InProcessEngine, SubprocessEngine, open_engine
 from five35.protocol.compare import negotiate, with_parameters

@@ -198,7 +198,7 @@ def test_the_report_json_with_discovery_validates() -> None:
 def test_the_rulebooks_insert_a_topic_question_s_wording_at_its_clause(tmp_path: Path) -> None:
     from five35.reports.rulebook import render_md, rulebook
     from five35.spec import embedded_spec_path
-    from five35.spec.words import WORDS_SUFFIX
+    from five35.spec.words_model import WORDS_SUFFIX
 
     words = (
         embedded_spec_path().with_name(embedded_spec_path().stem + WORDS_SUFFIX).read_text(encoding="utf-8")

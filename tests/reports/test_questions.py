@@ -15,7 +15,8 @@ from five35.checks.findings import SEVERITIES, Finding, FindingKind
 from five35.checks.pipeline import assign, points_at_stake
 from five35.reports import render_all
 from five35.spec import embedded_spec_path, load_spec
-from five35.spec.words import LANGUAGES, WORDS_SUFFIX, questions_of, words_of
+from five35.spec.words import questions_of, words_of
+from five35.spec.words_model import LANGUAGES, WORDS_SUFFIX
 from test_reports import _validate, fixture_data, full_report
 
 SPEC = load_spec()

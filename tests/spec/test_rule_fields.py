@@ -14,9 +14,8 @@ from typing import Any
 import pytest
 import yaml
 from five35.engine.interpreter import SpecEngine
-from five35.spec import Ruleset, SpecError, load_spec
+from five35.spec import Ruleset, SpecError, embedded_spec_path, load_spec
 from five35.spec.lang import schema as S
-from five35.spec.loader import embedded_spec_path
 
 DATA = yaml.safe_load(embedded_spec_path().read_text(encoding="utf-8"))
 PROSE = ("id", "cites", "statement")

@@ -19,7 +19,6 @@ import yaml
 from five35.engine import Game, TrickEnd
 from five35.spec import MATCH_ROUND_LIMIT, SpecError, embedded_spec_path, load_spec, match_round_bound
 from five35.spec.limits import MAX_DEPTH, MAX_FILE_BYTES
-from five35.spec.loader import _read_yaml
 from five35.spec.yaml_input import MAX_ALIAS_NODES, MAX_ALIASES, read_text, read_yaml
 
 EMBEDDED = embedded_spec_path().read_text(encoding="utf-8")
@@ -56,11 +55,11 @@ def test_the_embedded_spec_reads_as_pyyaml_safe_load_reads_it() -> None:
     assert lines[("game",)] == EMBEDDED[: EMBEDDED.index("\ngame:")].count("\n") + 2
 
 
-def test_the_loaders_read_yaml_keeps_its_signature_for_other_data_files(tmp_path: Path) -> None:
+def test_read_yaml_serves_other_data_files_with_their_own_name_and_limit(tmp_path: Path) -> None:
     path = _yaml_file(tmp_path, "words:\n  - 1\n")
-    assert _read_yaml(path) == ({"words": [1]}, {(): 1, ("words",): 1, ("words", 0): 2})
+    assert read_yaml(path) == ({"words": [1]}, {(): 1, ("words",): 1, ("words", 0): 2})
     with pytest.raises(SpecError) as err:
-        _read_yaml(path, what="words file", max_bytes=4)
+        read_yaml(path, what="words file", max_bytes=4)
     assert str(err.value) == f"{path}: words file is over the size limit of 4 bytes"
 
 

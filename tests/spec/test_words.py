@@ -18,7 +18,8 @@ from five35.checks.text.text_audit import text_audit
 from five35.checks.text.text_examples import EXAMPLES
 from five35.engine import Game
 from five35.spec import SpecError, embedded_spec_path, load_spec
-from five35.spec.words import WORDS_SUFFIX, Words, words_of, words_path
+from five35.spec.words import words_of, words_path
+from five35.spec.words_model import WORDS_SUFFIX, Words
 
 SPEC = load_spec()
 WORDS = words_of(SPEC)

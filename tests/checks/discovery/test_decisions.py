@@ -22,7 +22,8 @@ from five35.checks.findings import CheckContext, FindingKind
 from five35.checks.runner import CHECKS, run_checks
 from five35.engine import Game, Pile
 from five35.spec import SpecError, embedded_spec_path, load_spec
-from five35.spec.words import WORDS_SUFFIX, engine_hooks, words_of
+from five35.spec.words import engine_hooks, words_of
+from five35.spec.words_model import WORDS_SUFFIX
 
 SPEC = load_spec()
 WORDS = words_of(SPEC)

@@ -11,8 +11,7 @@ from cli_tools import run_bad_input
 from five35.checks.discovery.interactions import candidates, check_interactions, search
 from five35.checks.findings import CheckContext
 from five35.engine import Game, RoundEnd, TrickEnd, TrickEndReason
-from five35.spec import load_spec
-from five35.spec.loader import embedded_spec_path
+from five35.spec import embedded_spec_path, load_spec
 from five35.spec.words import words_path
 
 GOING_OUT_ON_A_SET = ("trick.end.set", "round.end", "trick.next")

@@ -15,11 +15,10 @@ from five35.checks.discovery import silences
 from five35.checks.discovery.mutants import HOOKS, MUTANTS
 from five35.checks.discovery.oracle import INVARIANTS, QUESTIONS, ask_questions, play_violation
 from five35.checks.findings import CheckContext, FindingKind, engine_label
-from five35.checks.output import status_word
 from five35.checks.runner import CHECKS, run_checks
 from five35.engine import Game, Pile
-from five35.spec import SpecError, load_spec
-from five35.spec.loader import embedded_spec_path
+from five35.reports.check_formats import status_word
+from five35.spec import SpecError, embedded_spec_path, load_spec
 from five35.spec.words import engine_hooks, words_of, words_path
 from spec_copies import THREE_COPIES_TO_30, write_spec_copy
 

@@ -8,8 +8,7 @@ import pytest
 from five35.checks.findings import CheckContext, Finding, Status
 from five35.checks.text.text_audit import check_text_audit, proposal_for_point, text_audit
 from five35.engine import Game
-from five35.spec import Spec, load_spec
-from five35.spec.loader import embedded_spec_path
+from five35.spec import Spec, embedded_spec_path, load_spec
 from five35.spec.words import words_of
 
 

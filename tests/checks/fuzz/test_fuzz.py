@@ -12,16 +12,16 @@ from typing import Any
 import pytest
 from cli_tools import within
 from click.testing import CliRunner
+from five35.checks.fuzz.differential import fuzz
+from five35.checks.fuzz.shrink import by_seat, shrink
 from five35.cli import main
 from five35.engine import Position
 from five35.protocol.client import InProcessEngine, SubprocessEngine
 from five35.protocol.compare import Games, negotiate, script
-from five35.protocol.fuzz import fuzz
 from five35.protocol.server import ReferenceEngine
-from five35.protocol.shrink import by_seat, shrink
 from five35.spec import load_spec
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE = f"{sys.executable} {ROOT / 'examples' / 'engine535.py'}"
 SERVE = f"{Path(sys.executable).parent / '535-check'} serve"
 #: A fuzz run's bound on the clock: only a hang; its promise is in CPU seconds (within).

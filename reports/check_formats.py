@@ -22,13 +22,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from five35.engine.engines import engine_note
-from five35.spec import Spec, dumps, embedded_spec_path
-
-from .findings import CheckResult, Failure, Finding, FindingKind, ProvedProperty, Severity
+from ..checks.findings import CheckResult, Failure, Finding, FindingKind, ProvedProperty, Severity
+from ..engine.engines import engine_note
+from ..spec import Spec, dumps, embedded_spec_path
 
 if TYPE_CHECKING:
-    from .runner import CheckRun
+    from ..checks.runner import CheckRun
 
 Format = Literal["text", "json", "junit", "sarif", "github", "gitlab"]
 FORMATS: tuple[Format, ...] = ("text", "json", "junit", "sarif", "github", "gitlab")
@@ -198,7 +197,7 @@ def summary_line(run: CheckRun, baseline: frozenset[str] | None) -> str:
 def _skipped_not_for_level(run: CheckRun) -> list[CheckResult]:
     """The skipped checks whose level runs them: each skipped for a reason of its own (the rules
     are not the ones the check states, another game), which a reader must be told."""
-    from .runner import all_checks  # late: the runner imports every check, rendering needs one list
+    from ..checks.runner import all_checks  # late: the runner imports every check, rendering needs one list
 
     levels = {c.name: c.levels for c in all_checks()}
     return [r for r in run.skipped if run.level in levels.get(r.name, (run.level,))]
@@ -389,7 +388,7 @@ def render_text(run: CheckRun, *, baseline: frozenset[str] | None = None, strict
 
 
 def _scenario_line(scenario: dict[str, Any]) -> str:
-    from .play.matches import scenario_text
+    from ..checks.play.matches import scenario_text
 
     changed = scenario.get("readings", {})
     return (
@@ -532,7 +531,7 @@ def _junit_outcome(run: CheckRun, r: CheckResult, spec: Spec | None, root: Path 
                 "skipped", message=_xml_text(_one_line("warning: " + "; ".join(r.warnings))[:500])
             )
         return None
-    from .runner import is_engine_crash
+    from ..checks.runner import is_engine_crash
 
     crashes = all(is_engine_crash(f) for f in r.failures)
     first = r.failures[0]
@@ -939,7 +938,7 @@ def _kind_severity(spec: Spec | None) -> dict[str, str]:
     """The words file's severity per discovered kind (severities.by_kind); none without a spec."""
     if spec is None:
         return {}
-    from five35.spec.words import words_of
+    from ..spec.words import words_of
 
     return dict(words_of(spec).kind_severity)
 

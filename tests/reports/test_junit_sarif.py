@@ -16,7 +16,9 @@ import jsonschema
 import pytest
 from click.testing import CliRunner, Result
 from five35.checks.findings import CheckResult, Failure, Level
-from five35.checks.output import (
+from five35.checks.runner import CheckRun, run_checks
+from five35.cli import main
+from five35.reports.check_formats import (
     EMBEDDED_NAME,
     GITHUB_LIMIT,
     Annotation,
@@ -25,8 +27,6 @@ from five35.checks.output import (
     render_markdown_summary,
     summary_line,
 )
-from five35.checks.runner import CheckRun, run_checks
-from five35.cli import main
 from five35.spec import load_spec
 
 SPEC = load_spec()

@@ -9,10 +9,10 @@ Every choice is drawn through one `st.randoms()` object per round: a Hypothesis 
 run is a function of the seed and Hypothesis can still shrink it, at a fraction of the cost of a
 `data.draw` per choice (the harness's own cost is what limits a fast engine; benchmarks/).
 
-Hypothesis generates; protocol.shrink shrinks the first divergence: the round restarted later,
+Hypothesis generates; checks.fuzz.shrink shrinks the first divergence: the round restarted later,
 seats, moves and cards removed, scores lowered, each candidate one replayed round. Hypothesis's
 own shrinker works on the choices, which after a change mean other cards and other moves; it can
-be given a number of rounds (hypothesis_shrink_runs) but found nothing smaller than protocol.shrink
+be given a number of rounds (hypothesis_shrink_runs) but found nothing smaller than checks.fuzz.shrink
 on the planted bugs, in more time. The result is a `RoundResult` small enough to read.
 
 Long runs are pure functions of (ruleset, engine, seed, examples): `fuzz_campaign` runs many
@@ -32,19 +32,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from five35.checks.hypothesis_env import hypothesis_settings, private_hypothesis_home
-from five35.engine import PASS, Move, Position, State
-from five35.engine.engines import Engine
-from five35.engine.executor import Executor, LocalExecutor, describes_units
-from five35.spec import Ruleset
 from hypothesis import Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
-from .client import EngineClient, EngineFault, engine_session
-from .compare import Chooser, Games, RoundResult
-from .messages import fewer_collections
+from ...engine import PASS, Move, Position, State
+from ...engine.engines import Engine
+from ...engine.executor import Executor, LocalExecutor, describes_units
+from ...protocol.client import EngineClient, EngineFault, engine_session
+from ...protocol.compare import Chooser, Games, RoundResult
+from ...protocol.messages import fewer_collections
+from ...spec import Ruleset
+from ..hypothesis_env import hypothesis_settings, private_hypothesis_home
 from .shrink import MAX_SHRINK_RUNS, shrink
 
 __all__ = [
@@ -60,7 +60,7 @@ __all__ = [
 
 MAX_HAND = 10  # small hands reach going out, penalties and match end within a few dozen moves
 MAX_GROUPS = 5  # sets and runs per hand
-#: Rounds Hypothesis may replay to shrink the first divergence before protocol.shrink takes over
+#: Rounds Hypothesis may replay to shrink the first divergence before checks.fuzz.shrink takes over
 #: (none by default: see the module's docstring).
 HYPOTHESIS_SHRINK_RUNS = 0
 EIGHT = 8
@@ -327,7 +327,7 @@ def fuzz(
     `time_budget` bounds the whole run, `shrink_budget` the shrinking after the first divergence
     (the smallest witness found by then is kept); both in seconds, None for no bound. Shrinking
     is also bounded by rounds replayed: `hypothesis_shrink_runs` by Hypothesis (none by default),
-    then `shrink_runs` by protocol.shrink; within those bounds the result depends on the seed alone.
+    then `shrink_runs` by checks.fuzz.shrink; within those bounds the result depends on the seed alone.
     """
     with fewer_collections():
         return _fuzz(

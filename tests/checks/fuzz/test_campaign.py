@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from cli_tools import run_bad_input
 from click.testing import CliRunner, Result
+from five35.checks.fuzz.differential import campaign_seed
 from five35.cli import main
-from five35.protocol.fuzz import campaign_seed
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE = f"{sys.executable} {ROOT / 'examples' / 'engine535.py'}"
 # With 3 rounds a run, seed 0 of base seed 0 misses this bug and the other five find it.
 SOMETIMES = f"{EXAMPLE} --bug eight-points"

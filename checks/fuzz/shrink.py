@@ -29,11 +29,10 @@ import time
 from collections import deque
 from collections.abc import Iterator
 
-from five35.engine import PASS, IllegalMove, Move, Position, State
-from five35.engine.engines import Engine
-
-from .client import EngineClient
-from .compare import Chooser, Games, RoundResult
+from ...engine import PASS, IllegalMove, Move, Position, State
+from ...engine.engines import Engine
+from ...protocol.client import EngineClient
+from ...protocol.compare import Chooser, Games, RoundResult
 
 MAX_SHRINK_RUNS = 2000
 

@@ -1,0 +1,468 @@
+"""The rulebook's words as data: the questions a designer settles with their proposed wordings in
+English, German and Spanish, the clauses in plain words and in English, the repairs of damaged
+texts, known German/Spanish mismatches, severities, table scenes and outside evidence, as read from
+a words file (spec/535.words.yaml) by spec/words.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from .files import Key, nearest_line
+
+WORDS_SUFFIX = ".words.yaml"
+
+#: The blanks each template may use; five35 fills exactly these.
+TEMPLATE_BLANKS: Mapping[str, frozenset[str]] = {
+    "defect_source": frozenset({"language"}),
+    "defect_clause": frozenset({"intact"}),
+    "only_one_text": frozenset({"missing", "passage"}),
+    "parameter": frozenset({"name", "value"}),
+    "dead_clause": frozenset({"clauses", "title"}),
+    "contradiction": frozenset({"clauses", "title"}),
+    "other": frozenset({"clauses", "title"}),
+}
+#: The blanks a question gathered from discovered findings (templates.topic_questions) may use.
+TOPIC_QUESTION_BLANKS = frozenset({"title", "topic", "clause", "name"})
+#: The kinds of discovered findings a question is gathered for when no question lists their topic.
+TOPIC_QUESTION_KINDS = ("silence", "engine_decision", "liveness")
+#: The blanks of the liveness section: a property's scope, a failed property's words, and the
+#: words of a match that can go on forever.
+LIVENESS_SCOPE_BLANKS = frozenset(
+    {
+        "players",
+        "spec_players",
+        "combinations",
+        "rulesets",
+        "deals",
+        "states",
+        "cases",
+        "score",
+        "p_min",
+        "rounds",
+    }
+)
+LIVENESS_FAILED_BLANKS = frozenset({"statement", "counterexample"})
+#: The blanks of a property's own `failed` words: its statement, the readings of the counterexample
+#: by their plain names, and the facts a counterexample of the deal or the closing sizes holds.
+LIVENESS_PROPERTY_FAILED_BLANKS = LIVENESS_FAILED_BLANKS | frozenset(
+    {
+        "readings",
+        "players",
+        "deck",
+        "hand_size",
+        "cards_needed",
+        "copies",
+        "set_closing_size",
+        "largest_pile",
+        "run_closing_size",
+        "longest_run",
+    }
+)
+#: What a failed property may be, besides "a trick, round or match may not end" (liveness): a table
+#: the rules cannot deal (gap) or a closing rule that can never apply (dead_clause).
+LIVENESS_FAILED_KINDS = ("liveness", "gap", "dead_clause")
+LIVENESS_MATCH_END_BLANKS = frozenset({"zero_ranks", "players", "cards", "moves", "score"})
+#: The blanks of the interactions section's templates (checks/discovery/interactions.py).
+INTERACTION_BLANKS = frozenset({"rules", "moment", "decisions", "plays", "differ", "clauses"})
+#: The blanks of the interactions section's `scope`: the deals explored, their player counts and
+#: the most cards a deal holds.
+INTERACTION_SCOPE_BLANKS = frozenset({"deals", "players", "cards"})
+#: The blanks a question's wording may use: the spec's numbers (`spec_numbers`), written as digits,
+#: or with `:ord` / `:word` as the words file's `numbers` write them in the wording's language.
+NUMBER_BLANKS = frozenset(
+    {
+        "copies_small",
+        "copies_large",
+        "set_close_small",
+        "set_close_large",
+        "run_close",
+        "max_cards",
+        "beyond_turn",
+        "match_end",
+        "highest",
+        "lowest",
+        "players_min",
+        "players_max",
+        "hand_2",
+        "aside_2",
+        "two_hands_2",
+    }
+)
+#: The blanks the rulebook's own words may use.
+RULEBOOK_BLANKS = frozenset({"game", "profile", "n", "basis", "by"})
+#: The blanks an alternative's labels, words and method may use.
+ALTERNATIVE_BLANKS = frozenset({"points", "clause", "where", "under", "label", "combo", "plain", "part"})
+#: The blanks of a mutant's description (the `mutations` section): the data its name carries.
+MUTATION_BLANKS = frozenset({"kind", "made", "action", "players", "rank", "reason"})
+#: The blanks of the texts of a silence a mutant finds (`mutations.texts`).
+MUTATION_TEXT_BLANKS = frozenset({"description", "players", "found", "invariant"})
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One fact about the published game and where it comes from (the page named in full, even
+    where the file says "same page")."""
+
+    id: str
+    fact: str
+    source: str
+    #: Who the source is, as a rulebook names it ("laut Board Game Arena"); None: not named.
+    by: str | None = None
+
+
+@dataclass(frozen=True)
+class Side:
+    label: str
+    words: str
+
+
+@dataclass(frozen=True)
+class AlternativeWords:
+    """The two sides of a finding in words; `variant` names the engine of the compared side."""
+
+    name: str
+    variant: str | None
+    played: Side
+    compared: Side
+    method: str
+
+    def filled(self, **blanks: str) -> AlternativeWords:
+        """The words with their blanks filled in (a blank not given stays empty)."""
+
+        def fill(text: str) -> str:
+            return text.format_map(_Blanks(blanks))
+
+        return replace(
+            self,
+            played=Side(fill(self.played.label), fill(self.played.words)),
+            compared=Side(fill(self.compared.label), fill(self.compared.words)),
+            method=fill(self.method),
+        )
+
+
+class _Blanks(dict[str, str]):
+    def __missing__(self, key: str) -> str:
+        return ""
+
+
+Play = tuple[str, tuple[int, ...]]  # an action and its cards, sorted
+
+
+@dataclass(frozen=True)
+class SceneWords:
+    """A small table set up by hand: hands (seat 0 first), the leader, the plays so far, and the
+    moves whose outcome a finding's two sides are asked about."""
+
+    name: str
+    describe: str
+    hands: tuple[tuple[int, ...], ...]
+    leader: int
+    plays: tuple[Play, ...]
+    then: tuple[Play, ...]
+    show_deck: bool
+
+
+@dataclass(frozen=True)
+class MismatchWords:
+    """A known difference between the German and the Spanish wording of one clause: reported while
+    both patterns still match the spec's clause texts."""
+
+    key: str
+    clause: str
+    de_pattern: str
+    es_pattern: str
+    de_quote: str
+    es_quote: str
+    title: str
+    detail: str
+    wording: str
+    severity: str
+    variation_point: str | None
+    pair: str | None  # the clause whose German and Spanish texts the text-example check proves apart
+    alternative: AlternativeWords | None
+    scene: SceneWords | None
+
+
+@dataclass(frozen=True)
+class Use:
+    """How a subject of the text audit is graded and shown: its severity, its alternative, its scene."""
+
+    severity: str
+    alternative: AlternativeWords | None = None
+    scene: SceneWords | None = None
+
+
+@dataclass(frozen=True)
+class ImpactGrades:
+    high_share: float
+    low_share: float
+    conventions: tuple[str, ...]
+    # Where both readings were played to the end (`severities.by_outcome`): the severity of an
+    # answer that clearly changes the outcome, and the most an answer that changes none may have
+    # (None: the outcome grades nothing).
+    clear_outcome: str | None = None
+    unclear_at_most: str | None = None
+
+
+@dataclass(frozen=True)
+class LivenessFailed:
+    """What a failed property is (LIVENESS_FAILED_KINDS), its finding's title and detail, and the
+    counterexample as its witness tells it under the readings that make it (templates:
+    LIVENESS_PROPERTY_FAILED_BLANKS)."""
+
+    kind: str
+    title: str
+    detail: str
+    table: str
+
+
+@dataclass(frozen=True)
+class LivenessProperty:
+    """A liveness or well-definedness property in words: what it says, over what it holds (a
+    template: LIVENESS_SCOPE_BLANKS), and, where its failure is not a game that may never end, what
+    its failure is (None: the section's `failed` words, as liveness)."""
+
+    statement: str
+    scope: str
+    failed: LivenessFailed | None = None
+
+
+@dataclass(frozen=True)
+class LivenessWords:
+    """The words of the liveness check (the `liveness` section): every property it states, and the
+    title and detail of its findings (a property that fails; a match that can go on forever)."""
+
+    properties: Mapping[str, LivenessProperty]
+    failed_title: str
+    failed_detail: str
+    match_end_title: str
+    match_end_detail: str
+
+
+@dataclass(frozen=True)
+class InteractionWords:
+    """The words of the rule-interaction check (the `interactions` section): the words of the texts
+    that say a rule acts at once, per language, and the templates of its notes, proved properties
+    and findings (INTERACTION_BLANKS)."""
+
+    at_once: Mapping[str, tuple[str, ...]]
+    same: str
+    dead: str
+    dead_follows: str
+    unevaluated: str
+    fixed_needs: str
+    fixed_at_once: str
+    silence_title: str
+    silence_detail: str
+    #: over what its `same` and `dead` results hold: the deals explored (INTERACTION_SCOPE_BLANKS).
+    scope: str
+
+
+#: The languages of a proposed wording: English, and the rulebook's own German and Spanish.
+LANGUAGES: tuple[str, ...] = ("en", "de", "es")
+
+
+@dataclass(frozen=True)
+class Wording:
+    """One sentence the clarified rulebook inserts after clause `at`, in every language, when the
+    rules played take the readings in `when` (empty: always)."""
+
+    at: str
+    text: Mapping[str, str]
+    when: Mapping[str, str]
+    # The parameter values the sentence spells out (parameter -> value, a part of a mapping's
+    # value): for a spec whose parameters differ it is not true, and is left out.
+    holds: Mapping[str, Any] = field(default_factory=dict)
+
+    def applies(self, readings: Mapping[str, str]) -> bool:
+        return all(readings.get(point) == reading for point, reading in self.when.items())
+
+
+@dataclass(frozen=True)
+class QuestionWords:
+    """A question a designer settles: the variation points (or the parameters, or the engine
+    variants of the findings) it gathers, the question in words, a short name per reading, and the
+    sentences that settle it under each reading."""
+
+    id: str
+    title: str
+    points: tuple[str, ...]
+    parameters: tuple[str, ...]
+    variants: tuple[str, ...]
+    ask: Mapping[str, str]
+    readings: Mapping[str, str]  # reading (or `point=reading`) -> short plain name
+    wordings: tuple[Wording, ...]
+    # The topics of discovered findings (Finding.topic: an engine hook, a rule pair, an engine
+    # decision's id) this question gathers; a topic belongs to one question only.
+    topics: tuple[str, ...] = ()
+
+    def wordings_for(self, readings: Mapping[str, str]) -> tuple[Wording, ...]:
+        """The sentences that settle the question under `readings` (point -> reading)."""
+        return tuple(w for w in self.wordings if w.applies(readings))
+
+    def wording(self, readings: Mapping[str, str], language: str = "en") -> str:
+        """Those sentences in one language, as one text ("" when the words file has none)."""
+        return " ".join(w.text[language] for w in self.wordings_for(readings) if language in w.text)
+
+
+@dataclass(frozen=True)
+class TopicQuestionWords:
+    """The generic words of a question gathered from discovered findings of one kind whose topic no
+    question lists: its title, the question and the proposed sentence in every language, with
+    blanks (TOPIC_QUESTION_BLANKS) the pipeline fills from the findings."""
+
+    kind: str
+    title: str
+    ask: Mapping[str, str]
+    wording: Mapping[str, str]
+
+
+@dataclass(frozen=True)
+class DecisionWords:
+    """One decision the reference engine takes where the texts are silent (the `decisions` section):
+    the question, what the engine does and the other choice (each a label and plain words), why, the
+    nearest clauses, the public hook of Game that implements it (None: none does), the engine variant
+    of checks/discovery/decisions.py that plays the other choice (None: no hook can express it, for
+    `reason`), the readings under which the two can differ at all, and the player counts it is about
+    (empty: any)."""
+
+    id: str
+    title: str
+    ask: Mapping[str, str]
+    engine: Side
+    other: Side
+    why: str
+    clauses: tuple[str, ...]
+    hook: str | None
+    variant: str | None
+    reason: str | None
+    evidence: tuple[str, ...] = ()
+    under: Mapping[str, str] = field(default_factory=dict)
+    players: tuple[int, ...] = ()
+    #: high/medium/low where the decision's reach says more than severities.by_kind (None: that).
+    severity: str | None = None
+    #: the evidence the engine's choice departs from: cited, but never as settling the question.
+    departs_from: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class MutationWords:
+    """The words of one family of engine mutants (the `mutations` section), by the public hook of
+    Game they change: the title of the question a silence of that hook raises, the clauses nearest
+    to it, a description of each operator (English, blanks MUTATION_BLANKS), and the sentence that
+    settles the question in the engine's favour in every language."""
+
+    hook: str
+    title: str
+    clauses: tuple[str, ...]
+    operators: Mapping[str, str]
+    wording: Mapping[str, str]
+
+    def describe(self, operator: str, values: Mapping[str, str]) -> str:
+        return self.operators[operator].format_map(_Blanks(values))
+
+
+@dataclass(frozen=True)
+class MutationTexts:
+    """What a silence found by a mutant says (`mutations.texts`): the labels of its two sides, its
+    detail, the sentence added when only an unwritten invariant catches the mutant, how its impact
+    compares, the words for where the difference was found (deal, tricks, matches), and the
+    unwritten rule each invariant that encodes one stands for."""
+
+    engine: str
+    mutant: str
+    detail: str
+    invariant: str
+    method: str
+    found: Mapping[str, str]
+    invariants: Mapping[str, str]  # invariant id -> the unwritten rule it encodes, in plain words
+
+    def fill(self, which: str, /, **blanks: str) -> str:
+        text: str = getattr(self, which)
+        return text.format_map(_Blanks(blanks))
+
+
+@dataclass(frozen=True)
+class ClauseWords:
+    name: str  # how the report speaks of the clause
+    en: str  # a faithful English translation
+
+
+@dataclass(frozen=True)
+class Words:
+    path: Path
+    evidence: Mapping[str, Evidence]
+    questions: Mapping[str, QuestionWords]
+    clauses: Mapping[str, ClauseWords]
+    repairs: Mapping[str, Mapping[str, str]]  # clause -> language -> the clause as it should read
+    rulebook: Mapping[str, Mapping[str, Any]]  # language -> the clarified rulebook's own words
+    #: The English sentence per point or parameter under its first listed reading (the spec's default
+    #: once the spec is attached): what a check proposes for a finding about that subject.
+    wordings: Mapping[str, str]
+    templates: Mapping[str, str]
+    by_impact: ImpactGrades
+    mismatches: tuple[MismatchWords, ...]
+    gaps: Mapping[str, Use]
+    defects: Use  # the severity of every defect
+    defect_clauses: Mapping[str, Use]
+    defect_sources: Mapping[str, Use]
+    only_one_text: Use
+    alternatives: Mapping[str, AlternativeWords]
+    scenes: Mapping[str, SceneWords]
+    scene_of: Mapping[str, Mapping[str, SceneWords]]
+    liveness: LivenessWords
+    lines: Mapping[Key, int]
+    #: The engine's own decisions where the texts are silent (the `decisions` section), by id.
+    decisions: Mapping[str, DecisionWords] = field(default_factory=dict)
+    #: kind of finding -> its words, for a question gathered per topic (templates.topic_questions).
+    topic_questions: Mapping[str, TopicQuestionWords] = field(default_factory=dict)
+    topic_no_clause: Mapping[str, str] = field(default_factory=dict)  # language -> "the rules"
+    #: kind of discovered finding -> its severity where no measurement grades it (severities.by_kind).
+    kind_severity: Mapping[str, str] = field(default_factory=dict)
+    #: The rule-interaction check's words; None in a words file without the section.
+    interactions: InteractionWords | None = None
+    #: The engine mutants' words (the `mutations` section), by hook.
+    mutations: Mapping[str, MutationWords] = field(default_factory=dict)
+    #: What a silence found by a mutant says; None in a words file without `mutations.texts`.
+    mutation_texts: MutationTexts | None = None
+    #: The game the file was written for (its `game:`), None where it does not say.
+    game: str | None = None
+    #: Whether these are another game's words, borrowed for the toolkit's own phrasing only (the
+    #: spec's game has no words file): no question, clause, scene or rulebook wording exists yet.
+    foreign: bool = False
+    #: language -> {"ordinal" | "cardinal": number -> word}: how a wording's blank `{name:ord}` or
+    #: `{name:word}` writes a number (the `numbers` section).
+    numbers: Mapping[str, Mapping[str, Mapping[int, str]]] = field(default_factory=dict)
+
+    def where(self, *key: str | int) -> str:
+        """`file:line: key` of an entry, for errors that point into the words file."""
+        dotted = ".".join(str(k) for k in key)
+        return f"{self.path}:{nearest_line(dict(self.lines), tuple(key))}: {dotted}"
+
+    def template(self, which: str, /, **blanks: str) -> str:
+        """Template `which` with its blanks filled in."""
+        return self.templates[which].format_map(_Blanks(blanks))
+
+    def wording(self, subject: str) -> str | None:
+        return self.wordings.get(subject)
+
+    def question_of(self, subject: str) -> QuestionWords | None:
+        """The question that settles a variation point or a parameter."""
+        return next(
+            (q for q in self.questions.values() if subject in q.points or subject in q.parameters), None
+        )
+
+    def clause_name(self, clause: str) -> str:
+        words = self.clauses.get(clause)
+        return words.name if words else clause
+
+    def scene_for(self, check: str, subject: str) -> SceneWords | None:
+        """The scene that shows `check`'s finding about `subject` (its own key for it)."""
+        return self.scene_of.get(check, {}).get(subject)
+
+    def alternative(self, name: str) -> AlternativeWords:
+        return self.alternatives[name]
