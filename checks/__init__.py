@@ -1,12 +1,13 @@
 """five35.checks: checks of the spec against the engine; they produce typed Findings.
 
 The public API stays at the top: findings.py (Finding, CheckResult, CheckContext, ...), runner.py
-(run_checks and the one registry CHECKS), pipeline.py (findings finished for the report),
-and hypothesis_env.py (how every Hypothesis run is set
+(run_checks and the one registry CHECKS) and hypothesis_env.py (how every Hypothesis run is set
 up). The checks live in sub-packages by concept: oracles/ (the rules stated independently of the
 engine: the Z3 model, SpecRules, situations, strategies), play/ (checks that play the engine),
-solver/ (Z3 proofs and divergence witnesses), text/ (checks of the rule texts) and impact/ (how
-much a finding matters in play, and the variant engines it compares).
+solver/ (Z3 proofs and divergence witnesses), text/ (checks of the rule texts), discovery/ (what
+nobody wrote into the spec), fuzz/ (another engine against the reference, through the engine
+protocol), impact/ (how much a finding matters in play, and the variant engines it compares) and
+job/ (the report job: the one orchestrator, and the findings finished for the report).
 """
 
 from typing import TYPE_CHECKING, Any

@@ -15,10 +15,10 @@ from pathlib import Path
 import click
 
 from ..checks.findings import DEFAULT_SOLVER_RLIMIT, LEVELS, CheckResult, Level
+from ..checks.job import run as report_job
 from ..checks.runner import all_checks
 from ..engine.executor import Executor, default_jobs
-from ..reports import FILES
-from ..reports import job as report_job
+from ..reports import FILES, report_data, write_report
 from ..reports.check_formats import kind_count, plural
 from ..spec import Ruleset, Spec, SpecError
 from .common import (
@@ -99,39 +99,39 @@ def run_report(
                     )
 
             try:
-                run = report_job.make_report(
+                finished = report_job.report_result(
                     spec,
                     ruleset,
-                    target.temp,
                     games=games,
                     seed=seed,
                     level=level,
                     progress=advance_games,
                     jobs=jobs,
                     on_check=advance,
-                    extra_files=extra_files,
                     executor=executor,
                     solver_rlimit=solver_rlimit,
                 )
+                data = report_data(finished)
+                write_report(target.temp, data, extra=extra_files)
             except OSError as exc:
                 raise SpecError(
                     place, f"cannot write the report into {out} ({exc.strerror or exc})"
                 ) from None
         outputs.commit()
     seconds = time.perf_counter() - start
-    summary = run.data["summary"]
+    summary = data["summary"]
     kinds = ", ".join(kind_count(v["total"], k) for k, v in summary["by_kind"].items() if v["total"])
-    failures = len(run.data["failures"])
+    failures = len(data["failures"])
     written = ", ".join([*FILES, *(extra_files or {})])
     click.echo(f"report written to {out}/: {written}")
-    for problem in run.data["consistency"]:
+    for problem in data["consistency"]:
         # A claim the report's own data contradicts: the words file or the spec to mend.
         click.echo(f"warning: the report contradicts itself: {problem}", err=True)
     click.echo(
         f"{plural(summary['total'], 'finding')} ({kinds}); {summary['open']} open; "
         f"{plural(failures, 'check failure')}; seed {seed}; {seconds:.1f} s"
     )
-    return EXIT_FAILED if run.failures else EXIT_OK
+    return EXIT_FAILED if failures else EXIT_OK
 
 
 @click.command(

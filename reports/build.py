@@ -1,7 +1,7 @@
 """The report's data: the questions a rule designer settles, ranked, each with every finding about
 it; the findings that stand alone; the summary and verdict; and the variant comparison.
 
-`report_data(data)` arranges a finished `ReportData` (five35.checks.pipeline: the checks' findings
+`report_data(data)` arranges a finished `ReportData` (five35.checks.job.review: the checks' findings
 with their witnesses, impacts, severities and proposed sentences already decided, and the variant
 statistics) into plain JSON-able data, the content of report.json (described by report.schema.json);
 the Markdown and HTML renderers draw from the same data, so the three files always say the same
@@ -28,7 +28,7 @@ from ..checks.findings import (
 )
 from ..checks.impact.measure import COMES_UP_GAMES
 from ..checks.impact.outcomes import MEASURES, MeanChange, OutcomeChange, Shares
-from ..checks.pipeline import (
+from ..checks.job.review import (
     ImpactSource,
     PointImpact,
     Question,

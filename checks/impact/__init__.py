@@ -6,6 +6,6 @@ reference with one clause reworded or deleted). measure.py plays the same seeded
 played side and puts every step to the compared side; the share of matches that differ, per player
 count, is the finding's impact, and the first difference becomes a witness (witnesses.py). A
 finding's scene from the words file is set up and played on both sides by scenes.py. The report
-job (five35.reports.job) and the pipeline (five35.checks.pipeline) call these; nothing here runs
+job (five35.checks.job: run.py and review.py) calls these; nothing here runs
 as a check of its own.
 """

@@ -27,13 +27,13 @@ except ImportError:  # the Dask tests are part of the suite: a missing dask is a
 
 from cli_tools import run_bad_input
 from five35.checks.fuzz.differential import fuzz_campaign
+from five35.checks.job import run as report_job
 from five35.checks.runner import run_checks
 from five35.cli import main
 from five35.engine import executor as executor_module
 from five35.engine.executor import DaskExecutor, ExecutorUnavailable, LocalExecutor, WorkerDied, make_executor
 from five35.engine.simulate import simulate, simulate_parallel
 from five35.protocol.replay import replay_json
-from five35.reports import job as report_job
 from five35.spec import load_spec
 
 ROOT = Path(__file__).resolve().parents[2]

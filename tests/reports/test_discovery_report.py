@@ -21,7 +21,7 @@ from five35.checks.findings import (
     Severity,
     Witness,
 )
-from five35.checks.pipeline import ReportData, form_questions, review
+from five35.checks.job.review import ReportData, form_questions, review
 from five35.reports import render_all, report_data
 from five35.spec import load_spec
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from five35.checks.findings import SEVERITIES, Finding, FindingKind
-from five35.checks.pipeline import assign, points_at_stake
+from five35.checks.job.review import assign, points_at_stake
 from five35.reports import render_all
 from five35.spec import embedded_spec_path, load_spec
 from five35.spec.words import questions_of, words_of

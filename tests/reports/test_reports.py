@@ -26,12 +26,12 @@ from five35.checks.findings import (
     Witness,
     point_readings,
 )
-from five35.checks.pipeline import ReportData
+from five35.checks.job import run as report_job
+from five35.checks.job.review import ReportData
+from five35.checks.job.run import estimate_all, simulate_variants
 from five35.checks.text.text_audit import check_text_audit
 from five35.cli import main
 from five35.reports import FILES, render_all, report_data, write_report
-from five35.reports import job as report_job
-from five35.reports.job import estimate_all, simulate_variants
 from five35.reports.render import render_html, render_markdown, variant_view
 from five35.reports.svg import nice_ceiling
 from five35.spec import Spec, load_spec

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 from five35.checks.impact.measure import comparison, measure, measure_with_stats
+from five35.checks.job import run as job
 from five35.engine.simulate import simulate
-from five35.reports import job
 from five35.spec import Spec
 
 BOTS = ("greedy", "cautious", "random")

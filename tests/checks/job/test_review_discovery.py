@@ -6,7 +6,7 @@ play unless they change more games; silences rank by games changed like any ques
 from __future__ import annotations
 
 from five35.checks.findings import SEVERITIES, Finding, FindingKind, Impact, Severity
-from five35.checks.pipeline import (
+from five35.checks.job.review import (
     PointImpact,
     Question,
     Reviewed,
@@ -95,7 +95,7 @@ def test_a_check_s_own_sentence_is_the_english_proposal() -> None:
 def test_a_topic_the_words_file_lists_is_not_gathered_again() -> None:
     listed = next((q for q in WORDS.questions.values() if q.topics), None)
     if listed is None:
-        return  # no producer has listed a topic yet; tests/checks/test_pipeline_topics.py covers it
+        return  # no producer has listed a topic yet; tests/checks/job/test_review_topics.py covers it
     topic = listed.topics[0]
     findings = [_found("x", FindingKind.SILENCE, topic)]
     assert gathered_questions(SPEC, RULESET, findings) == ()

@@ -1,6 +1,6 @@
 """The checks' findings made ready to report: one pass, in one direction.
 
-The report job (five35.reports.job.report_result) runs the checks, measures the impact of every
+The report job (five35.checks.job.run.report_result) runs the checks, measures the impact of every
 variation point and of every finding with an `Alternative` of its own, then calls `review` here,
 then simulates the variants; what comes out is a finished `ReportData`. Everything that plays the
 engine or decides something happens before it: which section a finding borrows its witness or
@@ -30,12 +30,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from ..engine import Game
-from ..engine.simulate import Stats
-from ..spec import Ruleset, Spec, SpecError
-from ..spec.words import questions_of, words_of
-from ..spec.words_model import LANGUAGES, QuestionWords, Wording
-from .findings import (
+from ...engine import Game
+from ...engine.simulate import Stats
+from ...spec import Ruleset, Spec, SpecError
+from ...spec.words import questions_of, words_of
+from ...spec.words_model import LANGUAGES, QuestionWords, Wording
+from ..findings import (
     FINDING_KINDS,
     SEVERITIES,
     Alternative,
@@ -51,11 +51,11 @@ from .findings import (
     point_status,
     split_reading_key,
 )
-from .impact.measure import ImpactCounts, estimate_alternatives
-from .impact.outcomes import OutcomeChange
-from .impact.scenes import scene_witness
-from .impact.variants import VARIANTS
-from .text.text_audit import proposal_for_point
+from ..impact.measure import ImpactCounts, estimate_alternatives
+from ..impact.outcomes import OutcomeChange
+from ..impact.scenes import scene_witness
+from ..impact.variants import VARIANTS
+from ..text.text_audit import proposal_for_point
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,12 @@
 """One report run: the checks, the impact of every variation point and of every finding with
-alternatives of its own, the finished findings, the variant comparison, then the three files. Used
-by `535-check report` and by `535-check` with no command.
+alternatives of its own, what each answer changes at the table, the finished findings and the
+variant comparison, into a `ReportData`. Used by `535-check report`, by `535-check` with no command
+and by the library's callers alike.
 
 `report_result` is the one orchestrator, and the work runs one way: checks -> typed Findings ->
 impact measurement (which also grades the points no check graded) -> the findings finished
-(five35.checks.pipeline.review) and gathered into ranked questions (form_questions) -> variants ->
-a `ReportData`, which five35.reports.build only
-arranges and five35.reports.render only renders.
+(review.review) and gathered into ranked questions (form_questions) -> variants -> a `ReportData`,
+which five35.reports.build only arranges and five35.reports.render only renders.
 
 The long work is split into units (one player count and one range of games of the impact estimate
 or of one variant) so that a progress bar can follow it; every unit is a pure function of the
@@ -17,11 +17,15 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from pathlib import Path
+from dataclasses import replace
 from typing import Any
 
-from ..checks.findings import (
+from ...engine import Game
+from ...engine.engines import reference_lacks
+from ...engine.executor import Executor, LocalExecutor, describes_units, games_text, unit_name
+from ...engine.simulate import Stats, merge_all, simulate
+from ...spec import Ruleset, Spec, SpecError
+from ..findings import (
     DEFAULT_SOLVER_RLIMIT,
     Alternative,
     CheckContext,
@@ -29,7 +33,7 @@ from ..checks.findings import (
     EngineFactory,
     Level,
 )
-from ..checks.impact.measure import (
+from ..impact.measure import (
     DEFAULT_BOTS,
     Comparison,
     ImpactCounts,
@@ -41,7 +45,7 @@ from ..checks.impact.measure import (
     player_counts,
     to_impact,
 )
-from ..checks.impact.outcomes import (
+from ..impact.outcomes import (
     OutcomeChange,
     Outcomes,
     compare,
@@ -49,7 +53,8 @@ from ..checks.impact.outcomes import (
     measures_at,
     play_outcomes,
 )
-from ..checks.pipeline import (
+from ..runner import CHECKS, all_checks, run_checks
+from .review import (
     PointImpact,
     ReportData,
     Variant,
@@ -59,24 +64,9 @@ from ..checks.pipeline import (
     review,
     to_measure,
 )
-from ..checks.runner import CHECKS, all_checks, run_checks
-from ..engine import Game
-from ..engine.engines import reference_lacks
-from ..engine.executor import Executor, LocalExecutor, describes_units, games_text, unit_name
-from ..engine.simulate import Stats, merge_all, simulate
-from ..spec import Ruleset, Spec, SpecError
-from .build import report_data
-from .render import write_report
 
 Progress = Callable[[int], None]
 OnCheck = Callable[[str, CheckResult], None]  # a check's result, as it comes in
-
-
-@dataclass(frozen=True)
-class ReportRun:
-    data: dict[str, Any]
-    paths: list[Path]
-    failures: int
 
 
 def run_all_checks(
@@ -638,44 +628,3 @@ def report_result(
         questions=questions,
         standalone=standalone,
     )
-
-
-def make_report(
-    spec: Spec,
-    ruleset: Ruleset,
-    out_dir: Path,
-    *,
-    games: int,
-    seed: int,
-    level: Level = "ci",
-    bots: Sequence[str] = DEFAULT_BOTS,
-    progress: Progress | None = None,
-    jobs: int = 1,
-    results: Sequence[CheckResult] | None = None,
-    notes: Sequence[str] = (),
-    extra_files: Mapping[str, str] | None = None,
-    executor: Executor | None = None,
-    on_check: OnCheck | None = None,
-    solver_rlimit: int = DEFAULT_SOLVER_RLIMIT,
-) -> ReportRun:
-    """Run everything (`report_result`) and write the report (report.md, report.html, technical.md
-    and report.json) into `out_dir`, with `extra_files` (name -> text, e.g. the clarified
-    rulebooks) beside them."""
-    finished = report_result(
-        spec,
-        ruleset,
-        games=games,
-        seed=seed,
-        level=level,
-        bots=bots,
-        progress=progress,
-        jobs=jobs,
-        results=results,
-        notes=notes,
-        executor=executor,
-        on_check=on_check,
-        solver_rlimit=solver_rlimit,
-    )
-    data = report_data(finished)
-    paths = write_report(out_dir, data, extra=extra_files)
-    return ReportRun(data, paths, len(data["failures"]))
