@@ -14,7 +14,7 @@ import click
 from ..engine.simulate import SimulationFileError, merge_simulations, read_simulation
 from ..spec import SpecError, dumps
 from ..spec.limits import MAX_FILE_BYTES
-from .common import PathGiven, examples_epilog
+from .common import PathGiven, examples_epilog, format_option
 from .simulate_cmd import render_text
 
 
@@ -44,13 +44,8 @@ def _read(path: Path) -> bytes:
 @click.argument(
     "files", nargs=-1, required=True, type=PathGiven(dir_okay=False, path_type=Path), metavar="FILE..."
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["json", "text"]),
-    default="json",
-    show_default=True,
-    help="json: the merged simulate document; text: its summary, as simulate prints it.",
+@format_option(
+    ["json", "text"], "json", "json: the merged simulate document; text: its summary, as simulate prints it."
 )
 def merge_cmd(files: tuple[Path, ...], fmt: str) -> None:
     seen: dict[Path, Path] = {}
