@@ -6,6 +6,7 @@ JSON Schema's first error as such a line. The spec's loader and the words file's
 from __future__ import annotations
 
 import json
+from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,15 @@ class SpecError(Exception):
 
 def embedded_spec_path() -> Path:
     return Path(str(resources.files("five35.spec").joinpath(EMBEDDED_SPEC)))
+
+
+@cache
+def bundled_schema(name: str) -> dict[str, Any]:
+    """The JSON Schema `name` that ships beside the embedded spec (spec.schema.json,
+    words.schema.json), read once."""
+    text = resources.files("five35.spec").joinpath(name).read_text(encoding="utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
 
 
 def nearest_line(lines: dict[Key, int], key: Key) -> int:
