@@ -290,8 +290,8 @@ def solver_rlimit_option(func: F) -> F:
 
 
 # ---- options several commands have, each with help words of its own ------------------------------
-# One definition of each, so that an option of the same name takes the same values (type, range,
-# default, metavar) whichever command it is given to.
+# One definition of each, so that an option of the same name takes the same values (its type and
+# range) whichever command it is given to.
 
 
 def seed_option(help: str, metavar: str | None = "S") -> Callable[[F], F]:
