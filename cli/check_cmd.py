@@ -23,7 +23,7 @@ from typing import Any, cast
 import click
 from click.shell_completion import CompletionItem
 
-from ..checks.findings import LEVELS, CheckResult, EngineFactory, Level
+from ..checks.findings import CheckResult, EngineFactory, Level
 from ..checks.runner import (
     BaselineError,
     CheckRun,
@@ -39,22 +39,24 @@ from ..protocol.client import EngineFault, load_factory, raised
 from ..reports.check_formats import FORMAT_HELP, FORMATS, Format, plural, render, render_markdown_summary
 from ..spec import SpecError
 from .common import (
-    DEFAULT_SEED,
     EXIT_ENGINE_FAULT,
     EXIT_FAILED,
     EXIT_OK,
     PROG,
-    SEED,
     PathGiven,
     cli_executor,
     detail,
     examples_epilog,
     executor_options,
     fail_usage,
+    file_option,
+    format_option,
     info,
     keep_interrupts_from_z3,
+    level_option,
     resolve,
     rules_options,
+    seed_option,
     solver_rlimit_option,
 )
 from .outputs import Outputs, append_text, check_appendable
@@ -143,38 +145,16 @@ def exit_code(run: CheckRun, *, strict: bool, baseline: frozenset[str] | None) -
     metavar="[SPEC]...",
 )
 @rules_options
-@click.option(
-    "--level",
-    type=click.Choice(LEVELS),
-    default="ci",
-    show_default=True,
-    help="How much to check: quick (seconds), ci (under a minute), deep (long).",
+@level_option("How much to check: quick (seconds), ci (under a minute), deep (long).")
+@seed_option("Seed for every random choice; the same seed gives the same checks and output.", metavar=None)
+@format_option(
+    FORMATS,
+    "text",
+    "Output: " + "; ".join(f"{name}: {words}" for name, words in FORMAT_HELP.items()) + ".",
 )
-@click.option(
-    "--seed",
-    type=SEED,
-    default=DEFAULT_SEED,
-    show_default=True,
-    help="Seed for every random choice; the same seed gives the same checks and output.",
-)
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(FORMATS),
-    default="text",
-    show_default=True,
-    help="Output: " + "; ".join(f"{name}: {words}" for name, words in FORMAT_HELP.items()) + ".",
-)
-@click.option(
-    "--output-file",
-    type=PathGiven(dir_okay=False, path_type=Path),
-    default=None,
-    help="Write the output here (atomically) instead of stdout.",
-)
-@click.option(
+@file_option("--output-file", help="Write the output here (atomically) instead of stdout.")
+@file_option(
     "--sarif-file",
-    type=PathGiven(dir_okay=False, path_type=Path),
-    default=None,
     help="Also write SARIF 2.1.0 here, whatever --format prints (e.g. annotations on stdout and "
     "SARIF for code scanning from one run).",
 )
@@ -185,19 +165,12 @@ def exit_code(run: CheckRun, *, strict: bool, baseline: frozenset[str] | None) -
     help="Make the paths in annotations, SARIF, JUnit and GitLab reports relative to this directory "
     "(default: the working directory); a spec outside it is named, not linked.",
 )
-@click.option(
+@file_option(
     "--baseline",
     "baseline_path",
-    type=PathGiven(dir_okay=False, path_type=Path),
-    default=None,
     help="Known findings (from --write-baseline); only findings not in it count as new.",
 )
-@click.option(
-    "--write-baseline",
-    type=PathGiven(dir_okay=False, path_type=Path),
-    default=None,
-    help="Record this run's findings as the known ones.",
-)
+@file_option("--write-baseline", help="Record this run's findings as the known ones.")
 @click.option("--strict", is_flag=True, help="Fail (exit 1) on a new finding too, not only on a failure.")
 @click.option(
     "--engine",

@@ -28,7 +28,7 @@ import click
 from click.core import ParameterSource
 from click.shell_completion import CompletionItem
 
-from ..checks.findings import DEFAULT_SOLVER_RLIMIT, MAX_SOLVER_RLIMIT
+from ..checks.findings import DEFAULT_SOLVER_RLIMIT, LEVELS, MAX_SOLVER_RLIMIT
 from ..engine.executor import (
     DASK_HINT,
     EXECUTORS,
@@ -60,12 +60,19 @@ __all__ = [
     "examples_epilog",
     "executor_options",
     "fail_usage",
+    "file_option",
+    "format_option",
+    "games_option",
     "info",
+    "jobs_option",
     "keep_interrupts_from_z3",
+    "level_option",
     "one_line",
+    "out_dir_option",
     "parse_readings",
     "resolve",
     "rules_options",
+    "seed_option",
     "solver_rlimit_option",
     "verbosity",
     "verbosity_options",
@@ -280,6 +287,52 @@ def solver_rlimit_option(func: F) -> F:
         "check answers the same on any machine under any load. Raise it when a check fails with "
         "'Z3 answered unknown'.",
     )(func)
+
+
+# ---- options several commands have, each with help words of its own ------------------------------
+# One definition of each, so that an option of the same name takes the same values (its type and
+# range) whichever command it is given to.
+
+
+def seed_option(help: str, metavar: str | None = "S") -> Callable[[F], F]:
+    """--seed: a SEED, by default DEFAULT_SEED."""
+    return click.option(
+        "--seed", type=SEED, default=DEFAULT_SEED, show_default=True, metavar=metavar, help=help
+    )
+
+
+def games_option(default: int, help: str) -> Callable[[F], F]:
+    """--games N: how many games to simulate, at least one."""
+    return click.option(
+        "--games", type=click.IntRange(min=1), default=default, show_default=True, metavar="N", help=help
+    )
+
+
+def jobs_option(default: int, metavar: str, help: str) -> Callable[[F], F]:
+    """--jobs: worker processes here, 1 to MAX_JOBS."""
+    return click.option("--jobs", type=JOBS, default=default, show_default=True, metavar=metavar, help=help)
+
+
+def level_option(help: str) -> Callable[[F], F]:
+    """--level: how thoroughly the checks run, by default ci."""
+    return click.option("--level", type=click.Choice(LEVELS), default="ci", show_default=True, help=help)
+
+
+def format_option(choices: Sequence[str], default: str, help: str) -> Callable[[F], F]:
+    """--format, given to the command as `fmt`."""
+    return click.option(
+        "--format", "fmt", type=click.Choice(choices), default=default, show_default=True, help=help
+    )
+
+
+def file_option(*param_decls: str, help: str) -> Callable[[F], F]:
+    """An optional file path (not a directory; an empty string refused), by default None."""
+    return click.option(*param_decls, type=PathGiven(dir_okay=False, path_type=Path), default=None, help=help)
+
+
+def out_dir_option(help: str, **attrs: Any) -> Callable[[F], F]:
+    """--out: the directory a command writes its files into (`attrs`: its default, or required)."""
+    return click.option("--out", "out", type=PathGiven(file_okay=False, path_type=Path), help=help, **attrs)
 
 
 def _place(option: str, param: str) -> str:

@@ -21,6 +21,7 @@ from ..checks.findings import LEVELS, MAX_SOLVER_RLIMIT
 from ..engine.executor import EXECUTORS
 from ..reports.check_formats import FORMATS
 from ..spec import SpecError
+from ..spec.files import read_capped
 from ..spec.limits import MAX_FILE_BYTES
 
 FILE = "pyproject.toml"
@@ -84,11 +85,7 @@ def load(start: Path | None = None) -> Config | None:
     if found is None:
         return None
     path = _shown(found)
-    try:
-        with open(found, "rb") as handle:
-            raw = handle.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise SpecError(str(path), f"cannot read ({exc.strerror or exc})") from None
+    raw = read_capped(found, where=str(path))
     if len(raw) > MAX_FILE_BYTES:
         raise SpecError(str(path), f"larger than {MAX_FILE_BYTES:,} bytes")
     try:

@@ -13,18 +13,9 @@ import click
 
 from ..engine.simulate import SimulationFileError, merge_simulations, read_simulation
 from ..spec import SpecError, dumps
-from ..spec.limits import MAX_FILE_BYTES
-from .common import PathGiven, examples_epilog
+from ..spec.files import read_capped
+from .common import PathGiven, examples_epilog, format_option
 from .simulate_cmd import render_text
-
-
-def _read(path: Path) -> bytes:
-    try:
-        with open(path, "rb") as handle:
-            # One byte over the limit is enough for load_json to refuse it; a huge file is never read whole.
-            return handle.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise SpecError(str(path), f"cannot read ({exc.strerror or exc})") from None
 
 
 @click.command(
@@ -44,13 +35,8 @@ def _read(path: Path) -> bytes:
 @click.argument(
     "files", nargs=-1, required=True, type=PathGiven(dir_okay=False, path_type=Path), metavar="FILE..."
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["json", "text"]),
-    default="json",
-    show_default=True,
-    help="json: the merged simulate document; text: its summary, as simulate prints it.",
+@format_option(
+    ["json", "text"], "json", "json: the merged simulate document; text: its summary, as simulate prints it."
 )
 def merge_cmd(files: tuple[Path, ...], fmt: str) -> None:
     seen: dict[Path, Path] = {}
@@ -60,7 +46,7 @@ def merge_cmd(files: tuple[Path, ...], fmt: str) -> None:
             raise SpecError(str(path), f"given twice (also as {seen[key]}): its games would count twice")
         seen[key] = path
     try:
-        parts = [read_simulation(_read(path), str(path)) for path in files]
+        parts = [read_simulation(read_capped(path), str(path)) for path in files]
         merged = merge_simulations(parts)
     except SimulationFileError as exc:
         raise SpecError(exc.where, exc.message) from None

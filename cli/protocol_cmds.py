@@ -40,11 +40,12 @@ from .common import (
     EXIT_ENGINE_FAULT,
     EXIT_FAILED,
     EXIT_OK,
-    JOBS,
     SEED,
     cli_executor,
     executor_options,
+    format_option,
     info,
+    jobs_option,
     parse_readings,
     resolve,
     rules_options,
@@ -82,14 +83,9 @@ def engine_options(func: Any) -> Any:
     return func
 
 
-def format_option(func: Any) -> Any:
-    return click.option(
-        "--format",
-        "fmt",
-        type=click.Choice(["text", "json"]),
-        default="text",
-        show_default=True,
-        help="text: a summary for people; json: one JSON document on stdout, for tools.",
+def summary_format_option(func: Any) -> Any:
+    return format_option(
+        ["text", "json"], "text", "text: a summary for people; json: one JSON document on stdout, for tools."
     )(func)
 
 
@@ -217,17 +213,10 @@ def _witness_text(witness: RoundResult) -> list[str]:
     "--executor; every divergence gets its replay (the seed in its name), the first in seed "
     "order decides the summary and the exit code.",
 )
-@click.option(
-    "--jobs",
-    type=JOBS,
-    default=1,
-    show_default=True,
-    metavar="J",
-    help="Worker processes for the runs of --campaign (with --executor local).",
-)
+@jobs_option(1, "J", "Worker processes for the runs of --campaign (with --executor local).")
 @executor_options
 @engine_options
-@format_option
+@summary_format_option
 def fuzz_cmd(
     spec_path: Path | None,
     profile: str | None,
@@ -554,7 +543,7 @@ def _quote(text: str) -> str:
 @rules_options
 @click.option("--engine", "target", required=True, help="Engine command line, or python:MODULE:FACTORY.")
 @engine_options
-@format_option
+@summary_format_option
 def replay_cmd(
     file: Path,
     spec_path: Path | None,
@@ -637,7 +626,7 @@ def replay_cmd(
     "--engine", "target", default=None, help="Compare with this engine; stop at the first difference."
 )
 @engine_options
-@format_option
+@summary_format_option
 def perft_cmd(
     spec_path: Path | None,
     profile: str | None,

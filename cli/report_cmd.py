@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from ..checks.findings import DEFAULT_SOLVER_RLIMIT, LEVELS, CheckResult, Level
+from ..checks.findings import DEFAULT_SOLVER_RLIMIT, CheckResult, Level
 from ..checks.job import run as report_job
 from ..checks.runner import all_checks
 from ..engine.executor import Executor, default_jobs
@@ -22,20 +22,21 @@ from ..reports import FILES, report_data, write_report
 from ..reports.check_formats import kind_count, plural
 from ..spec import Ruleset, Spec, SpecError
 from .common import (
-    DEFAULT_SEED,
     EXIT_FAILED,
     EXIT_OK,
-    JOBS,
-    SEED,
-    PathGiven,
     cli_executor,
     detail,
     examples_epilog,
     executor_options,
+    games_option,
     info,
+    jobs_option,
     keep_interrupts_from_z3,
+    level_option,
+    out_dir_option,
     resolve,
     rules_options,
+    seed_option,
     solver_rlimit_option,
 )
 from .outputs import Outputs
@@ -153,45 +154,18 @@ def run_report(
     ),
 )
 @rules_options
-@click.option(
-    "--out",
-    "out",
-    type=PathGiven(file_okay=False, path_type=Path),
+@out_dir_option(
+    "Directory to write the report into (made if missing; other files in it are left alone).",
     default=DEFAULT_OUT,
     show_default=True,
-    help="Directory to write the report into (made if missing; other files in it are left alone).",
 )
-@click.option(
-    "--games",
-    type=click.IntRange(min=1),
-    default=DEFAULT_GAMES,
-    show_default=True,
-    metavar="N",
-    help="Simulated matches per player count, for the impact estimate and for each variant (sets the cost).",
+@games_option(
+    DEFAULT_GAMES,
+    "Simulated matches per player count, for the impact estimate and for each variant (sets the cost).",
 )
-@click.option(
-    "--seed",
-    type=SEED,
-    default=DEFAULT_SEED,
-    show_default=True,
-    metavar="S",
-    help="Seed of the checks and base seed of every simulated game.",
-)
-@click.option(
-    "--level",
-    type=click.Choice(LEVELS),
-    default="ci",
-    show_default=True,
-    help="How thoroughly the checks run.",
-)
-@click.option(
-    "--jobs",
-    type=JOBS,
-    default=DEFAULT_JOBS,
-    show_default=True,
-    metavar="N",
-    help="Worker processes for the simulation (the report is the same for any N).",
-)
+@seed_option("Seed of the checks and base seed of every simulated game.")
+@level_option("How thoroughly the checks run.")
+@jobs_option(DEFAULT_JOBS, "N", "Worker processes for the simulation (the report is the same for any N).")
 @solver_rlimit_option
 @executor_options
 def report(

@@ -14,7 +14,7 @@ from ..reports.check_formats import plural
 from ..spec import Ruleset, Spec, dumps
 from ..spec.lang.rulebook import describe
 from ..spec.lang.syntax import unparse
-from .common import examples_epilog, resolve, rules_options
+from .common import examples_epilog, format_option, resolve, rules_options
 
 WIDTH = 100
 
@@ -180,14 +180,7 @@ def render_text(spec: Spec, ruleset: Ruleset) -> str:
         ]
     ),
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="json prints the spec and the resolved ruleset as JSON on stdout.",
-)
+@format_option(["text", "json"], "text", "json prints the spec and the resolved ruleset as JSON on stdout.")
 @rules_options
 def rules_cmd(fmt: str, spec_path: Path | None, profile: str | None, readings: tuple[str, ...]) -> None:
     choice = resolve(spec_path, profile, readings)

@@ -21,14 +21,15 @@ from ..engine.simulate import (
 from ..reports.check_formats import plural
 from ..spec import dumps
 from .common import (
-    DEFAULT_SEED,
-    JOBS,
-    SEED,
     cli_executor,
     examples_epilog,
     executor_options,
+    format_option,
+    games_option,
+    jobs_option,
     resolve,
     rules_options,
+    seed_option,
 )
 from .progress import progress
 
@@ -171,14 +172,7 @@ def render_text(data: Mapping[str, Any]) -> str:
     metavar="P",
     help="Number of players: 2-6, or what the --spec file's players bounds allow.",
 )
-@click.option(
-    "--games",
-    type=click.IntRange(min=1),
-    default=200,
-    show_default=True,
-    metavar="N",
-    help="Number of games (matches or rounds, see --mode) to play.",
-)
+@games_option(200, "Number of games (matches or rounds, see --mode) to play.")
 @click.option(
     "--first-game",
     type=click.IntRange(min=0, max=2**62),
@@ -188,14 +182,7 @@ def render_text(data: Mapping[str, Any]) -> str:
     help="Number of the first game: games I to I+N-1 are played, so that parts of one campaign "
     "can run apart and be merged (`535-check merge`).",
 )
-@click.option(
-    "--seed",
-    type=SEED,
-    default=DEFAULT_SEED,
-    show_default=True,
-    metavar="S",
-    help="Base seed; every deal and every bot's choice derives from it.",
-)
+@seed_option("Base seed; every deal and every bot's choice derives from it.")
 @click.option(
     "--mode",
     type=click.Choice(MODES),
@@ -212,21 +199,11 @@ def render_text(data: Mapping[str, Any]) -> str:
     metavar="B[,B...]",
     help=f"Bots: one name for every seat, or one per seat ({', '.join(BOTS)}).",
 )
-@click.option(
-    "--jobs",
-    type=JOBS,
-    default=1,
-    show_default=True,
-    metavar="J",
-    help="Processes to split the games across; the output is the same for every J.",
-)
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="json prints only JSON on stdout (with exact counts, so that parts can be merged).",
+@jobs_option(1, "J", "Processes to split the games across; the output is the same for every J.")
+@format_option(
+    ["text", "json"],
+    "text",
+    "json prints only JSON on stdout (with exact counts, so that parts can be merged).",
 )
 @executor_options
 @rules_options

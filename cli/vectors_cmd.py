@@ -18,7 +18,14 @@ import click
 from ..protocol.vectors import INDEX, SUITE_FORMAT, build_suite
 from ..spec import SpecError
 from ..spec.limits import InputLimitError, load_json
-from .common import DEFAULT_SEED, EXIT_OK, SEED, PathGiven, keep_interrupts_from_z3, resolve, rules_options
+from .common import (
+    EXIT_OK,
+    keep_interrupts_from_z3,
+    out_dir_option,
+    resolve,
+    rules_options,
+    seed_option,
+)
 from .outputs import Outputs
 
 VECTOR_FILE = re.compile(r"^[0-9]{3,}-[a-z0-9-]+\.json$")
@@ -54,21 +61,8 @@ def _previous_files(out: Path) -> list[str]:
     "Example: 535-check vectors --out vectors --profile german-literal",
 )
 @rules_options
-@click.option(
-    "--out",
-    "out",
-    type=PathGiven(file_okay=False, path_type=Path),
-    required=True,
-    help="Directory to write the vectors into (made if missing).",
-)
-@click.option(
-    "--seed",
-    type=SEED,
-    default=DEFAULT_SEED,
-    show_default=True,
-    metavar="S",
-    help="Seed of the seeded rounds (their deals and moves).",
-)
+@out_dir_option("Directory to write the vectors into (made if missing).", required=True)
+@seed_option("Seed of the seeded rounds (their deals and moves).")
 def vectors(
     spec_path: Path | None, profile: str | None, readings: tuple[str, ...], out: Path, seed: int
 ) -> None:

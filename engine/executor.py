@@ -39,10 +39,11 @@ import signal
 import socket
 import time
 import traceback
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, Self, TypeVar
 
 R = TypeVar("R")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -250,7 +251,21 @@ def stop_signals_held() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
-class LocalExecutor:
+class _ClosedOnExit(ABC):
+    """An executor that a `with` block closes when it is left, however it is left."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release what the executor holds."""
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class LocalExecutor(_ClosedOnExit):
     """Units run in this process (jobs == 1) or in `jobs` worker processes of this machine."""
 
     def __init__(self, jobs: int = 1) -> None:
@@ -264,12 +279,6 @@ class LocalExecutor:
 
     def close(self) -> None:
         """Nothing to release: each `map` starts and stops its own worker processes."""
-
-    def __enter__(self) -> LocalExecutor:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def map(self, fn: Callable[..., R], *iterables: Iterable[Any]) -> Generator[R, None, None]:
         units = list(zip(*iterables, strict=True))
@@ -383,7 +392,7 @@ EXECUTORS = ("local", "dask")
 DASK_HINT = "pip install 'five35[dask]'"
 
 
-class DaskExecutor:
+class DaskExecutor(_ClosedOnExit):
     """Units run as tasks on a Dask distributed cluster, through `distributed.Client(address)`.
 
     Functions and arguments travel with cloudpickle, so a worker needs five35 (the same version)
@@ -431,12 +440,6 @@ class DaskExecutor:
             with contextlib.suppress(Exception):
                 self.client.close(timeout=2)
             self._owned = False
-
-    def __enter__(self) -> DaskExecutor:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def map(self, fn: Callable[..., R], *iterables: Iterable[Any]) -> Generator[R, None, None]:
         units = list(zip(*iterables, strict=True))

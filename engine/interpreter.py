@@ -448,34 +448,25 @@ class SpecEngine:
         plays_on = cards_left == 0 and not ends_round
         out = (*state.out, player) if plays_on else state.out
         passed = state.passed | (1 << player) if plays_on else state.passed
+        # What the play changes, whether the trick goes on or not.
+        played = {
+            "hands": hands,
+            "trick": trick,
+            "pile": option.pile,
+            "last_player": player,
+            "opening_has_eight": opening_has_eight,
+            "passed": passed,
+            "out": out,
+        }
         if reasons or ends_round:
-            moved = _evolve(
-                state,
-                hands=hands,
-                trick=trick,
-                pile=option.pile,
-                last_player=player,
-                opening_has_eight=opening_has_eight,
-                passed=passed,
-                out=out,
-            )
+            moved = _evolve(state, **played)
             if ends_round:
                 events: tuple[Event, ...] = ()
                 if reasons:
                     events = (TrickEnd(self._winner(moved, player), reasons),)
                 return self._end_round(moved, player, events)
             return self._end_trick(moved, trick, player, reasons)
-        return _evolve(
-            state,
-            hands=hands,
-            trick=trick,
-            pile=option.pile,
-            last_player=player,
-            opening_has_eight=opening_has_eight,
-            to_move=self._next_active(player, passed),
-            passed=passed,
-            out=out,
-        ), ()
+        return _evolve(state, to_move=self._next_active(player, passed), **played), ()
 
     def _winner(self, state: State, mover: int) -> int:
         key = (state.last_player, mover)

@@ -20,12 +20,12 @@ from typing import Any
 import jsonschema
 
 from ..engine import IllegalMove, Move, Position, State
-from ..engine.engines import Engine, make_engine
+from ..engine.engines import Engine
 from ..spec import Ruleset, Spec, SpecError
 from ..spec.vocabulary import PARAMETERS
 from .client import EngineClient, EngineFault, Posted, response_body
 from .messages import deal_json, event_json, move_json, move_key, shown
-from .server import Answers
+from .server import Answers, ReferenceGames
 
 MAX_MOVES = 400
 FIRST_MOVES = 4  # moves sent with a round's new_round (see play_round)
@@ -306,25 +306,8 @@ def _ok(body: dict[str, Any]) -> dict[str, Any] | None:
     return {"ok": True, **body}
 
 
-class Games:
-    """One reference Game per player count (building one precomputes its move tables), and the
-    cache of its answers (server.Answers) that every round of a run shares."""
-
-    def __init__(self, ruleset: Ruleset) -> None:
-        self.ruleset = ruleset
-        self._games: dict[int, Engine] = {}
-        self._answers: dict[int, Answers] = {}
-
-    def __call__(self, players: int) -> Engine:
-        game = self._games.get(players)
-        if game is None:
-            game = self._games[players] = make_engine(self.ruleset, players)
-            self._answers[players] = Answers(game)
-        return game
-
-    def answers(self, players: int) -> Answers:
-        self(players)
-        return self._answers[players]
+class Games(ReferenceGames):
+    """The reference Games of a run, whose rounds share the answers' cache."""
 
     def play(self, engine: EngineClient, deal: Position, chooser: Chooser) -> RoundResult:
         """`play_round` at the deal's table, with the answers every round of the run shares."""

@@ -8,7 +8,7 @@ reference itself both over a pipe and in-process.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, BinaryIO
 
 from ..engine import IllegalMove, Move, Pile, Play, State
@@ -38,7 +38,16 @@ INTERPRETER_NAME = "five35 spec interpreter"
 
 def state_json(game: Engine, state: State) -> dict[str, Any]:
     """The protocol's `state` object for a reference State."""
-    cards = game.codec.cards
+    trick = [{"player": p.player, **move_json(p.move)} for p in state.trick]
+    passed = [p for p in range(state.players) if state.has_passed(p)]
+    return _state_object(state, game.codec.cards, trick, passed)
+
+
+def _state_object(
+    state: State, cards: Callable[[int], list[int]], trick: list[dict[str, Any]], passed: list[int]
+) -> dict[str, Any]:
+    # The object's keys, in their order, for state_json and for Answers.state, which get the cards,
+    # the trick's plays and who passed each their own way (Answers from its caches).
     return {
         "players": state.players,
         "phase": state.phase,
@@ -46,8 +55,8 @@ def state_json(game: Engine, state: State) -> dict[str, Any]:
         "to_move": state.to_move if state.phase == "play" else None,
         "hands": [cards(h) for h in state.hands],
         "pile": pile_json(state.pile),
-        "trick": [{"player": p.player, **move_json(p.move)} for p in state.trick],
-        "passed": [p for p in range(state.players) if state.has_passed(p)],
+        "trick": trick,
+        "passed": passed,
         "cleared": cards(state.cleared),
         "aside": cards(state.aside),
         "scores": list(state.scores),
@@ -137,20 +146,30 @@ class Answers:
 
     def state(self, state: State) -> dict[str, Any]:
         """`state_json(game, state)`."""
-        cards = self.cards
         passed = state.passed
-        return {
-            "players": state.players,
-            "phase": state.phase,
-            "to_move": state.to_move if state.phase == "play" else None,
-            "hands": [cards(h) for h in state.hands],
-            "pile": pile_json(state.pile),
-            "trick": [self._play(p) for p in state.trick],
-            "passed": [p for p in range(state.players) if passed >> p & 1] if passed else [],
-            "cleared": cards(state.cleared),
-            "aside": cards(state.aside),
-            "scores": list(state.scores),
-        }
+        who_passed = [p for p in range(state.players) if passed >> p & 1] if passed else []
+        return _state_object(state, self.cards, [self._play(p) for p in state.trick], who_passed)
+
+
+class ReferenceGames:
+    """One reference Game per player count (building one precomputes its move tables), and the
+    cache of its answers (Answers), for every round a server or a run plays."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        self._games: dict[int, Engine] = {}
+        self._answers: dict[int, Answers] = {}
+
+    def __call__(self, players: int) -> Engine:
+        game = self._games.get(players)
+        if game is None:
+            game = self._games[players] = make_engine(self.ruleset, players)
+            self._answers[players] = Answers(game)
+        return game
+
+    def answers(self, players: int) -> Answers:
+        self(players)
+        return self._answers[players]
 
 
 class ReferenceEngine:
@@ -159,18 +178,13 @@ class ReferenceEngine:
     def __init__(self, ruleset: Ruleset, name: str | None = None) -> None:
         self.ruleset = ruleset
         self.name = name or (REFERENCE_NAME if reference_lacks(ruleset) is None else INTERPRETER_NAME)
-        self._games: dict[int, Engine] = {}
-        self._answers: dict[int, Answers] = {}
+        self._games = ReferenceGames(ruleset)
         self.game: Engine | None = None
         self.state: State | None = None
         self.answers: Answers | None = None
 
     def game_for(self, players: int) -> Engine:
-        game = self._games.get(players)
-        if game is None:
-            game = self._games[players] = make_engine(self.ruleset, players)
-            self._answers[players] = Answers(game)
-        return game
+        return self._games(players)
 
     def handle(self, request: Mapping[str, Any]) -> dict[str, Any]:
         """Answer one request (already parsed from JSON). Never raises for bad input."""
@@ -222,7 +236,7 @@ class ReferenceEngine:
         # The one deal check (the replay loader uses it too); ProtocolViolation is a bad_request.
         deal = {key: request[key] for key in DEAL_FIELDS}
         self.game, _, self.state = read_deal(deal, "new_round", self.ruleset, self.game_for)
-        self.answers = self._answers[self.game.players]
+        self.answers = self._games.answers(self.game.players)
         return {}
 
     def _apply(self, game: Engine, state: State, move: Move) -> list[dict[str, Any]]:

@@ -6,11 +6,14 @@ JSON Schema's first error as such a line. The spec's loader and the words file's
 from __future__ import annotations
 
 import json
+from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import jsonschema
+
+from .limits import MAX_FILE_BYTES
 
 #: A key path in a data file: mapping keys and list indices from the top.
 Key = tuple[str | int, ...]
@@ -37,6 +40,29 @@ class SpecError(Exception):
 
 def embedded_spec_path() -> Path:
     return Path(str(resources.files("five35.spec").joinpath(EMBEDDED_SPEC)))
+
+
+@cache
+def bundled_schema(name: str) -> dict[str, Any]:
+    """The JSON Schema `name` that ships beside the embedded spec (spec.schema.json,
+    words.schema.json), read once."""
+    text = resources.files("five35.spec").joinpath(name).read_text(encoding="utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+def read_capped(
+    path: Path, *, where: str | None = None, what: str = "", max_bytes: int = MAX_FILE_BYTES
+) -> bytes:
+    """The file's bytes, read no further than one byte over `max_bytes`: enough for the caller to
+    refuse it, and a huge file (or /dev/zero) is never read whole. SpecError naming `where` (by
+    default the path), `cannot read WHAT (reason)`, when the file cannot be read."""
+    try:
+        with path.open("rb") as handle:
+            return handle.read(max_bytes + 1)
+    except OSError as exc:
+        doing = f"cannot read {what}" if what else "cannot read"
+        raise SpecError(str(path) if where is None else where, f"{doing} ({exc.strerror or exc})") from None
 
 
 def nearest_line(lines: dict[Key, int], key: Key) -> int:

@@ -12,15 +12,21 @@ end).
 from __future__ import annotations
 
 import difflib
-import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .files import Key, SpecError, StrictValidator, embedded_spec_path, first_schema_error, nearest_line
+from .files import (
+    Key,
+    SpecError,
+    StrictValidator,
+    bundled_schema,
+    embedded_spec_path,
+    first_schema_error,
+    nearest_line,
+)
 from .lang.compile import RuleDef
 from .lang.rulebook import Rulebook, check_rulebook, read_rulebook
 from .lang.schema import moments_of
@@ -71,13 +77,6 @@ def other_game(spec: Spec) -> str | None:
     return f"{spec.game} is another game than {embedded_game()}"
 
 
-@cache
-def _schema() -> dict[str, Any]:
-    text = resources.files("five35.spec").joinpath("spec.schema.json").read_text(encoding="utf-8")
-    schema: dict[str, Any] = json.loads(text)
-    return schema
-
-
 def _norm(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
@@ -96,7 +95,7 @@ def _load(spec_path: Path, vocabulary: Vocabulary | None) -> Spec:
         vocabulary = Vocabulary(points={}, parameters=PARAMETERS)
     data, lines = read_yaml(spec_path)
     _raise_first(spec_path, lines, _unknown_names(data, vocabulary))
-    error = first_schema_error(spec_path, lines, data, StrictValidator(_schema()))
+    error = first_schema_error(spec_path, lines, data, StrictValidator(bundled_schema("spec.schema.json")))
     if error:
         raise error
     spec = _build(spec_path, data, lines)

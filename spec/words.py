@@ -16,19 +16,17 @@ decide what to do with them.
 
 from __future__ import annotations
 
-import json
 import re
 import string
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 
-from .files import Key, SpecError, embedded_spec_path, first_schema_error, nearest_line
+from .files import Key, SpecError, bundled_schema, embedded_spec_path, first_schema_error, nearest_line
 from .model import Spec
 from .vocabulary import ENGINE_HOOKS
 from .words_model import (
@@ -77,13 +75,6 @@ def words_path(spec_path: Path) -> Path:
     if own.is_file():
         return own
     return _embedded_words_path()
-
-
-@cache
-def _schema() -> dict[str, Any]:
-    text = resources.files("five35.spec").joinpath("words.schema.json").read_text(encoding="utf-8")
-    schema: dict[str, Any] = json.loads(text)
-    return schema
 
 
 def load_words(path: Path) -> Words:
@@ -385,7 +376,11 @@ def words_of(spec: Spec) -> Words:
 
 def _check_shape(path: Path, data: Any, lines: dict[Key, int]) -> None:
     error = first_schema_error(
-        path, lines, data, jsonschema.Draft202012Validator(_schema()), type_first=False
+        path,
+        lines,
+        data,
+        jsonschema.Draft202012Validator(bundled_schema("words.schema.json")),
+        type_first=False,
     )
     if error is not None:
         raise error

@@ -30,7 +30,7 @@ from yaml.composer import Composer
 from yaml.constructor import SafeConstructor
 from yaml.resolver import Resolver
 
-from .files import Key, SpecError
+from .files import Key, SpecError, read_capped
 from .limits import MAX_DEPTH, MAX_FILE_BYTES
 
 #: Aliases a file may use, and the nodes their expansion may add. A spec that shares a profile's
@@ -44,11 +44,7 @@ CORE_TAGS = frozenset({"!", *(_CORE + t for t in ("str", "int", "float", "bool",
 
 def read_text(path: Path, *, what: str = "spec file", max_bytes: int = MAX_FILE_BYTES) -> str:
     """The file's text, read no further than the limit (so `/dev/zero` is refused, not read)."""
-    try:
-        with path.open("rb") as handle:
-            raw = handle.read(max_bytes + 1)
-    except OSError as exc:
-        raise SpecError(str(path), f"cannot read {what} ({exc.strerror or exc})") from None
+    raw = read_capped(path, what=what, max_bytes=max_bytes)
     if len(raw) > max_bytes:
         raise SpecError(str(path), f"{what} is over the size limit of {max_bytes} bytes")
     try:
