@@ -41,7 +41,7 @@ import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
 
 from ...spec import Ruleset, Spec
 from ...spec.lang.rulebook import Rulebook
-from ..findings import SolverUnknown
+from ..findings import CheckContext, SolverUnknown
 from .rulecompile import (
     CHAIN,
     COMPONENT,
@@ -1328,3 +1328,9 @@ def memo(key: tuple[Any, ...], compute: Callable[[], T]) -> T:
             _MEMO[key] = compute()
     result: T = _MEMO[key]
     return result
+
+
+def memo_check(name: str, ctx: CheckContext, compute: Callable[[], T]) -> T:
+    """`memo` for the check `name` whose result is pure in the spec, the ruleset, the level and the
+    solver's resource limit (what most of the Z3 checks depend on, and all they depend on)."""
+    return memo((name, spec_digest(ctx.spec), ctx.ruleset, ctx.level, ctx.solver_rlimit), compute)
