@@ -176,6 +176,19 @@ def _zb(x: B) -> z3.BoolRef:
     return x if isinstance(x, z3.BoolRef) else z3.BoolVal(bool(x))
 
 
+def _join(xs: Iterable[B], absorbing: bool, join: Callable[[list[Any]], Any]) -> B:
+    """`join` (z3.And or z3.Or) of xs, with the Python bools among them settled here: `absorbing`
+    (False for And, True for Or) decides the whole, and the other is its identity, so that a
+    formula is only as large as its symbolic terms."""
+    items = list(xs)
+    if any(x is absorbing for x in items):
+        return absorbing
+    terms = [x for x in items if not isinstance(x, bool)]
+    if not terms:
+        return not absorbing
+    return terms[0] if len(terms) == 1 else join(terms)
+
+
 class Z3Alg(Alg):
     symbolic = True
 
@@ -186,22 +199,10 @@ class Z3Alg(Alg):
         return self.any_(xs)
 
     def all_(self, xs: Iterable[B]) -> B:
-        items = list(xs)
-        if any(x is False for x in items):
-            return False
-        terms = [x for x in items if not isinstance(x, bool)]
-        if not terms:
-            return True
-        return terms[0] if len(terms) == 1 else z3.And(terms)
+        return _join(xs, False, z3.And)
 
     def any_(self, xs: Iterable[B]) -> B:
-        items = list(xs)
-        if any(x is True for x in items):
-            return True
-        terms = [x for x in items if not isinstance(x, bool)]
-        if not terms:
-            return False
-        return terms[0] if len(terms) == 1 else z3.Or(terms)
+        return _join(xs, True, z3.Or)
 
     def not_(self, x: B) -> B:
         return (not x) if isinstance(x, bool) else z3.Not(x)
