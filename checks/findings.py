@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -444,6 +445,23 @@ class CheckResult:
     @property
     def ok(self) -> bool:
         return not self.failures and self.error is None
+
+    @classmethod
+    def noted(
+        cls,
+        name: str,
+        title: str,
+        start: float,
+        note: str,
+        *,
+        proofs: int = 0,
+        findings: Iterable[Finding] = (),
+    ) -> CheckResult:
+        """The result of a check that says one note, timed from `start` (`time.perf_counter()` when
+        it started): the shape of the solver checks' results, and of their refusal at a level too
+        quick for them."""
+        seconds = time.perf_counter() - start
+        return cls(name, title, seconds, proofs=proofs, findings=tuple(findings), notes=(note,))
 
     @property
     def examined_count(self) -> int:

@@ -428,15 +428,21 @@ def _errata_md(book: Rulebook) -> list[str]:
     lines = [f"## {book.words['errata']}", ""]
     by_clause = {p.clause: p.text for p in book.pieces}
     for ins in book.insertions:
-        where = _where(book, ins, by_clause)
-        if ins.question is None:
-            lines.append(f"- {_label(book, ins)}, {where}: {_cites(book, ins, received=False)}.")
-        else:
-            lines.append(
-                f"- {_label(book, ins)}, {where}: {_cites(book, ins)}; "
-                f"{book.words['basis_label']}: {_basis_words(book, ins)}."
-            )
+        lines.append(f"- {_label(book, ins)}, {_erratum(book, ins, by_clause, str)}")
     return lines
+
+
+def _erratum(book: Rulebook, ins: Insertion, by_clause: Mapping[str, str], esc: Callable[[str], str]) -> str:
+    """An entry of the list of changes after its label, each part through `esc` (the format's
+    escaping): where the insertion stands and what it answers, with its basis where it answers a
+    question."""
+    where = esc(_where(book, ins, by_clause))
+    if ins.question is None:
+        return f"{where}: {esc(_cites(book, ins, received=False))}."
+    return (
+        f"{where}: {esc(_cites(book, ins))}; "
+        f"{esc(str(book.words['basis_label']))}: {esc(_basis_words(book, ins))}."
+    )
 
 
 def render_md(book: Rulebook) -> str:
@@ -528,15 +534,8 @@ def render_html(book: Rulebook) -> str:
     by_clause = {p.clause: p.text for p in book.pieces}
     items = []
     for ins in book.insertions:
-        where = escape(_where(book, ins, by_clause))
         link = f'<a href="#e{ins.number}">{escape(_label(book, ins))}</a>'
-        if ins.question is None:
-            items.append(f"<li>{link}, {where}: {escape(_cites(book, ins, received=False))}.</li>")
-        else:
-            items.append(
-                f"<li>{link}, {where}: {escape(_cites(book, ins))}; "
-                f"{escape(book.words['basis_label'])}: {escape(_basis_words(book, ins))}.</li>"
-            )
+        items.append(f"<li>{link}, {_erratum(book, ins, by_clause, escape)}</li>")
     body += [f"<h2>{escape(book.words['errata'])}</h2>", '<ul class="errata">', *items, "</ul>"]
     return (
         f'<!DOCTYPE html>\n<html lang="{book.language}">\n<head>\n<meta charset="utf-8">\n'

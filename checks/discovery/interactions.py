@@ -600,6 +600,7 @@ def _judge(
     at_once: Mapping[str, tuple[str, ...]],
 ) -> None:
     moments = step.moments
+    position = Position(hands=deal.hands, leader=deal.leader, scores=scores, moves=path)
     # Which rules apply at each moment of the step, asked once per step.
     applying = {
         m: {r for r, rule in rules.items() if m in rule.when and applies(rule, step, m)} for m in moments
@@ -611,13 +612,12 @@ def _judge(
             if id(v) in judged or not all(r in applying[moment] for r in c.rules):
                 continue
             judged.add(id(v))
-            _judge_one(v, step, moment, deal, scores, path, rules, at_once)
+            _judge_one(v, step, moment, position, rules, at_once)
     for v in out.by_moment_follows.get(step.move.action, ()):
         first, second = (rules[r] for r in v.candidate.rules)
         if applies(first, step, step.move.action) and _next_applies(step, second):
             v.occurs += 1
             if v.witness is None:
-                position = Position(hands=deal.hands, leader=deal.leader, scores=scores, moves=path)
                 v.witness = (position, step.move, step)
 
 
@@ -639,15 +639,12 @@ def _judge_one(
     v: Verdict,
     step: Step,
     moment: str,
-    deal: Deal,
-    scores: tuple[int, ...],
-    path: tuple[Move, ...],
+    position: Position,
     rules: Mapping[str, Rule],
     at_once: Mapping[str, tuple[str, ...]],
 ) -> None:
     c = v.candidate
     v.occurs += 1
-    position = Position(hands=deal.hands, leader=deal.leader, scores=scores, moves=path)
     if v.witness is None:
         v.witness = (position, step.move, step)
     outcomes = {o: outcome(rules, c, o, step, moment, at_once.keys()) for o in v.orders}

@@ -112,20 +112,11 @@ def _impact_unit(
     games: range,
     seed: int,
     bots: Sequence[str],
-) -> dict[str, ImpactCounts]:
+    stats: bool,
+) -> dict[str, ImpactCounts] | tuple[dict[str, ImpactCounts], Stats]:
+    if stats:
+        return measure_with_stats(ruleset, compared, players, games, base_seed=seed, bots=bots)
     return measure(ruleset, compared, players, games, base_seed=seed, bots=bots)
-
-
-@describes_units(lambda ruleset, compared, players, games, *_: f"impacts over {games_text(games, players)}")
-def _impact_stats_unit(
-    ruleset: Ruleset,
-    compared: Mapping[str, tuple[Ruleset, tuple[str, str]]],
-    players: int,
-    games: range,
-    seed: int,
-    bots: Sequence[str],
-) -> tuple[dict[str, ImpactCounts], Stats]:
-    return measure_with_stats(ruleset, compared, players, games, base_seed=seed, bots=bots)
 
 
 @describes_units(
@@ -177,9 +168,8 @@ def _impact_plan(
     With `stats`, each unit's result is (counts, the played games' Stats) (`played_stats`)."""
     compared, _ = impact_units(spec, ruleset)
     playable = dealable_counts(ruleset)  # a table the played rules cannot deal has nothing to compare
-    unit = _impact_stats_unit if stats else _impact_unit
     units: list[Unit] = [
-        (unit, (ruleset, compared, players, chunk, seed, tuple(bots)), len(chunk))
+        (_impact_unit, (ruleset, compared, players, chunk, seed, tuple(bots), stats), len(chunk))
         for players in playable
         for chunk in _chunks(games, CHUNK)
     ]

@@ -41,7 +41,7 @@ import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
 
 from ...spec import Ruleset, Spec
 from ...spec.lang.rulebook import Rulebook
-from ..findings import SolverUnknown
+from ..findings import CheckContext, SolverUnknown
 from .rulecompile import (
     CHAIN,
     COMPONENT,
@@ -176,6 +176,19 @@ def _zb(x: B) -> z3.BoolRef:
     return x if isinstance(x, z3.BoolRef) else z3.BoolVal(bool(x))
 
 
+def _join(xs: Iterable[B], absorbing: bool, join: Callable[[list[Any]], Any]) -> B:
+    """`join` (z3.And or z3.Or) of xs, with the Python bools among them settled here: `absorbing`
+    (False for And, True for Or) decides the whole, and the other is its identity, so that a
+    formula is only as large as its symbolic terms."""
+    items = list(xs)
+    if any(x is absorbing for x in items):
+        return absorbing
+    terms = [x for x in items if not isinstance(x, bool)]
+    if not terms:
+        return not absorbing
+    return terms[0] if len(terms) == 1 else join(terms)
+
+
 class Z3Alg(Alg):
     symbolic = True
 
@@ -186,22 +199,10 @@ class Z3Alg(Alg):
         return self.any_(xs)
 
     def all_(self, xs: Iterable[B]) -> B:
-        items = list(xs)
-        if any(x is False for x in items):
-            return False
-        terms = [x for x in items if not isinstance(x, bool)]
-        if not terms:
-            return True
-        return terms[0] if len(terms) == 1 else z3.And(terms)
+        return _join(xs, False, z3.And)
 
     def any_(self, xs: Iterable[B]) -> B:
-        items = list(xs)
-        if any(x is True for x in items):
-            return True
-        terms = [x for x in items if not isinstance(x, bool)]
-        if not terms:
-            return False
-        return terms[0] if len(terms) == 1 else z3.Or(terms)
+        return _join(xs, True, z3.Or)
 
     def not_(self, x: B) -> B:
         return (not x) if isinstance(x, bool) else z3.Not(x)
@@ -1328,3 +1329,9 @@ def memo(key: tuple[Any, ...], compute: Callable[[], T]) -> T:
             _MEMO[key] = compute()
     result: T = _MEMO[key]
     return result
+
+
+def memo_check(name: str, ctx: CheckContext, compute: Callable[[], T]) -> T:
+    """`memo` for the check `name` whose result is pure in the spec, the ruleset, the level and the
+    solver's resource limit (what most of the Z3 checks depend on, and all they depend on)."""
+    return memo((name, spec_digest(ctx.spec), ctx.ruleset, ctx.level, ctx.solver_rlimit), compute)

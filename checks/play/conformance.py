@@ -321,6 +321,15 @@ def candidate_moves(model: Model, ruleset: Ruleset, pile: PileKey) -> list[Move]
     return out
 
 
+def _crashed(
+    sweep: str, readings: tuple[tuple[str, str], ...], sit: Situation, exc: Exception
+) -> Disagreement:
+    # An engine that raised answered nothing: its crash stands as a legality disagreement on PASS.
+    return Disagreement(
+        sweep, readings, sit, PASS, {"error": f"{type(exc).__name__}: {exc}"}, {"legal": True}, "legality"
+    )
+
+
 def compare_situation(
     game: Engine,
     model: Model,
@@ -339,17 +348,7 @@ def compare_situation(
         state = build_state(game, sit)
         engine_moves = set(game.legal_moves(state))
     except Exception as exc:  # a crash of the engine under check is a disagreement, not our crash
-        return [
-            Disagreement(
-                sweep,
-                readings,
-                sit,
-                PASS,
-                {"error": f"{type(exc).__name__}: {exc}"},
-                {"legal": True},
-                "legality",
-            )
-        ]
+        return [_crashed(sweep, readings, sit, exc)]
     hand = Counter(sit.hand)
     wanted = list(moves) if moves is not None else candidate_moves(model, ruleset, pile)
     todo = {m for m in wanted if _fits(m.cards, hand)} | engine_moves
@@ -415,18 +414,7 @@ def run_config(
     try:
         game = ctx.engine(ruleset, players)
     except Exception as exc:
-        sit = Situation(players, None, False, ())
-        return [
-            Disagreement(
-                sweep.name,
-                readings,
-                sit,
-                PASS,
-                {"error": f"{type(exc).__name__}: {exc}"},
-                {"legal": True},
-                "legality",
-            )
-        ]
+        return [_crashed(sweep.name, readings, Situation(players, None, False, ()), exc)]
     found: list[Disagreement] = []
     for flag in sweep.flags:
         piles: list[PileKey] = [NONE_PILE] if NONE in sweep.kinds and not flag else []

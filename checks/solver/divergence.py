@@ -531,11 +531,11 @@ def witnesses(ctx: CheckContext) -> tuple[list[tuple[str, Witness | None]], int]
 def check_divergence(ctx: CheckContext) -> CheckResult:
     start = time.perf_counter()
     if ctx.level == "quick":
-        return CheckResult(
-            name=NAME,
-            title=TITLE,
-            seconds=time.perf_counter() - start,
-            notes=("not run at level quick: the witness searches take several seconds; run --level ci",),
+        return CheckResult.noted(
+            NAME,
+            TITLE,
+            start,
+            "not run at level quick: the witness searches take several seconds; run --level ci",
         )
     # Pure in the spec, ruleset and level -- and the engine, which deals for the first_leader witness.
     key = (

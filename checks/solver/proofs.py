@@ -37,8 +37,7 @@ from ..oracles.z3model import (
     as_bool,
     decision_points,
     loop_bounds,
-    memo,
-    spec_digest,
+    memo_check,
 )
 
 NAME = "proofs"
@@ -414,19 +413,18 @@ def check_proofs(ctx: CheckContext) -> CheckResult:
     MODEL_VOCABULARY.require_ruleset(ctx.ruleset)
     MODEL_VOCABULARY.require_spec(ctx.spec)
     start = time.perf_counter()
-    key = ("proofs", spec_digest(ctx.spec), ctx.ruleset, ctx.level, ctx.solver_rlimit)
-    results, queries = memo(key, lambda: run_proofs(ctx.spec, ctx.ruleset, ctx.level, ctx.solver_rlimit))
+    results, queries = memo_check(
+        "proofs", ctx, lambda: run_proofs(ctx.spec, ctx.ruleset, ctx.level, ctx.solver_rlimit)
+    )
     held = [r for r in results if not r.failing]
     findings = [to_finding(ctx.spec, ctx.ruleset, r) for r in results if r.failing]
     scope = "the checked ruleset's readings" if ctx.level == "quick" else "every reading combination"
-    return CheckResult(
-        name=NAME,
-        title=TITLE,
-        seconds=time.perf_counter() - start,
+    return CheckResult.noted(
+        NAME,
+        TITLE,
+        start,
+        f"{len(held)} of {len(results)} properties hold under {scope}: "
+        + ", ".join(r.property for r in held),
         proofs=queries,
-        findings=tuple(findings),
-        notes=(
-            f"{len(held)} of {len(results)} properties hold under {scope}: "
-            + ", ".join(r.property for r in held),
-        ),
+        findings=findings,
     )

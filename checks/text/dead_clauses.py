@@ -51,8 +51,7 @@ from ..oracles.z3model import (
     SymSituation,
     Z3Alg,
     as_bool,
-    memo,
-    spec_digest,
+    memo_check,
 )
 from .text_examples import Tracked, clauses_of, combos
 
@@ -326,22 +325,17 @@ def to_finding(spec: Spec, ruleset: Ruleset, d: Dead) -> Finding:
 def check_dead_clauses(ctx: CheckContext) -> CheckResult:
     start = time.perf_counter()
     if ctx.level == "quick":
-        return CheckResult(
-            name=NAME,
-            title=TITLE,
-            seconds=time.perf_counter() - start,
-            notes=("not run at level quick: the searches take a few seconds; run --level ci",),
+        return CheckResult.noted(
+            NAME, TITLE, start, "not run at level quick: the searches take a few seconds; run --level ci"
         )
-    key = ("dead_clauses", spec_digest(ctx.spec), ctx.ruleset, ctx.level, ctx.solver_rlimit)
-    dead, queries = memo(key, lambda: find_dead(ctx.spec, ctx.ruleset, ctx.solver_rlimit))
-    return CheckResult(
-        name=NAME,
-        title=TITLE,
-        seconds=time.perf_counter() - start,
+    dead, queries = memo_check(
+        "dead_clauses", ctx, lambda: find_dead(ctx.spec, ctx.ruleset, ctx.solver_rlimit)
+    )
+    return CheckResult.noted(
+        NAME,
+        TITLE,
+        start,
+        f"{len(catalogue(ctx.ruleset))} rule parts against every reading of their points; {len(dead)} dead",
         proofs=queries,
-        findings=tuple(to_finding(ctx.spec, ctx.ruleset, d) for d in dead),
-        notes=(
-            f"{len(catalogue(ctx.ruleset))} rule parts against every reading of their points; "
-            f"{len(dead)} dead",
-        ),
+        findings=(to_finding(ctx.spec, ctx.ruleset, d) for d in dead),
     )

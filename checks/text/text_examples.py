@@ -50,8 +50,7 @@ from ..oracles.z3model import (
     Z3Alg,
     as_bool,
     loop_bounds,
-    memo,
-    spec_digest,
+    memo_check,
 )
 
 NAME = "text_examples"
@@ -688,20 +687,18 @@ def text_conflicts(
 
 def check_text_examples(ctx: CheckContext) -> CheckResult:
     start = time.perf_counter()
-    key = ("text_examples", spec_digest(ctx.spec), ctx.ruleset, ctx.level, ctx.solver_rlimit)
-    conflicts, queries = memo(
-        key, lambda: text_conflicts(ctx.spec, ctx.ruleset, ctx.solver_rlimit, ctx.level != "quick")
+    conflicts, queries = memo_check(
+        "text_examples",
+        ctx,
+        lambda: text_conflicts(ctx.spec, ctx.ruleset, ctx.solver_rlimit, ctx.level != "quick"),
     )
-    findings = [to_finding(ctx.spec, ctx.ruleset, c) for c in conflicts]
-    return CheckResult(
-        name=NAME,
-        title=TITLE,
-        seconds=time.perf_counter() - start,
+    return CheckResult.noted(
+        NAME,
+        TITLE,
+        start,
+        f"{len(EXAMPLES)} text examples against "
+        + ("the ruleset" if ctx.level == "quick" else "every reading of their points")
+        + f", {len(TEXT_PAIRS)} German/Spanish pairs; {len(conflicts)} conflict(s)",
         proofs=queries,
-        findings=tuple(findings),
-        notes=(
-            f"{len(EXAMPLES)} text examples against "
-            + ("the ruleset" if ctx.level == "quick" else "every reading of their points")
-            + f", {len(TEXT_PAIRS)} German/Spanish pairs; {len(conflicts)} conflict(s)",
-        ),
+        findings=(to_finding(ctx.spec, ctx.ruleset, c) for c in conflicts),
     )
