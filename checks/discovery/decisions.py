@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import count
 
-from ...engine import Game, Move, Pile, Play, RoundEnd, State, TrickEnd
+from ...engine import Game, Move, Pile, Play, State, TrickEnd
 from ...engine.game import Option
 from ...spec import Ruleset, Spec, SpecError
 from ...spec.words import words_of
@@ -43,6 +43,7 @@ from ..findings import (
     Witness,
     kind_severity,
 )
+from ..impact.measure import outcome_key
 from ..impact.witnesses import RoundHistory, deal_witness, shrunk_witness, step_witness, undealable_witness
 
 EIGHT = 8
@@ -147,24 +148,13 @@ def _rich(game: Game, state: State) -> State:
     return replace(state, hands=hands)
 
 
-def _outcome(events: Sequence[object]) -> tuple[object, ...]:
-    """What a player notices of a move's events: a trick ending and its winner, the round's result."""
-    out: list[object] = []
-    for event in events:
-        if isinstance(event, TrickEnd):
-            out.append(("trick", event.winner))
-        elif isinstance(event, RoundEnd):
-            out.append(("round", event.went_out, event.penalties, event.scores))
-    return tuple(out)
-
-
 def _change(
     a: Game, b: Game, state: State, move: Move
 ) -> tuple[str, tuple[State, tuple[object, ...]], tuple[State, tuple[object, ...]]] | None:
     """What differs when both engines play `move` from `state` (None: nothing a player notices)."""
     after_a = a.apply(state, move)
     after_b = b.apply(state, move)
-    if _outcome(after_a[1]) != _outcome(after_b[1]):
+    if outcome_key(after_a[1]) != outcome_key(after_b[1]):
         ta = [e.winner for e in after_a[1] if isinstance(e, TrickEnd)]
         tb = [e.winner for e in after_b[1] if isinstance(e, TrickEnd)]
         return ("trick_end" if ta != tb else "round_result"), after_a, after_b

@@ -100,7 +100,7 @@ class ImpactCounts:
         )
 
 
-def _outcome_key(events: Sequence[object]) -> tuple[Any, ...]:
+def outcome_key(events: Sequence[object]) -> tuple[Any, ...]:
     """The parts of a move's events a player notices: a trick ending and its winner, and the round's
     result. Which rule ended a trick is not compared when the ending and winner agree."""
     key: list[Any] = []
@@ -495,8 +495,8 @@ def _compare_step(
         other_new, other_events = t.game.apply(state, move)
         change = None
         if key_a is None:
-            key_a = _outcome_key(events)
-        if _outcome_key(other_events) != key_a:
+            key_a = outcome_key(events)
+        if outcome_key(other_events) != key_a:
             trick_a = [e for e in events if isinstance(e, TrickEnd)]
             trick_b = [e for e in other_events if isinstance(e, TrickEnd)]
             change = (
