@@ -851,15 +851,24 @@ class Model:
     def _may(self, rule: str, env: dict[str, Any]) -> B:
         return self.c.part(rule, "may")(env)
 
+    def _placing(self, does: str, k: N, players: N) -> tuple[str, B] | None:
+        """The rule that states `does` and whether `k` cards are within its bounds (None: no such
+        rule, or `k` is out of them for certain)."""
+        rule = self.rules.one(does)
+        if rule is None:
+            return None
+        ok = self._bounds(rule, k, players)
+        if ok is False:
+            return None
+        return rule, ok
+
     def lead(self, k: N, p: Sequence[N], players: N) -> tuple[B, N, N, N]:
         """The `lead` rule: the pile the cards make, where its `may` holds."""
         A = self.A
-        rule = self.rules.one("lead")
-        if rule is None:
+        placing = self._placing("lead", k, players)
+        if placing is None:
             return False, NONE, 0, 0
-        ok = self._bounds(rule, k, players)
-        if ok is False:
-            return False, NONE, 0, 0
+        rule, ok = placing
         placed = Placed(tuple(p), k)
         alts = []
         for c, kind, low in self.play_piles(k, p, players):
@@ -870,12 +879,10 @@ class Model:
     def overwrite(self, pile: tuple[N, N, N], k: N, p: Sequence[N], players: N) -> tuple[B, N, N, N]:
         """The `overwrite` rule: a pile the cards make, over the central pile, where `may` holds."""
         A = self.A
-        rule = self.rules.one("overwrite")
-        if rule is None:
+        placing = self._placing("overwrite", k, players)
+        if placing is None:
             return False, NONE, 0, 0
-        ok = self._bounds(rule, k, players)
-        if ok is False:
-            return False, NONE, 0, 0
+        rule, ok = placing
         old = PileV(*pile)
         placed = Placed(tuple(p), k)
         alts = []
@@ -895,13 +902,11 @@ class Model:
         or a chain: the central pile's block with `below` ranks under its first card and the rest
         over its last (every chain holding the block is so)."""
         A = self.A
-        rule = self.rules.one("add")
-        if rule is None:
+        placing = self._placing("add", k, players)
+        if placing is None:
             return False, NONE, 0, 0
+        rule, ok = placing
         pkind, plow, pn = pile
-        ok = self._bounds(rule, k, players)
-        if ok is False:
-            return False, NONE, 0, 0
         size = pn + k
         old = PileV(*pile)
         placed = Placed(tuple(p), k)
