@@ -11,11 +11,12 @@ from pathlib import Path
 
 import click
 
-from ..engine.simulate import SimulationFileError, merge_simulations, read_simulation
+from ..engine.simulate import SimulationFileError
 from ..spec import SpecError, dumps
 from ..spec.files import read_capped
 from .common import PathGiven, examples_epilog, format_option
 from .simulate_cmd import render_text
+from .simulation_files import merge_simulations, read_simulation
 
 
 @click.command(

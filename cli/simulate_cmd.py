@@ -16,7 +16,6 @@ from ..engine.simulate import (
     Stats,
     round_limit,
     simulate_parallel,
-    simulation_json,
 )
 from ..reports.check_formats import plural
 from ..spec import dumps
@@ -32,6 +31,7 @@ from .common import (
     seed_option,
 )
 from .progress import progress
+from .simulation_files import simulation_json
 
 BOT_HELP = "; ".join(f"{b.name}: {b.explain}" for b in BOTS.values())
 

@@ -32,7 +32,6 @@ from itertools import pairwise
 from typing import Any, Literal, NamedTuple
 
 from ..spec import Ruleset, SpecError
-from ..spec.limits import InputLimitError, load_json
 from ..spec.model import MATCH_ROUND_LIMIT
 from .bots import Bot, seat_bots, turning_seats
 from .engines import Engine, make_engine
@@ -374,9 +373,7 @@ def merge(a: Stats, b: Stats) -> Stats:
     )
 
 
-# ---- simulate documents, and merging them ---------------------------------------------------------
-
-SIMULATE_COMMAND = "simulate"
+# ---- Stats's counts read back (cli/simulation_files.py reads the documents around them) --------
 
 
 class SimulationFileError(ValueError):
@@ -389,49 +386,23 @@ class SimulationFileError(ValueError):
         self.message = message
 
 
-def simulation_json(
-    *,
-    seed: int,
-    first_game: int,
-    games: int,
-    mode: Mode,
-    round_limit: int,
-    ruleset: Mapping[str, Any],
-    stats: Stats,
-) -> dict[str, Any]:
-    """The document `535-check simulate --format json` prints for games first_game ..
-    first_game + games - 1 of base seed `seed` (`ruleset` is the Ruleset's to_json)."""
-    return {
-        "command": SIMULATE_COMMAND,
-        "seed": seed,
-        "first_game": first_game,
-        "games": games,
-        "first_game_seed": game_seed(seed, first_game),
-        # Rounds after which a match is stopped (counted in stats.stopped_by_round_limit).
-        "round_limit": round_limit if mode == "match" else None,
-        "ruleset": dict(ruleset),
-        "stats": stats.to_json(),
-        "counts": stats.counts_json(),
-    }
-
-
-def _fail(where: str, message: str) -> SimulationFileError:
+def count_error(where: str, message: str) -> SimulationFileError:
     # `where` may carry the key path already ("a.json: counts"): the file stays the place.
     file, sep, keys = where.partition(": ")
     return SimulationFileError(file, f"{keys}.{message}" if sep else message)
 
 
-def _sub(where: str, key: str) -> str:
+def sub_place(where: str, key: str) -> str:
     """`where` one key deeper: `a.json: counts`, then `a.json: counts.moves`."""
     return f"{where}.{key}" if ": " in where else f"{where}: {key}"
 
 
-def _count(data: Mapping[str, Any], key: str, where: str) -> int:
+def read_count(data: Mapping[str, Any], key: str, where: str) -> int:
     value = data.get(key) if isinstance(data, Mapping) else None
     if key not in data:
-        raise _fail(where, f"{key}: missing")
+        raise count_error(where, f"{key}: missing")
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise _fail(where, f"{key}: expected a whole number of at least 0, got {json_value(value)}")
+        raise count_error(where, f"{key}: expected a whole number of at least 0, got {json_value(value)}")
     return value
 
 
@@ -446,8 +417,8 @@ def json_value(value: Any) -> str:
 def _counts_list(data: Mapping[str, Any], key: str, length: int, where: str) -> tuple[int, ...]:
     value = data.get(key)
     if not isinstance(value, list) or len(value) != length:
-        raise _fail(where, f"{key}: expected a list of {length} whole numbers, got {json_value(value)}")
-    return tuple(_count({key: v}, key, where) for v in value)
+        raise count_error(where, f"{key}: expected a list of {length} whole numbers, got {json_value(value)}")
+    return tuple(read_count({key: v}, key, where) for v in value)
 
 
 def _reason_names(value: Any) -> tuple[str, ...]:
@@ -463,54 +434,54 @@ def _reason_names(value: Any) -> tuple[str, ...]:
 def _counts_map(data: Mapping[str, Any], key: str, names: Sequence[str], where: str) -> dict[str, int]:
     value = data.get(key)
     if not isinstance(value, Mapping) or set(value) != set(names):
-        raise _fail(where, f"{key}: expected an object with exactly the keys {', '.join(names)}")
-    return {name: _count(value, name, _sub(where, key)) for name in names}
+        raise count_error(where, f"{key}: expected an object with exactly the keys {', '.join(names)}")
+    return {name: read_count(value, name, sub_place(where, key)) for name in names}
 
 
 def _histogram(data: Mapping[str, Any], key: str, where: str) -> dict[int, int]:
     value = data.get(key)
     out: dict[int, int] = {}
     if not isinstance(value, list):
-        raise _fail(where, f"{key}: expected a list of [value, count] pairs, got {json_value(value)}")
+        raise count_error(where, f"{key}: expected a list of [value, count] pairs, got {json_value(value)}")
     for i, pair in enumerate(value):
         if not isinstance(pair, list) or len(pair) != 2:
-            raise _fail(where, f"{key}[{i}]: expected a [value, count] pair, got {json_value(pair)}")
-        v = _count({"value": pair[0]}, "value", _sub(where, f"{key}[{i}]"))
+            raise count_error(where, f"{key}[{i}]: expected a [value, count] pair, got {json_value(pair)}")
+        v = read_count({"value": pair[0]}, "value", sub_place(where, f"{key}[{i}]"))
         if v in out:
-            raise _fail(where, f"{key}[{i}]: the value {v} is listed twice")
-        out[v] = _count({"count": pair[1]}, "count", _sub(where, f"{key}[{i}]"))
+            raise count_error(where, f"{key}[{i}]: the value {v} is listed twice")
+        out[v] = read_count({"count": pair[1]}, "count", sub_place(where, f"{key}[{i}]"))
     return out
 
 
 def _stats_from_counts(data: Any, where: str) -> Stats:
     if not isinstance(data, Mapping):
-        raise _fail(where, "expected an object of counts")
-    players = _count(data, "players", where)
+        raise count_error(where, "expected an object of counts")
+    players = read_count(data, "players", where)
     if players < 1:
-        raise _fail(where, "players: expected at least 1")
+        raise count_error(where, "players: expected at least 1")
     mode = data.get("mode")
     if mode not in MODES:
-        raise _fail(where, f"mode: expected one of {', '.join(MODES)}, got {json_value(mode)}")
+        raise count_error(where, f"mode: expected one of {', '.join(MODES)}, got {json_value(mode)}")
     label = data.get("ruleset")
     if not isinstance(label, str):
-        raise _fail(where, f"ruleset: expected the ruleset's label, got {json_value(label)}")
+        raise count_error(where, f"ruleset: expected the ruleset's label, got {json_value(label)}")
     bots = data.get("bots")
     if not isinstance(bots, list) or not bots or not all(isinstance(b, str) for b in bots):
-        raise _fail(where, f"bots: expected a list of bot names, got {json_value(bots)}")
+        raise count_error(where, f"bots: expected a list of bot names, got {json_value(bots)}")
     turning = data.get("turning", False)
     if not isinstance(turning, bool):
-        raise _fail(where, f"turning: expected true or false, got {json_value(turning)}")
+        raise count_error(where, f"turning: expected true or false, got {json_value(turning)}")
     if not turning and len(bots) not in (1, players):
-        raise _fail(where, f"bots: expected 1 or {players} names, got {len(bots)}")
+        raise count_error(where, f"bots: expected 1 or {players} names, got {len(bots)}")
     return Stats(
         players=players,
         mode=mode,
         ruleset=label,
         bots=tuple(bots),
-        games=_count(data, "games", where),
-        rounds=_count(data, "rounds", where),
+        games=read_count(data, "games", where),
+        rounds=read_count(data, "rounds", where),
         moves=_counts_map(data, "moves", ACTIONS, where),
-        tricks=_count(data, "tricks", where),
+        tricks=read_count(data, "tricks", where),
         trick_ends=_counts_map(data, "trick_ends", _reason_names(data.get("trick_ends")), where),
         moves_per_round=_histogram(data, "moves_per_round", where),
         tricks_per_round=_histogram(data, "tricks_per_round", where),
@@ -520,120 +491,11 @@ def _stats_from_counts(data: Any, where: str) -> Stats:
         went_out=_counts_list(data, "went_out", players, where),
         wins=_counts_list(data, "wins", players, where),
         first_leads=_counts_list(data, "first_leads", players, where),
-        first_leader_wins=_count(data, "first_leader_wins", where),
-        ties=_count(data, "ties", where),
-        round_limited=_count(data, "round_limited", where),
+        first_leader_wins=read_count(data, "first_leader_wins", where),
+        ties=read_count(data, "ties", where),
+        round_limited=read_count(data, "round_limited", where),
         turning=turning,
     )
-
-
-@dataclass(frozen=True)
-class SimulationPart:
-    """One simulate document, read and checked: where it came from, its range, its stats."""
-
-    where: str
-    seed: int
-    games: range
-    round_limit: int | None
-    ruleset: Mapping[str, Any]
-    stats: Stats
-
-
-def read_simulation(text: str | bytes, where: str) -> SimulationPart:
-    """A simulate document (`--format json`) read through the input limits and checked: the
-    counts must be whole and agree with the stats shown beside them. SimulationFileError names
-    `where` and the key."""
-    try:
-        data = load_json(text, where, unique_keys=True)
-    except InputLimitError as exc:
-        raise SimulationFileError(exc.where, exc.message) from None
-    if not isinstance(data, Mapping) or data.get("command") != SIMULATE_COMMAND:
-        raise _fail(
-            where, 'command: not the JSON of `535-check simulate --format json` (expected "simulate")'
-        )
-    seed = _count(data, "seed", where)
-    first = _count(data, "first_game", where)
-    games = _count(data, "games", where)
-    if games < 1:
-        raise _fail(where, "games: expected at least 1")
-    ruleset = data.get("ruleset")
-    if not isinstance(ruleset, Mapping):
-        raise _fail(where, "ruleset: expected the ruleset object")
-    stats = _stats_from_counts(data.get("counts"), _sub(where, "counts"))
-    if stats.games != games:
-        raise _fail(where, f"counts: games: {stats.games} games counted, but the document covers {games}")
-    if stats.to_json() != data.get("stats"):
-        raise _fail(where, "stats: does not match the counts beside it (edited by hand?)")
-    limit = data.get("round_limit")
-    if stats.mode == "match":
-        limit = _count(data, "round_limit", where)
-    elif limit is not None:
-        raise _fail(where, f"round_limit: expected null for mode round, got {json_value(limit)}")
-    if data.get("first_game_seed") != game_seed(seed, first):
-        raise _fail(where, f"first_game_seed: expected game_seed({seed}, {first}) = {game_seed(seed, first)}")
-    return SimulationPart(where, seed, range(first, first + games), limit, ruleset, stats)
-
-
-def merge_simulations(parts: Sequence[SimulationPart]) -> dict[str, Any]:
-    """The document one simulate run over the union of the parts' game ranges would print. The
-    parts must share the seed, ruleset, players, mode and bots, and their ranges must neither
-    overlap nor leave a gap; SimulationFileError names the file at fault otherwise."""
-    if not parts:
-        raise ValueError("merge_simulations needs at least one part")
-    first = parts[0]
-    for part in parts[1:]:
-        for name, mine, theirs in (
-            ("seed", part.seed, first.seed),
-            ("ruleset", part.ruleset, first.ruleset),
-            ("counts: players", part.stats.players, first.stats.players),
-            ("counts: mode", part.stats.mode, first.stats.mode),
-            ("counts: bots", part.stats.bots, first.stats.bots),
-            ("round_limit", part.round_limit, first.round_limit),
-        ):
-            if mine != theirs:
-                shown = (
-                    ""
-                    if name == "ruleset"
-                    else f" ({json_value(_plain(mine))}, not {json_value(_plain(theirs))})"
-                )
-                raise _fail(
-                    part.where,
-                    f"{name}: differs from {first.where}'s{shown}; only runs of the same "
-                    "ruleset, seed, players, mode and bots merge",
-                )
-    ordered = sorted(parts, key=lambda p: p.games.start)
-    for before, after in pairwise(ordered):
-        if after.games.start < before.games.stop:
-            raise _fail(
-                after.where,
-                f"first_game: games {_span(after.games)} overlap "
-                f"{before.where}'s games {_span(before.games)}",
-            )
-        if after.games.start > before.games.stop:
-            raise _fail(
-                after.where,
-                f"first_game: games {before.games.stop}-{after.games.start - 1} are in no file "
-                f"(between {before.where} and this one); a merge covers one unbroken range",
-            )
-    stats = merge_all(p.stats for p in ordered)
-    start, stop = ordered[0].games.start, ordered[-1].games.stop
-    return simulation_json(
-        seed=first.seed,
-        first_game=start,
-        games=stop - start,
-        mode=stats.mode,
-        round_limit=first.round_limit or 0,
-        ruleset=first.ruleset,
-        stats=stats,
-    )
-
-
-def _plain(value: Any) -> Any:
-    return list(value) if isinstance(value, tuple) else value
-
-
-def _span(games: range) -> str:
-    return f"{games.start}-{games.stop - 1}"
 
 
 def merge_all(parts: Iterable[Stats]) -> Stats:
@@ -874,20 +736,20 @@ __all__ = [
     "WENT_OUT",
     "Mode",
     "SimulationFileError",
-    "SimulationPart",
     "Stats",
     "Step",
     "bot_rngs",
+    "count_error",
     "game_seed",
+    "json_value",
     "merge",
     "merge_all",
-    "merge_simulations",
     "play_game",
-    "read_simulation",
+    "read_count",
     "round_limit",
     "simulate",
     "simulate_parallel",
-    "simulation_json",
     "split",
+    "sub_place",
     "wilson_interval",
 ]
