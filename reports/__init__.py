@@ -6,8 +6,9 @@ data of report.json (schema: report.schema.json); `render_all`/`write_report` tu
 files. check_formats.py renders a check run in `535-check check`'s --formats.
 """
 
-from .build import evidence_table, report_data
+from .build import report_data
 from .render import FILES, render_all, render_html, render_json, render_markdown, write_report
+from .sections import evidence_table
 
 __all__ = [
     "FILES",

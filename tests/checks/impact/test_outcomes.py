@@ -21,7 +21,7 @@ from five35.checks.impact.variants import OnePointPerCard
 from five35.engine import Game
 from five35.engine.bots import turning_seats
 from five35.engine.simulate import simulate
-from five35.reports.build import _outcome_json
+from five35.reports.at_table import outcome_json
 from five35.reports.render import table_rows, table_words
 from five35.spec import Spec
 
@@ -145,7 +145,7 @@ def test_how_often_a_rule_comes_up_is_counted_over_the_whole_match(spec: Spec) -
 
 
 def _json(change: OutcomeChange) -> dict[str, Any]:
-    return _outcome_json(change)
+    return outcome_json(change)
 
 
 def test_how_often_a_rule_comes_up_is_counted_over_the_first_matches_in_any_split(spec: Spec) -> None:

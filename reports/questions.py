@@ -1,0 +1,388 @@
+"""The questions of the report (report.json `questions`): each with its readings, the profiles' choice
+and proposal, what its answer changes at the table, its clauses and findings, and the findings that
+stand alone. Arranged from a finished ReportData by five35.reports.build."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..checks.findings import Failure, FindingKind
+from ..checks.job.review import Question, ReportData, Reviewed
+from ..spec import Ruleset, Spec
+from ..spec.words import words_of
+from ..spec.words_model import LANGUAGES
+from .at_table import outcome_json
+from .plain import KIND_WORDS, Plain, pct
+from .sections import clause_list, evidence_list, evidence_table, scene_json
+
+BASIS_WORDS: Mapping[str, str] = {
+    # Said with the profile's note, which names the words or the example that decide it: a
+    # question the texts' words leave open ("can be read two ways") may be decided by their example.
+    "text": "the rule texts decide it",
+    # Outside evidence ranges from an implementation to a reviewer reasoning from the name: it
+    # supports a reading, it does not show how every table plays.
+    "evidence": "outside evidence supports it",
+    "silent": "no source settles it",
+    "--reading": "chosen for this run",
+    "engine": "no source settles it",
+    "assumed": "neither text gives it",
+    "house": "a house rule",
+    "defective": "the text is damaged here",
+}
+
+
+def _profiles_choosing(spec: Spec, points: Sequence[str], reading: str) -> list[str]:
+    return sorted(
+        p.name
+        for p in spec.profiles.values()
+        if all(
+            p.readings.get(point) is not None and p.readings[point].reading == reading
+            for point in points
+            if reading in spec.variation_points[point].listed
+        )
+    )
+
+
+def _question_readings(
+    spec: Spec, ruleset: Ruleset, q: Question, members: Sequence[Reviewed], plain: Plain
+) -> list[dict[str, Any]]:
+    """A question's readings: the readings of its points, one entry per reading name (points that
+    share reading names, like the two five-player points, share an entry); for a question without
+    points, the two sides of the first alternative its findings put."""
+    vps = spec.variation_points
+    out: list[dict[str, Any]] = []
+    if q.words.points:
+        names: list[str] = []
+        for point in q.words.points:
+            names += [r for r in vps[point].readings if r not in names]
+        for name in names:
+            points = [p for p in q.words.points if name in vps[p].readings]
+            explains = list(dict.fromkeys(vps[p].readings[name] for p in points))
+            label = q.words.readings.get(name) or plain.reading(points[0], name)
+            out.append(
+                {
+                    "name": name,
+                    "points": points,
+                    "label": label,
+                    "explain": " ".join(explains),
+                    "chosen": all(ruleset.reading(p) == name for p in points),
+                    "profiles": _profiles_choosing(spec, points, name),
+                }
+            )
+        return out
+    for r in members:
+        alt = r.finding.alternative
+        if alt is None:
+            continue
+        for i, side in enumerate((alt.played, alt.compared)):
+            # A discovered finding's sides are engines named by id (a mutant's name): its words
+            # are the label a designer reads.
+            out.append(
+                {
+                    "name": None,
+                    "points": [],
+                    "label": side.words.rstrip(".") if q.words.topics else side.label,
+                    "explain": "" if q.words.topics else side.words,
+                    "chosen": i == 0,
+                    "profiles": [],
+                }
+            )
+        break
+    return out
+
+
+def _question_choice(
+    spec: Spec, ruleset: Ruleset, q: Question, readings: Sequence[Mapping[str, Any]]
+) -> dict[str, Any]:
+    """What the rules played answer, and on what basis."""
+    chosen = [r["label"] for r in readings if r["chosen"]]
+    points = q.words.points
+    if not points:
+        assumed = any(not spec.parameters[p].in_text for p in q.words.parameters if p in spec.parameters)
+        basis = "assumed" if assumed else "engine"
+        words = BASIS_WORDS[basis]
+        # An engine decision that departs from outside evidence says so where it gives its basis:
+        # the evidence is cited, never as settling the question.
+        decisions = words_of(spec).decisions
+        evidence = words_of(spec).evidence
+        departs = [
+            e for t in q.words.topics if t in decisions for e in decisions[t].departs_from if e in evidence
+        ]
+        if departs:
+            words += "; " + " and ".join(
+                f"{evidence[e].by or 'the source of ' + e} plays the other answer ({e})" for e in departs
+            )
+        return {
+            "profile": ruleset.label(),
+            "label": chosen[0] if chosen else "",
+            "basis": basis,
+            "basis_words": words,
+            "notes": [],
+        }
+    profile = spec.profiles[ruleset.profile]
+    bases: list[str] = []
+    notes: list[str] = []
+    for point in points:
+        choice = profile.readings.get(point)
+        basis = "--reading" if point in ruleset.overridden or choice is None else choice.basis
+        if basis not in bases:
+            bases.append(basis)
+        if (
+            choice is not None
+            and choice.note
+            and point not in ruleset.overridden
+            and choice.note not in notes
+        ):
+            notes.append(choice.note)
+    if not chosen:
+        # Points with different readings (a --reading on one of them): each point's own.
+        chosen = [
+            plain_label
+            for plain_label in (
+                r["label"] for r in readings if any(ruleset.reading(p) == r["name"] for p in r["points"])
+            )
+        ]
+    return {
+        "profile": ruleset.label(),
+        "label": "; ".join(chosen),
+        "basis": bases[0],
+        "basis_words": "; ".join(BASIS_WORDS.get(b, b) for b in bases),
+        "notes": notes,
+    }
+
+
+def _impact_rows(
+    spec: Spec, q: Question, members: Sequence[Reviewed], data: ReportData, plain: Plain
+) -> list[dict[str, Any]]:
+    """The measured impacts a question shows: one per point, or for a question without points one
+    per finding measured on its own."""
+    rows: list[dict[str, Any]] = []
+    by_point = {r.finding.variation_point: r for r in members if r.point_section}
+    for point in q.words.points:
+        r = by_point.get(point)
+        if r is None or r.finding.impact is None:
+            continue
+        vp = spec.variation_points[point]
+        played = data.ruleset.reading(point)
+        # the row is named by the reading measured against the one played, as the question names it
+        others = [
+            q.words.readings.get(f"{point}={rd}") or q.words.readings.get(rd) or rd
+            for rd in vp.readings
+            if rd != played
+        ]
+        rows.append(
+            {
+                "subject": point,
+                "label": f"Under \u2018{' or '.join(others)}\u2019" if others else vp.question,
+                "games": r.finding.impact.games,
+                "per_players": r.finding.impact.to_json()["per_players"],
+            }
+        )
+    if not q.words.points:
+        for r in members:
+            if r.finding.impact is not None:
+                alt = r.finding.alternative
+                # the other side is what was measured against the rules as played; a discovered
+                # finding's side is an engine named by id, so its words name it
+                compared = (alt.compared.words if q.words.topics else alt.compared.label) if alt else ""
+                row = {
+                    "subject": r.finding.id,
+                    "label": (compared or plain.finding(r.finding)).rstrip(". "),
+                    "games": r.finding.impact.games,
+                    "per_players": r.finding.impact.to_json()["per_players"],
+                }
+                # two findings measured against the same alternative over the same games: one row
+                if not any(
+                    o["label"] == row["label"] and o["per_players"] == row["per_players"] for o in rows
+                ):
+                    rows.append(row)
+    return rows
+
+
+def _question_clauses(spec: Spec, q: Question, members: Sequence[Reviewed], ruleset: Ruleset) -> list[str]:
+    """The clauses a question is about: its points' and the ones its wordings clarify; for a
+    question without points, its findings'. In the texts' order."""
+    ids: set[str] = set()
+    for point in q.words.points:
+        ids.update(spec.variation_points[point].cites)
+    ids.update(w.at for w in q.words.wordings_for(dict(ruleset.reading_items)))
+    if not q.words.points:
+        for r in members:
+            ids.update(r.finding.clauses)
+    return [c for c in spec.clauses if c in ids]
+
+
+def question_json(
+    spec: Spec,
+    ruleset: Ruleset,
+    q: Question,
+    rank: int,
+    by_id: Mapping[str, Reviewed],
+    data: ReportData,
+    plain: Plain,
+) -> dict[str, Any]:
+    members = [by_id[m] for m in q.members]
+    readings = _question_readings(spec, ruleset, q, members, plain)
+    played = dict(ruleset.reading_items)
+    evidence_ids: list[str] = []
+    for point in q.words.points:
+        evidence_ids += [e for e in spec.variation_points[point].evidence if e not in evidence_ids]
+    for parameter in q.words.parameters:
+        if parameter in spec.parameters:
+            evidence_ids += [e for e in spec.parameters[parameter].evidence if e not in evidence_ids]
+    for r in members:
+        evidence_ids += [e for e in r.finding.evidence if e in evidence_table(spec) and e not in evidence_ids]
+    head = next((r for r in members if r.finding.witness is not None), None)
+    counts: dict[str, int] = {}
+    for r in members:
+        counts[r.finding.kind.value] = counts.get(r.finding.kind.value, 0) + 1
+    impact = q.impact
+    return {
+        "id": q.id,
+        "rank": rank,
+        "title": q.words.title,
+        "ask": dict(q.words.ask),
+        "kind": q.kind.value,
+        "kind_words": KIND_WORDS[q.kind],
+        "severity": q.severity.value,
+        "status": "open" if q.status.is_open else "settled",
+        "settled_by": None if q.status.is_open else q.status.to_json(),
+        "points": list(q.words.points),
+        "parameters": list(q.words.parameters),
+        "topics": list(q.words.topics),
+        # the topics discovery found this question by (its members'; not the silences it was also
+        # checked against): what the "found by discovery" mark shows
+        "found_by": sorted({r.finding.topic for r in members if r.finding.topic is not None}),
+        "new": not (q.words.points or q.words.parameters or q.words.variants),
+        "clauses": clause_list(spec, _question_clauses(spec, q, members, ruleset)),
+        "readings": readings,
+        "choice": _question_choice(spec, ruleset, q, readings),
+        "impact": None
+        if impact is None
+        else {
+            "share": impact.share,
+            "players": impact.players,
+            "ci_low": impact.ci_low,
+            "ci_high": impact.ci_high,
+            "subject": impact.subject,
+            "effect": round(impact.effect, 4),
+        },
+        "at_table": None if impact is None or impact.outcome is None else outcome_json(impact.outcome),
+        "impacts": _impact_rows(spec, q, members, data, plain),
+        "evidence": evidence_list(spec, evidence_ids),
+        "wording": {
+            lang: q.words.wording(played, lang) for lang in LANGUAGES if q.words.wording(played, lang)
+        },
+        "wording_at": [w.at for w in q.words.wordings_for(played) if w.at in spec.clauses],
+        "members": list(q.members),
+        "also": [
+            {"id": fid, "plain": plain.finding(by_id[fid].finding).rstrip(".")}
+            for fid in q.also
+            if fid in by_id
+        ],
+        "counts": counts,
+        "scene": scene_json(plain, head.finding) if head is not None else None,
+        "scene_from": head.finding.id if head is not None else None,
+    }
+
+
+def standalone_groups(standalone: Sequence[str], by_id: Mapping[str, Reviewed]) -> list[list[str]]:
+    """The findings that stand alone as the report shows them: a damaged text's finding with the
+    damaged clauses' findings it covers (each of their clauses is one of its own), so that one
+    damage is told once; every other finding on its own. The covered ones follow in the order of
+    the covering finding's clauses."""
+    clauses = {f: by_id[f].finding.clauses for f in standalone}
+    defects = [f for f in standalone if by_id[f].finding.kind == FindingKind.DEFECT]
+    cover: dict[str, str] = {}
+    for f in defects:
+        wider = [g for g in defects if g != f and set(clauses[f]) < set(clauses[g])]
+        if wider:
+            cover[f] = max(wider, key=lambda g: (len(clauses[g]), -standalone.index(g)))
+    groups = []
+    for f in standalone:
+        if f in cover:
+            continue
+        order = list(clauses[f])
+        covered = sorted(
+            (m for m in standalone if cover.get(m) == f), key=lambda m: (order.index(clauses[m][0]), m)
+        )
+        groups.append([f, *covered])
+    return groups
+
+
+def for_implementers(q: Question, by_id: Mapping[str, Reviewed]) -> bool:
+    """Whether a question is a note for engine implementers rather than a designer's question: an
+    engine decision that no engine variant plays the other way (none of its findings has an
+    alternative, so no game at the table can differ and nothing was measured); it is about how an
+    engine or its tools count positions, not about play."""
+    return (
+        q.kind is FindingKind.DECISION
+        and q.impact is None
+        and all(by_id[m].finding.alternative is None for m in q.members)
+    )
+
+
+def _share_words(impact: Mapping[str, Any] | None) -> str:
+    if not impact:
+        return "not measured"
+    return f"{pct(impact['share'])} of games at {impact['players']} players"
+
+
+def plain_verdict(
+    questions: Sequence[Mapping[str, Any]], failures: Sequence[Failure], plain: Plain
+) -> list[str]:
+    """The designer's summary: the questions, what changes play, what is urgent."""
+    rules = plain.ruleset_words()
+    open_q = [q for q in questions if q["status"] == "open"]
+    lines = [
+        f"{len(questions)} question{'s' if len(questions) != 1 else ''} to settle; under "
+        f"{rules[:1].lower() + rules[1:]}, {len(open_q)} of them {'is' if len(open_q) == 1 else 'are'} "
+        "still open."
+    ]
+    clear = [q for q in questions if q["at_table"] and q["at_table"]["real"]]
+    if clear:
+        lines.append(
+            "The answer clearly changes who wins, how long a match lasts or how far the scores lie apart "
+            "for: " + "; ".join(q["title"] for q in clear) + "."
+        )
+    often = [
+        q
+        for q in questions
+        if q["impact"] and q["impact"]["share"] >= 0.5 and not (q["at_table"] and q["at_table"]["real"])
+    ]
+    if often:
+        named = "; ".join(f"{q['title']} ({_share_words(q['impact'])})" for q in often)
+        lead = "Others change" if clear else "The answer changes"
+        lines.append(
+            f"{lead} how a game goes at some step in most games, with no clear change in who wins, "
+            f"how long or how the scores lie: {named}."
+        )
+    some = [
+        q
+        for q in questions
+        if q["impact"] and 0 < q["impact"]["share"] < 0.5 and not (q["at_table"] and q["at_table"]["real"])
+    ]
+    if some:
+        named = "; ".join(f"{q['title']} ({_share_words(q['impact'])})" for q in some)
+        lines.append(
+            "Fewer than half of the games go otherwise at every player count, with no clear change "
+            f"in who wins, how long or how the scores lie, for: {named}."
+        )
+    never = [q for q in questions if q["impact"] and q["impact"]["share"] == 0.0]
+    if never:
+        lines.append(
+            f"{len(never)} question{'s change' if len(never) != 1 else ' changes'} no simulated game "
+            "(wording only): " + "; ".join(q["title"] for q in never) + "."
+        )
+    high_open = [q for q in open_q if q["severity"] == "high"]
+    if high_open:
+        lines.append(
+            f"{len(high_open)} open question{'s are' if len(high_open) != 1 else ' is'} of high severity: "
+            + "; ".join(q["title"] for q in high_open)
+            + (". Settle them" if len(high_open) != 1 else ". Settle it")
+            + " before the next printing."
+        )
+    if failures:
+        lines.append(f"{len(failures)} checks failed: see the technical appendix.")
+    return lines
