@@ -11,21 +11,11 @@ from typing import Any
 
 import pytest
 import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
-from five35.checks.discovery import liveness
-from five35.checks.discovery.liveness import (
-    MATCH_END_TOPIC,
-    STATE_PLANS,
-    _deal,
-    _deals,
-    _describe,
-    _key,
-    _premises_hold,
-    _run_reachable,
-    _state_rulesets,
-    _states,
-    analyse,
-    check_liveness,
-)
+from five35.checks.discovery.liveness import MATCH_END_TOPIC, check_liveness, proofs, small_domains
+from five35.checks.discovery.liveness.check import _describe, analyse
+from five35.checks.discovery.liveness.outcome import SCHEMA_SCORE
+from five35.checks.discovery.liveness.proofs import _premises_hold
+from five35.checks.discovery.liveness.states import STATE_PLANS, _deals, _key, _state_rulesets, states
 from five35.checks.findings import DEFAULT_SOLVER_RLIMIT, CheckContext, CheckResult, FindingKind, Level
 from five35.checks.oracles import z3model
 from five35.checks.oracles.z3model import CheckedSolver
@@ -89,7 +79,7 @@ def test_the_embedded_spec_proves_every_liveness_property_with_its_method() -> N
         * len(spec.variation_points["deal"].playable)
         * len(spec.variation_points["five_player_copies"].playable)
     )
-    deal = _deal(spec, spec.ruleset())
+    deal = small_domains.deal(spec, spec.ruleset())
     assert deal.cases == deal_cases and deal.blanks["cases"] == f"{deal_cases:,}"
     # The symbolic proofs hold for every table a spec may give, and say which of them this spec plays.
     assert "2 to 12 players" in proved["turn.reaches_every_seat"].scope
@@ -269,7 +259,7 @@ class FirstPlayerWins(Game):
 )
 def test_the_state_search_catches_a_planted_bug(engine: type[Game], broken: str) -> None:
     spec = load_spec()
-    got = {o.name: o for o in _states(spec, spec.ruleset(), "quick", 0, engine=engine)}
+    got = {o.name: o for o in states(spec, spec.ruleset(), "quick", 0, engine=engine)}
     assert got[broken].counterexample is not None and got[broken].position is not None
     assert all(o.proved for name, o in got.items() if name != broken)
     # The witness sets up the table where it breaks: its moves are legal for the broken engine.
@@ -312,8 +302,8 @@ def liveness_run(spec: Spec, monkeypatch: pytest.MonkeyPatch) -> CheckResult:
 def test_the_match_bound_printed_is_the_one_the_proof_proved(monkeypatch: pytest.MonkeyPatch) -> None:
     """The rounds the scope names come from the proof's own term at the spec's score, not from
     spec/model.py: a model bound raised by one leaves them as they are."""
-    model_bound = liveness.match_round_bound
-    monkeypatch.setattr(liveness, "match_round_bound", lambda *args: (model_bound(*args) or 0) + 1)
+    model_bound = proofs.match_round_bound
+    monkeypatch.setattr(proofs, "match_round_bound", lambda *args: (model_bound(*args) or 0) + 1)
     result = liveness_run(load_spec(), monkeypatch)
     [match] = [p for p in result.proved if p.name == "match.ends"]
     assert "at most 39, 29, 26, 24 and 23 rounds with 2, 3, 4, 5 and 6 players" in match.scope
@@ -322,8 +312,8 @@ def test_the_match_bound_printed_is_the_one_the_proof_proved(monkeypatch: pytest
 def test_a_weakened_match_proof_fails_the_check(monkeypatch: pytest.MonkeyPatch) -> None:
     """The proof of a bound one round looser still holds, and proves less than the loader and the
     simulations take as proved: the check stops, naming both numbers."""
-    proved = liveness.round_limit
-    monkeypatch.setattr(liveness, "round_limit", lambda n, score, p_min: proved(n, score, p_min) + 1)
+    proved = proofs.round_limit
+    monkeypatch.setattr(proofs, "round_limit", lambda n, score, p_min: proved(n, score, p_min) + 1)
     result = liveness_run(load_spec(), monkeypatch)
     assert result.error is not None and not result.proved
     assert result.error.message == (
@@ -333,8 +323,8 @@ def test_a_weakened_match_proof_fails_the_check(monkeypatch: pytest.MonkeyPatch)
 
 
 def test_a_match_bound_one_round_too_tight_is_disproved(monkeypatch: pytest.MonkeyPatch) -> None:
-    proved = liveness.round_limit
-    monkeypatch.setattr(liveness, "round_limit", lambda n, score, p_min: proved(n, score, p_min) - 1)
+    proved = proofs.round_limit
+    monkeypatch.setattr(proofs, "round_limit", lambda n, score, p_min: proved(n, score, p_min) - 1)
     result = liveness_run(load_spec(), monkeypatch)
     assert result.error is None and "match.ends" not in {p.name for p in result.proved}
     [finding] = [f for f in result.findings if f.id == "liveness.match.ends"]
@@ -345,12 +335,12 @@ def test_a_match_bound_one_round_too_tight_is_disproved(monkeypatch: pytest.Monk
 def test_a_bound_too_tight_only_at_the_highest_score_a_spec_may_set_is_disproved(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    proved, top = liveness.round_limit, liveness.SCHEMA_SCORE[1]
+    proved, top = proofs.round_limit, SCHEMA_SCORE[1]
 
     def tight_at_top(n: int, score: Any, p_min: int) -> Any:
         return z3.If(score == top, proved(n, score, p_min) - 1, proved(n, score, p_min))
 
-    monkeypatch.setattr(liveness, "round_limit", tight_at_top)
+    monkeypatch.setattr(proofs, "round_limit", tight_at_top)
     result = liveness_run(load_spec(), monkeypatch)
     assert result.error is None and "match.ends" not in {p.name for p in result.proved}
 
@@ -385,8 +375,8 @@ class NoThrees(Game):
 
 def test_a_deal_the_deck_cannot_hold_is_passed_over_and_the_others_played() -> None:
     spec = load_spec()
-    full = {o.name: o for o in _states(spec, spec.ruleset(), "quick", 0)}
-    got = {o.name: o for o in _states(spec, spec.ruleset(), "quick", 0, engine=NoThrees)}
+    full = {o.name: o for o in states(spec, spec.ruleset(), "quick", 0)}
+    got = {o.name: o for o in states(spec, spec.ruleset(), "quick", 0, engine=NoThrees)}
     assert all(o.proved for o in got.values())
     dealt = [d for d in _deals(spec, spec.ruleset(), STATE_PLANS["quick"], 0) if 3 not in sum(d.hands, ())]
     assert got["state.has_legal_move"].blanks["deals"] == str(len(dealt))
@@ -421,7 +411,7 @@ def test_a_counterexample_names_its_readings_or_says_it_holds_under_the_checked_
 
 def test_with_one_card_a_turn_a_run_grows_only_by_adds_onto_a_single(tmp_path: Path) -> None:
     spec = spec_copy(tmp_path, "max_cards_per_turn:\n    value: 3", "max_cards_per_turn:\n    value: 1")
-    outcome = _run_reachable(spec, spec.ruleset())
+    outcome = small_domains.run_reachable(spec, spec.ruleset())
     # Every run starts as a single; where nothing may be added onto a single, it stays one card.
     assert outcome.counterexample is not None
     assert outcome.counterexample["readings"]["add_to_single"] == "not_allowed"
