@@ -3,7 +3,7 @@
 This package only renders. The report job (five35.checks.job.run.report_result) runs the checks,
 impacts, the finished findings and variants into a `ReportData`; `report_data` arranges it into the
 data of report.json (schema: report.schema.json); `render_all`/`write_report` turn that into the
-files. check_formats.py renders a check run in `535-check check`'s --formats.
+files. check_formats/ renders a check run in `535-check check`'s --formats.
 """
 
 from .build import report_data

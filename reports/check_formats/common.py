@@ -1,0 +1,148 @@
+"""What every format says the same way: counts in words, the verdict and summary line, each check's
+status word, what discovery did.
+
+The underscore names are the package's own: the format modules share them, nothing outside imports them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ...checks.findings import CheckResult, FindingKind, ProvedProperty
+
+if TYPE_CHECKING:
+    from ...checks.runner import CheckRun
+
+
+#: Plurals that are not the word and an s.
+PLURALS = {"ambiguity": "ambiguities", "mismatch": "mismatches", "match": "matches"}
+
+#: Each kind of finding as CI tools name it: the noun (singular, plural) and what it means (a SARIF
+#: rule's description, a GitLab category).
+KIND_NOUNS: dict[str, tuple[str, str, str]] = {
+    FindingKind.AMBIGUITY: ("ambiguity", "ambiguities", "the text admits readings that play differently"),
+    FindingKind.CONTRADICTION: ("contradiction", "contradictions", "the text says two things at once"),
+    FindingKind.GAP: ("gap", "gaps", "the text never defines something play needs"),
+    FindingKind.DEAD_CLAUSE: ("dead clause", "dead clauses", "a rule that can never apply"),
+    FindingKind.MISMATCH: ("mismatch", "mismatches", "the German and Spanish texts say different things"),
+    FindingKind.DEFECT: ("damaged text", "damaged texts", "a source text is damaged"),
+    FindingKind.SILENCE: ("silence", "silences", "the texts do not decide something play depends on"),
+    FindingKind.DECISION: (
+        "engine decision",
+        "engine decisions",
+        "the engine decides where the texts are silent",
+    ),
+    FindingKind.LIVENESS: (
+        "liveness finding",
+        "liveness findings",
+        "play may never end, or a player to move has no legal move",
+    ),
+}
+
+
+def kind_count(n: int, kind: str) -> str:
+    """A count of findings of one kind in words: 2 dead clauses, 1 engine decision."""
+    one, many, _ = KIND_NOUNS.get(kind, (str(kind), f"{kind}s", ""))
+    return f"{n:,} {one if n == 1 else many}"
+
+
+def proved_properties(run: CheckRun) -> list[ProvedProperty]:
+    """Every property a check of the run proved, in the order the checks ran (one of a name)."""
+    seen: dict[str, ProvedProperty] = {}
+    for r in run.results:
+        for p in r.proved:
+            seen.setdefault(p.name, p)
+    return list(seen.values())
+
+
+def discovery_lines(run: CheckRun) -> list[str]:
+    """What discovery did, for people: the mutants run (in all and per check), the silences found
+    (count and titles) and the properties proved (name and method). Empty when no check of the
+    level ran a mutant, found a silence or proved a property."""
+    mutants = [(r.name, r.mutants) for r in run.results if r.mutants]
+    silences = [f for f in run.findings if f.kind is FindingKind.SILENCE]
+    proved = proved_properties(run)
+    if not mutants and not silences and not proved:
+        return []
+    total = sum(n for _, n in mutants)
+    per = ", ".join(f"{name} {n:,}" for name, n in mutants)
+    lines = [f"Discovery at level {run.level}: {plural(total, 'mutant')} run" + (f" ({per})" if per else "")]
+    lines[0] += f"; {kind_count(len(silences), FindingKind.SILENCE)} found" + (":" if silences else ".")
+    lines += [f"  {f.id}: {_one_line(f.title)}" for f in silences]
+    if proved:
+        lines.append(f"Proved ({len(proved)}):")
+        # The scope is long (it names every bound); the JSON and SARIF carry it.
+        lines += [f"  {p.name} ({p.method}): {_one_line(p.statement)}" for p in proved]
+    return lines
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """A count and its noun: 1 failure, 2 failures, 1,204 situations, 2 mismatches."""
+    return f"{n:,} {word if n == 1 else (many or PLURALS.get(word) or word + 's')}"
+
+
+def verdict(run: CheckRun, *, baseline: frozenset[str] | None, strict: bool) -> str:
+    if run.errors and not [f for r in run.results if r.error is None for f in r.failures]:
+        return "FAILED (a check stopped with an error)"
+    if run.failures:
+        return "FAILED"
+    if strict and run.new_findings(baseline):
+        return "FAILED (new findings under --strict)"
+    return "PASSED"
+
+
+def summary_line(run: CheckRun, baseline: frozenset[str] | None) -> str:
+    t = run.totals()
+    new = len(run.new_findings(baseline))
+    known = f", {new:,} new" if baseline is not None else ""
+    line = (
+        f"Checked {plural(t['exhaustive'], 'situation')} exhaustively, generated {t['generated']:,}, ran "
+        f"{plural(t['proofs'], 'proof')}, made {plural(t['findings'], 'finding')}{known}; "
+        f"{plural(t['failures'], 'failure')}"
+    )
+    if t["errors"]:
+        line += f" ({t['errors']:,} of them from a check that stopped with an error)"
+    if t["skipped"]:
+        other = len(_skipped_not_for_level(run))
+        if t["skipped"] - other:
+            line += f"; {plural(t['skipped'] - other, 'check')} not run at level {run.level}"
+        if other:
+            line += f"; {plural(other, 'check')} not run for the reason given below"
+    if t["warnings"]:
+        line += f"; {plural(t['warnings'], 'check')} with a warning"
+    return line + "."
+
+
+def _skipped_not_for_level(run: CheckRun) -> list[CheckResult]:
+    """The skipped checks whose level runs them: each skipped for a reason of its own (the rules
+    are not the ones the check states, another game), which a reader must be told."""
+    from ...checks.runner import all_checks  # late: the runner imports every check, rendering needs one list
+
+    levels = {c.name: c.levels for c in all_checks()}
+    return [r for r in run.skipped if run.level in levels.get(r.name, (run.level,))]
+
+
+def status_word(result: CheckResult) -> str:
+    """skipped, ERROR, FAIL, warning (it passed, but examined nothing or less than it says), ok."""
+    if result.skipped is not None:
+        return "skipped"
+    if result.error is not None:
+        return "ERROR"
+    if not result.ok:
+        return "FAIL"
+    return "warning" if result.warnings else "ok"
+
+
+def _scenario_line(scenario: dict[str, Any]) -> str:
+    from ...checks.play.matches import scenario_text
+
+    changed = scenario.get("readings", {})
+    return (
+        f"profile {scenario.get('profile')}, {scenario_text(scenario)}"
+        if changed
+        else scenario_text(scenario)
+    )
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())

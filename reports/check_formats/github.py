@@ -1,0 +1,124 @@
+"""GitHub Actions workflow commands: annotations on the spec's lines, within what GitHub shows."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from ...spec import Spec
+from .common import KIND_NOUNS, plural, summary_line, verdict
+from .places import Place, failure_place, finding_place, ordered_findings
+
+if TYPE_CHECKING:
+    from ...checks.runner import CheckRun
+
+
+#: GitHub shows at most this many annotations of each kind (error, warning, notice) per step.
+GITHUB_LIMIT = 10
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+@dataclass(frozen=True)
+class Annotation:
+    kind: Literal["error", "warning", "notice"]
+    place: Place | None
+    title: str
+    message: str
+
+    def command(self) -> str:
+        props = []
+        if self.place is not None and self.place.file is not None:
+            props += [f"file={_escape_property(self.place.file)}", f"line={self.place.line}"]
+        props.append(f"title={_escape_property(self.title)}")
+        message = self.message
+        if self.place is not None and self.place.file is None:
+            message += f" ({self.place.words()})"
+        return f"::{self.kind} {','.join(props)}::{_escape_data(message)}"
+
+
+def github_annotations(
+    run: CheckRun,
+    *,
+    spec: Spec | None = None,
+    baseline: frozenset[str] | None = None,
+    strict: bool = False,
+    root: Path | None = None,
+) -> list[Annotation]:
+    """Every annotation, most severe first: failures (errors); new findings (warnings, errors under
+    --strict) by severity; known findings (notices)."""
+    new = {f.id for f in run.new_findings(baseline)}
+    out = [
+        Annotation("error", failure_place(run, f, spec, root), f"535-check {f.check}", f.message)
+        for f in run.failures
+    ]
+    # A check that examined nothing is a warning before any finding's; it is about no line of the spec.
+    out += [Annotation("warning", None, f"535-check {r.name}", w) for r in run.warned for w in r.warnings]
+    for finding in ordered_findings(run, baseline):
+        is_new = finding.id in new
+        kind: Literal["error", "warning", "notice"] = (
+            ("error" if strict else "warning") if is_new else "notice"
+        )
+        out.append(
+            Annotation(
+                kind,
+                finding_place(run, finding, spec, root),
+                f"{KIND_NOUNS.get(finding.kind, (str(finding.kind),))[0]}: {finding.id}",
+                f"{finding.title}. {finding.detail}",
+            )
+        )
+    rank = {"error": 0, "warning": 1, "notice": 2}
+    return sorted(out, key=lambda a: rank[a.kind])  # stable: the order within a kind is kept
+
+
+def render_github(
+    run: CheckRun,
+    *,
+    spec: Spec | None = None,
+    baseline: frozenset[str] | None = None,
+    strict: bool = False,
+    root: Path | None = None,
+    full_list: str | None = None,
+) -> str:
+    """GitHub Actions workflow commands: at most GITHUB_LIMIT annotations of each kind (GitHub drops
+    the rest without a word), most severe first; then one notice saying how many more there are and
+    where the full list is; then the summary line."""
+    every = github_annotations(run, spec=spec, baseline=baseline, strict=strict, root=root)
+    by_kind = Counter(a.kind for a in every)
+    overflow = any(n > GITHUB_LIMIT for n in by_kind.values())
+    # The overflow notice is a notice too: it takes one of the notices' places.
+    limits = {"error": GITHUB_LIMIT, "warning": GITHUB_LIMIT, "notice": GITHUB_LIMIT - (1 if overflow else 0)}
+    shown: list[Annotation] = []
+    hidden: Counter[str] = Counter()
+    for a in every:
+        if sum(1 for s in shown if s.kind == a.kind) < limits[a.kind]:
+            shown.append(a)
+        else:
+            hidden[a.kind] += 1
+    lines = [a.command() for a in shown]
+    if hidden:
+        total = sum(hidden.values())
+        parts = ", ".join(plural(hidden[k], k) for k in ("error", "warning", "notice") if hidden[k])
+        where = full_list or "run `535-check check` with --format text or --format sarif"
+        lines.append(
+            Annotation(
+                "notice",
+                None,
+                f"535-check: {plural(total, 'more annotation')}",
+                f"GitHub shows {GITHUB_LIMIT} annotations of each kind; {plural(total, 'more annotation')} "
+                f"({parts}) are not shown. The full list: {where}.",
+            ).command()
+        )
+    lines.append(
+        f"535-check check (level {run.level}, seed {run.seed}): {summary_line(run, baseline)} "
+        f"{verdict(run, baseline=baseline, strict=strict)}"
+    )
+    return "\n".join(lines) + "\n"
