@@ -133,3 +133,17 @@ def test_the_reader_ranks_a_planted_import_against_the_flow(
     assert _resolve(name) == target
     planted = Import(source, target, f"planted.py:{node.lineno}")
     assert planted.floors[1] > planted.floors[0]
+
+
+def test_every_package_folder_is_installed() -> None:
+    # setuptools installs only the packages pyproject.toml lists: a sub-package left out imports
+    # from a checkout but is missing from the wheel.
+    import tomllib
+
+    listed = set(
+        tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"]
+    )
+    folders = {name for name, path in MODULES.items() if path.name == "__init__.py"}
+    assert listed == folders, (
+        f"not listed: {sorted(folders - listed)}; listed, no folder: {sorted(listed - folders)}"
+    )
