@@ -74,7 +74,10 @@ BUGS = (
 
 def measure(command: str, examples: int, seed: int, shrink_budget: float | None) -> dict[str, Any]:
     """Run the fuzzer in this process against `command`; what it did and what it cost."""
-    from five35.checks.fuzz.differential import fuzz
+    try:
+        from five35.checks.fuzz.differential import fuzz
+    except ModuleNotFoundError:  # a baseline tree from before the fuzzer moved out of protocol/
+        from five35.protocol.fuzz import fuzz  # type: ignore[no-redef]
     from five35.protocol.client import SubprocessEngine
     from five35.protocol.compare import negotiate
     from five35.spec import load_spec
@@ -163,6 +166,7 @@ def this_tree(into: Path) -> Tree:
     """This checkout's source as the package five35 under `into` (links to its folders)."""
     target = into / "five35"
     target.mkdir(parents=True)
+    (target / "__init__.py").symlink_to(ROOT / "__init__.py")
     for folder in COMPONENTS:
         (target / folder).symlink_to(ROOT / folder, target_is_directory=True)
     return Tree("this tree", into)
@@ -180,6 +184,9 @@ def baseline_tree(rev: str, into: Path) -> Tree | None:
     except (OSError, subprocess.CalledProcessError) as exc:
         print(f"note: no baseline: git archive {rev} failed ({exc})")
         return None
+    # A regular package, as an installed five35 is since the root became one: a namespace folder
+    # (what a tree before that is) would lose to the installed package on any path.
+    (target / "__init__.py").touch()
     return Tree(f"baseline {rev}", into)
 
 

@@ -37,6 +37,8 @@ def _tree(where: Path, engine: Path | None = None) -> Path:
     folder is a copy of the source with the compiled extensions from `engine` beside it."""
     package = where / "five35"
     package.mkdir(parents=True)
+    # A regular package, as the installed five35 is: a namespace folder would lose to it on any path.
+    (package / "__init__.py").symlink_to(ROOT / "__init__.py")
     for folder in COMPONENTS:
         if folder == "engine" and engine is not None:
             shutil.copytree(ROOT / folder, package / folder, ignore=shutil.ignore_patterns("__pycache__"))
