@@ -106,6 +106,14 @@ class Move(Record):
     def from_json(data: dict[str, Any]) -> Move:
         return Move(data["action"], tuple(sorted(int(c) for c in data.get("cards", ()))))
 
+    @staticmethod
+    def parse(text: str) -> Move:
+        """The inverse of `str(Move)`: "lead 3,3", "add 4", "pass"."""
+        action, _, cards = text.strip().partition(" ")
+        if action not in ACTIONS:
+            raise ValueError(f"unknown action in move {text!r}")
+        return Move(action, tuple(sorted(int(c) for c in cards.split(",") if c.strip())))
+
 
 PASS = Move("pass")
 

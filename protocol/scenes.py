@@ -16,12 +16,6 @@ from ..spec import Ruleset
 # ---- what a scene is made of ------------------------------------------------------------------
 
 
-def parse_move(text: str) -> Move:
-    """`"lead 1,2,3"`, `"add 8"`, `"pass"`."""
-    action, _, cards = text.strip().partition(" ")
-    return Move(action, tuple(sorted(int(c) for c in cards.split(",") if c)))  # type: ignore[arg-type]
-
-
 @dataclass(frozen=True)
 class Setup:
     """One way to set a scene up: the deal, the moves that reach the position, the move asked about."""
@@ -33,7 +27,7 @@ class Setup:
     scores: tuple[int, ...] | None = None
 
     def position(self) -> Position:
-        return Position(self.hands, self.leader, self.scores, tuple(parse_move(m) for m in self.moves))
+        return Position(self.hands, self.leader, self.scores, tuple(Move.parse(m) for m in self.moves))
 
 
 @dataclass(frozen=True)

@@ -41,7 +41,7 @@ from ..engine.engines import Engine, engine_note, make_engine
 from ..engine.simulate import EndlessPlay, move_limit
 from ..spec import Ruleset, Spec, other_game
 from .messages import PROTOCOL_VERSION, deal_json, move_json
-from .scenes import CLAUSE_SCENES, REFUSALS, TEXT_SCENES, Setup, parse_move
+from .scenes import CLAUSE_SCENES, REFUSALS, TEXT_SCENES, Setup
 from .server import ReferenceEngine, state_json
 
 VECTOR_FORMAT = "five35-vector/1"
@@ -206,7 +206,7 @@ def _plays(engines: _Engines, ruleset: Ruleset, setup: Setup, may_refuse: bool) 
         return False
     if setup.move is None or may_refuse:
         return True
-    return parse_move(setup.move) in game.legal_moves(state)
+    return Move.parse(setup.move) in game.legal_moves(state)
 
 
 # ---- the positions where readings differ --------------------------------------------------------
@@ -544,7 +544,7 @@ def build_suite(
                 )
                 continue
             position = setup.position()
-            move = parse_move(setup.move) if setup.move else None
+            move = Move.parse(setup.move) if setup.move else None
             _merge(
                 vectors,
                 _vector(

@@ -15,7 +15,7 @@ from functools import partial
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
-from ...engine import Game, Move, Pile, Position, State
+from ...engine import Game, Pile, Position, State
 from ...engine.engines import Engine
 from ...spec import Ruleset, Spec, SpecError
 
@@ -227,12 +227,3 @@ def reachable_states(draw: st.DrawFn, game: Engine, *, max_steps: int = 200) -> 
     rng = random.Random(play_seed)
     state, played = moves_from(game, game.new_match(seed), [rng.randrange(1 << 16) for _ in range(steps)])
     return seed, played, state
-
-
-def parse_move(text: str) -> Move:
-    """The inverse of `str(Move)`: "lead 3,3", "add 4", "pass"."""
-    action, _, cards = text.strip().partition(" ")
-    if action not in ("lead", "overwrite", "add", "pass"):
-        raise ValueError(f"unknown action in move {text!r}")
-    ranks = tuple(sorted(int(c) for c in cards.split(",") if c.strip()))
-    return Move(action, ranks)  # type: ignore[arg-type]

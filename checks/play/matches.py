@@ -37,7 +37,7 @@ from ..findings import CheckContext, CheckResult, EngineFactory, Failure, Level,
 from ..hypothesis_env import hypothesis_settings, private_hypothesis_home
 from ..oracles.rulecompile import ModelLimit
 from ..oracles.rules_model import RULES_VOCABULARY, SpecRules
-from ..oracles.strategies import Setup, parse_move, setups
+from ..oracles.strategies import Setup, setups
 from .invariants import (
     Violation,
     roundtrip_violations,
@@ -68,7 +68,7 @@ def replay(
         if text == "next_round":
             after, events = game.next_round(state), cast(tuple[Event, ...], ())
         else:
-            after, events = game.apply(state, parse_move(text))
+            after, events = game.apply(state, Move.parse(text))
         yield state, text, after, events
         state = after
 

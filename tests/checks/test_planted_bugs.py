@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from five35.checks.play.matches import scenario_text
 from five35.checks.runner import run_checks
 from five35.cli import main
-from five35.engine import Game
+from five35.engine import Game, Move
 from five35.spec import load_spec
 
 # The planted engines are named `tests.planted` (as `--engine python:tests.planted:...` names them
@@ -100,9 +100,7 @@ def test_the_state_machine_catches_the_bug_with_a_replayable_scenario(name: str)
     for before, text, after, events in replay(buggy, setup, scenario["moves"]):
         found.extend(state_violations(buggy, rules, after))
         if text != "next_round":
-            from five35.checks.oracles.strategies import parse_move
-
-            found.extend(step_violations(buggy, rules, before, parse_move(text), after, events))
+            found.extend(step_violations(buggy, rules, before, Move.parse(text), after, events))
     assert found and failure.message.startswith(found[0].invariant)
     reference = Game(rs, scenario["players"])
     assert not state_violations(reference, rules, setup.start(reference))

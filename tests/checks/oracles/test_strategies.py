@@ -12,7 +12,6 @@ from five35.checks.oracles.strategies import (
     dealable_players,
     hands,
     moves_from,
-    parse_move,
     piles,
     reachable_states,
     reading_choices,
@@ -97,13 +96,13 @@ def test_reachable_states_replay_from_their_moves(case: tuple[int, list[str], ob
     seed, played, state = case
     again = GAME.new_match(seed)
     for text in played:
-        again = GAME.next_round(again) if text == "next_round" else GAME.apply(again, parse_move(text))[0]
+        again = GAME.next_round(again) if text == "next_round" else GAME.apply(again, Move.parse(text))[0]
     assert again == state
 
 
-def test_parse_move_inverts_str() -> None:
+def test_move_parse_inverts_str() -> None:
     for move in (Move("lead", (3, 3)), Move("add", (4, 5, 7)), Move("pass"), Move("overwrite", (14,))):
-        assert parse_move(str(move)) == move
+        assert Move.parse(str(move)) == move
 
 
 def test_moves_from_puts_next_round_between_rounds() -> None:
