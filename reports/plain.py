@@ -53,7 +53,9 @@ def quoted(text: str) -> str:
     return f"\u2018{text}\u2019"
 
 
-def _move(text: str) -> tuple[str, list[int]] | None:
+def split_move(text: str) -> tuple[str, list[int]] | None:
+    """A move as the report's data writes it ("add 4,5", `str(Move)`): its action and cards, or None
+    for text that is no move (shown as it is)."""
     action, _, rest = str(text).partition(" ")
     if action not in _VERBS:
         return None
@@ -65,7 +67,7 @@ def _move(text: str) -> tuple[str, list[int]] | None:
 
 def move_words(text: str, infinitive: bool = False) -> str:
     """A move as words: "add 4,5" as "adds 4,5" (or "add 4,5")."""
-    parsed = _move(text)
+    parsed = split_move(text)
     if parsed is None:
         return str(text)
     action, cards = parsed

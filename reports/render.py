@@ -27,7 +27,7 @@ from ..engine import TRICK_END_REASONS, TrickEndReason
 from ..engine.simulate import WENT_OUT, wilson_interval
 from ..spec import dumps
 from . import svg
-from .plain import KIND_WORDS, pct, player, quoted
+from .plain import KIND_WORDS, pct, player, quoted, split_move
 
 FILES = ("report.md", "report.html", "technical.md", "report.json")
 # How tricks end: the engine's trick-end reasons, then a round that ends mid-trick because a player
@@ -66,18 +66,8 @@ def cards_md(cards: Sequence[int]) -> str:
     return " ".join(f"[{int(c)}]" for c in cards) if cards else "no cards"
 
 
-def _parse_move(text: str) -> tuple[str, list[int]] | None:
-    action, _, rest = text.partition(" ")
-    if action not in ("lead", "overwrite", "add", "pass"):
-        return None
-    try:
-        return action, [int(c) for c in rest.split(",") if c]
-    except ValueError:
-        return None
-
-
 def move_html(text: str) -> Markup:
-    parsed = _parse_move(text)
+    parsed = split_move(text)
     if parsed is None:
         return Markup(escape(text))
     action, cards = parsed
