@@ -317,6 +317,32 @@ class ProvedProperty:
 
 
 @dataclass(frozen=True)
+class SettledCandidate:
+    """A candidate question discovery considered and a clause of the texts settles: a change to the
+    rules (`change`, in a designer's words) that contradicts what the clause `clause` states. `says`
+    quotes the words of the clause that rule it out (as the source writes them) and `found` is what
+    the change did against them; `candidate` and `by` are the technical ids (the mutant, the question
+    of the texts that caught it)."""
+
+    candidate: str
+    change: str
+    clause: str
+    by: str
+    says: str
+    found: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "candidate": self.candidate,
+            "change": self.change,
+            "clause": self.clause,
+            "by": self.by,
+            "says": self.says,
+            "found": self.found,
+        }
+
+
+@dataclass(frozen=True)
 class Failure:
     """The engine (reference or under test) broke the spec or an invariant."""
 
@@ -441,6 +467,9 @@ class CheckResult:
     error: CheckError | None = None
     examined: int | None = None
     warnings: tuple[str, ...] = ()
+    # Candidate questions considered and settled by a clause (discovery), listed in the report's
+    # technical part so that a designer can read the clause and disagree.
+    settled: tuple[SettledCandidate, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -481,6 +510,7 @@ class CheckResult:
             "mutants": self.mutants,
             "examined": self.examined_count,
             "proved": [p.to_json() for p in self.proved],
+            "settled": [c.to_json() for c in self.settled],
             "findings": [f.to_json() for f in self.findings],
             "failures": [f.to_json() for f in self.failures],
             "notes": list(self.notes),

@@ -18,7 +18,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..checks.findings import CheckResult, Failure, ProvedProperty
+from ..checks.findings import CheckResult, Failure, ProvedProperty, SettledCandidate
 from ..checks.impact.measure import COMES_UP_GAMES
 from ..checks.job.review import ReportData
 from ..engine.engines import engine_note, reference_lacks
@@ -28,7 +28,7 @@ from . import consistency
 from .at_table import variant_json
 from .plain import Plain
 from .questions import for_implementers, plain_verdict, question_json, standalone_groups
-from .sections import DISCOVERED_KINDS, evidence_table, section_json, summary_json
+from .sections import DISCOVERED_KINDS, clause_list, evidence_table, section_json, summary_json
 
 REPORT_FORMAT = "five35-report/3"
 
@@ -149,6 +149,16 @@ def _proved(spec: Spec, results: Sequence[CheckResult]) -> list[dict[str, Any]]:
         }
         for check, p in seen.values()
     ]
+
+
+def _settled(spec: Spec, results: Sequence[CheckResult]) -> list[dict[str, Any]]:
+    """Every candidate question the run's checks considered and a clause settles (the first of a
+    candidate), with the clause in both texts, for a designer to read and disagree with."""
+    seen: dict[str, SettledCandidate] = {}
+    for r in results:
+        for c in r.settled:
+            seen.setdefault(c.candidate, c)
+    return [{**c.to_json(), "clause": clause_list(spec, [c.clause])[0]} for c in seen.values()]
 
 
 def _discovery(
@@ -279,6 +289,7 @@ def report_data(data: ReportData) -> dict[str, Any]:
         "failures": [f.to_json() for f in failures],
         "discovery": discovery,
         "proved": proved,
+        "settled": _settled(spec, data.results),
         "questions": questions,
         "engine_notes": engine_notes,
         "standalone": list(data.standalone),

@@ -45,6 +45,13 @@ from ...engine.state import RoundEnd, TrickEnd
 from ...spec import SpecError
 
 EIGHT = 8
+#: How a trick ended, in the words a kill's message uses (it is read in the report's technical part).
+ENDED_BY: dict[TrickEndReason, str] = {
+    TrickEndReason.ALL_PASSED: "all but one passing",
+    TrickEndReason.SET_CLOSED: "a closed set",
+    TrickEndReason.RUN_CLOSED: "a closed run",
+    TrickEndReason.RULE_OF_8: "the Rule of 8",
+}
 
 
 @dataclass(frozen=True)
@@ -173,7 +180,10 @@ def _last_placer_wins(game: Game) -> str | None:
         for reason in TrickEndReason:
             winner = game.trick_winner(trick, (reason,))
             if winner != last:
-                return f"player {winner} wins a trick ended by {reason.value} whose last placer is {last}"
+                return (
+                    f"a trick ended by {ENDED_BY[reason]} goes to seat {winner}, not to seat {last}, "
+                    "who placed the last card"
+                )
     return None
 
 
@@ -194,7 +204,7 @@ def _set_closes(game: Game) -> str | None:
         reason = game.closes(Pile("set", (rank,) * size), "add")
         if reason is not None:
             if reason != TrickEndReason.SET_CLOSED:
-                return f"the set of {size} ends the trick as {reason.value}"
+                return f"the set of {size} ends the trick by {ENDED_BY[reason]}"
             closing = size
             break
     if closing not in allowed:
@@ -234,7 +244,9 @@ def _run_closes(game: Game) -> str | None:
         return None
     reason = game.closes(Pile("run", five), "add")
     if reason != TrickEndReason.RUN_CLOSED or game.closes(Pile("run", four), "add") is not None:
-        return "adding the fifth card of a run does not end the trick as run_closed (or the fourth does)"
+        return (
+            "adding the fifth card of a run does not end the trick as a closed run (or the fourth card does)"
+        )
     return None
 
 
@@ -360,6 +372,12 @@ class Kill:
     @property
     def unwritten(self) -> bool:
         return self.clause is None
+
+
+def states_of(kill: Kill) -> str:
+    """The words of the clause that caught a mutant, as the source writes them: a question's quote;
+    for an invariant (it states its clause whole) nothing more than the clause."""
+    return next((q.states for q in QUESTIONS if q.id == kill.by), "")
 
 
 def _asked(question: Question, game: Game) -> Kill | None:

@@ -35,7 +35,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from ...engine import PASS, TRICK_END_REASONS, Game, Move, Pile, Play, State
+from ...engine import PASS, TRICK_END_REASONS, Game, Move, Pile, Play, State, TrickEndReason
 from ...engine.game import EIGHT, LISTED_EIGHT_RUNS, Option
 from ...spec import Ruleset, Spec, SpecError
 from ...spec.words import words_of
@@ -46,6 +46,7 @@ from ..findings import (
     Finding,
     FindingKind,
     Level,
+    SettledCandidate,
     Severity,
     Side,
     Witness,
@@ -55,7 +56,7 @@ from ..impact.measure import measure, player_counts
 from ..impact.witnesses import undealable_witness
 from . import decisions
 from .mutants import MUTANTS, Mutant
-from .oracle import Kill, ask_questions, contradicted, play_violation
+from .oracle import ENDED_BY, Kill, ask_questions, contradicted, play_violation, states_of
 
 NAME = "discovery.mutants"
 TITLE = "Engine mutants against the texts: the silences nobody declared (mutation analysis)"
@@ -587,7 +588,9 @@ def describe(spec: Spec, name: str) -> str:
     family = words_of(spec).mutations.get(info.hook)
     if family is None or info.operator not in family.operators:
         return name
-    return family.describe(info.operator, info.values)
+    # A trick ending is named in words, not by its id (the Rule of 8, not rule_of_8).
+    values = {k: ENDED_BY[TrickEndReason(v)] if k == "reason" else v for k, v in info.values.items()}
+    return family.describe(info.operator, values)
 
 
 def silence_finding(spec: Spec, ruleset: Ruleset, outcome: Outcome) -> Finding:
@@ -635,6 +638,26 @@ def killed_by(outcome: Outcome) -> str:
     """The clause (and the question or invariant citing it) that killed a mutant."""
     kill = outcome.trial.kill or outcome.trial.invariant
     return f"{kill.clause} ({kill.by})" if kill is not None else ""
+
+
+def settled_of(
+    spec: Spec, discovery: Discovery, void: Sequence[tuple[Outcome, Kill]]
+) -> tuple[SettledCandidate, ...]:
+    """The candidates a clause settles: every mutant killed by a question of the texts or an
+    invariant that cites a clause, less those killed by a question the unmutated engine fails too
+    (`void`: never compared with the engine, so nothing was settled)."""
+    unexamined_names = {o.name for o, _ in void}
+    out = []
+    for o in discovery.of("killed"):
+        kill = o.trial.kill or o.trial.invariant
+        if kill is None or kill.clause is None or o.name in unexamined_names:
+            continue
+        out.append(
+            SettledCandidate(
+                o.name, describe(spec, o.name), kill.clause, kill.by, states_of(kill), kill.message
+            )
+        )
+    return tuple(out)
 
 
 def notes_of(discovery: Discovery) -> tuple[str, ...]:
@@ -721,6 +744,7 @@ def check_mutants(ctx: CheckContext) -> CheckResult:
         notes=notes_of(found),
         examined=len(found.outcomes) - len(void),
         warnings=warnings_of(found, void),
+        settled=settled_of(ctx.spec, found, void),
     )
 
 

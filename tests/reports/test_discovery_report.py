@@ -18,6 +18,7 @@ from five35.checks.findings import (
     FindingKind,
     Impact,
     ProvedProperty,
+    SettledCandidate,
     Severity,
     Witness,
 )
@@ -74,6 +75,18 @@ PROVED = (
 )
 
 
+SETTLED = (
+    SettledCandidate(
+        "test.flip",
+        "the lower single overwrites the higher",
+        "pile.single",
+        "pile.single.example",
+        "(1 < 7 < 14)",
+        "a single 7 does not beat a single 1",
+    ),
+)
+
+
 @cache
 def data() -> dict[str, Any]:
     results = (
@@ -83,6 +96,7 @@ def data() -> dict[str, Any]:
             0.0,
             mutants=17,
             findings=(_finding("silence.x", FindingKind.SILENCE, "test:hook_x", 0.4, Severity.MEDIUM),),
+            settled=SETTLED,
         ),
         CheckResult(
             "discovery.decisions",
@@ -185,6 +199,26 @@ def test_the_report_lists_what_was_proved_and_what_discovery_did() -> None:
     for q in d["questions"]:
         if q["topics"]:
             assert q["wording"]["de"] in md and q["wording"]["es"] in md
+
+
+def test_what_a_clause_settled_is_in_the_appendix_with_the_clause_in_both_texts() -> None:
+    """Issue 18, item 3: every candidate discovery considered and a clause settles, with the clause in
+    German and Spanish and the reason in one sentence, where a designer can read it and disagree;
+    the designer's pages keep to the questions."""
+    d = data()
+    [entry] = d["settled"]
+    clause = SPEC.clauses["pile.single"]
+    assert entry["clause"]["de"] == clause.de and entry["clause"]["es"] == clause.es
+    files = render_all(d)
+    technical = files["technical.md"]
+    assert "## Considered and settled by the texts" in technical
+    assert (
+        "1. **If the lower single overwrites the higher:** The single settles it. The texts say "
+        "“(1 < 7 < 14)”, and with this change a single 7 does not beat a single 1."
+    ) in technical
+    assert f"> de: {clause.de}" in technical and f"> es: {clause.es}" in technical
+    for name in ("report.md", "report.html"):
+        assert "test.flip" not in files[name] and "Considered and settled" not in files[name]
 
 
 def test_the_report_json_with_discovery_validates() -> None:

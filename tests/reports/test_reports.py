@@ -574,6 +574,23 @@ def full_report() -> tuple[dict[str, Any], list[CheckResult]]:
     return report_data(data), list(data.results)
 
 
+def test_every_settled_candidate_of_a_full_report_quotes_its_clause() -> None:
+    """The embedded spec's candidates that a clause settles (discovery.mutants at level ci) reach
+    report.json and the appendix, each with its clause word for word in both texts."""
+    data, results = full_report()
+    settled = [c for r in results for c in r.settled]
+    assert settled and [c["candidate"] for c in data["settled"]] == [c.candidate for c in settled]
+    technical = render_all(data)["technical.md"]
+    spec = load_spec()
+    for c in data["settled"]:
+        clause = spec.clauses[c["clause"]["id"]]
+        assert (
+            f"**If {c['change']}:**" in technical
+            and f"(`{c['candidate']}`, caught by `{c['by']}`)" in technical
+        )
+        assert f"> de: {clause.de}" in technical and f"> es: {clause.es}" in technical
+
+
 def test_every_finding_of_a_full_report_has_all_seven_parts() -> None:
     data, results = full_report()
     spec = load_spec()

@@ -218,6 +218,16 @@ def test_the_check_at_levels_quick_and_ci() -> None:
     assert set(silences.mutants_for("deep")) == set(MUTANTS)
     # On the embedded spec the engine passes every question: every mutant was examined.
     assert ci.examined == ci.mutants and ci.warnings == ()
+    # What a clause settled is listed, one entry per mutant killed by a clause, in its words.
+    found = silences.discover(SPEC, PUBLISHED, silences.CI_MUTANTS, CI, SEED)
+    killed = [o.name for o in found.of("killed")]
+    assert killed and [c.candidate for c in ci.settled] == killed
+    for c in ci.settled:
+        assert c.clause in SPEC.clauses and c.change == silences.describe(SPEC, c.candidate)
+        assert "_" not in c.change and "_" not in c.found  # no ids in what a designer reads
+        text = f"{SPEC.clauses[c.clause].de} {SPEC.clauses[c.clause].es}"
+        # The quote is the source's own words (an ellipsis marks what it leaves out).
+        assert all(part.strip() in text for part in c.says.split("...")), (c.says, text)
 
 
 def test_mutants_killed_by_a_question_the_engine_fails_too_are_a_warning_not_ok(tmp_path: Path) -> None:
@@ -234,6 +244,11 @@ def test_mutants_killed_by_a_question_the_engine_fails_too_are_a_warning_not_ok(
         "each card with 2 players, not 4)",
     )
     assert status_word(result) == "warning"
+    # A mutant never compared with the engine was settled by nothing: only the two examined are listed.
+    assert [c.candidate for c in result.settled] == [
+        "beats.single.flip",
+        "trick_winner.rule_of_8.first_placer",
+    ]
     # Had every mutant been killed so, the check examined nothing, and says that first.
     found = silences.discover(spec, spec.ruleset(), silences.CI_MUTANTS, CI, SEED)
     void = silences.unexamined(spec.ruleset(), found)
