@@ -104,7 +104,7 @@ def _higher_ranked(game: Game) -> str | None:
                 new, old = Pile(kind, (a,) * size), Pile(kind, (b,) * size)  # type: ignore[arg-type]
                 if game.beats(new, old) != (a > b):
                     verb = "beats" if a <= b else "does not beat"
-                    return f"the {kind} {new} {verb} {old}"
+                    return f"{new} {verb} {old}"  # a pile names its kind: "single 2 beats single 3"
     return None
 
 
@@ -209,6 +209,8 @@ def _set_closes(game: Game) -> str | None:
             break
     if closing not in allowed:
         want = " or ".join(map(str, sorted(allowed)))
+        if closing is None:
+            return f"with {game.players} players no card added to a set ends the trick, not even card {want}"
         return f"with {game.players} players adding card {closing} of a set ends the trick, not card {want}"
     return None
 
