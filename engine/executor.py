@@ -37,6 +37,7 @@ import os
 import pickle
 import signal
 import socket
+import threading
 import time
 import traceback
 from abc import ABC, abstractmethod
@@ -364,12 +365,17 @@ def _died(
     return "a worker process ended before returning its result (no exit code)"
 
 
+#: Seconds to wait for a killed pool's manager thread to finish its clean-up.
+MANAGER_JOIN = 2.0
+
+
 def _kill(pool: ProcessPoolExecutor) -> None:
     """Stop the pool now: cancel what has not started and end the workers running the rest."""
     with stop_signals_held():
         # A second Ctrl-C must not interrupt the clean-up and leave workers behind. The workers are
         # looked up first: shutdown() forgets them.
         workers = _processes(pool)
+        manager = getattr(pool, "_executor_manager_thread", None)
         pool.shutdown(wait=False, cancel_futures=True)
         for process in workers:
             with contextlib.suppress(OSError, ValueError):
@@ -380,6 +386,12 @@ def _kill(pool: ProcessPoolExecutor) -> None:
                 if process.is_alive():
                     process.kill()
                     process.join(1.0)
+        # The pool's manager thread closes its wake-up pipe once it sees the workers gone. Python
+        # 3.11's exit hook (concurrent.futures.process._python_exit) writes to that pipe without a
+        # lock, so an exit that races the closing prints "Bad file descriptor" with a traceback
+        # after the one-line interrupt message: wait for the thread here, within a bound.
+        if isinstance(manager, threading.Thread) and manager.is_alive():
+            manager.join(MANAGER_JOIN)
 
 
 #: Seconds to wait for a Dask scheduler to answer (and to have a worker) before giving up.

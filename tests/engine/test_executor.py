@@ -5,16 +5,19 @@ stand in for it (as a cluster executor would)."""
 from __future__ import annotations
 
 import gc
+import multiprocessing
 import os
 import signal
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Generator, Iterable
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
+from five35.engine import executor
 from five35.engine.executor import LONG_WORK_GC, MAX_JOBS, Executor, LocalExecutor, WorkerDied
 from five35.engine.simulate import simulate, simulate_parallel
 from five35.spec import Ruleset, load_spec
@@ -332,3 +335,17 @@ def test_a_worker_that_exits_is_named_with_its_exit_code_and_unit() -> None:
     with pytest.raises(WorkerDied) as died:
         list(LocalExecutor(2).map(_die, range(4)))
     assert "exited with code 7 while running unit 2 of 4: _die" in str(died.value)
+
+
+def test_a_killed_pool_s_manager_thread_is_done_before_the_exit_hook_can_race_it() -> None:
+    """Python 3.11's exit hook writes to a process pool's wake-up pipe without its lock; a pool killed
+    by an interrupt whose manager thread was still closing that pipe printed "Bad file descriptor"
+    with a traceback after the one-line interrupt message. `_kill` waits for the thread."""
+    for _ in range(3):
+        pool = ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork"))
+        for _ in range(4):
+            pool.submit(time.sleep, 30)
+        manager = pool._executor_manager_thread
+        assert manager is not None and manager.is_alive()
+        executor._kill(pool)
+        assert not manager.is_alive()
