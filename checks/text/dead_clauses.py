@@ -53,6 +53,7 @@ from ..oracles.z3model import (
     as_bool,
     memo_check,
 )
+from .labels import Label, names, readings_in
 from .text_examples import Tracked, clauses_of, combos
 
 NAME = "dead_clauses"
@@ -227,7 +228,7 @@ class Dead:
     part: Part
     combo: tuple[tuple[str, str], ...]
     players: int | None
-    core: tuple[str, ...]
+    core: tuple[Label, ...]
 
 
 def find_dead(
@@ -257,14 +258,7 @@ def find_dead(
                 queries += 1
                 dead, core = t.check(["situation", part.id], combo)
                 if dead:
-                    needed = tuple(
-                        sorted(
-                            (label.removeprefix("reading:").split("=", 1)[0], label.split("=", 1)[1])
-                            for label in core
-                            if label.startswith("reading:")
-                        )
-                    )
-                    found.append(Dead(part, needed, players, core))
+                    found.append(Dead(part, readings_in(core), players, core))
     # One entry per part, player class and set of readings its core needs.
     unique: dict[tuple[str, int | None, tuple[tuple[str, str], ...]], Dead] = {}
     for d in found:
@@ -304,7 +298,7 @@ def to_finding(spec: Spec, ruleset: Ruleset, d: Dead) -> Finding:
         title=f"Never applies{players}{under}: {d.part.title}",
         clauses=tuple(sorted(set(d.part.clauses) | set(clauses_of(spec, d.core)))),
         detail=f"{d.part.title} can never happen{players}{under}: {d.part.reason} "
-        f"(unsat core: {', '.join(d.core)}).",
+        f"(unsat core: {', '.join(names(d.core))}).",
         check=NAME,
         severity=severity,
         variation_point=d.combo[0][0] if len(d.combo) == 1 else None,
@@ -318,7 +312,7 @@ def to_finding(spec: Spec, ruleset: Ruleset, d: Dead) -> Finding:
             cards=0,
         ),
         status=profile_status(ruleset, [p for p, _ in d.combo], applies_to_ruleset),
-        unsat_core=d.core,
+        unsat_core=names(d.core),
     )
 
 

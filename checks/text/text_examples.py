@@ -52,6 +52,7 @@ from ..oracles.z3model import (
     loop_bounds,
     memo_check,
 )
+from .labels import Label, ParameterPin, ReadingPin, Stated, names, readings_in
 
 NAME = "text_examples"
 TITLE = "The texts' own examples against every reading and the spec's parameters (Z3, unsat cores)"
@@ -63,7 +64,8 @@ class Tracked:
 
     Every constraint sits behind a label literal (`label -> constraint`), and a check names the labels
     it assumes, so one solver answers for every reading combination and the unsat core is a set of
-    labels: the clause ids of text examples, `parameters.<name>`, `reading:<point>=<reading>`.
+    labels (labels.py): the text examples it states, the parameters and the readings it pins. A
+    core's literals are mapped back to their labels by their Z3 ids, never by their names.
     """
 
     spec: Spec
@@ -71,7 +73,8 @@ class Tracked:
     rlimit: int  # Z3's resource limit on each query
     solver: z3.Solver = field(init=False)
     model: Model = field(init=False)
-    labels: dict[str, z3.BoolRef] = field(init=False, default_factory=dict)
+    labels: dict[Label, z3.BoolRef] = field(init=False, default_factory=dict)
+    _by_id: dict[int, Label] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         rs = self.ruleset
@@ -114,47 +117,53 @@ class Tracked:
         self.solver.add(*self.model.axioms())
         self.solver.add(*self.readings.domain())
         pins = {
-            "parameters.copies": z3.And(
+            ParameterPin("copies"): z3.And(
                 ints["copies_small"] == rs.copies_small, ints["copies_large"] == rs.copies_large
             ),
-            "parameters.set_closing_size": z3.And(
+            ParameterPin("set_closing_size"): z3.And(
                 ints["set_close_small"] == rs.set_closing_small,
                 ints["set_close_large"] == rs.set_closing_large,
             ),
-            "parameters.run_closing_size": ints["run_close"] == rs.run_closing_size,
-            "parameters.max_cards_per_turn": ints["max_cards"] == rs.max_cards_per_turn,
-            "parameters.min_set_size": ints["min_set"] == rs.min_set_size,
-            "parameters.min_run_size": ints["min_run"] == rs.min_run_size,
-            "parameters.match_end_score": ints["match_end"] == rs.match_end_score,
-            "parameters.players": z3.And(
+            ParameterPin("run_closing_size"): ints["run_close"] == rs.run_closing_size,
+            ParameterPin("max_cards_per_turn"): ints["max_cards"] == rs.max_cards_per_turn,
+            ParameterPin("min_set_size"): ints["min_set"] == rs.min_set_size,
+            ParameterPin("min_run_size"): ints["min_run"] == rs.min_run_size,
+            ParameterPin("match_end_score"): ints["match_end"] == rs.match_end_score,
+            ParameterPin("players"): z3.And(
                 ints["players_min"] == rs.players_min, ints["players_max"] == rs.players_max
             ),
-            "parameters.points": z3.And([points[r] == v for r, v in rs.point_items]),
+            ParameterPin("points"): z3.And([points[r] == v for r, v in rs.point_items]),
         }
-        self.parameter_labels = list(pins)
+        self.parameter_labels: list[Label] = list(pins)
         for label, formula in pins.items():
             self.track(label, formula)
         for point, readings in names.items():
             for i, value in enumerate(readings):
-                self.track(f"reading:{point}={value}", choice[point] == i)
+                self.track(ReadingPin(point, value), choice[point] == i)
 
-    def track(self, label: str, formula: Any) -> None:
-        flag = z3.Bool(label)
+    def track(self, label: Label | str, formula: Any) -> None:
+        """Hold `formula` behind the literal of `label` (an id of the caller's own: `Stated`)."""
+        label = Stated(label) if isinstance(label, str) else label
+        flag = z3.Bool(str(label))
         self.labels[label] = flag
+        self._by_id[flag.get_id()] = label
         self.solver.add(z3.Implies(flag, as_bool(formula)))
 
-    def check(self, labels: Iterable[str], combo: Mapping[str, str] | None) -> tuple[bool, tuple[str, ...]]:
+    def check(
+        self, labels: Iterable[Label | str], combo: Mapping[str, str] | None
+    ) -> tuple[bool, tuple[Label, ...]]:
         """Assume `labels`, the parameters and (unless combo is None: readings free) the ruleset's
-        readings with `combo` over them. Returns (unsat, the core's labels)."""
-        assumed = [*labels]
+        readings with `combo` over them. Returns (unsat, the core's labels in the order of their
+        names)."""
+        assumed = [Stated(a) if isinstance(a, str) else a for a in labels]
         if combo is not None:
             assumed += self.parameter_labels
             readings = dict(self.ruleset.reading_items) | dict(combo)
-            assumed += [
-                f"reading:{p}={r}" for p, r in sorted(readings.items()) if f"reading:{p}={r}" in self.labels
-            ]
+            pins = (ReadingPin(p, r) for p, r in sorted(readings.items()))
+            assumed += [pin for pin in pins if pin in self.labels]
         if self.solver.check(*[self.labels[a] for a in assumed]) == z3.unsat:
-            return True, tuple(sorted(str(x) for x in self.solver.unsat_core()))
+            core = [self._by_id[x.get_id()] for x in self.solver.unsat_core()]
+            return True, tuple(sorted(core, key=str))
         return False, ()
 
     def index(self, rank: int) -> int | None:
@@ -543,23 +552,21 @@ TEXT_PAIRS: tuple[tuple[str, str], ...] = (
 # (with its unsat core) runs first.
 
 
-def clauses_of(spec: Spec, labels: Iterable[str]) -> tuple[str, ...]:
+def clauses_of(spec: Spec, labels: Iterable[Label]) -> tuple[str, ...]:
     """The clause ids a core's labels stand for."""
     out: set[str] = set()
     by_id = {e.id: e for e in EXAMPLES}
     for label in labels:
-        if label in by_id:
-            out.add(by_id[label].clause)
-        elif label.startswith("parameters."):
-            name = label.removeprefix("parameters.")
-            if name in spec.parameters:
-                out.update(spec.parameters[name].cites)
-        elif label.startswith("reading:"):
-            point = label.removeprefix("reading:").split("=")[0]
-            if point in spec.variation_points:
-                out.update(spec.variation_points[point].cites)
-        elif label in spec.clauses:
-            out.add(label)
+        if isinstance(label, ParameterPin):
+            if label.name in spec.parameters:
+                out.update(spec.parameters[label.name].cites)
+        elif isinstance(label, ReadingPin):
+            if label.point in spec.variation_points:
+                out.update(spec.variation_points[label.point].cites)
+        elif label.id in by_id:
+            out.add(by_id[label.id].clause)
+        elif label.id in spec.clauses:
+            out.add(label.id)
     return tuple(sorted(c for c in out if c in spec.clauses))
 
 
@@ -573,7 +580,7 @@ def combos(spec: Spec, points: Iterable[str]) -> list[dict[str, str]]:
 class Conflict:
     labels: tuple[str, ...]  # what was checked
     combo: tuple[tuple[str, str], ...]
-    core: tuple[str, ...]
+    core: tuple[Label, ...]
 
 
 def check_pair(spec: Spec, ruleset: Ruleset, a: Example, b: Example, rlimit: int) -> Conflict | None:
@@ -597,7 +604,7 @@ def to_finding(spec: Spec, ruleset: Ruleset, conflict: Conflict) -> Finding:
         title = f"The texts contradict each other: {examples[0].id} against {examples[1].id}"
         detail = (
             f"{said}. These cannot both hold under any reading or parameter values (unsat core: "
-            f"{', '.join(conflict.core)})."
+            f"{', '.join(names(conflict.core))})."
         )
         suffix = "-".join(e.id.split("@")[-1] for e in examples)
         pair = next((m for m in words.mismatches if m.pair == examples[0].clause), None)
@@ -610,18 +617,12 @@ def to_finding(spec: Spec, ruleset: Ruleset, conflict: Conflict) -> Finding:
         )
         detail = (
             f"The text says {said}; under {readings_text or 'the spec as written'} this cannot hold "
-            f"(unsat core: {', '.join(conflict.core)})."
+            f"(unsat core: {', '.join(names(conflict.core))})."
         )
         fid = f"text.{examples[0].id}" + (
             f".{'.'.join(f'{p}={r}' for p, r in conflict.combo)}" if conflict.combo else ""
         )
-    points = sorted(
-        {
-            label.removeprefix("reading:").split("=")[0]
-            for label in conflict.core
-            if label.startswith("reading:")
-        }
-    )
+    points = sorted({point for point, _ in readings_in(conflict.core)})
     variation_point = point or (points[0] if len(points) == 1 else None)
     kind = FindingKind.MISMATCH if len(examples) == 2 else FindingKind.CONTRADICTION
     return Finding(
@@ -649,7 +650,7 @@ def to_finding(spec: Spec, ruleset: Ruleset, conflict: Conflict) -> Finding:
             if len(examples) == 2
             else profile_status(ruleset, [p for p, _ in conflict.combo], under_ruleset)
         ),
-        unsat_core=conflict.core,
+        unsat_core=names(conflict.core),
     )
 
 
@@ -657,7 +658,7 @@ def text_conflicts(
     spec: Spec, ruleset: Ruleset, rlimit: int, every_reading: bool = True
 ) -> tuple[list[Conflict], int]:
     conflicts: list[Conflict] = []
-    seen: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
+    seen: set[tuple[tuple[str, ...], tuple[Label, ...]]] = set()
     queries = 0
     for example in EXAMPLES:
         t = Tracked(spec, ruleset, rlimit)
@@ -670,12 +671,7 @@ def text_conflicts(
                 continue
             seen.add((got.labels, got.core))
             # Name the conflict by the readings its core needs, not every reading that was swept.
-            needed = tuple(
-                tuple(label.removeprefix("reading:").split("=", 1))
-                for label in got.core
-                if label.startswith("reading:")
-            )
-            conflicts.append(Conflict(got.labels, tuple(sorted((p, r) for p, r in needed)), got.core))
+            conflicts.append(Conflict(got.labels, readings_in(got.core), got.core))
     by_id = {e.id: e for e in EXAMPLES}
     for a, b in TEXT_PAIRS:
         queries += 1
