@@ -62,23 +62,29 @@ def kind_severity(spec: Spec, kind: FindingKind, fallback: Severity) -> Severity
     return Severity(words_of(spec).kind_severity.get(kind.value, fallback.value))
 
 
-def reading_key(point: str, reading: str) -> str:
-    """The one key shape of `Finding.readings`: "point=reading"."""
-    return f"{point}={reading}"
+@dataclass(frozen=True, order=True)
+class ReadingRef:
+    """One reading of one variation point: the key of `Finding.readings`. It is written
+    "point=reading" (`str`) where a reader or the JSON sees it, and never read back from that."""
+
+    point: str
+    reading: str
+
+    def __str__(self) -> str:
+        return f"{self.point}={self.reading}"
 
 
-def split_reading_key(key: str) -> tuple[str, str]:
-    """The (point, reading) of a `Finding.readings` key."""
-    point, _, reading = key.partition("=")
-    return point, reading
+def reading_key(point: str, reading: str) -> ReadingRef:
+    """The one key of `Finding.readings`."""
+    return ReadingRef(point, reading)
 
 
-def point_readings(spec: Spec, point: str) -> dict[str, str]:
+def point_readings(spec: Spec, point: str) -> dict[ReadingRef, str]:
     """Every reading of a variation point, as `Finding.readings` holds them."""
     return {reading_key(point, r): words for r, words in spec.variation_points[point].readings.items()}
 
 
-def readings_of(spec: Spec, pairs: Iterable[tuple[str, str]]) -> dict[str, str]:
+def readings_of(spec: Spec, pairs: Iterable[tuple[str, str]]) -> dict[ReadingRef, str]:
     """Some (point, reading) pairs as `Finding.readings` holds them, each with its plain words."""
     return {
         reading_key(p, r): spec.variation_points[p].readings.get(r, "") if p in spec.variation_points else ""
@@ -110,7 +116,7 @@ class Status:
     def __str__(self) -> str:
         if self.is_open:
             return "open"
-        chosen = ", ".join(reading_key(p, r) for p, r in self.readings)
+        chosen = ", ".join(str(ReadingRef(p, r)) for p, r in self.readings)
         return f"settled by profile {self.profile}: {chosen}"
 
     def to_json(self) -> dict[str, Any]:
@@ -255,7 +261,7 @@ class Finding:
     check: str  # the check that made it
     severity: Severity = Severity.MEDIUM
     variation_point: str | None = None  # the one point the finding turns on
-    readings: Mapping[str, str] = field(default_factory=dict)  # "point=reading" -> plain words
+    readings: Mapping[ReadingRef, str] = field(default_factory=dict)  # a reading -> its plain words
     players: int | None = None  # the one player count the finding is about
     alternative: Alternative | None = None  # what its impact compares, when not its point's readings
     trick_end_reasons: tuple[TrickEndReason, ...] = ()  # the trick endings it is about
@@ -279,7 +285,7 @@ class Finding:
             "check": self.check,
             "severity": self.severity.value,
             "variation_point": self.variation_point,
-            "readings": dict(self.readings),
+            "readings": {str(key): words for key, words in self.readings.items()},
             "players": self.players,
             "alternative": self.alternative.to_json() if self.alternative else None,
             "trick_end_reasons": [r.value for r in self.trick_end_reasons],

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ..checks.findings import Finding, FindingKind, split_reading_key
+from ..checks.findings import Finding, FindingKind, ReadingRef
 from ..engine import TrickEndReason
 from ..spec import Ruleset, Spec
 from ..spec.words import questions_of, words_of
@@ -111,28 +111,19 @@ class Plain:
     def reading(self, point: str, reading: str) -> str:
         return self.labels.get((point, reading), reading.replace("_", " "))
 
-    def readings(self, keys: Iterable[str]) -> str:
-        """`point=reading` keys as their short names, quoted and joined."""
-        named = []
-        for key in keys:
-            point, reading = split_reading_key(key)
-            named.append(quoted(self.reading(point, reading)))
-        return _join(named)
+    def readings(self, keys: Iterable[ReadingRef]) -> str:
+        """Readings by their short names, quoted and joined."""
+        return _join([quoted(self.reading(key.point, key.reading)) for key in keys])
 
-    def at_stake(self, readings: Iterable[str]) -> list[str]:
-        """The `point=reading` keys of the points a finding turns on: a point all of whose readings it
-        lists does not matter to it."""
+    def at_stake(self, readings: Iterable[ReadingRef]) -> list[ReadingRef]:
+        """The readings of the points a finding turns on: a point all of whose readings it lists
+        does not matter to it."""
         keys = list(readings)
         named: dict[str, set[str]] = {}
         for key in keys:
-            point, reading = split_reading_key(key)
-            named.setdefault(point, set()).add(reading)
+            named.setdefault(key.point, set()).add(key.reading)
         vps = self.spec.variation_points
-        return [
-            k
-            for k in keys
-            if (p := split_reading_key(k)[0]) not in vps or not set(vps[p].readings) <= named[p]
-        ]
+        return [k for k in keys if k.point not in vps or not set(vps[k.point].readings) <= named[k.point]]
 
     def side(self, key: str, point: str | None = None) -> str:
         """An outcome's key as words: a reading of `point`, readings as `point=reading, ...`, the
@@ -143,9 +134,10 @@ class Plain:
         if key == self.ruleset.label():
             return "the rules as played"
         if "=" in key:
-            parts = [k.strip() for k in key.split(",")]
-            if all(split_reading_key(p)[0] in vps for p in parts):
-                return " and ".join(self.reading(*split_reading_key(p)) for p in parts)
+            # An outcome keyed by the readings it was played under, as the impact names a side.
+            pairs = [k.strip().partition("=")[::2] for k in key.split(",")]
+            if all(p in vps for p, _ in pairs):
+                return " and ".join(self.reading(p, r) for p, r in pairs)
         return key
 
     def ruleset_words(self) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..checks.findings import FINDING_KINDS, SEVERITIES, Finding, FindingKind, split_reading_key
+from ..checks.findings import FINDING_KINDS, SEVERITIES, Finding, FindingKind
 from ..checks.job.review import ImpactSource, PointImpact, Reviewed, WitnessSource
 from ..spec import Ruleset, Spec
 from ..spec.words import words_of
@@ -61,13 +61,13 @@ def _readings(spec: Spec, ruleset: Ruleset, finding: Finding) -> list[dict[str, 
     entries: list[tuple[tuple[str, str] | None, str, str]] = []  # (point, reading) or None, name, words
     covered: set[tuple[str, str]] = set()
     for key, words in finding.readings.items():
-        p, r = split_reading_key(key)
+        p, r = key.point, key.reading
         named = (p, r) if p in vps and r in vps[p].readings else None
         if named is not None:
             if named in covered:
                 continue
             covered.add(named)
-        entries.append((named, key, words))
+        entries.append((named, str(key), words))
     own = [named for named, _, _ in entries if named is not None]
     bare = point is not None and alt is None and all(p == point for p, _ in own)
     if alt is not None:

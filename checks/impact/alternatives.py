@@ -92,7 +92,7 @@ def readings_alternative(
     so they are not shown as readings of their own."""
     if not readings:
         return None
-    combo = ", ".join(reading_key(p, r) for p, r in readings.items())
+    combo = ", ".join(str(reading_key(p, r)) for p, r in readings.items())
     label = ruleset.label()
     return from_words(
         words_of(spec),
@@ -127,7 +127,7 @@ def clause_deleted(
         # dealing the whole deck; the finding does not hinge on the deal.
         named = {**named, "deal": "deal_all"}
         under = spec.with_readings(ruleset, named)
-    where = f" under {', '.join(reading_key(p, r) for p, r in named.items())}" if named else ""
+    where = f" under {', '.join(str(reading_key(p, r)) for p, r in named.items())}" if named else ""
     return from_words(
         words_of(spec),
         "clause_deleted",

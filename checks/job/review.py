@@ -43,13 +43,13 @@ from ..findings import (
     Finding,
     FindingKind,
     Impact,
+    ReadingRef,
     Settlement,
     Severity,
     Status,
     Witness,
     point_readings,
     point_status,
-    split_reading_key,
 )
 from ..impact.measure import ImpactCounts, estimate_alternatives
 from ..impact.outcomes import OutcomeChange
@@ -387,15 +387,14 @@ def _variant_names() -> dict[type[Game], str]:
     return {engine: name for name, engine in VARIANTS.items()}
 
 
-def points_at_stake(spec: Spec, ruleset: Ruleset, readings: Mapping[str, str]) -> list[str]:
+def points_at_stake(spec: Spec, ruleset: Ruleset, readings: Mapping[ReadingRef, str]) -> list[str]:
     """The points a finding's readings turn on, in the spec's order: of the points it names without
     naming all their readings (a point whose every reading is listed does not matter to it), those
     it names with a reading other than the played one; when it names only played readings, all of
     them."""
     named: dict[str, set[str]] = {}
     for key in readings:
-        point, reading = split_reading_key(key)
-        named.setdefault(point, set()).add(reading)
+        named.setdefault(key.point, set()).add(key.reading)
     vps = spec.variation_points
     hinge = [p for p in vps if p in named and not set(vps[p].readings) <= named[p]]
     differ = [p for p in hinge if ruleset.reading(p) not in named[p]]

@@ -18,7 +18,16 @@ import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
 
 from ...spec import Ruleset, Spec
 from ...spec.words import words_of
-from ..findings import CheckContext, CheckResult, Finding, FindingKind, Severity, Witness, profile_status
+from ..findings import (
+    CheckContext,
+    CheckResult,
+    Finding,
+    FindingKind,
+    Severity,
+    Witness,
+    profile_status,
+    readings_of,
+)
 from ..impact.alternatives import first_readings, readings_alternative
 from ..oracles.z3model import (
     ADD,
@@ -373,11 +382,7 @@ def to_finding(spec: Spec, ruleset: Ruleset, r: Result) -> Finding:
         )
         if len(first_combo) != 1 and r.kind == FindingKind.CONTRADICTION
         else None,
-        readings={
-            f"{p}={v}": spec.variation_points[p].readings.get(v, "")
-            for c in combos
-            for p, v in sorted(c.items())
-        },
+        readings=readings_of(spec, ((p, v) for c in combos for p, v in sorted(c.items()))),
         witness=Witness(
             summary="under "
             + (", ".join(f"{p}={v}" for p, v in sorted(first_combo.items())) or "every reading"),

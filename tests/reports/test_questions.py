@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from five35.checks.findings import SEVERITIES, Finding, FindingKind
+from five35.checks.findings import SEVERITIES, Finding, FindingKind, ReadingRef
 from five35.checks.job.review import assign, points_at_stake
 from five35.reports import render_all
 from five35.spec import embedded_spec_path, load_spec
@@ -85,10 +85,11 @@ def test_the_grouping_follows_typed_fields_and_the_words_file(tmp_path: Path) ->
         detail="d",
         check="test",
         readings={
-            "add_past_closing=capped": "",
-            "add_past_closing=overflow": "",  # both readings: the finding does not turn on this point
-            "five_player_copies=five_is_small": "",  # not the played reading: at stake
-            "five_player_set_close=five_is_large": "",
+            ReadingRef("add_past_closing", "capped"): "",
+            # both readings: the finding does not turn on this point
+            ReadingRef("add_past_closing", "overflow"): "",
+            ReadingRef("five_player_copies", "five_is_small"): "",  # not the played reading: at stake
+            ReadingRef("five_player_set_close", "five_is_large"): "",
         },
     )
     assert points_at_stake(SPEC, rs, finding.readings) == ["five_player_copies"]

@@ -21,6 +21,7 @@ from five35.checks.findings import (
     Failure,
     Finding,
     FindingKind,
+    ReadingRef,
     Severity,
     Status,
     Witness,
@@ -77,8 +78,8 @@ def fixture_results(spec: Spec) -> list[CheckResult]:
                 severity=Severity.HIGH,
                 variation_point="run_order",
                 readings={
-                    "run_order=lower_beats": "1,2,3 beats 11,12,13",
-                    "run_order=higher_beats": "11,12,13 beats 1,2,3",
+                    ReadingRef("run_order", "lower_beats"): "1,2,3 beats 11,12,13",
+                    ReadingRef("run_order", "higher_beats"): "11,12,13 beats 1,2,3",
                 },
                 witness=witness,
                 evidence=("E3", "E4"),
@@ -96,8 +97,8 @@ def fixture_results(spec: Spec) -> list[CheckResult]:
                 variation_point="eight_forms",
                 # one reading of its own point: the report names it by the reading alone
                 readings={
-                    "eight_forms=listed_forms": point_readings(spec, "eight_forms")[
-                        "eight_forms=listed_forms"
+                    ReadingRef("eight_forms", "listed_forms"): point_readings(spec, "eight_forms")[
+                        ReadingRef("eight_forms", "listed_forms")
                     ]
                 },
                 unsat_core=("eight.trigger", "rules.trick.end.eight"),
@@ -110,7 +111,11 @@ def fixture_results(spec: Spec) -> list[CheckResult]:
                 detail="No set or run can grow past its closing card.",
                 check="fixture",
                 severity=Severity.LOW,
-                readings={"add_past_closing=overflow": "Yes: the trick still ends, with the longer pile."},
+                readings={
+                    ReadingRef(
+                        "add_past_closing", "overflow"
+                    ): "Yes: the trick still ends, with the longer pile."
+                },
                 evidence=("Checked exhaustively over all piles (fixture).",),
             ),
             Finding(

@@ -3,7 +3,7 @@ differently, complete enough to draw, and each witness really separates the read
 
 from __future__ import annotations
 
-from five35.checks.findings import CheckContext, Finding
+from five35.checks.findings import CheckContext, Finding, ReadingRef
 from five35.checks.oracles.situations import Situation, pile_key
 from five35.checks.oracles.z3model import Model
 from five35.checks.play.conformance import model_answer, ruleset_with
@@ -27,7 +27,7 @@ def test_every_variation_point_has_a_witness() -> None:
         assert f.kind == "ambiguity" and f.variation_point == point
         assert f.witness is not None, point
         assert set(f.witness.outcomes) == set(vp.playable), point
-        assert set(f.readings) == {f"{point}={r}" for r in vp.readings}, point
+        assert set(f.readings) == {ReadingRef(point, r) for r in vp.readings}, point
         assert f.clauses == vp.cites
         assert f.proposed_wording
         # Settled only where the profile's choice rests on the text or on outside evidence.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from five35.checks.findings import CheckContext, Finding, Status
+from five35.checks.findings import CheckContext, Finding, ReadingRef, Status
 from five35.checks.text.text_audit import check_text_audit, proposal_for_point, text_audit
 from five35.engine import Game
 from five35.spec import Spec, embedded_spec_path, load_spec
@@ -165,9 +165,9 @@ def test_text_findings_carry_their_alternatives_and_situation(spec: Spec) -> Non
         assert out["after add 3"]["trick_ends"] is True
     damaged = found["defect.pile.set"].witness
     assert damaged is not None and damaged.situation["hand"] == [3, 14, 14, 14]
-    # a finding about a variation point keeps that point's readings, in the one "point=reading" shape
+    # a finding about a variation point keeps that point's readings, each a (point, reading) reference
     assert set(found["mismatch.deck.copies.five_players"].readings) == {
-        f"five_player_copies={r}" for r in spec.variation_points["five_player_copies"].readings
+        ReadingRef("five_player_copies", r) for r in spec.variation_points["five_player_copies"].readings
     }
 
 
