@@ -14,7 +14,6 @@ Nothing here plays the engine or decides a rule, a severity or a wording.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -67,46 +66,6 @@ METHOD_WORDS: Mapping[str, str] = {
 }
 
 
-#: What a rule decides (the engine's vocabulary of decisions, engine/state.py), in plain words.
-DECISION_WORDS: Mapping[str, str] = {
-    "deck": "the deck",
-    "hands": "the hands",
-    "legal_moves": "the legal moves",
-    "pile": "the central pile",
-    "trick_ends": "whether the trick ends",
-    "trick_winner": "who takes the trick",
-    "next_to_move": "who moves next",
-    "round_ends": "whether the round ends",
-    "round_leader": "who leads the next round",
-    "penalties": "the points added",
-    "scores": "the scores",
-    "match_ends": "whether the match ends",
-    "match_winner": "who wins the match",
-}
-
-
-def _plain_ids(spec: Spec, text: str) -> str:
-    """A check's sentence with the clause ids, variation points and single-valued parameters in it
-    told in plain words: the clause's name, the point's question title, the parameter's value (ids
-    stay in the small print)."""
-    words = words_of(spec)
-
-    def name(match: re.Match[str]) -> str:
-        token = match.group(0)
-        if token in spec.clauses:
-            return f"‘{words.clause_name(token)}’"
-        if token in spec.parameters and not isinstance(spec.parameters[token].value, (dict, list)):
-            return str(spec.parameters[token].value)
-        if token in DECISION_WORDS:
-            return DECISION_WORDS[token]
-        question = words.question_of(token) if token in spec.variation_points else None
-        if question is not None:
-            return f"\u2018{question.title}\u2019"
-        return token
-
-    return re.sub(r"\b[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)*\b", name, text)
-
-
 #: The guarantees a rule designer asks for (issue 13, item 4): every trick, round and match ends,
 #: someone goes out, whoever is to move has a legal move. The report lists these; the other
 #: properties are the steps of their proofs, summed up in one line with the detail in the appendix.
@@ -138,11 +97,11 @@ def _proved(spec: Spec, results: Sequence[CheckResult]) -> list[dict[str, Any]]:
             "name": p.name,
             "check": check.name,
             "check_title": check.title,
-            "statement": _plain_ids(spec, p.statement),
+            "statement": p.statement,
             "statement_as_proved": p.statement,
             "method": p.method,
             "method_words": METHOD_WORDS[p.method],
-            "scope": _plain_ids(spec, p.scope),
+            "scope": p.scope,
             "clauses": [{"id": c, "name": words.clause_name(c)} for c in p.clauses],
             "shown": p.name in DESIGNER_PROPERTIES,
             "explored": check.name == EXPLORED_CHECK,

@@ -873,7 +873,7 @@ def _interaction_problems(section: Mapping[str, Any] | None) -> Iterator[tuple[K
     for name, text in (section or {}).items():
         if name == "scope":
             yield from _blank_problems(("interactions", name), text, INTERACTION_SCOPE_BLANKS)
-        elif name != "at_once":
+        elif name not in ("at_once", "decisions"):
             yield from _blank_problems(("interactions", name), text, INTERACTION_BLANKS)
 
 
@@ -891,6 +891,7 @@ def _interactions(section: Mapping[str, Any] | None) -> InteractionWords | None:
         silence_title=section["silence_title"],
         silence_detail=section["silence_detail"],
         scope=section["scope"],
+        decisions=dict(section["decisions"]),
     )
 
 

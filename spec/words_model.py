@@ -43,6 +43,7 @@ LIVENESS_SCOPE_BLANKS = frozenset(
         "score",
         "p_min",
         "rounds",
+        "points",
     }
 )
 LIVENESS_FAILED_BLANKS = frozenset({"statement", "counterexample"})
@@ -260,6 +261,9 @@ class InteractionWords:
     silence_detail: str
     #: over what its `same` and `dead` results hold: the deals explored (INTERACTION_SCOPE_BLANKS).
     scope: str
+    #: what a rule decides (the engine's vocabulary of decisions, engine/state.py), in plain words:
+    #: the `decisions` blank of the templates.
+    decisions: Mapping[str, str]
 
 
 #: The languages of a proposed wording: English, and the rulebook's own German and Spanish.

@@ -13,6 +13,7 @@ SHARED = (
     ("tests/reports/test_consistency.py::", "full_report"),
     ("tests/reports/test_reports.py::test_every_finding_of_a_full_report_", "full_report"),
     ("tests/reports/test_reports.py::test_every_settled_candidate_of_a_full_report_", "full_report"),
+    ("tests/reports/test_reports.py::test_every_proved_property_of_a_full_report_", "full_report"),
     ("tests/reports/test_reports.py::test_findings_that_cannot_change_play_", "full_report"),
     ("tests/checks/discovery/test_hidden_points.py::", "hidden_points"),  # the recall fixture
     ("tests/protocol/test_vectors.py::", "vectors"),  # the suites, files and witnesses, cached

@@ -729,7 +729,7 @@ def check_interactions(ctx: CheckContext) -> CheckResult:
         blanks = {
             "rules": _rule_names(spec, c.all_rules),
             "moment": _moments(c.moments),
-            "decisions": ", ".join(c.overlap),
+            "decisions": ", ".join(words.decisions.get(d, d.replace("_", " ")) for d in c.overlap),
             "plays": str(v.occurs),
             "differ": str(v.differ),
         }

@@ -596,6 +596,19 @@ def test_every_settled_candidate_of_a_full_report_quotes_its_clause() -> None:
         assert f"> de: {clause.de}" in technical and f"> es: {clause.es}" in technical
 
 
+def test_every_proved_property_of_a_full_report_is_stated_in_words() -> None:
+    """Issue 21, item 3: the checks state what they proved in the words file's words (no regex turns
+    ids into words afterwards), so no statement or scope holds a spec id, a point's or a decision's."""
+    data, _ = full_report()
+    spec = load_spec()
+    ids = {*spec.clauses, *spec.variation_points, *spec.parameters, "legal_moves", "next_to_move"}
+    ids = {i for i in ids if "_" in i or "." in i}  # "deal" or "pile" may be English too
+    for p in data["proved"]:
+        assert p["statement"] == p["statement_as_proved"], p["name"]
+        words = set(re.findall(r"[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)*", f"{p['statement']} {p['scope']}"))
+        assert not words & ids, (p["name"], words & ids)
+
+
 def test_every_finding_of_a_full_report_has_all_seven_parts() -> None:
     data, results = full_report()
     spec = load_spec()

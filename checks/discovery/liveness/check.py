@@ -100,6 +100,16 @@ def _property_words(words: Words, name: str) -> LivenessProperty:
     return got
 
 
+def _point_names(words: Words, points: tuple[str, ...]) -> str:
+    """Variation points by their questions' titles, quoted and joined (a point the words file asks
+    no question of by its id); none: the one reading each rule has."""
+    names = []
+    for point in points:
+        question = words.question_of(point)
+        names.append(f"\u2018{question.title}\u2019" if question is not None else point)
+    return join(names) or "the rules as checked"
+
+
 def _reading_names(spec: Spec, words: Words, readings: Mapping[str, str], quote: bool = True) -> str:
     """Readings by the plain names the words file's questions give them, quoted and joined."""
     names = []
@@ -238,6 +248,7 @@ def check_liveness(ctx: CheckContext) -> CheckResult:
                                 "spec_players": players_text(
                                     ctx.ruleset.players_min, ctx.ruleset.players_max
                                 ),
+                                "points": _point_names(all_words, o.points),
                                 **o.blanks,
                             }
                         )

@@ -35,6 +35,8 @@ class Outcome:
     cases: int = 0  # cases or states examined
     #: Why the property was not asked (its proof states rules these rules state otherwise), or None.
     unasked: str | None = None
+    #: The variation points whose every reading the search went through (the scope's {points}).
+    points: tuple[str, ...] = ()
 
     @property
     def proved(self) -> bool:

@@ -43,11 +43,17 @@ def turn_order(spec: Spec, ruleset: Ruleset) -> Outcome:
         ("action.choice", "action.pass.out"),
         counter,
         cases=cases,
+        points=_present(spec, ("turn_order",)),
     )
 
 
+def _present(spec: Spec, points: tuple[str, ...]) -> tuple[str, ...]:
+    """The points of `points` the spec declares: those whose readings a search goes through."""
+    return tuple(p for p in points if p in spec.variation_points)
+
+
 def _combos(spec: Spec, points: tuple[str, ...]) -> Iterator[dict[str, str]]:
-    present = [p for p in points if p in spec.variation_points]
+    present = _present(spec, points)
     for values in itertools.product(*(spec.variation_points[p].playable for p in present)):
         yield dict(zip(present, values, strict=True))
 
@@ -88,6 +94,7 @@ def deal(spec: Spec, ruleset: Ruleset) -> Outcome:
         ("game.players", "deck.copies"),
         counter,
         cases=cases,
+        points=_present(spec, ("deal", "five_player_copies")),
     )
 
 
@@ -169,6 +176,7 @@ def set_reachable(spec: Spec, ruleset: Ruleset) -> Outcome:
         ("trick.end.set", "deck.copies", "action.add"),
         counter,
         cases=cases,
+        points=_present(spec, points),
     )
 
 
@@ -209,4 +217,5 @@ def run_reachable(spec: Spec, ruleset: Ruleset) -> Outcome:
         ("trick.end.run", "pile.run", "deck.ranks", "action.add"),
         counter,
         cases=cases,
+        points=_present(spec, points),
     )

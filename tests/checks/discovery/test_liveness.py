@@ -16,7 +16,14 @@ from five35.checks.discovery.liveness.check import _describe, analyse
 from five35.checks.discovery.liveness.outcome import SCHEMA_SCORE
 from five35.checks.discovery.liveness.proofs import _premises_hold
 from five35.checks.discovery.liveness.states import STATE_PLANS, _deals, _key, _state_rulesets, states
-from five35.checks.findings import DEFAULT_SOLVER_RLIMIT, CheckContext, CheckResult, FindingKind, Level
+from five35.checks.findings import (
+    DEFAULT_SOLVER_RLIMIT,
+    CheckContext,
+    CheckResult,
+    FindingKind,
+    Level,
+    ReadingRef,
+)
 from five35.checks.oracles import z3model
 from five35.checks.oracles.z3model import CheckedSolver
 from five35.checks.play.graphs import PLAY_POINTS, variants
@@ -99,7 +106,7 @@ def test_the_embedded_spec_proves_every_liveness_property_with_its_method() -> N
         assert f.topic == f.id
         assert not f.status.is_open and f.severity == "medium"
         assert f.witness is not None and f.witness.situation["players"] == 5
-        assert "five_player_copies=five_is_small" in f.readings
+        assert ReadingRef("five_player_copies", "five_is_small") in f.readings
         assert "{" not in f.title + f.detail
     assert ids == {"liveness.close.set_reachable", "liveness.deal.every_player_gets_a_card"}
     # Neither is a game that may never end: one table cannot be dealt (a gap), one ending can never
@@ -188,10 +195,10 @@ def test_a_liveness_scope_with_an_unknown_blank_is_refused_at_its_line(tmp_path:
     spec_text = SPEC_FILE.read_text(encoding="utf-8")
     (tmp_path / "house.yaml").write_text(spec_text, encoding="utf-8")
     words = WORDS_FILE.read_text(encoding="utf-8")
-    old = 'scope: "every turn_order reading, for {players} players'
+    old = 'scope: "every reading of {points}, for {players} players'
     assert old in words
     (tmp_path / "house.words.yaml").write_text(
-        words.replace(old, 'scope: "every turn_order reading, for {seats} seats'), encoding="utf-8"
+        words.replace(old, 'scope: "every reading of {points}, for {seats} seats'), encoding="utf-8"
     )
     with pytest.raises(SpecError) as err:
         load_spec(tmp_path / "house.yaml")
