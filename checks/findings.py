@@ -324,15 +324,15 @@ class ProvedProperty:
 
 @dataclass(frozen=True)
 class SettledCandidate:
-    """A candidate question discovery considered and a clause of the texts settles: a change to the
-    rules (`change`, in a designer's words) that contradicts what the clause `clause` states. `says`
-    quotes the words of the clause that rule it out (as the source writes them) and `found` is what
-    the change did against them; `candidate` and `by` are the technical ids (the mutant, the question
-    of the texts that caught it)."""
+    """A candidate question discovery considered and the texts settle: a change to the rules
+    (`change`, in a designer's words) that contradicts what the clauses `clauses` state. `says`
+    quotes the words of the clauses that rule it out (as the source writes them; empty where the
+    clauses do as a whole) and `found` is what the change did against them; `candidate` and `by` are
+    the technical ids (the mutant or the rule interaction, and what caught it)."""
 
     candidate: str
     change: str
-    clause: str
+    clauses: tuple[str, ...]
     by: str
     says: str
     found: str
@@ -341,7 +341,7 @@ class SettledCandidate:
         return {
             "candidate": self.candidate,
             "change": self.change,
-            "clause": self.clause,
+            "clauses": list(self.clauses),
             "by": self.by,
             "says": self.says,
             "found": self.found,

@@ -117,7 +117,7 @@ def _settled(spec: Spec, results: Sequence[CheckResult]) -> list[dict[str, Any]]
     for r in results:
         for c in r.settled:
             seen.setdefault(c.candidate, c)
-    return [{**c.to_json(), "clause": clause_list(spec, [c.clause])[0]} for c in seen.values()]
+    return [{**c.to_json(), "clauses": clause_list(spec, c.clauses)} for c in seen.values()]
 
 
 def _discovery(

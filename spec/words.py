@@ -890,6 +890,9 @@ def _interactions(section: Mapping[str, Any] | None) -> InteractionWords | None:
         fixed_at_once=section["fixed_at_once"],
         silence_title=section["silence_title"],
         silence_detail=section["silence_detail"],
+        settled_change=section["settled_change"],
+        settled_at_once=section["settled_at_once"],
+        settled_needs=section["settled_needs"],
         scope=section["scope"],
         decisions=dict(section["decisions"]),
     )

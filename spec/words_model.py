@@ -259,6 +259,12 @@ class InteractionWords:
     fixed_at_once: str
     silence_title: str
     silence_detail: str
+    #: an order the texts fix, as the report's list of what the texts settle says it: the change
+    #: (another order), and what it changes where the order is fixed by a rule acting at once or by
+    #: a decision computed from another.
+    settled_change: str
+    settled_at_once: str
+    settled_needs: str
     #: over what its `same` and `dead` results hold: the deals explored (INTERACTION_SCOPE_BLANKS).
     scope: str
     #: what a rule decides (the engine's vocabulary of decisions, engine/state.py), in plain words:

@@ -64,6 +64,7 @@ from ..findings import (
     Finding,
     FindingKind,
     ProvedProperty,
+    SettledCandidate,
     Severity,
     Witness,
     kind_severity,
@@ -666,6 +667,21 @@ def _judge_one(
 # ---- the check -----------------------------------------------------------------------------------
 
 
+def _markers_in(spec: Spec, clauses: Sequence[str], markers: Mapping[str, Sequence[str]]) -> str:
+    """The words of `clauses` that say a rule acts at once, as each text writes them, joined."""
+    found: list[str] = []
+    for cid in clauses:
+        clause = spec.clauses.get(cid)
+        for code, words in markers.items():
+            text = (clause.text(code) if clause is not None else None) or ""
+            for word in words:
+                at = text.lower().find(word.lower())
+                if at >= 0 and text[at : at + len(word)] not in found:
+                    found.append(text[at : at + len(word)])
+                    break
+    return " / ".join(found)
+
+
 def _players(s: Search) -> str:
     counts = sorted(s.player_counts)
     if not counts:
@@ -718,6 +734,7 @@ def check_interactions(ctx: CheckContext) -> CheckResult:
     rules = {r.id: r for r in spec.rules}
     proved: list[ProvedProperty] = []
     findings: list[Finding] = []
+    settled: list[SettledCandidate] = []
     notes: list[str] = []
     counts: dict[str, int] = {}
     scope = _scope(found)
@@ -764,6 +781,17 @@ def check_interactions(ctx: CheckContext) -> CheckResult:
             how, cited = v.settled_by
             template = words.fixed_needs if how == "needs" else words.fixed_at_once
             notes.append(template.format(**blanks, clauses=", ".join(cited)))
+            # A question the texts settle: listed with the clauses, for a designer to disagree with.
+            settled.append(
+                SettledCandidate(
+                    c.topic,
+                    words.settled_change.format(**blanks),
+                    tuple(cited),
+                    f"interactions.{how}",
+                    "" if how == "needs" else _markers_in(spec, cited, words.at_once),
+                    (words.settled_needs if how == "needs" else words.settled_at_once).format(**blanks),
+                )
+            )
         else:
             assert v.differing is not None
             position, move, outcomes = v.differing
@@ -801,4 +829,5 @@ def check_interactions(ctx: CheckContext) -> CheckResult:
         proved=tuple(proved),
         findings=tuple(findings),
         notes=tuple(notes),
+        settled=tuple(settled),
     )

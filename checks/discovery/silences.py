@@ -654,7 +654,7 @@ def settled_of(
             continue
         out.append(
             SettledCandidate(
-                o.name, describe(spec, o.name), kill.clause, kill.by, states_of(kill), kill.message
+                o.name, describe(spec, o.name), (kill.clause,), kill.by, states_of(kill), kill.message
             )
         )
     return tuple(out)

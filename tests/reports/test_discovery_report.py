@@ -79,7 +79,7 @@ SETTLED = (
     SettledCandidate(
         "test.flip",
         "the lower single overwrites the higher",
-        "pile.single",
+        ("pile.single",),
         "pile.single.example",
         "(1 < 7 < 14)",
         "a single 7 does not beat a single 1",
@@ -208,7 +208,8 @@ def test_what_a_clause_settled_is_in_the_appendix_with_the_clause_in_both_texts(
     d = data()
     [entry] = d["settled"]
     clause = SPEC.clauses["pile.single"]
-    assert entry["clause"]["de"] == clause.de and entry["clause"]["es"] == clause.es
+    [quoted] = entry["clauses"]
+    assert quoted["de"] == clause.de and quoted["es"] == clause.es
     files = render_all(d)
     technical = files["technical.md"]
     assert "## Considered and settled by the texts" in technical

@@ -143,3 +143,24 @@ def test_rules_lists_when_and_decides() -> None:
     assert rule["decides"] == ["round_ends", "next_to_move"]
     eight = next(r for r in data["rules"] if r["id"] == "trick.end.eight")
     assert eight["when"] == ["lead", "overwrite", "add"] and eight["does"] == "trick_end"
+
+
+def test_every_order_the_texts_fix_is_listed_as_settled_with_its_clauses() -> None:
+    """Issue 18, item 3: a rule order the texts fix is a candidate question discovery considered and
+    a clause settles; the check lists it with the clauses that fix it and the texts' own words."""
+    spec = load_spec()
+    ruleset = spec.ruleset()
+    result = check_interactions(CheckContext(spec, ruleset))
+    fixed = [v for v in search(spec, ruleset).verdicts if v.status == "fixed"]
+    assert fixed and [c.candidate for c in result.settled] == [v.candidate.topic for v in fixed]
+    for c, v in zip(result.settled, fixed, strict=True):
+        assert v.settled_by is not None
+        how, cited = v.settled_by
+        assert c.clauses == tuple(cited) and c.by == f"interactions.{how}"
+        assert "_" not in c.change and "_" not in c.found  # rules and decisions in words
+        texts = " ".join(f"{spec.clauses[cid].de} {spec.clauses[cid].es}" for cid in cited)
+        if how == "at_once":
+            # "sofort" and "de inmediato", as the texts write them
+            assert c.says and all(word in texts for word in c.says.split(" / ")), c.says
+        else:
+            assert c.says == ""

@@ -223,9 +223,10 @@ def test_the_check_at_levels_quick_and_ci() -> None:
     killed = [o.name for o in found.of("killed")]
     assert killed and [c.candidate for c in ci.settled] == killed
     for c in ci.settled:
-        assert c.clause in SPEC.clauses and c.change == silences.describe(SPEC, c.candidate)
+        [clause] = c.clauses
+        assert clause in SPEC.clauses and c.change == silences.describe(SPEC, c.candidate)
         assert "_" not in c.change and "_" not in c.found  # no ids in what a designer reads
-        text = f"{SPEC.clauses[c.clause].de} {SPEC.clauses[c.clause].es}"
+        text = f"{SPEC.clauses[clause].de} {SPEC.clauses[clause].es}"
         # The quote is the source's own words (an ellipsis marks what it leaves out).
         assert all(part.strip() in text for part in c.says.split("...")), (c.says, text)
 
