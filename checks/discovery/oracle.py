@@ -80,7 +80,7 @@ def _single_example(game: Game) -> str | None:
         return None
     one, seven, fourteen = (Pile("single", (r,)) for r in (1, 7, 14))
     if not (game.beats(seven, one) and game.beats(fourteen, seven)) or game.beats(one, seven):
-        return "a single 7 does not beat a single 1, or a 14 a 7 (1 < 7 < 14)"
+        return "a single 7 does not beat a single 1, or a 14 a 7"
     return None
 
 
@@ -89,7 +89,7 @@ def _set_example(game: Game) -> str | None:
         return None
     low, high = Pile("set", (1, 1, 1)), Pile("set", (14, 14, 14))
     if not game.beats(high, low) or game.beats(low, high):
-        return "the set 14,14,14 does not beat 1,1,1 (1,1,1 < 14,14,14)"
+        return "the set 14,14,14 does not beat 1,1,1"
     return None
 
 
@@ -181,8 +181,9 @@ def _last_placer_wins(game: Game) -> str | None:
             winner = game.trick_winner(trick, (reason,))
             if winner != last:
                 return (
-                    f"a trick ended by {ENDED_BY[reason]} goes to seat {winner}, not to seat {last}, "
-                    "who placed the last card"
+                    f"a trick ended by {ENDED_BY[reason]} goes to "
+                    + ("the player who opened it" if winner == trick[0].player else "another player")
+                    + ", not to the last player who placed a card"
                 )
     return None
 
@@ -244,11 +245,10 @@ def _run_closes(game: Game) -> str | None:
     five, four = game.runs_from(start, 5), game.runs_from(start, 4)
     if five is None or four is None:
         return None
-    reason = game.closes(Pile("run", five), "add")
-    if reason != TrickEndReason.RUN_CLOSED or game.closes(Pile("run", four), "add") is not None:
-        return (
-            "adding the fifth card of a run does not end the trick as a closed run (or the fourth card does)"
-        )
+    if game.closes(Pile("run", four), "add") is not None:
+        return "adding the fourth card of a run already ends the trick"
+    if game.closes(Pile("run", five), "add") != TrickEndReason.RUN_CLOSED:
+        return "adding the fifth card of a run does not end the trick as a closed run"
     return None
 
 

@@ -214,7 +214,7 @@ def test_what_a_clause_settled_is_in_the_appendix_with_the_clause_in_both_texts(
     technical = files["technical.md"]
     assert "## Considered and settled by the texts" in technical
     assert (
-        "1. **If the lower single overwrites the higher:** The single settles it. The texts say "
+        "1. **If the lower single overwrites the higher:** settled by the clause ‘the single’. The texts say "
         "“(1 < 7 < 14)”, and with this change a single 7 does not beat a single 1."
     ) in technical
     assert f"> de: {clause.de}" in technical and f"> es: {clause.es}" in technical
