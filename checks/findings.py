@@ -74,20 +74,15 @@ class ReadingRef:
         return f"{self.point}={self.reading}"
 
 
-def reading_key(point: str, reading: str) -> ReadingRef:
-    """The one key of `Finding.readings`."""
-    return ReadingRef(point, reading)
-
-
 def point_readings(spec: Spec, point: str) -> dict[ReadingRef, str]:
     """Every reading of a variation point, as `Finding.readings` holds them."""
-    return {reading_key(point, r): words for r, words in spec.variation_points[point].readings.items()}
+    return {ReadingRef(point, r): words for r, words in spec.variation_points[point].readings.items()}
 
 
 def readings_of(spec: Spec, pairs: Iterable[tuple[str, str]]) -> dict[ReadingRef, str]:
     """Some (point, reading) pairs as `Finding.readings` holds them, each with its plain words."""
     return {
-        reading_key(p, r): spec.variation_points[p].readings.get(r, "") if p in spec.variation_points else ""
+        ReadingRef(p, r): spec.variation_points[p].readings.get(r, "") if p in spec.variation_points else ""
         for p, r in pairs
     }
 

@@ -421,6 +421,16 @@ class Search:
     by_moment_follows: dict[str, list[Verdict]] = field(default_factory=dict)
 
 
+def _marker(text: str | None, words: Sequence[str]) -> str:
+    """The first of `words` (a rule acting at once) that `text` holds, as the text writes it, or ""."""
+    lowered = (text or "").lower()
+    for word in words:
+        at = lowered.find(word.lower())
+        if at >= 0:
+            return (text or "")[at : at + len(word)]
+    return ""
+
+
 def _at_once_rules(spec: Spec, markers: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, ...]]:
     """rule id -> its clauses that say it acts at once (a marker of the words file in the text)."""
     out: dict[str, tuple[str, ...]] = {}
@@ -430,11 +440,8 @@ def _at_once_rules(spec: Spec, markers: Mapping[str, Sequence[str]]) -> dict[str
             clause = spec.clauses.get(cid)
             if clause is None:
                 continue
-            for code, words in markers.items():
-                text = (clause.text(code) or "").lower()
-                if any(w.lower() in text for w in words):
-                    hits.append(cid)
-                    break
+            if any(_marker(clause.text(code), words) for code, words in markers.items()):
+                hits.append(cid)
         if hits:
             out[rule.id] = tuple(hits)
     return out
@@ -673,12 +680,9 @@ def _markers_in(spec: Spec, clauses: Sequence[str], markers: Mapping[str, Sequen
     for cid in clauses:
         clause = spec.clauses.get(cid)
         for code, words in markers.items():
-            text = (clause.text(code) if clause is not None else None) or ""
-            for word in words:
-                at = text.lower().find(word.lower())
-                if at >= 0 and text[at : at + len(word)] not in found:
-                    found.append(text[at : at + len(word)])
-                    break
+            word = _marker(clause.text(code), words) if clause is not None else ""
+            if word and word not in found:
+                found.append(word)
     return " / ".join(found)
 
 

@@ -14,7 +14,7 @@ from ...engine import Game
 from ...spec import Ruleset, Spec, SpecError
 from ...spec.words import words_of
 from ...spec.words_model import AlternativeWords, SceneWords, Words
-from ..findings import Alternative, Side, reading_key
+from ..findings import Alternative, ReadingRef, Side
 from .measure import dealable
 from .scenes import scene_of
 from .variants import VARIANTS
@@ -75,7 +75,7 @@ def first_readings(pairs: Iterable[tuple[str, str]]) -> dict[str, str]:
 
 def _plain(spec: Spec, readings: Mapping[str, str]) -> str:
     return "; ".join(
-        f"{reading_key(p, r)}: {spec.variation_points[p].readings[r]}" for p, r in readings.items()
+        f"{ReadingRef(p, r)}: {spec.variation_points[p].readings[r]}" for p, r in readings.items()
     )
 
 
@@ -92,7 +92,7 @@ def readings_alternative(
     so they are not shown as readings of their own."""
     if not readings:
         return None
-    combo = ", ".join(str(reading_key(p, r)) for p, r in readings.items())
+    combo = ", ".join(str(ReadingRef(p, r)) for p, r in readings.items())
     label = ruleset.label()
     return from_words(
         words_of(spec),
@@ -127,7 +127,7 @@ def clause_deleted(
         # dealing the whole deck; the finding does not hinge on the deal.
         named = {**named, "deal": "deal_all"}
         under = spec.with_readings(ruleset, named)
-    where = f" under {', '.join(str(reading_key(p, r)) for p, r in named.items())}" if named else ""
+    where = f" under {', '.join(str(ReadingRef(p, r)) for p, r in named.items())}" if named else ""
     return from_words(
         words_of(spec),
         "clause_deleted",
