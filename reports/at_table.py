@@ -18,13 +18,19 @@ def _shares_json(s: Shares) -> list[dict[str, Any]]:
     ]
 
 
+def _p(p: float) -> float:
+    # Four significant digits: the digits past them say nothing about the matches, and differ in
+    # the last places between ways of computing the same test.
+    return float(f"{p:.4g}")
+
+
 def _mean_json(m: MeanChange) -> dict[str, Any]:
     return {
         "played": round(m.played, 4),
         "compared": round(m.compared, 4),
         "difference": round(m.difference, 4),
         "ci": [round(m.low, 4), round(m.high, 4)],
-        "p": m.p,
+        "p": _p(m.p),
     }
 
 
@@ -39,11 +45,15 @@ def outcome_json(o: OutcomeChange) -> dict[str, Any]:
             "winner_by_seat": {
                 "played": _shares_json(t.seats[0]),
                 "compared": _shares_json(t.seats[1]),
-                "p": t.seat_p,
+                "p": _p(t.seat_p),
             },
             "winner_by_style": None
             if not t.style_tested
-            else {"played": _shares_json(t.styles[0]), "compared": _shares_json(t.styles[1]), "p": t.style_p},
+            else {
+                "played": _shares_json(t.styles[0]),
+                "compared": _shares_json(t.styles[1]),
+                "p": _p(t.style_p),
+            },
             "rounds": _mean_json(t.rounds),
             "spread": _mean_json(t.spread),
             "comes_up": None

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
-from ...engine import Game, Move, RoundEnd, State, TrickEnd
+from ...engine import Game, MatchEnd, Move, RoundEnd, State, TrickEnd
 from ...engine.bots import seat_bots, turning_seats
 from ...engine.engines import Engine, make_engine
 from ...engine.executor import Executor, LocalExecutor, describes_units, games_text
@@ -98,6 +98,33 @@ class ImpactCounts:
             moves=self.moves + other.moves,
             comes_up_games=self.comes_up_games + other.comes_up_games,
         )
+
+
+@dataclass(frozen=True)
+class Match:
+    """One match's result: the seats with the lowest final score (more than one on a tie), the
+    rounds played, and the highest final score minus the lowest."""
+
+    game: int
+    winners: tuple[int, ...]
+    rounds: int
+    spread: int
+
+    @classmethod
+    def ended(cls, game: int, rounds: int, scores: Sequence[int]) -> Match:
+        """Match `game`, played for `rounds` rounds to the final `scores`."""
+        best = min(scores)
+        return cls(
+            game, tuple(s for s, score in enumerate(scores) if score == best), rounds, max(scores) - best
+        )
+
+
+def final_scores(events: Sequence[object], scores: tuple[int, ...]) -> tuple[int, ...]:
+    """The scores after a step's `events`: those of its RoundEnd or MatchEnd, else `scores`."""
+    for event in events:
+        if isinstance(event, (RoundEnd, MatchEnd)):
+            scores = event.scores
+    return scores
 
 
 def outcome_key(events: Sequence[object]) -> tuple[Any, ...]:
@@ -296,13 +323,15 @@ def measure_with_stats(
     *,
     base_seed: int = 0,
     bots: Sequence[str] = DEFAULT_BOTS,
-) -> tuple[dict[str, ImpactCounts], Stats]:
-    """`measure`, and the statistics `five35.engine.simulate.simulate` gives for the same games of
-    the played rules (match mode, the bots seated as here): the played games are the same, so the
-    variant comparison of the played rules need not play them again."""
+) -> tuple[dict[str, ImpactCounts], Stats, tuple[Match, ...]]:
+    """`measure`, the statistics `five35.engine.simulate.simulate` gives for the same games of the
+    played rules (match mode, the bots seated as here), and each of those matches' result as
+    `five35.checks.impact.outcomes.play_outcomes` gives it: the played games are the same, so
+    neither the variant comparison nor the outcomes of the played rules need play them again."""
     tally = _Tally(players)
-    counts = _measure(played, compared, players, games, base_seed, bots, Game, None, None, tally)
-    return counts, tally.freeze("match", played.label(), tuple(bots), turning=True)
+    matches: list[Match] = []
+    counts = _measure(played, compared, players, games, base_seed, bots, Game, None, None, (tally, matches))
+    return counts, tally.freeze("match", played.label(), tuple(bots), turning=True), tuple(matches)
 
 
 def _measure(
@@ -315,15 +344,16 @@ def _measure(
     engine: EngineFactory,
     progress: Callable[[int], None] | None,
     engines: Mapping[str, EngineFactory] | None,
-    tally: _Tally | None,
+    kept: tuple[_Tally, list[Match]] | None,
 ) -> dict[str, ImpactCounts]:
     """Play game i for every i in `games` under `played` and compare every step with each ruleset
     in `compared` (name -> (ruleset, (played reading, compared reading))).
 
     The bots take turns round the seats from one game to the next (`turning_seats`). `engines` may
     give a compared name its own engine class (default: `engine`). Returns the counts per compared
-    name. A comparison stops for a game at its first difference. With `tally`, every game is also
-    counted into it as `simulate` counts it (its first round_limit rounds).
+    name. A comparison stops for a game at its first difference. With `kept` (a tally and a list),
+    every game is also counted into the tally as `simulate` counts it (its first round_limit rounds)
+    and its result appended to the list.
     """
     base = _engine(engine, played, players)
     played.hand_size(players)  # a played ruleset that cannot deal is the caller's error
@@ -386,11 +416,13 @@ def _measure(
             other = t.game.new_match(seed)
             if other != state:
                 t.record("deal", partial(deal_witness, base, t.game, state, other, first=True), index)
-        steps: list[Step] | None = [] if tally is not None else None
+        steps: list[Step] | None = [] if kept is not None else None
+        scores: tuple[int, ...] = (0,) * players
         rounds = 0
         most = move_limit(base)
         while True:
             moves = 0
+            events: Sequence[object] = ()
             while state.phase == "play":
                 moves += 1
                 if moves > most:
@@ -404,6 +436,7 @@ def _measure(
                 if steps is not None and rounds < limit:
                     steps.append(Step(state, move, events))
                 state = new
+            scores = final_scores(events, scores)
             rounds += 1
             # The tally, when kept, needs the match played to its end or to simulate's round limit,
             # and so does a match in which how often each rule comes up is counted.
@@ -433,8 +466,9 @@ def _measure(
                     m.end_game(t.comes_up, played_moves)
             for m in unchanged:
                 m.end_game(0, played_moves)
-        if tally is not None and steps is not None:
-            tally.add_game(steps, "match")
+        if kept is not None and steps is not None:
+            kept[0].add_game(steps, "match")
+            kept[1].append(Match.ended(index, rounds, scores))
         if progress is not None:
             progress(1)
     return {name: members[name].counts() for name in compared}

@@ -37,6 +37,7 @@ from ..impact.measure import (
     DEFAULT_BOTS,
     Comparison,
     ImpactCounts,
+    Match,
     comparison,
     describe_method,
     estimate_alternatives,
@@ -113,7 +114,7 @@ def _impact_unit(
     seed: int,
     bots: Sequence[str],
     stats: bool,
-) -> dict[str, ImpactCounts] | tuple[dict[str, ImpactCounts], Stats]:
+) -> dict[str, ImpactCounts] | tuple[dict[str, ImpactCounts], Stats, tuple[Match, ...]]:
     if stats:
         return measure_with_stats(ruleset, compared, players, games, base_seed=seed, bots=bots)
     return measure(ruleset, compared, players, games, base_seed=seed, bots=bots)
@@ -165,7 +166,7 @@ def _impact_plan(
     spec: Spec, ruleset: Ruleset, games: int, seed: int, bots: Sequence[str], stats: bool = False
 ) -> tuple[list[Unit], Callable[[Sequence[Any]], dict[str, PointImpact]]]:
     """The units of the impact of every variation point, and what makes their results the impacts.
-    With `stats`, each unit's result is (counts, the played games' Stats) (`played_stats`)."""
+    With `stats`, each unit's result is (counts, the played games' Stats, their results)."""
     compared, _ = impact_units(spec, ruleset)
     playable = dealable_counts(ruleset)  # a table the played rules cannot deal has nothing to compare
     units: list[Unit] = [
@@ -553,8 +554,11 @@ def report_result(
     checks = check_units(spec, ruleset, level, seed, solver_rlimit=solver_rlimit) if results is None else []
 
     # The rules played's matches to their end, for what each answer changes at the table (the
-    # other readings are played where the impact measurement saw them change some game).
-    played_sides = [((Game, ruleset), n) for n in dealable_counts(ruleset)] if outcomes else []
+    # other readings are played where the impact measurement saw them change some game). The impact
+    # units play those very matches when they keep the variant's Stats, and give their results.
+    played_sides = (
+        [((Game, ruleset), n) for n in dealable_counts(ruleset)] if outcomes and not variants else []
+    )
     outcome_work = _outcome_units(played_sides, games, seed, bots)
 
     def heard(i: int, result: Any) -> None:
@@ -563,6 +567,12 @@ def report_result(
 
     done = _run_units([*checks, *impact_work, *variant_work, *outcome_work], run_on, progress, heard)
     played_outcomes = _gather_outcomes(outcome_work, done[len(done) - len(outcome_work) :])
+    if outcomes and variants:
+        for (_, args, _), result in zip(
+            impact_work, done[len(checks) : len(checks) + len(impact_work)], strict=True
+        ):
+            key, part = ((Game, ruleset), args[2]), Outcomes(args[2], tuple(bots), result[2])
+            played_outcomes[key] = played_outcomes[key].merge(part) if key in played_outcomes else part
     done = done[: len(done) - len(outcome_work)]
     checked = list(results) if results is not None else list(done[: len(checks)])
     if results is None:
@@ -573,7 +583,7 @@ def report_result(
     done = done[len(checks) :]
     impacts = impacts_of(done[: len(impact_work)])
     if variants:
-        for (_, args, _), (_, stats) in zip(impact_work, done[: len(impact_work)], strict=True):
+        for (_, args, _), (_, stats, _) in zip(impact_work, done[: len(impact_work)], strict=True):
             if args[2] in played:
                 played[args[2]].append(stats)
     compared = variants_of(done[len(impact_work) :]) if variants_of is not None else []

@@ -11,6 +11,7 @@ import pytest
 from five35.checks.impact.measure import COMES_UP_GAMES, comparison, measure
 from five35.checks.impact.outcomes import (
     Match,
+    MeanChange,
     OutcomeChange,
     Outcomes,
     compare,
@@ -201,3 +202,33 @@ def test_no_clear_change_says_how_large_a_change_it_rules_out() -> None:
         f"style's share of wins may have moved by up to {share} percentage points, a match's length by "
         f"up to 0 rounds and the distance between the final scores by up to {spread} points." in words
     )
+
+
+def test_the_tests_give_scipy_stats_answers() -> None:
+    # The comparison computes the chi-square and paired t tests from scipy.special (what
+    # scipy.stats's own distributions call); held here to scipy.stats's answers on seeded samples.
+    import random
+
+    from five35.checks.impact.outcomes import _chi_square_p, _paired
+    from scipy import stats  # type: ignore[import-untyped]
+
+    rng = random.Random(535)
+    for _ in range(200):
+        k = rng.randint(2, 7)
+        a = [rng.randint(1, 60) for _ in range(k)]
+        b = [rng.randint(1, 60) for _ in range(k)]
+        if a != b:
+            want = stats.chi2_contingency([a, b], correction=False).pvalue
+            assert _chi_square_p(a, b) == pytest.approx(want, rel=1e-9)
+        x = [rng.randint(1, 15) for _ in range(120)]
+        y = [v + rng.randint(-3, 4) for v in x]
+        change = _paired(x, y)
+        assert change.p == pytest.approx(stats.ttest_rel(y, x).pvalue, rel=1e-9, abs=1e-300)
+        half = stats.t.ppf(0.975, 119) * stats.tstd([v - u for u, v in zip(x, y, strict=True)]) / 120**0.5
+        assert (change.high - change.low) / 2 == pytest.approx(half, rel=1e-9)
+
+
+def test_the_report_gives_p_values_to_four_significant_digits() -> None:
+    from five35.reports.at_table import _mean_json
+
+    assert _mean_json(MeanChange(1.0, 2.0, 0.5, 1.5, 2.4825226842480502e-46))["p"] == 2.483e-46

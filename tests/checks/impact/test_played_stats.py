@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 from five35.checks.impact.measure import comparison, measure, measure_with_stats
+from five35.checks.impact.outcomes import play_outcomes
 from five35.checks.job import run as job
+from five35.engine import Game
 from five35.engine.simulate import simulate
 from five35.spec import Spec
 
@@ -22,9 +24,11 @@ def test_played_stats_are_simulates(spec: Spec, players: int, points: tuple[str,
         rs, chosen, other = comparison(spec, played, point)
         compared[point] = (rs, (chosen, other))
     games = range(3, 15)
-    counts, stats = measure_with_stats(played, compared, players, games, base_seed=535, bots=BOTS)
+    counts, stats, matches = measure_with_stats(played, compared, players, games, base_seed=535, bots=BOTS)
     # The bots take turns round the seats, in the impact measurement as in the report's simulations.
     assert stats == simulate(played, players, games, list(BOTS), "match", base_seed=535, turning=True)
+    # The matches' results are those the outcome play gives for the same matches.
+    assert matches == play_outcomes(Game, played, players, games, 535, BOTS).matches
     assert counts == measure(played, compared, players, games, base_seed=535, bots=BOTS)
 
 
