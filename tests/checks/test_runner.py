@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -195,6 +196,20 @@ def test_a_check_is_known_by_its_registered_name_whatever_it_calls_itself(
     assert [r.name for r in run.results] == ["registered"]
     assert run.to_json()["checks"][0]["name"] == "registered"
     assert run.results[0].title == "The registered title"
+
+
+def test_the_runner_times_every_check_whatever_the_check_says_it_took(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def check_slow(ctx: CheckContext) -> CheckResult:
+        spent = time.process_time()
+        while time.process_time() - spent < 0.05:
+            pass
+        return CheckResult("slow", "", 0.0, exhaustive=1)
+
+    monkeypatch.setattr(runner, "all_checks", lambda: (Check("slow", "A slow check", check_slow),))
+    run = run_checks(SPEC, BASE, level="quick", seed=1)
+    assert run.results[0].seconds >= 0.05
 
 
 def test_every_check_in_the_registry_names_its_own_results() -> None:
