@@ -89,6 +89,11 @@ def variant_json(
     # Where the version answers a question otherwise than the rules played, so that its columns
     # can be read (a version is its answers).
     otherwise = []
+    # A literal version takes some readings on its text's own word and chooses the rest where
+    # the text is silent: only the first are what that text answers.
+    profile = plain.spec.profiles.get(v.label)
+    literal = profile.status == "literal" if profile is not None else False
+    on_the_text = profile.on_the_text if profile is not None else {}
     for number, q in enumerate(questions, 1):
         for point in q["points"]:
             if point in v.readings and v.readings[point] != played.get(point):
@@ -98,6 +103,7 @@ def variant_json(
                         "id": q["id"],
                         "point": point,
                         "reading": plain.reading(point, v.readings[point]),
+                        "chosen": literal and on_the_text.get(point) != v.readings[point],
                     }
                 )
     return {

@@ -17,9 +17,10 @@ from .plain import KIND_WORDS, Plain, pct
 from .sections import clause_list, evidence_list, evidence_table, scene_json
 
 BASIS_WORDS: Mapping[str, str] = {
-    # Said with the profile's note, which names the words or the example that decide it: a
-    # question the texts' words leave open ("can be read two ways") may be decided by their example.
-    "text": "the rule texts decide it",
+    # Said with the profile's note, which names the words or the example that point to it: a
+    # question the texts' words leave open ("can be read two ways") may have an answer their
+    # example points to, which the designer still confirms.
+    "text": "the rule texts point to it",
     # Outside evidence ranges from an implementation to a reviewer reasoning from the name: it
     # supports a reading, it does not show how every table plays.
     "evidence": "outside evidence supports it",
@@ -152,6 +153,23 @@ def _question_choice(
     }
 
 
+def _standing(spec: Spec, q: Question) -> str:
+    """Where the question stands, in the words file's words: open, or answered on the basis of the
+    readings that settle it (outside evidence before the texts where both play a part: the answer
+    is only as firm as its least firm reading)."""
+    templates = words_of(spec).templates
+    if q.status.is_open:
+        return templates["standing_open"]
+    profile = spec.profiles.get(q.status.profile or "")
+    bases = {
+        choice.basis
+        for point, _ in q.status.readings
+        if profile is not None and (choice := profile.readings.get(point)) is not None
+    }
+    basis = next((b for b in ("house", "evidence", "text") if b in bases), "text")
+    return templates[f"standing_{basis}"]
+
+
 def _impact_rows(
     spec: Spec, q: Question, members: Sequence[Reviewed], data: ReportData, plain: Plain
 ) -> list[dict[str, Any]]:
@@ -247,6 +265,7 @@ def question_json(
         "kind_words": KIND_WORDS[q.kind],
         "severity": q.severity.value,
         "status": "open" if q.status.is_open else "settled",
+        "standing": _standing(spec, q),
         "settled_by": None if q.status.is_open else q.status.to_json(),
         "points": list(q.words.points),
         "parameters": list(q.words.parameters),
@@ -335,10 +354,14 @@ def plain_verdict(
     """The designer's summary: the questions, what changes play, what is urgent."""
     rules = plain.ruleset_words()
     open_q = [q for q in questions if q["status"] == "open"]
+    answered: dict[str, int] = {}
+    for q in questions:
+        if q["status"] != "open":
+            answered[q["standing"]] = answered.get(q["standing"], 0) + 1
     lines = [
         f"{len(questions)} question{'s' if len(questions) != 1 else ''} to settle; under "
         f"{rules[:1].lower() + rules[1:]}, {len(open_q)} of them {'is' if len(open_q) == 1 else 'are'} "
-        "still open."
+        "still open" + "".join(f", {n} {standing}" for standing, n in answered.items()) + "."
     ]
     clear = [q for q in questions if q["at_table"] and q["at_table"]["real"]]
     if clear:

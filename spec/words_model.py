@@ -24,6 +24,10 @@ TEMPLATE_BLANKS: Mapping[str, frozenset[str]] = {
     "dead_clause": frozenset({"clauses", "title"}),
     "contradiction": frozenset({"clauses", "title"}),
     "other": frozenset({"clauses", "title"}),
+    "standing_open": frozenset(),
+    "standing_text": frozenset(),
+    "standing_evidence": frozenset(),
+    "standing_house": frozenset(),
 }
 #: The blanks a question gathered from discovered findings (templates.topic_questions) may use.
 TOPIC_QUESTION_BLANKS = frozenset({"title", "topic", "clause", "name"})

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import json
 import re
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 from five35.checks.findings import SEVERITIES, Finding, FindingKind, ReadingRef
+from five35.checks.job import run as report_job
 from five35.checks.job.review import assign, points_at_stake
-from five35.reports import render_all
+from five35.reports import render_all, report_data
 from five35.spec import embedded_spec_path, load_spec
 from five35.spec.words import questions_of, words_of
 from five35.spec.words_model import LANGUAGES, WORDS_SUFFIX
@@ -305,8 +307,18 @@ def test_severity_follows_what_the_answer_changes_at_the_table() -> None:
             assert q["severity"] != "high", q["id"]
 
 
+@cache
+def _with_variants() -> dict[str, Any]:
+    # The rule versions are compared only where the report plays them (the full report above
+    # does not): a few matches, no checks.
+    return report_data(
+        report_job.report_result(SPEC, SPEC.ruleset(), games=4, seed=7, results=[], outcomes=False)
+    )
+
+
 def test_each_rule_version_says_where_it_answers_otherwise_than_the_rules_played() -> None:
-    data = _full()
+    data = _with_variants()
+    assert len(data["variants"]) == len(SPEC.profiles)
     played = data["ruleset"]["readings"]
     numbers = {q["id"]: n for n, q in enumerate(data["questions"], 1)}
     md = render_all(data)["report.md"]
@@ -323,6 +335,34 @@ def test_each_rule_version_says_where_it_answers_otherwise_than_the_rules_played
         else:
             assert expected, v["label"]  # every published profile departs somewhere
             first = v["answers_otherwise"][0]
+            chosen = ", chosen where the text is silent" if first["chosen"] else ""
             assert (
-                f"- {v['title']}: answers otherwise question {first['question']} ({first['reading']})" in md
+                f"- {v['title']}: answers otherwise question {first['question']} ({first['reading']}{chosen})"
+                in md
             )
+        # A version that reads a text word for word answers on that text's word only where it
+        # takes the reading with basis text; the rest it chooses where the text is silent.
+        on_the_text = SPEC.profiles[v["label"]].on_the_text if v["label"] in SPEC.profiles else {}
+        for a in v["answers_otherwise"]:
+            literal = v["label"] in SPEC.profiles and SPEC.profiles[v["label"]].status == "literal"
+            assert a["chosen"] == (literal and on_the_text.get(a["point"]) != v["readings"][a["point"]])
+    # The German text read word for word takes "the strongest card" by its own choice.
+    german = next(v for v in data["variants"] if v["label"] == "german-literal")
+    assert any(a["point"] == "eight_rank" and a["chosen"] for a in german["answers_otherwise"])
+
+
+def test_an_answer_is_settled_for_the_designer_only_by_a_house_rule() -> None:
+    # An answer the texts point to, or one outside sources support, is the designer's to confirm:
+    # the report never calls it settled.
+    data = _full()
+    templates = WORDS.templates
+    for q in data["questions"]:
+        if q["status"] == "open":
+            assert q["standing"] == templates["standing_open"]
+            continue
+        basis = q["choice"]["basis"]
+        assert q["standing"] == templates[f"standing_{basis}"], q["id"]
+    md = render_all(data)["report.md"]
+    assert "Settled" not in md and "settled" not in md.split("## The questions in detail")[0]
+    standings = {q["standing"] for q in data["questions"]}
+    assert {templates["standing_text"], templates["standing_evidence"]} <= standings
