@@ -59,6 +59,8 @@ class Insertion:
     replaces: str | None = None
     # Who the outside evidence that settles it is (a basis of evidence names its sources).
     by: tuple[str, ...] = ()
+    # Who plays the other answer: the outside sources an answer of the engine's departs from.
+    departs: tuple[str, ...] = ()
 
     @property
     def questions(self) -> tuple[QuestionWords, ...]:
@@ -292,7 +294,9 @@ def _insertions(spec: Spec, ruleset: Ruleset, language: str, pieces: Sequence[Pi
         kind = _kind(spec, ruleset, q, literal)
         basis = _basis(spec, ruleset, q)
         by = _sources(spec, qs) if basis == "evidence" else ()
-        ins = Insertion(str(number[i]), after, text, q, basis, kind, tuple(qs[1:]), by=by)
+        ins = Insertion(
+            str(number[i]), after, text, q, basis, kind, tuple(qs[1:]), by=by, departs=_departs(spec, qs)
+        )
         raw.append((rank, number[i], ins))
     received = {p.clause: p.text for p in pieces}
     repairs = sorted(
@@ -382,16 +386,35 @@ def _sources(spec: Spec, questions: Sequence[QuestionWords]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _departs(spec: Spec, questions: Sequence[QuestionWords]) -> tuple[str, ...]:
+    """Who plays the other answer: the outside evidence the engine's decisions on the questions'
+    topics depart from, each source once."""
+    words = words_of(spec)
+    out: list[str] = []
+    for q in questions:
+        for topic in q.topics:
+            decision = words.decisions.get(topic)
+            for eid in decision.departs_from if decision is not None else ():
+                by = words.evidence[eid].by if eid in words.evidence else None
+                if by is not None and by not in out:
+                    out.append(by)
+    return tuple(out)
+
+
+def _names(book: Rulebook, names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {book.words['and']} {names[-1]}"
+
+
 def _basis_words(book: Rulebook, ins: Insertion) -> str:
-    """The basis in the rulebook's words, naming the outside sources it rests on; a basis the
-    table lacks reads as no source's."""
+    """The basis in the rulebook's words, naming the outside sources it rests on, or those that
+    play the other answer; a basis the table lacks reads as no source's."""
     table = book.words["basis"]
     said = str(table.get(ins.basis) or table["silent"])
-    if not ins.by:
-        return said
-    names = list(ins.by)
-    by = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {book.words['and']} {names[-1]}"
-    return str(book.words["according_to"]).format(basis=said, by=by)
+    if ins.by:
+        said = str(book.words["according_to"]).format(basis=said, by=_names(book, ins.by))
+    if ins.departs and "departs" in book.words:
+        said += "; " + str(book.words["departs"]).format(by=_names(book, ins.departs))
+    return said
 
 
 def _quote(language: str, text: str) -> str:

@@ -299,3 +299,14 @@ def test_a_basis_of_outside_evidence_names_its_source(lang: str) -> None:
     # and no inserted rule sentence speaks of Board Game Arena (its two hands of 12 are the
     # question's, not a rule's)
     assert not [b[2] for b in blocks_of(md, lang) if "Board Game Arena" in b[2]]
+
+
+@pytest.mark.parametrize("lang", ["de", "es", "en"])
+def test_a_proposal_that_departs_from_outside_evidence_names_who_plays_the_other_answer(lang: str) -> None:
+    md = invoke("--lang", lang)
+    errata = md.split(f"\n## {WORDS.rulebook[lang]['errata']}\n")[1]
+    departs = str(WORDS.rulebook[lang]["departs"]).format(by="Board Game Arena")
+    # the two-player deal: one hand of 12 proposed, Board Game Arena deals two (E5)
+    lines = [line for line in errata.splitlines() if departs in line]
+    assert len(lines) == 1
+    assert str(WORDS.rulebook[lang]["proposes"]) in lines[0]
