@@ -288,6 +288,8 @@ def question_json(
             "effect": round(impact.effect, 4),
         },
         "at_table": None if impact is None or impact.outcome is None else outcome_json(impact.outcome),
+        # Both answers were played and no simulated game went otherwise: a question of wording.
+        "wording_only": impact is not None and impact.share == 0.0,
         "impacts": _impact_rows(spec, q, members, data, plain),
         "evidence": evidence_list(spec, evidence_ids),
         "wording": {
@@ -392,7 +394,7 @@ def plain_verdict(
             "Fewer than half of the games go otherwise at every player count, with no clear change "
             f"in who wins, how long or how the scores lie, for: {named}."
         )
-    never = [q for q in questions if q["impact"] and q["impact"]["share"] == 0.0]
+    never = [q for q in questions if q["wording_only"]]
     if never:
         lines.append(
             f"{len(never)} question{'s change' if len(never) != 1 else ' changes'} no simulated game "

@@ -661,9 +661,12 @@ def form_questions(
         )
     out = [replace(q, severity=_graded_severity(spec, q)) for q in out]
 
-    def rank(q: Question) -> tuple[int, float, int, float, int, int]:
+    def rank(q: Question) -> tuple[int, int, float, int, float, int, int]:
         return (
             1 if q.impact is None else 0,
+            # A question whose answers were both played with no game going otherwise is one of
+            # wording: after every question that changes play, whatever its severity.
+            1 if q.impact is not None and q.impact.share == 0.0 else 0,
             -(q.impact.effect if q.impact else 0.0),
             sev[q.severity],
             -(q.impact.share if q.impact else -1.0),

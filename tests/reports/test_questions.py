@@ -119,12 +119,19 @@ def test_questions_are_ranked_for_action() -> None:
     sev = {s.value: i for i, s in enumerate(SEVERITIES)}
 
     # As the report says: by what the answer changes at the table (the size of its largest clear
-    # change), then severity, then the share of games changed, then open before settled;
-    # unmeasured questions last.
-    def key(q: dict[str, Any]) -> tuple[bool, float, int, float, bool]:
+    # change), then severity, then the share of games changed, then open before answered;
+    # questions of wording only after those, unmeasured questions last.
+    def key(q: dict[str, Any]) -> tuple[bool, bool, float, int, float, bool]:
         share = q["impact"]["share"] if q["impact"] else -1.0
         effect = q["impact"]["effect"] if q["impact"] else 0.0
-        return (not q["impact"], -effect, sev[q["severity"]], -share, q["status"] != "open")
+        return (
+            not q["impact"],
+            q["wording_only"],
+            -effect,
+            sev[q["severity"]],
+            -share,
+            q["status"] != "open",
+        )
 
     # The order is the key's, engine decisions included: the order the report states.
     keys = [key(q) for q in data["questions"]]
@@ -366,3 +373,18 @@ def test_an_answer_is_settled_for_the_designer_only_by_a_house_rule() -> None:
     assert "Settled" not in md and "settled" not in md.split("## The questions in detail")[0]
     standings = {q["standing"] for q in data["questions"]}
     assert {templates["standing_text"], templates["standing_evidence"]} <= standings
+
+
+def test_questions_of_wording_only_stand_apart_after_those_that_change_play() -> None:
+    data = _full()
+    flags = [q["wording_only"] for q in data["questions"]]
+    assert flags == [bool(q["impact"]) and q["impact"]["share"] == 0.0 for q in data["questions"]]
+    # ranked last, after every question that changes some game, and introduced once
+    assert any(flags) and flags == sorted(flags)
+    md = render_all(data)["report.md"]
+    first = next(q for q in data["questions"] if q["wording_only"])
+    intro = md.index("Wording only: under either answer of the questions below")
+    assert md.count("Wording only: under either answer") == 1
+    assert intro < md.index(f"\n{first['rank']}. **{first['ask']['en']}**")
+    previous = data["questions"][first["rank"] - 2]
+    assert md.index(f"\n{previous['rank']}. **{previous['ask']['en']}**") < intro
