@@ -105,11 +105,8 @@ def _question_choice(
         words = BASIS_WORDS[basis]
         # An engine decision that departs from outside evidence says so where it gives its basis:
         # the evidence is cited, never as settling the question.
-        decisions = words_of(spec).decisions
         evidence = words_of(spec).evidence
-        departs = [
-            e for t in q.words.topics if t in decisions for e in decisions[t].departs_from if e in evidence
-        ]
+        departs = words_of(spec).departed_from(q.words.topics)
         if departs:
             words += "; " + " and ".join(
                 f"{evidence[e].by or 'the source of ' + e} plays the other answer ({e})" for e in departs
@@ -288,8 +285,7 @@ def question_json(
             "effect": round(impact.effect, 4),
         },
         "at_table": None if impact is None or impact.outcome is None else outcome_json(impact.outcome),
-        # Both answers were played and no simulated game went otherwise: a question of wording.
-        "wording_only": impact is not None and impact.share == 0.0,
+        "wording_only": impact is not None and impact.wording_only,
         "impacts": _impact_rows(spec, q, members, data, plain),
         "evidence": evidence_list(spec, evidence_ids),
         "wording": {

@@ -392,12 +392,10 @@ def _departs(spec: Spec, questions: Sequence[QuestionWords]) -> tuple[str, ...]:
     words = words_of(spec)
     out: list[str] = []
     for q in questions:
-        for topic in q.topics:
-            decision = words.decisions.get(topic)
-            for eid in decision.departs_from if decision is not None else ():
-                by = words.evidence[eid].by if eid in words.evidence else None
-                if by is not None and by not in out:
-                    out.append(by)
+        for eid in words.departed_from(q.topics):
+            by = words.evidence[eid].by
+            if by is not None and by not in out:
+                out.append(by)
     return tuple(out)
 
 

@@ -6,7 +6,7 @@ a words file (spec/535.words.yaml) by spec/words.py.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -463,6 +463,17 @@ class Words:
 
     def wording(self, subject: str) -> str | None:
         return self.wordings.get(subject)
+
+    def departed_from(self, topics: Sequence[str]) -> tuple[str, ...]:
+        """The outside evidence (ids this file lists) that the engine's decisions on `topics`
+        depart from, each once, in order: a source that plays the other answer."""
+        out: list[str] = []
+        for topic in topics:
+            decision = self.decisions.get(topic)
+            for eid in decision.departs_from if decision is not None else ():
+                if eid in self.evidence and eid not in out:
+                    out.append(eid)
+        return tuple(out)
 
     def question_of(self, subject: str) -> QuestionWords | None:
         """The question that settles a variation point or a parameter."""

@@ -130,6 +130,11 @@ class QuestionImpact:
         """The size of the answer's largest real change at the table (0 where none is real)."""
         return self.outcome.effect if self.outcome is not None and self.outcome.real else 0.0
 
+    @property
+    def wording_only(self) -> bool:
+        """Both answers were played and no simulated game went otherwise: a question of wording."""
+        return self.share == 0.0
+
 
 @dataclass(frozen=True)
 class Question:
@@ -664,9 +669,9 @@ def form_questions(
     def rank(q: Question) -> tuple[int, int, float, int, float, int, int]:
         return (
             1 if q.impact is None else 0,
-            # A question whose answers were both played with no game going otherwise is one of
-            # wording: after every question that changes play, whatever its severity.
-            1 if q.impact is not None and q.impact.share == 0.0 else 0,
+            # A question of wording comes after every question that changes play, whatever its
+            # severity.
+            1 if q.impact is not None and q.impact.wording_only else 0,
             -(q.impact.effect if q.impact else 0.0),
             sev[q.severity],
             -(q.impact.share if q.impact else -1.0),
