@@ -103,6 +103,10 @@ class InvariantBroken(AssertionError):
         self.cards = cards
 
 
+# The verdicts kept (a few hundred bytes each): level deep checks some hundred thousand states.
+MAX_VERDICTS = 200_000
+
+
 @dataclass
 class MachineStats:
     examples: int = 0
@@ -123,11 +127,18 @@ class MatchMachine(RuleBasedStateMachine):
     engine: ClassVar[EngineFactory]
     stats: ClassVar[MachineStats]
     games: ClassVar[dict[tuple[Ruleset, int], tuple[Engine, SpecRules]]]
+    # What the invariants said of a state or a step already checked under the same ruleset and table:
+    # Hypothesis replays the prefixes of earlier examples while it generates new ones, so about half
+    # the states and steps of a run come again. A verdict is a function of its key (the engine is
+    # asked again only if it plays the same state otherwise, which the replay check catches).
+    verdicts: ClassVar[dict[tuple[object, ...], list[Violation]]]
+    replays: ClassVar[dict[tuple[Setup, tuple[str, ...]], tuple[State, list[Violation]]]]
 
     def __init__(self) -> None:
         super().__init__()
         self.game: Engine | None = None
         self.spec_rules: SpecRules | None = None
+        self.table: tuple[Ruleset, int] | None = None
         self.state: State | None = None
         self.scenario: Scenario | None = None
 
@@ -142,7 +153,12 @@ class MatchMachine(RuleBasedStateMachine):
     def _check_state(self, state: State) -> None:
         assert self.game is not None and self.spec_rules is not None
         self.stats.states += 1
-        found = state_violations(self.game, self.spec_rules, state)
+        key = (self.table, state)
+        found = self.verdicts.get(key)
+        if found is None:
+            found = state_violations(self.game, self.spec_rules, state)
+            if len(self.verdicts) < MAX_VERDICTS:
+                self.verdicts[key] = found
         if found:
             self._fail(found[0], state)
 
@@ -163,7 +179,12 @@ class MatchMachine(RuleBasedStateMachine):
                 before,
             )
             return
-        found = step_violations(self.game, self.spec_rules, before, move, after, events)
+        key = (self.table, before, move, after, events)
+        found = self.verdicts.get(key)
+        if found is None:
+            found = step_violations(self.game, self.spec_rules, before, move, after, events)
+            if len(self.verdicts) < MAX_VERDICTS:
+                self.verdicts[key] = found
         if found:
             self._fail(found[0], before)
         self.state = after
@@ -183,10 +204,19 @@ class MatchMachine(RuleBasedStateMachine):
         """game.deterministic: a fresh engine, the same start and the same moves reach the same state."""
         assert self.scenario is not None and self.state is not None and self.spec_rules is not None
         setup = self.scenario.setup
-        fresh = type(self).engine(setup.ruleset, setup.players)
-        last = setup.start(fresh)
-        for _, _, after, _ in replay(fresh, setup, self.scenario.moves):
-            last = after
+        key = (setup, tuple(self.scenario.moves))
+        if key in self.replays:
+            # The same start and moves replayed on a fresh engine before: the state it reached then
+            # stands for this replay too.
+            last, found = self.replays[key]
+        else:
+            fresh = type(self).engine(setup.ruleset, setup.players)
+            last = setup.start(fresh)
+            for _, _, after, _ in replay(fresh, setup, self.scenario.moves):
+                last = after
+            found = roundtrip_violations(fresh, last, deep=True)
+            if len(self.replays) < MAX_VERDICTS:
+                self.replays[key] = (last, found)
         if last != self.state:
             self._fail(
                 Violation(
@@ -195,7 +225,6 @@ class MatchMachine(RuleBasedStateMachine):
                 ),
                 self.state,
             )
-        found = roundtrip_violations(fresh, self.state, deep=True)
         if found:
             self._fail(found[0], self.state)
 
@@ -214,6 +243,7 @@ class MatchMachine(RuleBasedStateMachine):
                 SpecRules(setup.ruleset, setup.players),
             )
         self.game, self.spec_rules = self.games[key]
+        self.table = key
         self.scenario = Scenario(setup)
         state = setup.start(self.game)
         self.state = state
@@ -284,6 +314,8 @@ def machine_for(
         "engine": staticmethod(engine),
         "stats": MachineStats(),
         "games": {},
+        "verdicts": {},
+        "replays": {},
     }
     machine = type("MatchMachine", (MatchMachine,), attrs)
     if run_seed is not None:

@@ -11,7 +11,8 @@ from five35.checks.oracles.rules_model import SpecRules
 from five35.checks.oracles.strategies import Setup
 from five35.checks.play.invariants import state_violations, step_violations
 from five35.checks.play.matches import check_matches, machine_for, replay, run_machine
-from five35.engine import Game, Move, Pile, Position
+from five35.engine import Game, Move, Pile, Position, State
+from five35.engine.state import Event
 from five35.spec import load_spec
 
 SPEC = load_spec()
@@ -103,6 +104,30 @@ def test_the_state_machine_passes_on_the_reference_engine() -> None:
     assert broken is None, str(broken)
     assert machine.stats.states > 100
     assert printed == []
+
+
+class _SecondCopyDrifts(Game):
+    """Every engine made after the first marks the states it plays with another deal seed: a fresh
+    engine replaying the same start and moves reaches a different state."""
+
+    made = 0
+
+    def __init__(self, ruleset: object, players: int) -> None:
+        super().__init__(ruleset, players)  # type: ignore[arg-type]
+        type(self).made += 1
+        self.drifts = type(self).made > 1
+
+    def apply(self, state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
+        after, events = super().apply(state, move)
+        return (replace(after, seed=after.seed + 1) if self.drifts else after), events
+
+
+def test_the_replay_on_a_fresh_engine_catches_an_engine_that_plays_otherwise_the_second_time() -> None:
+    # Verdicts and replays are remembered across Hypothesis's examples: the first replay of each
+    # scenario still runs on a fresh engine.
+    machine = machine_for(SPEC, BASE, _SecondCopyDrifts, profiles=False, combinations=False, run_seed=1)
+    broken, _ = run_machine(machine, examples=15, steps=10)
+    assert broken is not None and broken.violation.invariant == "game.deterministic"
 
 
 def test_settings_do_not_depend_on_ci_detection() -> None:
