@@ -9,7 +9,7 @@ from typing import Any
 
 from ..checks.findings import Failure, FindingKind
 from ..checks.job.review import Question, ReportData, Reviewed
-from ..spec import Ruleset, Spec
+from ..spec import Ruleset, Spec, SpecError
 from ..spec.words import words_of
 from ..spec.words_model import LANGUAGES
 from .at_table import outcome_json
@@ -186,12 +186,17 @@ def _impact_rows(
             for rd in vp.readings
             if rd != played
         ]
+        per_players = r.finding.impact.to_json()["per_players"]
+        if len(others) == 1:
+            other = next(rd for rd in vp.readings if rd != played)
+            _mark_undealt(spec, spec.with_readings(data.ruleset, {point: other}), per_players)
         rows.append(
             {
                 "subject": point,
                 "label": f"Under \u2018{' or '.join(others)}\u2019" if others else vp.question,
+                "against": " or ".join(others) if others else vp.question,
                 "games": r.finding.impact.games,
-                "per_players": r.finding.impact.to_json()["per_players"],
+                "per_players": per_players,
             }
         )
     if not q.words.points:
@@ -201,11 +206,16 @@ def _impact_rows(
                 # the other side is what was measured against the rules as played; a discovered
                 # finding's side is an engine named by id, so its words name it
                 compared = (alt.compared.words if q.words.topics else alt.compared.label) if alt else ""
+                per_players = r.finding.impact.to_json()["per_players"]
+                if alt is not None:
+                    _mark_undealt(spec, alt.compared.ruleset, per_players)
+                label = (compared or plain.finding(r.finding)).rstrip(". ")
                 row = {
                     "subject": r.finding.id,
-                    "label": (compared or plain.finding(r.finding)).rstrip(". "),
+                    "label": label,
+                    "against": label,
                     "games": r.finding.impact.games,
-                    "per_players": r.finding.impact.to_json()["per_players"],
+                    "per_players": per_players,
                 }
                 # two findings measured against the same alternative over the same games: one row
                 if not any(
@@ -213,6 +223,29 @@ def _impact_rows(
                 ):
                     rows.append(row)
     return rows
+
+
+def _mark_undealt(spec: Spec, compared: Ruleset, per_players: dict[str, dict[str, Any]]) -> None:
+    """Says, in the words file's words, at which player counts the rules measured against cannot be
+    dealt at all: there every match differs at the deal, and the share alone would not say why."""
+    templates = words_of(spec).templates
+    for count, row in per_players.items():
+        players = int(count)
+        try:
+            compared.hand_size(players)
+        except SpecError:
+            deck = compared.deck_size(players)
+            by_table = (
+                compared.has("hand_size")
+                and "deal" in compared.readings
+                and compared.reading("deal") != "deal_all"
+            )
+            hand = dict(compared.hand_size_items).get(players) if by_table else None
+            row["undealt"] = (
+                templates["undealt_hands"].format(players=players, hand=hand, need=hand * players, deck=deck)
+                if hand
+                else templates["undealt"].format(players=players, deck=deck)
+            )
 
 
 def _question_clauses(spec: Spec, q: Question, members: Sequence[Reviewed], ruleset: Ruleset) -> list[str]:
@@ -253,6 +286,7 @@ def question_json(
     for r in members:
         counts[r.finding.kind.value] = counts.get(r.finding.kind.value, 0) + 1
     impact = q.impact
+    impact_rows = _impact_rows(spec, q, members, data, plain)
     return {
         "id": q.id,
         "rank": rank,
@@ -285,8 +319,17 @@ def question_json(
             "effect": round(impact.effect, 4),
         },
         "at_table": None if impact is None or impact.outcome is None else outcome_json(impact.outcome),
+        # the other side of that comparison, in the words of its row of impacts
+        "at_table_against": next(
+            (
+                row["against"]
+                for row in impact_rows
+                if impact is not None and row["subject"] == impact.subject
+            ),
+            None,
+        ),
         "wording_only": impact is not None and impact.wording_only,
-        "impacts": _impact_rows(spec, q, members, data, plain),
+        "impacts": impact_rows,
         "evidence": evidence_list(spec, evidence_ids),
         "wording": {
             lang: q.words.wording(played, lang) for lang in LANGUAGES if q.words.wording(played, lang)

@@ -329,6 +329,9 @@ def mean_cell(cell: Interval | None, percent: bool = False) -> str:
 
 
 def share_cell(row: Mapping[str, Any]) -> str:
+    if row.get("undealt"):
+        return str(row["undealt"])
+
     def bare(value: float) -> str:
         return pct(value).removesuffix(" %")
 

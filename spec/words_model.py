@@ -28,6 +28,8 @@ TEMPLATE_BLANKS: Mapping[str, frozenset[str]] = {
     "standing_text": frozenset(),
     "standing_evidence": frozenset(),
     "standing_house": frozenset(),
+    "undealt_hands": frozenset({"players", "hand", "need", "deck"}),
+    "undealt": frozenset({"players", "deck"}),
 }
 #: The blanks a question gathered from discovered findings (templates.topic_questions) may use.
 TOPIC_QUESTION_BLANKS = frozenset({"title", "topic", "clause", "name"})

@@ -74,6 +74,24 @@ def test_the_five_player_question_gathers_what_the_issue_counted() -> None:
     assert {sections[f]["kind"] for f in data["standalone"]} == {"defect", "mismatch"}
 
 
+def test_a_reading_that_cannot_deal_a_table_says_so_where_its_games_changed_are_shown() -> None:
+    """With 4 copies (52 cards) Board Game Arena's 12 cards each cannot be dealt to 5 players: the
+    five-player question says that rather than '100 % of games changed', and its outcome table
+    names the reading it was played against (the set-closing one: the other cannot be dealt)."""
+    data = _full()
+    (five,) = [q for q in data["questions"] if q["id"] == "five_players"]
+    rows = {row["subject"]: row for row in five["impacts"]}
+    copies = rows["five_player_copies"]["per_players"]
+    assert copies["5"]["undealt"] == "cannot be dealt (5 hands of 12 cards need 60; the deck has 52)"
+    assert all("undealt" not in copies[n] for n in copies if n != "5")
+    assert all("undealt" not in row for row in rows["five_player_set_close"]["per_players"].values())
+    assert five["impact"]["subject"] == "five_player_set_close"
+    assert five["at_table_against"] == rows["five_player_set_close"]["against"]
+    md = render_all(data)["report.md"]
+    assert "5: cannot be dealt (5 hands of 12 cards need 60; the deck has 52)" in md
+    assert f"The reading played → the other reading ({five['at_table_against']})" in md
+
+
 def test_the_grouping_follows_typed_fields_and_the_words_file(tmp_path: Path) -> None:
     """Not ids: a finding with no variation point goes by its alternative's engine, else by the
     points its readings turn on; moving a point out of a question in the words file moves its
