@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..checks.impact.outcomes import MEASURES, MeanChange, OutcomeChange, Shares
+from ..checks.impact.outcomes import ALPHA, MEASURES, MeanChange, OutcomeChange, Shares, seat_balance_p
 from ..checks.job.review import Variant
 from .plain import Plain
 
@@ -113,4 +113,22 @@ def variant_json(
         "answers_otherwise": otherwise,
         "per_players": {str(p): v.stats[p].to_json() for p in sorted(v.stats)},
         "unplayable": {str(p): why for p, why in sorted(v.unplayable.items())},
+        # whether every seat wins equally often, per player count (see seat_advantages)
+        "seat_balance_p": {
+            str(p): _p(seat_balance_p(v.stats[p].wins)) for p in sorted(v.stats) if v.stats[p].games
+        },
     }
+
+
+def seat_advantages(variants: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The rule versions and player counts at which some seat wins clearly more often than another:
+    the test that every seat wins equally often rejects at ALPHA, corrected (Bonferroni) for every
+    version and player count tested, so that the chance that any of them is chance alone stays
+    below ALPHA."""
+    family = sum(len(v["seat_balance_p"]) for v in variants)
+    out = []
+    for v in variants:
+        for players, p in v["seat_balance_p"].items():
+            if family and p < ALPHA / family:
+                out.append({"label": v["label"], "players": int(players), "p": p, "tests": family})
+    return out

@@ -24,7 +24,7 @@ from ..engine.engines import engine_note, reference_lacks
 from ..spec import Spec
 from ..spec.words import no_wording, words_of
 from . import consistency
-from .at_table import variant_json
+from .at_table import seat_advantages, variant_json
 from .plain import Plain
 from .questions import for_implementers, plain_verdict, question_json, standalone_groups
 from .sections import DISCOVERED_KINDS, clause_list, evidence_table, section_json, summary_json
@@ -211,6 +211,7 @@ def report_data(data: ReportData) -> dict[str, Any]:
     used |= {e["id"] for q in questions for e in q["evidence"] if e["id"]}
     used_evidence = sorted(used, key=_evidence_key)
     table = evidence_table(spec)
+    variants = [variant_json(v, ruleset.readings, questions, plain) for v in data.variants]
     out: dict[str, Any] = {
         "format": REPORT_FORMAT,
         "game": spec.game,
@@ -254,7 +255,8 @@ def report_data(data: ReportData) -> dict[str, Any]:
         "standalone": list(data.standalone),
         "standalone_groups": standalone_groups(data.standalone, by_id),
         "findings": sections,
-        "variants": [variant_json(v, ruleset.readings, questions, plain) for v in data.variants],
+        "variants": variants,
+        "seat_advantages": seat_advantages(variants),
         "evidence": [{"id": e, **table[e]} for e in used_evidence],
     }
     out["consistency"] = consistency.problems(spec, out)

@@ -218,7 +218,9 @@ METRICS: tuple[tuple[str, str, Callable[[Mapping[str, Any]], Interval | None], b
 )
 
 
-def variant_view(variants: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def variant_view(
+    variants: Sequence[Mapping[str, Any]], advantages: Sequence[Mapping[str, Any]] = ()
+) -> dict[str, Any]:
     """Tables and charts of the variant comparison, one per metric, player counts down, variants
     across, every value a mean or share with its 95% interval."""
     if not variants:
@@ -278,11 +280,13 @@ def variant_view(variants: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "metrics": metrics,
         "endings": endings,
         "charts": charts,
-        "seats": _seat_wins(variants, counts),
+        "seats": _seat_wins(variants, counts, advantages),
     }
 
 
-def _seat_wins(variants: Sequence[Mapping[str, Any]], counts: Sequence[int]) -> list[dict[str, Any]]:
+def _seat_wins(
+    variants: Sequence[Mapping[str, Any]], counts: Sequence[int], advantages: Sequence[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
     """Who wins, by seat, under each rule version: one table a version, a row a player count, a
     column a seat (and the ties), each a share of the matches with its 95 % interval. The styles
     of play take turns round the seats, so a seat's share tells of the seat."""
@@ -302,7 +306,9 @@ def _seat_wins(variants: Sequence[Mapping[str, Any]], counts: Sequence[int]) -> 
             ]
             cells += [None] * (most - len(cells))
             rows.append({"players": p, "cells": cells, "ties": share_interval(stats["ties"], games)})
-        tables.append({"label": v["title"], "rows": rows})
+        clear = [a["players"] for a in advantages if a["label"] == v["label"]]
+        tested = sum(len(other.get("seat_balance_p", {})) for other in variants)
+        tables.append({"label": v["title"], "rows": rows, "advantage_at": clear, "tested": tested})
     return tables
 
 
@@ -623,7 +629,7 @@ def _context(data: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "r": data,
         "sections": sections,
-        "variants": variant_view(data["variants"]),
+        "variants": variant_view(data["variants"], data.get("seat_advantages", ())),
         "charts": charts,
         "filters": present,
         "kind_words": {k: KIND_WORDS[k] for k in FINDING_KINDS},

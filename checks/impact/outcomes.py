@@ -277,6 +277,18 @@ def _chi_square_p(a: Sequence[int], b: Sequence[int]) -> float:
     return float(_special().chdtrc(len(cols) - 1, statistic))
 
 
+def seat_balance_p(wins: Sequence[int]) -> float:
+    """The p-value of the chi-square test that every seat wins equally often, from each seat's
+    wins (Pearson's goodness of fit to equal shares; a tied match counts for every tied seat, as
+    the variant comparison counts it); 1.0 with fewer than two seats or no win at all."""
+    total = sum(wins)
+    if len(wins) < 2 or not total:
+        return 1.0
+    expected = total / len(wins)
+    statistic = sum((w - expected) ** 2 / expected for w in wins)
+    return float(_special().chdtrc(len(wins) - 1, statistic))
+
+
 def _paired(a: Sequence[int], b: Sequence[int]) -> MeanChange:
     """The paired t-test of `b` against `a` (the same matches) and the 95 % interval of the mean
     difference."""

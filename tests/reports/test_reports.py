@@ -757,3 +757,19 @@ def test_each_rule_version_shows_who_wins_by_seat() -> None:
             assert [c[0] if c else None for c in row["cells"]] == [
                 round(won[i], 4) if i < row["players"] else None for i in range(len(row["cells"]))
             ]
+    # Under each table, whether some seat wins clearly more often than another (the report's
+    # seat_advantages, corrected over every version and player count).
+    tested = sum(len(v["seat_balance_p"]) for v in data["variants"])
+    for v in data["variants"]:
+        clear = [a["players"] for a in data["seat_advantages"] if a["label"] == v["label"]]
+        sentence = (
+            f"A clear seat advantage with {' and '.join(map(str, clear))} players"
+            if clear
+            else "No clear seat advantage at any player count"
+        )
+        assert f"{sentence}" in md and f"corrected for all {tested} combinations" in md
+    planted = {
+        **data,
+        "seat_advantages": [{"label": data["variants"][0]["label"], "players": 2, "p": 0.0, "tests": tested}],
+    }
+    assert "A clear seat advantage with 2 players" in render_all(planted)["report.md"]

@@ -228,6 +228,28 @@ def test_the_tests_give_scipy_stats_answers() -> None:
         assert (change.high - change.low) / 2 == pytest.approx(half, rel=1e-9)
 
 
+def test_the_seat_balance_test_gives_scipy_stats_answers_and_the_report_names_clear_advantages() -> None:
+    import random
+
+    from five35.checks.impact.outcomes import seat_balance_p
+    from five35.reports.at_table import seat_advantages
+    from scipy import stats
+
+    rng = random.Random(36)
+    for _ in range(100):
+        wins = [rng.randint(0, 80) for _ in range(rng.randint(2, 6))]
+        if sum(wins):
+            assert seat_balance_p(wins) == pytest.approx(stats.chisquare(wins).pvalue, rel=1e-9)
+    assert seat_balance_p([5]) == seat_balance_p([0, 0]) == 1.0
+    # 72 of 200 against 128 (the German text read word for word with 2 players): clear among 15
+    # tests; 90 against 110 is not, nor is a p-value under 5 % that the correction takes away.
+    variants = [
+        {"label": "a", "seat_balance_p": {"2": seat_balance_p([72, 128]), "3": 0.02}},
+        {"label": "b", "seat_balance_p": {"2": seat_balance_p([90, 110])}},
+    ]
+    assert [(a["label"], a["players"], a["tests"]) for a in seat_advantages(variants)] == [("a", 2, 3)]
+
+
 def test_the_report_gives_p_values_to_four_significant_digits() -> None:
     from five35.reports.at_table import _mean_json
 
