@@ -587,12 +587,20 @@ def _measured(
 
 def _question_kind(spec: Spec, q: QuestionWords, members: Sequence[Reviewed]) -> FindingKind:
     """A silence of the text (gap) when its points are all outside the text or, without points, a
-    finding under it is a gap; a variation point (ambiguity) otherwise; without points, the first
-    kind among its findings."""
+    finding under it is a gap; a German/Spanish mismatch when the texts, each read on its own word
+    (the literal profiles), answer one of its points differently; a variation point (ambiguity)
+    otherwise; without points, the first kind among its findings."""
     kinds = {r.finding.kind for r in members}
     if q.points:
         vps = spec.variation_points
-        return FindingKind.GAP if all(not vps[p].in_text for p in q.points) else FindingKind.AMBIGUITY
+        if all(not vps[p].in_text for p in q.points):
+            return FindingKind.GAP
+        literal = [p.on_the_text for p in spec.profiles.values() if p.on_the_text]
+        for point in q.points:
+            said = {texts[point] for texts in literal if point in texts}
+            if len(said) > 1:
+                return FindingKind.MISMATCH
+        return FindingKind.AMBIGUITY
     if FindingKind.GAP in kinds:
         return FindingKind.GAP
     return next((k for k in FINDING_KINDS if k in kinds), FindingKind.AMBIGUITY)

@@ -92,6 +92,17 @@ def test_a_reading_that_cannot_deal_a_table_says_so_where_its_games_changed_are_
     assert f"The reading played → the other reading ({five['at_table_against']})" in md
 
 
+def test_a_point_the_two_texts_answer_differently_is_a_german_spanish_difference() -> None:
+    """German '5+' and Spanish 'más de 5', each read on its own word (the literal profiles), answer
+    the five-player points differently: the question says the texts differ, not that they can be
+    read two ways; a point the literal profiles read alike stays an ambiguity."""
+    data = _full()
+    by_id = {q["id"]: q for q in data["questions"]}
+    assert by_id["five_players"]["kind"] == "mismatch"
+    assert by_id["five_players"]["kind_words"] == "German and Spanish differ"
+    assert by_id["run_gaps"]["kind"] == "ambiguity"
+
+
 def test_the_grouping_follows_typed_fields_and_the_words_file(tmp_path: Path) -> None:
     """Not ids: a finding with no variation point goes by its alternative's engine, else by the
     points its readings turn on; moving a point out of a question in the words file moves its
