@@ -359,6 +359,9 @@ def _cites(book: Rulebook, ins: Insertion, received: bool = True) -> str:
     if ins.question is None:
         if ins.replaces is None:
             return f"{book.words['basis_label']}: {book.words['basis']['repair']}"
+        if _layout_only(ins):
+            # The words arrived whole: quoting them again as received would show no damage.
+            return f"{book.words['basis_label']}: {book.words['basis']['layout']}"
         if not received:
             # The list of changes says "in place of «…»" already: the same basis as the note's.
             return f"{book.words['basis_label']}: {book.words['basis']['damaged']}"
@@ -370,6 +373,12 @@ def _cites(book: Rulebook, ins: Insertion, received: bool = True) -> str:
     return "; ".join(
         f"{verb} {_quote(book.language, q.ask.get(book.language) or q.ask['en'])}" for q in ins.questions
     )
+
+
+def _layout_only(ins: Insertion) -> bool:
+    """Whether a restored clause differs from the line as received only by the list dash that
+    opens it (the line break before it lost with it)."""
+    return ins.replaces is not None and ins.text.removeprefix("-").strip() == ins.replaces.strip()
 
 
 def _sources(spec: Spec, questions: Sequence[QuestionWords]) -> tuple[str, ...]:
