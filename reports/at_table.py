@@ -120,15 +120,34 @@ def variant_json(
     }
 
 
-def seat_advantages(variants: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def seat_advantages(
+    variants: Sequence[Mapping[str, Any]], questions: Sequence[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
     """The rule versions and player counts at which some seat wins clearly more often than another:
     the test that every seat wins equally often rejects at ALPHA, corrected (Bonferroni) for every
     version and player count tested, so that the chance that any of them is chance alone stays
-    below ALPHA."""
+    below ALPHA. Each names the questions the version answers otherwise than the rules played and,
+    of those, the ones whose own comparison shows a clear change of who wins by seat there."""
     family = sum(len(v["seat_balance_p"]) for v in variants)
     out = []
     for v in variants:
+        numbers = sorted({a["question"] for a in v["answers_otherwise"]})
         for players, p in v["seat_balance_p"].items():
             if family and p < ALPHA / family:
-                out.append({"label": v["label"], "players": int(players), "p": p, "tests": family})
+                seat_changed = [
+                    n
+                    for n in numbers
+                    if (at := questions[n - 1]["at_table"]) is not None
+                    and "winner_seat" in at["per_players"].get(players, {}).get("real", ())
+                ]
+                out.append(
+                    {
+                        "label": v["label"],
+                        "players": int(players),
+                        "p": p,
+                        "tests": family,
+                        "questions": numbers,
+                        "seat_changed_in": seat_changed,
+                    }
+                )
     return out

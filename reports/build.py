@@ -256,7 +256,7 @@ def report_data(data: ReportData) -> dict[str, Any]:
         "standalone_groups": standalone_groups(data.standalone, by_id),
         "findings": sections,
         "variants": variants,
-        "seat_advantages": seat_advantages(variants),
+        "seat_advantages": seat_advantages(variants, questions),
         "evidence": [{"id": e, **table[e]} for e in used_evidence],
     }
     out["consistency"] = consistency.problems(spec, out)

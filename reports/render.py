@@ -306,9 +306,17 @@ def _seat_wins(
             ]
             cells += [None] * (most - len(cells))
             rows.append({"players": p, "cells": cells, "ties": share_interval(stats["ties"], games)})
-        clear = [a["players"] for a in advantages if a["label"] == v["label"]]
+        mine = [a for a in advantages if a["label"] == v["label"]]
         tested = sum(len(other.get("seat_balance_p", {})) for other in variants)
-        tables.append({"label": v["title"], "rows": rows, "advantage_at": clear, "tested": tested})
+        tables.append(
+            {
+                "label": v["title"],
+                "rows": rows,
+                "advantage_at": [a["players"] for a in mine],
+                "advantages": mine,
+                "tested": tested,
+            }
+        )
     return tables
 
 

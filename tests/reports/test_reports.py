@@ -768,8 +768,36 @@ def test_each_rule_version_shows_who_wins_by_seat() -> None:
             else "No clear seat advantage at any player count"
         )
         assert f"{sentence}" in md and f"corrected for all {tested} combinations" in md
-    planted = {
-        **data,
-        "seat_advantages": [{"label": data["variants"][0]["label"], "players": 2, "p": 0.0, "tests": tested}],
-    }
-    assert "A clear seat advantage with 2 players" in render_all(planted)["report.md"]
+    # A planted advantage names the questions the version answers otherwise and whether their own
+    # comparisons show the seats moving.
+    label = data["variants"][0]["label"]
+    for changed, says in (
+        ([], "none of those questions' own comparisons shows"),
+        ([3], "the comparison of question 3 shows"),
+    ):
+        advantage = {
+            "label": label,
+            "players": 2,
+            "p": 0.0,
+            "tests": tested,
+            "questions": [1, 3],
+            "seat_changed_in": changed,
+        }
+        md = render_all({**data, "seat_advantages": [advantage]})["report.md"]
+        assert "A clear seat advantage with 2 players" in md
+        assert (
+            "This version answers questions 1, 3 otherwise than the rules played; "
+            f"{says} a clear change of who wins by seat with 2 players." in md
+        )
+    # The report's data names them from its questions' own comparisons.
+    from five35.reports.at_table import seat_advantages
+
+    questions = [
+        {"at_table": None},
+        {"at_table": {"per_players": {"2": {"real": ["winner_seat"]}}}},
+    ]
+    variants = [
+        {"label": "x", "seat_balance_p": {"2": 1e-9}, "answers_otherwise": [{"question": 1}, {"question": 2}]}
+    ]
+    (found,) = seat_advantages(variants, questions)
+    assert found["questions"] == [1, 2] and found["seat_changed_in"] == [2]

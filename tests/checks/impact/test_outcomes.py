@@ -244,10 +244,14 @@ def test_the_seat_balance_test_gives_scipy_stats_answers_and_the_report_names_cl
     # 72 of 200 against 128 (the German text read word for word with 2 players): clear among 15
     # tests; 90 against 110 is not, nor is a p-value under 5 % that the correction takes away.
     variants = [
-        {"label": "a", "seat_balance_p": {"2": seat_balance_p([72, 128]), "3": 0.02}},
-        {"label": "b", "seat_balance_p": {"2": seat_balance_p([90, 110])}},
+        {
+            "label": "a",
+            "seat_balance_p": {"2": seat_balance_p([72, 128]), "3": 0.02},
+            "answers_otherwise": [],
+        },
+        {"label": "b", "seat_balance_p": {"2": seat_balance_p([90, 110])}, "answers_otherwise": []},
     ]
-    assert [(a["label"], a["players"], a["tests"]) for a in seat_advantages(variants)] == [("a", 2, 3)]
+    assert [(a["label"], a["players"], a["tests"]) for a in seat_advantages(variants, [])] == [("a", 2, 3)]
 
 
 def test_the_report_gives_p_values_to_four_significant_digits() -> None:
