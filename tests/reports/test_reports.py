@@ -741,6 +741,13 @@ def test_the_report_says_its_figures_rest_on_what_the_rules_assume() -> None:
     # rules that assume nothing say nothing of it
     bare = {**data, "questions": [q for q in data["questions"] if q["choice"]["basis"] != "assumed"]}
     assert "neither text gives a value" not in render_markdown(bare)
+    # what outside sources supply where the texts are silent is named too
+    supplied = [q for q in data["questions"] if q["kind"] == "gap" and q["choice"]["basis"] == "evidence"]
+    named = "; ".join(q["title"][0].lower() + q["title"][1:] for q in supplied)
+    sentence = f"It rests as well on what outside sources give where the texts say nothing ({named})."
+    assert supplied and sentence in render_markdown(data) and sentence in render_html(data)
+    quiet = {**data, "questions": [q for q in data["questions"] if q not in supplied]}
+    assert "what outside sources give where the texts say nothing" not in render_markdown(quiet)
 
 
 def test_each_rule_version_shows_who_wins_by_seat() -> None:
