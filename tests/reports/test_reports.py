@@ -775,6 +775,7 @@ def test_each_rule_version_shows_who_wins_by_seat() -> None:
             else "No clear seat advantage at any player count"
         )
         assert f"{sentence}" in md and f"corrected for all {tested} combinations" in md
+        assert "a chi-square test that every seat wins equally often, at 5 %" in md
     # A planted advantage names the questions the version answers otherwise and whether their own
     # comparisons show the seats moving.
     label = data["variants"][0]["label"]
