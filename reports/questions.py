@@ -181,15 +181,13 @@ def _impact_rows(
         vp = spec.variation_points[point]
         played = data.ruleset.reading(point)
         # the row is named by the reading measured against the one played, as the question names it
+        other_readings = [rd for rd in vp.readings if rd != played]
         others = [
-            q.words.readings.get(f"{point}={rd}") or q.words.readings.get(rd) or rd
-            for rd in vp.readings
-            if rd != played
+            q.words.readings.get(f"{point}={rd}") or q.words.readings.get(rd) or rd for rd in other_readings
         ]
         per_players = r.finding.impact.to_json()["per_players"]
-        if len(others) == 1:
-            other = next(rd for rd in vp.readings if rd != played)
-            _mark_undealt(spec, spec.with_readings(data.ruleset, {point: other}), per_players)
+        if len(other_readings) == 1:
+            _mark_undealt(spec, spec.with_readings(data.ruleset, {point: other_readings[0]}), per_players)
         rows.append(
             {
                 "subject": point,
@@ -235,12 +233,7 @@ def _mark_undealt(spec: Spec, compared: Ruleset, per_players: dict[str, dict[str
             compared.hand_size(players)
         except SpecError:
             deck = compared.deck_size(players)
-            by_table = (
-                compared.has("hand_size")
-                and "deal" in compared.readings
-                and compared.reading("deal") != "deal_all"
-            )
-            hand = dict(compared.hand_size_items).get(players) if by_table else None
+            hand = compared.asked_hand_size(players)
             row["undealt"] = (
                 templates["undealt_hands"].format(players=players, hand=hand, need=hand * players, deck=deck)
                 if hand
@@ -320,14 +313,9 @@ def question_json(
         },
         "at_table": None if impact is None or impact.outcome is None else outcome_json(impact.outcome),
         # the other side of that comparison, in the words of its row of impacts
-        "at_table_against": next(
-            (
-                row["against"]
-                for row in impact_rows
-                if impact is not None and row["subject"] == impact.subject
-            ),
-            None,
-        ),
+        "at_table_against": None
+        if impact is None
+        else next((row["against"] for row in impact_rows if row["subject"] == impact.subject), None),
         "wording_only": impact is not None and impact.wording_only,
         "impacts": impact_rows,
         "evidence": evidence_list(spec, evidence_ids),

@@ -291,6 +291,8 @@ def _seat_wins(
     column a seat (and the ties), each a share of the matches with its 95 % interval. The styles
     of play take turns round the seats, so a seat's share tells of the seat."""
     most = max(counts, default=0)
+    # the seat test's family: every version and player count tested (seat_advantages)
+    tested = sum(len(v.get("seat_balance_p", {})) for v in variants)
     tables = []
     for v in variants:
         rows = []
@@ -306,14 +308,11 @@ def _seat_wins(
             ]
             cells += [None] * (most - len(cells))
             rows.append({"players": p, "cells": cells, "ties": share_interval(stats["ties"], games)})
-        mine = [a for a in advantages if a["label"] == v["label"]]
-        tested = sum(len(other.get("seat_balance_p", {})) for other in variants)
         tables.append(
             {
                 "label": v["title"],
                 "rows": rows,
-                "advantage_at": [a["players"] for a in mine],
-                "advantages": mine,
+                "advantages": [a for a in advantages if a["label"] == v["label"]],
                 "tested": tested,
             }
         )

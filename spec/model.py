@@ -299,27 +299,37 @@ class Ruleset:
     def deck_size(self, players: int) -> int:
         return self.copies(players) * len(self.ranks)
 
+    @property
+    def _deals_by_rule(self) -> bool:
+        # No hand-size table, or no reading that deals by it: the deal rule says.
+        return not self.has("hand_size") or "deal" not in self.readings
+
+    def asked_hand_size(self, players: int) -> int | None:
+        """The cards the deal gives each player, whether or not the deck can supply them; None
+        where the hand-size table has no entry for `players`."""
+        deck = self.deck_size(players)
+        if self._deals_by_rule:
+            return int(self.program(players).ask("deal", "hand_size", deck_size=deck))
+        if self.reading("deal") == "deal_all":
+            return deck // players
+        return dict(self.hand_size_items).get(players)
+
     def hand_size(self, players: int) -> int:
         """Cards dealt to each player; raises SpecError when the deck cannot supply them."""
         self.check_players(players)
         deck = self.deck_size(players)
-        if not self.has("hand_size") or "deal" not in self.readings:
-            # No hand-size table, or no reading that deals by it: the deal rule says.
-            size = int(self.program(players).ask("deal", "hand_size", deck_size=deck))
+        size = self.asked_hand_size(players)
+        if size is None:
+            raise SpecError("parameters.hand_size", f"no hand size for {players} players")
+        if self._deals_by_rule:
             if not 0 < size * players <= deck:
                 raise SpecError("rules.deal.hand_size", f"{players} hands of {size} from a deck of {deck}")
-            return size
-        if self.reading("deal") == "deal_all":
+        elif self.reading("deal") == "deal_all":
             if deck < players:
                 # An empty hand would end the round before it starts (and breaks the round bound).
                 message = f"a deck of {deck} cards cannot deal a card to each of {players} players"
                 raise SpecError("parameters.copies", message)
-            return deck // players
-        table = dict(self.hand_size_items)
-        if players not in table:
-            raise SpecError("parameters.hand_size", f"no hand size for {players} players")
-        size = table[players]
-        if size * players > deck:
+        elif size * players > deck:
             raise SpecError(
                 "parameters.hand_size",
                 f"{players} hands of {size} need {size * players} cards, but the deck has {deck} "

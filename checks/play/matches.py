@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, cast
 
@@ -150,15 +150,20 @@ class MatchMachine(RuleBasedStateMachine):
             violation, self.scenario.to_json(), situation(self.game, before), state_cards(self.game, before)
         )
 
-    def _check_state(self, state: State) -> None:
-        assert self.game is not None and self.spec_rules is not None
-        self.stats.states += 1
-        key = (self.table, state)
+    def _verdict(self, key: tuple[object, ...], check: Callable[[], list[Violation]]) -> list[Violation]:
+        """`check()`'s violations, asked once per key (see `verdicts`)."""
         found = self.verdicts.get(key)
         if found is None:
-            found = state_violations(self.game, self.spec_rules, state)
+            found = check()
             if len(self.verdicts) < MAX_VERDICTS:
                 self.verdicts[key] = found
+        return found
+
+    def _check_state(self, state: State) -> None:
+        game, rules = self.game, self.spec_rules
+        assert game is not None and rules is not None
+        self.stats.states += 1
+        found = self._verdict((self.table, state), lambda: state_violations(game, rules, state))
         if found:
             self._fail(found[0], state)
 
@@ -179,12 +184,11 @@ class MatchMachine(RuleBasedStateMachine):
                 before,
             )
             return
-        key = (self.table, before, move, after, events)
-        found = self.verdicts.get(key)
-        if found is None:
-            found = step_violations(self.game, self.spec_rules, before, move, after, events)
-            if len(self.verdicts) < MAX_VERDICTS:
-                self.verdicts[key] = found
+        game, rules = self.game, self.spec_rules
+        found = self._verdict(
+            (self.table, before, move, after, events),
+            lambda: step_violations(game, rules, before, move, after, events),
+        )
         if found:
             self._fail(found[0], before)
         self.state = after
