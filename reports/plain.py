@@ -29,7 +29,7 @@ KIND_WORDS: Mapping[str, str] = {
     FindingKind.AMBIGUITY: "the texts can be read two ways",
     FindingKind.CONTRADICTION: "contradiction",
     FindingKind.GAP: "not in the text",
-    FindingKind.DEAD_CLAUSE: "never applies",
+    FindingKind.DEAD_CLAUSE: "a case that can never arise",
     FindingKind.MISMATCH: "German and Spanish differ",
     FindingKind.DEFECT: "damaged text",
     FindingKind.SILENCE: "the text does not say",

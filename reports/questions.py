@@ -254,6 +254,20 @@ def _question_clauses(spec: Spec, q: Question, members: Sequence[Reviewed], rule
     return [c for c in spec.clauses if c in ids]
 
 
+def _kind_words(spec: Spec, ruleset: Ruleset, q: Question, plain: Plain) -> str:
+    """The kind of a question in words. A variation point that the texts, each read on its own word
+    (the literal profiles), answer alike and otherwise than the rules played is not two readings of
+    the texts: the answer played departs from what they say (the rulebooks print it as a
+    correction)."""
+    literal = [p.on_the_text for p in spec.profiles.values() if p.on_the_text]
+    if q.kind is FindingKind.AMBIGUITY and literal:
+        for point in q.words.points:
+            said = {texts.get(point) for texts in literal}
+            if len(said) == 1 and None not in said and ruleset.reading(point) not in said:
+                return plain.words.template("texts_say_otherwise")
+    return KIND_WORDS[q.kind]
+
+
 def question_json(
     spec: Spec,
     ruleset: Ruleset,
@@ -286,7 +300,7 @@ def question_json(
         "title": q.words.title,
         "ask": dict(q.words.ask),
         "kind": q.kind.value,
-        "kind_words": KIND_WORDS[q.kind],
+        "kind_words": _kind_words(spec, ruleset, q, plain),
         "severity": q.severity.value,
         "status": "open" if q.status.is_open else "settled",
         "standing": _standing(spec, q),
@@ -371,10 +385,22 @@ def for_implementers(q: Question, by_id: Mapping[str, Reviewed]) -> bool:
     )
 
 
-def _share_words(impact: Mapping[str, Any] | None) -> str:
+def _share_words(q: Mapping[str, Any], plain: Plain) -> str:
+    """A question's largest share of games changed. Where the question has several readings
+    measured apart, it names the one the share is of, and says which of the others cannot be
+    dealt at all (every game there differs at the deal, which tells nothing of play)."""
+    impact = q["impact"]
     if not impact:
         return "not measured"
-    return f"{pct(impact['share'])} of games at {impact['players']} players"
+    share = f"{pct(impact['share'])} of games at {impact['players']} players"
+    if len(q["impacts"]) < 2 or not q.get("at_table_against"):
+        return share
+    words = [plain.words.template("share_under", share=share, against=q["at_table_against"])]
+    for row in q["impacts"]:
+        undealt = next((c["undealt"] for c in row["per_players"].values() if c.get("undealt")), None)
+        if undealt and row.get("against"):
+            words.append(plain.words.template("share_undealt", against=row["against"], undealt=undealt))
+    return "; ".join(words)
 
 
 def plain_verdict(
@@ -404,7 +430,7 @@ def plain_verdict(
         if q["impact"] and q["impact"]["share"] >= 0.5 and not (q["at_table"] and q["at_table"]["real"])
     ]
     if often:
-        named = "; ".join(f"{q['title']} ({_share_words(q['impact'])})" for q in often)
+        named = "; ".join(f"{q['title']} ({_share_words(q, plain)})" for q in often)
         lead = "Others change" if clear else "The answer changes"
         lines.append(
             f"{lead} how a game goes at some step in most games, with no clear change in who wins, "
@@ -416,7 +442,7 @@ def plain_verdict(
         if q["impact"] and 0 < q["impact"]["share"] < 0.5 and not (q["at_table"] and q["at_table"]["real"])
     ]
     if some:
-        named = "; ".join(f"{q['title']} ({_share_words(q['impact'])})" for q in some)
+        named = "; ".join(f"{q['title']} ({_share_words(q, plain)})" for q in some)
         lines.append(
             "Fewer than half of the games go otherwise at every player count, with no clear change "
             f"in who wins, how long or how the scores lie, for: {named}."
@@ -427,13 +453,18 @@ def plain_verdict(
             f"{len(never)} question{'s change' if len(never) != 1 else ' changes'} no simulated game "
             "(wording only): " + "; ".join(q["title"] for q in never) + "."
         )
-    high_open = [q for q in open_q if q["severity"] == "high"]
-    if high_open:
+    settled = plain.words.template("standing_house")
+    high = [q for q in questions if q["severity"] == "high" and q["standing"] != settled]
+    if high:
         lines.append(
-            f"{len(high_open)} open question{'s are' if len(high_open) != 1 else ' is'} of high severity: "
-            + "; ".join(q["title"] for q in high_open)
-            + (". Settle them" if len(high_open) != 1 else ". Settle it")
-            + " before the next printing."
+            plain.words.template(
+                "high_unsettled",
+                count=str(len(high)),
+                questions="; ".join(
+                    plain.words.template("high_unsettled_item", title=q["title"], standing=q["standing"])
+                    for q in high
+                ),
+            )
         )
     if failures:
         lines.append(f"{len(failures)} checks failed: see the technical appendix.")

@@ -28,6 +28,11 @@ TEMPLATE_BLANKS: Mapping[str, frozenset[str]] = {
     "standing_text": frozenset(),
     "standing_evidence": frozenset(),
     "standing_house": frozenset(),
+    "high_unsettled": frozenset({"count", "questions"}),
+    "high_unsettled_item": frozenset({"title", "standing"}),
+    "texts_say_otherwise": frozenset(),
+    "share_under": frozenset({"share", "against"}),
+    "share_undealt": frozenset({"against", "undealt"}),
     "undealt_hands": frozenset({"players", "hand", "need", "deck"}),
     "undealt": frozenset({"players", "deck"}),
 }
@@ -102,7 +107,9 @@ NUMBER_BLANKS = frozenset(
 #: The blanks the rulebook's own words may use.
 RULEBOOK_BLANKS = frozenset({"game", "profile", "n", "basis", "by"})
 #: The blanks an alternative's labels, words and method may use.
-ALTERNATIVE_BLANKS = frozenset({"points", "clause", "where", "under", "label", "combo", "plain", "part"})
+ALTERNATIVE_BLANKS = frozenset(
+    {"points", "most_valued", "above_highest", "clause", "where", "under", "label", "combo", "plain", "part"}
+)
 #: The blanks of a mutant's description (the `mutations` section): the data its name carries.
 MUTATION_BLANKS = frozenset({"kind", "made", "action", "players", "rank", "reason"})
 #: The blanks of the texts of a silence a mutant finds (`mutations.texts`).

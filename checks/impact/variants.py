@@ -47,11 +47,15 @@ class PrintedPoints(Game):
         return sum(self.points[rank] for rank in self.codec.cards(hand))
 
 
-class OnePointPerCard(Game):
-    """No point table at all: every card left in hand scores 1 point, whatever its rank."""
+class PointsByNumber(Game):
+    """A point table that rises with the number, as 'depends on the strength of the rank' allows:
+    every card scores its number, and the cards the spec's table values most (the 8s) score one
+    more than the highest number, so that they stay the most valuable."""
 
     def penalty(self, hand: int) -> int:
-        return self.codec.size(hand)
+        most = max(self.points.values())
+        top = max(self.ruleset.ranks) + 1
+        return sum(top if self.points[rank] == most else rank for rank in self.codec.cards(hand))
 
 
 class ExampleOrder(Game):
@@ -123,7 +127,7 @@ VARIANTS: dict[str, type[Game]] = {
     "add_closes_only": AddClosesOnly,
     "trick_taken_away": TrickTakenAway,
     "printed_points": PrintedPoints,
-    "one_point_per_card": OnePointPerCard,
+    "points_by_number": PointsByNumber,
     "example_order": ExampleOrder,
     "sets_never_close": SetsNeverClose,
     "no_overwrite_of_four": NoOverwriteOfFour,

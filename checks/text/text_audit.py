@@ -113,6 +113,8 @@ def gap_findings(spec: Spec, ruleset: Ruleset) -> list[Finding]:
         related = "deal" if param.name == "hand_size" and "deal" in spec.variation_points else None
         name = param.name.replace("_", " ")
         table = points_by_value(ruleset.ranks, dict(ruleset.point_items))
+        most = max(p for _, p in ruleset.point_items)
+        valued = " and ".join(str(r) for r, p in ruleset.point_items if p == most)
         out.append(
             Finding(
                 id=f"gap.parameter.{param.name}",
@@ -126,7 +128,14 @@ def gap_findings(spec: Spec, ruleset: Ruleset) -> list[Finding]:
                 variation_point=related,
                 alternative=None
                 if related
-                else _alternative(words, words.gaps.get(param.name), ruleset, points=table),
+                else _alternative(
+                    words,
+                    words.gaps.get(param.name),
+                    ruleset,
+                    points=table,
+                    most_valued=valued,
+                    above_highest=str(max(ruleset.ranks) + 1),
+                ),
                 evidence=param.evidence,
                 proposed_wording=words.wording(param.name)
                 or (words.wording(related) if related else None)

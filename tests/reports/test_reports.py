@@ -672,7 +672,10 @@ def test_findings_that_cannot_change_play_measure_zero_and_the_rest_do_not() -> 
     points = sections["gap.parameter.points"]
     assert points["impact"]["source"] == "alternatives"
     assert affected("gap.parameter.points") > 0
-    assert points["witness"]["outcomes"]["one point per card"]["after lead 3"]["penalties"] == [0, 3]
+    assert points["witness"]["outcomes"]["points by the number on the card"]["after lead 3"]["penalties"] == [
+        0,
+        32,
+    ]
     # a finding about one variation point shows that point's impact and says so
     mismatch = sections["mismatch.deck.copies.five_players"]
     assert mismatch["impact"]["source"] == "vp.five_player_copies"

@@ -123,11 +123,11 @@ BAD_SPECS = {
     ),
     "misspelt top-level key": BadSpec("\nprofiles:\n", "\nprofils:\n", "profils:", "profils", "unknown key"),
     "unknown reading in a profile": BadSpec(
-        "      eight_rank: {reading: strongest, basis: silent",
-        "      eight_rank: {reading: strongst, basis: silent",
-        "{reading: strongst",
-        "profiles.german-literal.readings.eight_rank",
-        "strongst",
+        '      run_order: {reading: lower_beats, basis: text, note: "The example (1,2,3 > 11,12,13) defines',
+        '      run_order: {reading: lower_beat, basis: text, note: "The example (1,2,3 > 11,12,13) defines',
+        "{reading: lower_beat,",
+        "profiles.german-literal.readings.run_order",
+        "lower_beat",
     ),
     "unknown variation point in a profile": BadSpec(
         "      turn_order: {reading: ascending_seats, basis: silent}\n\ndefault_profile",

@@ -135,7 +135,7 @@ def test_with_readings_keeps_the_profile_and_marks_what_differs_from_it() -> Non
     wrapped = spec.with_readings(literal, {"run_wrap": "wrap"})
     assert wrapped.profile == "german-literal"
     assert wrapped.overridden == ("run_wrap",)
-    assert wrapped.reading("eight_rank") == literal.reading("eight_rank") == "strongest"
+    assert wrapped.reading("add_to_single") == literal.reading("add_to_single") == "not_allowed"
     # german-literal already deals the whole deck: asking for it again changes nothing.
     both = spec.with_readings(wrapped, {"deal": "deal_all", "first_leader": "seat_0"})
     assert both.overridden == ("first_leader", "run_wrap")

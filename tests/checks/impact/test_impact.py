@@ -255,7 +255,7 @@ def test_points_table_changes_every_game_and_the_verb_none(spec: Spec) -> None:
     assert sorted(points.per_players) == [2, 3, 4, 5, 6]
     assert all(row[0] == 4 for row in points.per_players.values())  # every round end scores differently
     assert all(row[0] == 0 for row in verb.per_players.values())
-    assert "one point per card" in points.method
+    assert "points by the number on the card" in points.method
 
 
 def test_alternatives_split_over_games_and_processes_give_the_same_counts(spec: Spec) -> None:
@@ -290,10 +290,11 @@ def test_a_dead_clause_is_measured_where_its_readings_can_be_dealt(spec: Spec) -
 def test_scene_witness_is_played_by_both_engines(spec: Spec) -> None:
     witness = scene_witness(_alt(spec, "gap.parameter.points"))
     assert witness is not None
-    table, flat = witness.outcomes.values()
-    # player 1 is left holding 1, 8 and 15: the spec's table scores them, one point per card gives 3
+    table, by_number = witness.outcomes.values()
+    # player 2 is left holding 1, 8 and 15: the spec's table scores them, points by the number give
+    # 1 + 15 and one more than the highest number for the 8 (the card the table values most)
     assert table["after lead 3"]["penalties"] == [0, sum(spec.ruleset().points[r] for r in (1, 8, 15))]
-    assert flat["after lead 3"]["penalties"] == [0, 3]
+    assert by_number["after lead 3"]["penalties"] == [0, 1 + 16 + 15]
     assert "differ" in witness.summary
     assert witness.position is not None and witness.position.hands == ((3,), (1, 8, 15))
     single = scene_witness(_alt(spec, "defect.pile.single"))

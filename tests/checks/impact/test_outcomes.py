@@ -18,7 +18,7 @@ from five35.checks.impact.outcomes import (
     measures_at,
     play_outcomes,
 )
-from five35.checks.impact.variants import OnePointPerCard
+from five35.checks.impact.variants import PointsByNumber
 from five35.engine import Game
 from five35.engine.bots import turning_seats
 from five35.engine.simulate import simulate
@@ -67,16 +67,16 @@ def test_the_same_matches_under_the_same_rules_change_nothing(spec: Spec) -> Non
     assert all(t.rounds.difference == 0 and t.rounds.p == 1.0 for t in change.per_players.values())
 
 
-def test_a_point_table_that_scores_less_makes_matches_longer(spec: Spec) -> None:
-    # Every card scoring 1 point (rather than up to 5) takes a match more rounds to reach its end:
-    # a large difference, found real with the correction.
+def test_a_point_table_that_scores_more_makes_matches_shorter(spec: Spec) -> None:
+    # Every card scoring its number (rather than 1 to 5 points) takes a match fewer rounds to reach
+    # its end: a large difference, found real with the correction.
     rs = spec.ruleset()
     played = {4: play_outcomes(Game, rs, 4, range(120), 5, BOTS)}
-    other = {4: play_outcomes(OnePointPerCard, rs, 4, range(120), 5, BOTS)}
+    other = {4: play_outcomes(PointsByNumber, rs, 4, range(120), 5, BOTS)}
     change = compare(played, other)
     table = change.per_players[4]
-    assert "rounds" in table.real and table.rounds.difference > 0
-    assert table.rounds.low > 0  # the whole interval of the difference is above 0
+    assert "rounds" in table.real and table.rounds.difference < 0
+    assert table.rounds.high < 0  # the whole interval of the difference is below 0
     assert change.real and change.effect > 0
 
 
