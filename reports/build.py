@@ -21,15 +21,43 @@ from ..checks.findings import CheckResult, Failure, ProvedProperty, SettledCandi
 from ..checks.impact.measure import COMES_UP_GAMES
 from ..checks.job.review import ReportData
 from ..engine.engines import engine_note, reference_lacks
-from ..spec import Spec
+from ..spec import Ruleset, Spec
 from ..spec.words import no_wording, words_of
 from . import consistency
 from .at_table import seat_advantages, variant_json
 from .plain import Plain
 from .questions import for_implementers, plain_verdict, question_json, standalone_groups
+from .rulebook import insertion_labels
 from .sections import DISCOVERED_KINDS, clause_list, evidence_table, section_json, summary_json
 
 REPORT_FORMAT = "five35-report/3"
+
+
+def _match_length(variants: Sequence[Mapping[str, Any]], ruleset: Ruleset, plain: Plain) -> str | None:
+    """How long a match lasts under the rules played, by player count: with the point values and
+    the score that ends a match, a figure a designer sets on purpose (None: no matches played to
+    their end under these rules)."""
+    played = next((v for v in variants if v["label"] == ruleset.label()), None)
+    if played is None or not ruleset.match_end_score:
+        return None
+    means = [
+        (n, hist["mean"])
+        for n, stats in played["per_players"].items()
+        if (hist := stats.get("rounds_per_game")) and hist.get("count")
+    ]
+    if not means:
+        return None
+    words = plain.words
+    last = len(means) - 1
+    by_count = [
+        words.template(
+            "match_length_first" if i == 0 else "match_length_last" if i == last else "match_length_next",
+            mean=f"{mean:.2g}",
+            players=str(n),
+        )
+        for i, (n, mean) in enumerate(means)
+    ]
+    return words.template("match_length", by_count="".join(by_count), end=str(ruleset.match_end_score))
 
 
 def _technical_summary(
@@ -179,6 +207,9 @@ def report_data(data: ReportData) -> dict[str, Any]:
     by_id = {r.finding.id: r for r in data.findings}
     designer = [q for q in data.questions if not for_implementers(q, by_id)]
     questions = [question_json(spec, ruleset, q, i, by_id, data, plain) for i, q in enumerate(designer, 1)]
+    placed = insertion_labels(spec, ruleset)
+    for q in questions:
+        q["in_rulebooks"] = placed.get(q["id"], [])
     engine_notes = [
         {
             "id": q.id,
@@ -212,6 +243,9 @@ def report_data(data: ReportData) -> dict[str, Any]:
     used_evidence = sorted(used, key=_evidence_key)
     table = evidence_table(spec)
     variants = [variant_json(v, ruleset.readings, questions, plain) for v in data.variants]
+    length = _match_length(variants, ruleset, plain)
+    if length is not None:
+        verdict.insert(1, length)
     out: dict[str, Any] = {
         "format": REPORT_FORMAT,
         "game": spec.game,

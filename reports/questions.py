@@ -111,12 +111,13 @@ def _question_choice(
             words += "; " + " and ".join(
                 f"{evidence[e].by or 'the source of ' + e} plays the other answer ({e})" for e in departs
             )
+        grounds = [d.grounds for t in q.words.topics if (d := words_of(spec).decisions.get(t)) and d.grounds]
         return {
             "profile": ruleset.label(),
             "label": chosen[0] if chosen else "",
             "basis": basis,
             "basis_words": words,
-            "notes": [],
+            "notes": grounds,
         }
     profile = spec.profiles[ruleset.profile]
     bases: list[str] = []
@@ -424,28 +425,20 @@ def plain_verdict(
             "The answer clearly changes who wins, how long a match lasts or how far the scores lie apart "
             "for: " + "; ".join(q["title"] for q in clear) + "."
         )
-    often = [
+    # One line, most consequential first: a share of games changed says how often the two answers
+    # part at some step, not what that changes (turning the other way round the table changes
+    # every game and nothing about who wins), so it does not order these questions.
+    unclear = [
         q
         for q in questions
-        if q["impact"] and q["impact"]["share"] >= 0.5 and not (q["at_table"] and q["at_table"]["real"])
+        if q["impact"] and q["impact"]["share"] > 0 and not (q["at_table"] and q["at_table"]["real"])
     ]
-    if often:
-        named = "; ".join(f"{q['title']} ({_share_words(q, plain)})" for q in often)
-        lead = "Others change" if clear else "The answer changes"
+    if unclear:
         lines.append(
-            f"{lead} how a game goes at some step in most games, with no clear change in who wins, "
-            f"how long or how the scores lie: {named}."
-        )
-    some = [
-        q
-        for q in questions
-        if q["impact"] and 0 < q["impact"]["share"] < 0.5 and not (q["at_table"] and q["at_table"]["real"])
-    ]
-    if some:
-        named = "; ".join(f"{q['title']} ({_share_words(q, plain)})" for q in some)
-        lines.append(
-            "Fewer than half of the games go otherwise at every player count, with no clear change "
-            f"in who wins, how long or how the scores lie, for: {named}."
+            plain.words.template(
+                "no_clear_change",
+                questions="; ".join(f"{q['title']} ({_share_words(q, plain)})" for q in unclear),
+            )
         )
     never = [q for q in questions if q["wording_only"]]
     if never:

@@ -618,7 +618,12 @@ def _context(data: Mapping[str, Any]) -> dict[str, Any]:
         charts[q["id"]] = [
             Markup(
                 svg.impact_bars(
-                    f"Games changed: {row['label']}" if len(q["impacts"]) > 1 else "Games changed",
+                    # A chart is as wide as its title: a long reading is cut (it is written out
+                    # in full in the list beside the chart), so the chart keeps its height on a
+                    # narrow screen.
+                    f"Games changed: {shorten(row['label'], 60)}"
+                    if len(q["impacts"]) > 1
+                    else "Games changed",
                     f"impact-{q['id']}-{n}",
                     row["per_players"],
                 )

@@ -580,6 +580,26 @@ def render(book: Rulebook, fmt: Format = "md") -> str:
     return render_html(book) if fmt == "html" else render_md(book)
 
 
+def insertion_labels(spec: Spec, ruleset: Ruleset) -> dict[str, list[dict[str, Any]]]:
+    """Where each question's answer stands in the three rulebooks, by question id: in each
+    language, the labels of the insertions that answer it ("Proposal 19"; "Vorschlag 19";
+    "Propuesta 19"), so that the report can point a designer to them. Empty where the spec has no
+    rulebook words."""
+    if no_wording(spec) is not None:
+        return {}
+    out: dict[str, list[dict[str, Any]]] = {}
+    # English first: the report a designer reads is English.
+    for language in sorted(LANGUAGES, key=lambda lang: lang != "en"):
+        book = rulebook(spec, ruleset, language)
+        labels: dict[str, list[str]] = {}
+        for ins in book.insertions:
+            for q in ins.questions:
+                labels.setdefault(q.id, []).append(_label(book, ins))
+        for qid, found in labels.items():
+            out.setdefault(qid, []).append({"language": language, "labels": found})
+    return out
+
+
 def rulebook_files(spec: Spec, ruleset: Ruleset) -> dict[str, str]:
     """Every rulebook of a ruleset, by file name: rulebook.LANG.md and rulebook.LANG.html."""
     out: dict[str, str] = {}

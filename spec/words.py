@@ -237,15 +237,20 @@ def _fit_numbers(spec: Spec, words: Words) -> Words:
         # A decision's words name the spec's numbers too; one whose numbers this spec lacks is
         # about a table the spec does not have, and is left out with them.
         title, why = fill_wording(d.title, "en", numbers, words), fill_wording(d.why, "en", numbers, words)
+        grounds = fill_wording(d.grounds, "en", numbers, words) if d.grounds is not None else None
         sides = [
             (fill_wording(side.label, "en", numbers, words), fill_wording(side.words, "en", numbers, words))
             for side in (d.engine, d.other)
         ]
         if title is None or why is None or any(a is None or b is None for a, b in sides):
             continue
+        if d.grounds is not None and grounds is None:
+            continue
         (el, ew), (ol, ow) = sides
         assert el is not None and ew is not None and ol is not None and ow is not None
-        decisions[did] = replace(d, title=title, why=why, engine=Side(el, ew), other=Side(ol, ow))
+        decisions[did] = replace(
+            d, title=title, why=why, engine=Side(el, ew), other=Side(ol, ow), grounds=grounds
+        )
     return replace(words, questions=questions, decisions=decisions)
 
 
@@ -430,6 +435,8 @@ def _own_problems(data: dict[str, Any]) -> Iterator[tuple[Key, str]]:
     for did, d in data.get("decisions", {}).items():
         yield from _blank_problems(("decisions", did, "title"), d["title"], NUMBER_BLANKS)
         yield from _blank_problems(("decisions", did, "why"), d["why"], NUMBER_BLANKS)
+        if "grounds" in d:
+            yield from _blank_problems(("decisions", did, "grounds"), d["grounds"], NUMBER_BLANKS)
         for side in ("engine", "other"):
             for part in ("label", "words"):
                 yield from _blank_problems(("decisions", did, side, part), d[side][part], NUMBER_BLANKS)
@@ -801,6 +808,7 @@ def _decisions(section: Mapping[str, Any]) -> dict[str, DecisionWords]:
             players=tuple(row.get("players", ())),
             severity=row.get("severity"),
             departs_from=tuple(row.get("departs_from", ())),
+            grounds=row.get("grounds"),
         )
         for did, row in section.items()
     }

@@ -30,6 +30,11 @@ TEMPLATE_BLANKS: Mapping[str, frozenset[str]] = {
     "standing_house": frozenset(),
     "high_unsettled": frozenset({"count", "questions"}),
     "high_unsettled_item": frozenset({"title", "standing"}),
+    "no_clear_change": frozenset({"questions"}),
+    "match_length": frozenset({"by_count", "end"}),
+    "match_length_first": frozenset({"mean", "players"}),
+    "match_length_next": frozenset({"mean", "players"}),
+    "match_length_last": frozenset({"mean", "players"}),
     "texts_say_otherwise": frozenset(),
     "share_under": frozenset({"share", "against"}),
     "share_undealt": frozenset({"against", "undealt"}),
@@ -370,6 +375,8 @@ class DecisionWords:
     severity: str | None = None
     #: the evidence the engine's choice departs from: cited, but never as settling the question.
     departs_from: tuple[str, ...] = ()
+    #: why the engine's answer is the one proposed, in a designer's words (None: not said).
+    grounds: str | None = None
 
 
 @dataclass(frozen=True)

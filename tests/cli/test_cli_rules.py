@@ -57,7 +57,7 @@ def test_json_carries_the_resolved_ruleset() -> None:
     )
     assert data["ruleset"]["profile"] == "german-literal"
     assert data["ruleset"]["readings"]["run_wrap"] == "wrap"
-    assert data["ruleset"]["readings"]["eight_rank"] == "strongest"
+    assert data["ruleset"]["readings"]["add_to_single"] == "not_allowed"
     assert data["ruleset"]["overridden"] == ["run_wrap"]
 
 

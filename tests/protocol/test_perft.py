@@ -103,7 +103,7 @@ def test_the_engines_readings_set_the_reference() -> None:
     )
     assert result.exit_code == 0, result.output
     assert "german-literal" in result.output.splitlines()[0]
-    assert result.output.splitlines()[-1] == "leaves: 676"
+    assert result.output.splitlines()[-1] == "leaves: 547"
 
 
 def german_engine() -> object:

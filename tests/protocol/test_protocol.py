@@ -245,7 +245,7 @@ def test_python_plugin_by_module_and_by_file(tmp_path: Path) -> None:
         "def make():\n    return ReferenceEngine(load_spec().ruleset('german-literal'), name='plug')\n"
     )
     engine = open_engine(f"python:{plugin}:make")
-    assert engine.hello()["readings"]["eight_rank"] == "strongest"
+    assert engine.hello()["readings"]["add_to_single"] == "not_allowed"
     with pytest.raises(SpecError, match="no callable"):
         open_engine(f"python:{plugin}:nothing")
     with pytest.raises(SpecError, match="cannot import"):
@@ -264,7 +264,7 @@ def test_negotiate_takes_the_engines_readings_and_rejects_unknown_ones() -> None
     with pytest.raises(SpecError, match="unknown variation point"):
         negotiate(spec, base, {**hello, "readings": {"dealer_sings": "yes"}}, {})
     with pytest.raises(SpecError, match="the engine declares"):
-        negotiate(spec, base, hello, {"eight_rank": "by_number"})
+        negotiate(spec, base, hello, {"add_to_single": "allowed"})
     partial = {**hello, "readings": {"run_wrap": "wrap"}}
     ruleset, notes = negotiate(spec, base, partial, {})
     assert ruleset.reading("run_wrap") == "wrap" and "does not declare" in notes[0]

@@ -494,3 +494,58 @@ def test_the_summary_names_the_reading_a_share_is_of_and_the_one_that_cannot_be_
     words += "; " + templates["share_undealt"].format(against=undealt["against"], undealt=cell)
     lines = plain_verdict(data["questions"], [], Plain(SPEC, SPEC.ruleset()))
     assert any(f"{q['title']} ({words})" in line for line in lines)
+
+
+def test_each_question_points_to_its_insertion_in_the_three_rulebooks() -> None:
+    # The report and the rulebooks number differently (questions by consequence, insertions by
+    # their place in the text): a question names its insertion, the same number in every language.
+    data = _full()
+    books = {lang: render_md(rulebook(SPEC, SPEC.ruleset(), lang)) for lang in LANGUAGES}
+    md = render_all(data)["report.md"]
+    placed = [q for q in data["questions"] if q["in_rulebooks"]]
+    assert len(placed) >= len(data["questions"]) - 2
+    for q in placed:
+        assert [x["language"] for x in q["in_rulebooks"]] == sorted(LANGUAGES, key=lambda lang: lang != "en")
+        numbers = {tuple(label.split()[-1] for label in x["labels"]) for x in q["in_rulebooks"]}
+        assert len(numbers) == 1
+        for x in q["in_rulebooks"]:
+            for label in x["labels"]:
+                assert f"**[{label}]**" in books[x["language"]]
+        labels = " / ".join(", ".join(x["labels"]) for x in q["in_rulebooks"])
+        assert f"In the rulebooks: {labels}." in md
+
+
+def test_questions_with_no_clear_change_are_summed_up_in_one_line_most_consequential_first() -> None:
+    # The share of games changed does not order them: turning the other way round the table
+    # changes every game and nothing about who wins.
+    data = _full()
+    unclear = [
+        q
+        for q in data["questions"]
+        if q["impact"] and q["impact"]["share"] > 0 and not (q["at_table"] and q["at_table"]["real"])
+    ]
+    assert len(unclear) > 1
+    head = WORDS.templates["no_clear_change"].split("{questions}")[0]
+    line = next(v for v in data["verdict"] if v.startswith(head))
+    places = [line.index(f"{q['title']} (") for q in unclear]
+    assert places == sorted(places)
+    assert [q["rank"] for q in unclear] == sorted(q["rank"] for q in unclear)
+
+
+def test_the_summary_says_how_long_a_match_lasts_and_at_which_score_it_ends() -> None:
+    from five35.reports.build import _match_length
+
+    rs = SPEC.ruleset()
+    hist = {"2": 4.805, "3": 2.667, "6": 2.02}
+    variants = [
+        {"label": "german-literal", "per_players": {"2": {"rounds_per_game": {"count": 200, "mean": 9.0}}}},
+        {
+            "label": rs.label(),
+            "per_players": {n: {"rounds_per_game": {"count": 200, "mean": m}} for n, m in hist.items()},
+        },
+    ]
+    line = _match_length(variants, rs, Plain(SPEC, rs))
+    assert line is not None
+    assert "4.8 rounds with 2 players, 2.7 with 3 and 2 with 6." in line and "9 rounds" not in line
+    assert f" {rs.match_end_score} points" in line
+    assert _match_length(variants[:1], rs, Plain(SPEC, rs)) is None
