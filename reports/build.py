@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..checks.findings import CheckResult, Failure, ProvedProperty, SettledCandidate
+from ..checks.findings import FINDING_KINDS, CheckResult, Failure, ProvedProperty, SettledCandidate
 from ..checks.impact.measure import COMES_UP_GAMES
 from ..checks.job.review import ReportData
 from ..engine.engines import engine_note, reference_lacks
@@ -263,6 +263,7 @@ def report_data(data: ReportData) -> dict[str, Any]:
         "rules": plain.ruleset_words(),
         "summary": summary,
         "verdict": verdict,
+        "kinds": {k.value: plain.words.kinds[k.value] for k in FINDING_KINDS},
         "technical_summary": technical,
         "checks": [
             {

@@ -25,17 +25,6 @@ TRICK_ENDS: Mapping[str, str] = {
     TrickEndReason.RULE_OF_8: "the Rule of 8",
 }
 LANGUAGE_NAMES: Mapping[str, str] = {"de": "German", "es": "Spanish", "en": "English"}
-KIND_WORDS: Mapping[str, str] = {
-    FindingKind.AMBIGUITY: "the texts can be read two ways",
-    FindingKind.CONTRADICTION: "contradiction",
-    FindingKind.GAP: "not in the text",
-    FindingKind.DEAD_CLAUSE: "a case that can never arise",
-    FindingKind.MISMATCH: "German and Spanish differ",
-    FindingKind.DEFECT: "damaged text",
-    FindingKind.SILENCE: "the text does not say",
-    FindingKind.DECISION: "the texts leave it open",
-    FindingKind.LIVENESS: "may never end",
-}
 _VERBS = {"lead": "leads", "overwrite": "overwrites with", "add": "adds", "pass": "passes"}
 _INFINITIVES = {"lead": "lead", "overwrite": "overwrite with", "add": "add", "pass": "pass"}
 

@@ -13,7 +13,7 @@ from ..spec import Ruleset, Spec, SpecError
 from ..spec.words import words_of
 from ..spec.words_model import LANGUAGES
 from .at_table import outcome_json
-from .plain import KIND_WORDS, Plain, pct
+from .plain import Plain, pct
 from .sections import clause_list, evidence_list, evidence_table, scene_json
 
 BASIS_WORDS: Mapping[str, str] = {
@@ -266,7 +266,7 @@ def _kind_words(spec: Spec, ruleset: Ruleset, q: Question, plain: Plain) -> str:
             said = {texts.get(point) for texts in literal}
             if len(said) == 1 and None not in said and ruleset.reading(point) not in said:
                 return plain.words.template("texts_say_otherwise")
-    return KIND_WORDS[q.kind]
+    return plain.words.kinds[q.kind.value]
 
 
 def question_json(

@@ -27,7 +27,7 @@ from ..engine import TRICK_END_REASONS, TrickEndReason
 from ..engine.simulate import WENT_OUT, wilson_interval
 from ..spec import dumps
 from . import svg
-from .plain import KIND_WORDS, pct, player, quoted, split_move
+from .plain import pct, player, quoted, split_move
 
 FILES = ("report.md", "report.html", "technical.md", "report.json")
 # How tricks end: the engine's trick-end reasons, then a round that ends mid-trick because a player
@@ -603,7 +603,6 @@ def _env(autoescape: bool) -> jinja2.Environment:
         largest_share=largest_share,
         shorten=shorten,
         first_upper=first_upper,
-        kind_words=lambda k: KIND_WORDS.get(k, str(k)),
         status_of=_status,
         standalone_repairs=standalone_repairs,
         pct=pct,
@@ -644,7 +643,7 @@ def _context(data: Mapping[str, Any]) -> dict[str, Any]:
         "variants": variant_view(data["variants"], data.get("seat_advantages", ())),
         "charts": charts,
         "filters": present,
-        "kind_words": {k: KIND_WORDS[k] for k in FINDING_KINDS},
+        "kind_words": data["kinds"],
     }
 
 

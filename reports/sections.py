@@ -222,6 +222,7 @@ def section_json(spec: Spec, ruleset: Ruleset, r: Reviewed, plain: Plain) -> dic
         "scene_about": f.alternative.scene.describe if f.alternative and f.alternative.scene else None,
         "repairs": _repairs(spec, f.clauses),
         "kind": f.kind.value,
+        "kind_words": plain.words.kinds[f.kind.value],
         "severity": f.severity.value,
         "title": f.title,
         "detail": f.detail,

@@ -715,6 +715,7 @@ def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Words:
         },
         wordings=_subject_wordings(questions, first),
         templates={k: v for k, v in data["templates"].items() if k != "topic_questions"},
+        kinds=dict(data["kinds"]),
         topic_questions={
             kind: TopicQuestionWords(kind, row["title"], dict(row["ask"]), dict(row["wording"]))
             for kind, row in data["templates"].get("topic_questions", {}).items()

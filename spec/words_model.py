@@ -434,6 +434,8 @@ class Words:
     #: once the spec is attached): what a check proposes for a finding about that subject.
     wordings: Mapping[str, str]
     templates: Mapping[str, str]
+    #: each kind of finding (its value) in a designer's words
+    kinds: Mapping[str, str]
     by_impact: ImpactGrades
     mismatches: tuple[MismatchWords, ...]
     gaps: Mapping[str, Use]
