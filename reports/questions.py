@@ -258,8 +258,8 @@ def _question_clauses(spec: Spec, q: Question, members: Sequence[Reviewed], rule
 def _kind_words(spec: Spec, ruleset: Ruleset, q: Question, plain: Plain) -> str:
     """The kind of a question in words. A variation point that the texts, each read on its own word
     (the literal profiles), answer alike and otherwise than the rules played is not two readings of
-    the texts: the answer played departs from what they say (the rulebooks print it as a
-    correction)."""
+    the texts: the answer played departs from what they say (the rulebooks propose it as a
+    change to the text)."""
     literal = [p.on_the_text for p in spec.profiles.values() if p.on_the_text]
     if q.kind is FindingKind.AMBIGUITY and literal:
         for point in q.words.points:

@@ -449,9 +449,8 @@ def table_words(at_table: Mapping[str, Any] | None) -> str:
     elif per:
         games = max(t["games"] for t in per.values())
         sentences = [
-            "No clear change in who wins, how long a match lasts or how far the scores lie apart: "
-            f"{games} matches per player count tell no difference from chance.",
-            _bounds_words(per),
+            "No clear change in who wins, how long a match lasts or how far the scores lie apart.",
+            _bounds_words(per, games),
         ]
     else:
         sentences = []
@@ -484,17 +483,16 @@ def _two(x: float) -> str:
     return f"{x:.0f}" if abs(x) >= 100 else f"{x:.2g}"
 
 
-def _bounds_words(per: Mapping[str, Any]) -> str:
+def _bounds_words(per: Mapping[str, Any], games: int) -> str:
     """How large a change "no clear change" rules out: the largest the 95 % intervals admit at any
     player count compared."""
     worst = {m: max(t["bounds"][m] for t in per.values()) for m in MEASURE_ORDER}
     whose = "a seat's or style's" if any(t["winner_by_style"] for t in per.values()) else "a seat's"
     share = max(worst["winner_seat"], worst["winner_style"])
     return (
-        f"Smaller changes can hide in them: within 95 % intervals, at some player count {whose} share "
-        f"of wins may have moved by up to {round(share * 100)} percentage points, a match's length by up "
-        f"to {_two(worst['rounds'])} rounds and the distance between the final scores by up to "
-        f"{_two(worst['spread'])} points."
+        f"Still, {games} matches per player count could hide a change of up to {round(share * 100)} "
+        f"percentage points in {whose} share of wins, {_two(worst['rounds'])} rounds in a match's "
+        f"length or {_two(worst['spread'])} points in the distance between the final scores."
     )
 
 

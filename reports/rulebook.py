@@ -39,7 +39,7 @@ Format = Literal["md", "html"]
 
 #: What an insertion is: an answer the sources settle, a proposal for an open question, or a
 #: change to what this language's text says (a restored clause or an answer the text contradicts).
-Kind = Literal["clarification", "proposal", "correction"]
+Kind = Literal["clarification", "proposal", "correction", "change"]
 
 
 @dataclass(frozen=True)
@@ -196,13 +196,20 @@ def _literal(spec: Spec, language: str) -> Mapping[str, str]:
 
 def _kind(spec: Spec, ruleset: Ruleset, q: QuestionWords, literal: Mapping[str, str]) -> Kind:
     """A proposal while the question is open; once settled, a correction where this language's
-    text says otherwise, else a clarification."""
-    if _basis(spec, ruleset, q) not in SETTLING_BASES:
+    text says otherwise and another text of the rules (the other language's) says what the answer
+    says, or a house rule settles it; a proposed change where this text says otherwise and only an
+    outside source, no text of the rules, supports the answer; else a clarification."""
+    basis = _basis(spec, ruleset, q)
+    if basis not in SETTLING_BASES:
         return "proposal"
     readings = ruleset.readings
-    if any(p in literal and literal[p] != readings.get(p) for p in q.points):
+    against = [p for p in q.points if p in literal and literal[p] != readings.get(p)]
+    if not against:
+        return "clarification"
+    texts = [p.on_the_text for p in spec.profiles.values() if p.status == "literal"]
+    if basis == "house" or all(any(t.get(p) == readings.get(p) for t in texts) for p in against):
         return "correction"
-    return "clarification"
+    return "change"
 
 
 def _letter(n: int) -> str:
@@ -343,9 +350,19 @@ def rulebook(spec: Spec, ruleset: Ruleset, language: str) -> Rulebook:
 
 
 #: The words file's label of each kind of insertion (`repair` names a correction).
-_LABEL = {"clarification": "clarification", "proposal": "proposal", "correction": "repair"}
+_LABEL = {
+    "clarification": "clarification",
+    "proposal": "proposal",
+    "correction": "repair",
+    "change": "proposal",
+}
 #: And how each kind cites its question.
-_CITES = {"clarification": "settles", "proposal": "proposes", "correction": "corrects"}
+_CITES = {
+    "clarification": "settles",
+    "proposal": "proposes",
+    "correction": "corrects",
+    "change": "proposes_change",
+}
 
 
 def _label(book: Rulebook, ins: Insertion) -> str:
@@ -518,10 +535,10 @@ p { margin: .5rem 0; }
 ins.insertion { display: block; text-decoration: none; border-left: 4px solid #3465a4; background: #eef2f8;
   padding: .3rem .7rem; margin: .4rem 0 .8rem; }
 ins.correction { border-left-color: #cc0000; background: #fbeaea; }
-ins.proposal { border-left-color: #c4a000; background: #fcf8e3; border-left-style: dashed; }
+ins.proposal, ins.change { border-left-color: #c4a000; background: #fcf8e3; border-left-style: dashed; }
 .mark { font: bold .8rem Helvetica, Arial, sans-serif; color: #3465a4; margin-right: .4rem; }
 ins.correction .mark { color: #a40000; }
-ins.proposal .mark { color: #8f5902; }
+ins.proposal .mark, ins.change .mark { color: #8f5902; }
 .cites { display: block; font-size: .85rem; color: #555; font-style: italic; }
 small { color: #777; }
 ul.errata li { margin: .3rem 0; }

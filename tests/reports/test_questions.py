@@ -85,13 +85,18 @@ def test_a_reading_that_cannot_deal_a_table_says_so_where_its_games_changed_are_
     (five,) = [q for q in data["questions"] if q["id"] == "five_players"]
     rows = {row["subject"]: row for row in five["impacts"]}
     copies = rows["five_player_copies"]["per_players"]
-    assert copies["5"]["undealt"] == "cannot be dealt (5 hands of 12 cards need 60; the deck has 52)"
+    assert (
+        copies["5"]["undealt"]
+        == "cannot be dealt with the hand sizes played (5 hands of 12 cards need 60; the deck has 52)"
+    )
     assert all("undealt" not in copies[n] for n in copies if n != "5")
     assert all("undealt" not in row for row in rows["five_player_set_close"]["per_players"].values())
     assert five["impact"]["subject"] == "five_player_set_close"
     assert five["at_table_against"] == rows["five_player_set_close"]["against"]
     md = render_all(data)["report.md"]
-    assert "5: cannot be dealt (5 hands of 12 cards need 60; the deck has 52)" in md
+    assert (
+        "5: cannot be dealt with the hand sizes played (5 hands of 12 cards need 60; the deck has 52)" in md
+    )
     assert f"The reading played → the other reading ({five['at_table_against']})" in md
 
 
@@ -448,7 +453,7 @@ def test_the_summary_names_every_question_of_high_severity_that_no_house_rule_se
 
 def test_a_point_both_texts_answer_alike_and_the_rules_played_otherwise_is_said_to_depart() -> None:
     # Both texts, read word for word, answer such a point on their own words; a question whose
-    # played answer differs says so (the rulebooks print its insertion as a correction), and no
+    # played answer differs says so (the rulebooks propose it as a change), and no
     # other question does.
     data = _full()
     played = dict(SPEC.ruleset().reading_items)
@@ -469,10 +474,11 @@ def test_a_point_both_texts_answer_alike_and_the_rules_played_otherwise_is_said_
         said = q["kind_words"] == WORDS.templates["texts_say_otherwise"]
         assert said == (q["id"] in departs), q["id"]
     md = render_md(rulebook(SPEC, SPEC.ruleset(), "en"))
-    corrects = WORDS.rulebook["en"]["corrects"]
+    # no text of the rules says what the answer says: the rulebooks propose the change
+    change = WORDS.rulebook["en"]["proposes_change"]
     for q in data["questions"]:
         if q["id"] in departs:
-            assert f"{corrects} “{q['ask']['en']}”" in md
+            assert f"{change} “{q['ask']['en']}”" in md
 
 
 def test_the_summary_names_the_reading_a_share_is_of_and_the_one_that_cannot_be_dealt() -> None:

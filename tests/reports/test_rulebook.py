@@ -126,8 +126,11 @@ def test_every_answer_is_marked_for_what_it_is_and_cites_its_question(lang: str)
         for q in asked:
             assert text in {w.text[lang] for w in q.wordings_for(readings)}
             cited.add(q.id)
-            # an open question's answer is a proposal, never a clarification, and says so
-            assert (kind == PROPOSAL[lang]) == is_open(q.id), (q.id, kind)
+            # an open question's answer is a proposal, never a clarification, and says so; so is
+            # an answer only an outside source gives against this text (a proposed change)
+            change = WORDS.rulebook[lang]["proposes_change"] in cites
+            assert (kind == PROPOSAL[lang]) == (is_open(q.id) or change), (q.id, kind)
+            assert not (change and is_open(q.id))
         texts.append(text)
     assert cited == expected
     assert len(texts) == len(set(texts))
@@ -162,13 +165,30 @@ def test_each_answer_stands_at_the_clause_it_concerns() -> None:
 
 
 def test_an_answer_against_this_language_s_text_is_a_correction() -> None:
-    # The Spanish 'más de 5' excludes 5 players; the published game counts them as a large game.
+    # The Spanish 'más de 5' ends a set at its fourth card with 5 players; the German '5+' at the
+    # fifth, which the published answer takes: a correction of the Spanish text, backed by the
+    # German one, and a clarification of the German.
     es = invoke("--lang", "es")
-    five = [b for b in blocks_of(es, "es") if "Con 5 o 6 jugadores la baraja contiene 5 copias" in b[2]]
+    five = [b for b in blocks_of(es, "es") if "Con 5 o 6 jugadores la quinta carta de un set" in b[2]]
     assert [b[0] for b in five] == [REPAIR["es"]]
     de = invoke("--lang", "de")
-    five = [b for b in blocks_of(de, "de") if "Bei 5 oder 6 Spielern enthält das Deck 5 Kopien" in b[2]]
+    five = [b for b in blocks_of(de, "de") if "Bei 5 oder 6 Spielern beendet die fünfte Karte" in b[2]]
     assert [b[0] for b in five] == [MARK["de"]]
+
+
+def test_an_answer_only_an_outside_source_gives_against_both_texts_is_a_proposed_change() -> None:
+    # Both texts say an add makes sets and runs longer (a single is neither); the published answer
+    # lets an add extend a single because Board Game Arena plays so: no text of the rules says
+    # it, so the rulebooks propose the change rather than print it as a correction.
+    for lang, sentence in (
+        ("en", "Cards may also be added to a single card"),
+        ("de", "Auch an eine Einzelkarte"),
+        ("es", "También se pueden añadir cartas a una carta individual"),
+    ):
+        md = invoke("--lang", lang)
+        (block,) = [b for b in blocks_of(md, lang) if sentence in b[2]]
+        assert block[0] == PROPOSAL[lang]
+        assert block[3].startswith(WORDS.rulebook[lang]["proposes_change"])
 
 
 def test_the_spanish_rulebook_repairs_its_damaged_examples_and_title() -> None:

@@ -192,15 +192,14 @@ def test_no_clear_change_says_how_large_a_change_it_rules_out() -> None:
     assert 0.15 < table.bound("spread") < 0.25
     words = table_words(_json(change))
     assert words.startswith(
-        "No clear change in who wins, how long a match lasts or how far the scores lie apart: 200 "
-        "matches per player count tell no difference from chance."
+        "No clear change in who wins, how long a match lasts or how far the scores lie apart."
     )
     share = round(max(table.bound("winner_seat"), table.bound("winner_style")) * 100)
     spread = f"{table.bound('spread'):.2g}"
     assert (
-        "Smaller changes can hide in them: within 95 % intervals, at some player count a seat's or "
-        f"style's share of wins may have moved by up to {share} percentage points, a match's length by "
-        f"up to 0 rounds and the distance between the final scores by up to {spread} points." in words
+        f"Still, 200 matches per player count could hide a change of up to {share} percentage points "
+        f"in a seat's or style's share of wins, 0 rounds in a match's length or {spread} points in the "
+        "distance between the final scores." in words
     )
 
 
