@@ -111,7 +111,8 @@ def _question_choice(
             words += "; " + " and ".join(
                 f"{evidence[e].by or 'the source of ' + e} plays the other answer ({e})" for e in departs
             )
-        grounds = [d.grounds for t in q.words.topics if (d := words_of(spec).decisions.get(t)) and d.grounds]
+        grounds = [g for g in (q.words.grounds,) if g]
+        grounds += [d.grounds for t in q.words.topics if (d := words_of(spec).decisions.get(t)) and d.grounds]
         return {
             "profile": ruleset.label(),
             "label": chosen[0] if chosen else "",
@@ -147,7 +148,7 @@ def _question_choice(
         "label": "; ".join(chosen),
         "basis": bases[0],
         "basis_words": "; ".join(BASIS_WORDS.get(b, b) for b in bases),
-        "notes": notes,
+        "notes": [*notes, *(g for g in (q.words.grounds,) if g)],
     }
 
 

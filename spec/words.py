@@ -697,6 +697,7 @@ def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Words:
                 for w in q["wordings"]
             ),
             topics=tuple(q.get("topics", ())),
+            grounds=q.get("grounds"),
         )
         for qid, q in data["questions"].items()
     }

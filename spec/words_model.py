@@ -327,6 +327,9 @@ class QuestionWords:
     # The topics of discovered findings (Finding.topic: an engine hook, a rule pair, an engine
     # decision's id) this question gathers; a topic belongs to one question only.
     topics: tuple[str, ...] = ()
+    #: why the proposed answer is what it is, and what it leaves unresolved, in a designer's words
+    #: (English; the report shows it with the answer's basis); None: not said
+    grounds: str | None = None
 
     def wordings_for(self, readings: Mapping[str, str]) -> tuple[Wording, ...]:
         """The sentences that settle the question under `readings` (point -> reading)."""

@@ -555,3 +555,21 @@ def test_the_summary_says_how_long_a_match_lasts_and_at_which_score_it_ends() ->
     assert "4.8 rounds with 2 players, 2.7 with 3 and 2 with 6." in line and "9 rounds" not in line
     assert f" {rs.match_end_score} points" in line
     assert _match_length(variants[:1], rs, Plain(SPEC, rs)) is None
+
+
+def test_a_question_s_grounds_stand_with_the_basis_of_its_answer() -> None:
+    # The words file says why a proposal is what it is (and what it leaves unresolved): the report
+    # prints it after the answer's basis, for a question of parameters and one of an engine decision.
+    data = _full()
+    md = render_all(data)["report.md"]
+    with_grounds = [q for q in questions_of(SPEC) if q.grounds]
+    grounds = {d.grounds for d in WORDS.decisions.values() if d.grounds}
+    assert with_grounds and grounds
+    for q in data["questions"]:
+        expected = [w.grounds for w in with_grounds if w.id == q["id"]]
+        expected += [d.grounds for t in q["topics"] if (d := WORDS.decisions.get(t)) and d.grounds]
+        assert [
+            n for n in q["choice"]["notes"] if n in {*expected, *grounds, *(w.grounds for w in with_grounds)}
+        ] == expected
+        for g in expected:
+            assert g in md
