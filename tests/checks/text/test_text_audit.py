@@ -89,9 +89,11 @@ def test_status_follows_the_profile_and_its_basis(spec: Spec) -> None:
         "published", [("five_player_copies", "five_is_large")]
     )
     spanish = _ids(spec, "spanish-literal")
-    assert str(spanish["mismatch.deck.copies.five_players"].status) == (
-        "settled by profile spanish-literal: five_player_copies=five_is_small"
+    assert str(spanish["mismatch.trick.end.set.five_players"].status) == (
+        "settled by profile spanish-literal: five_player_set_close=five_is_small"
     )
+    # The Spanish gives no number of copies for 5 players: its profile chooses 4 where it is silent.
+    assert spanish["mismatch.deck.copies.five_players"].status.is_open
     # A reading chosen on the command line settles nothing; a profile's choice without a source neither.
     overridden = _ids(spec, None, {"five_player_copies": "five_is_small"})
     assert overridden["mismatch.deck.copies.five_players"].status.is_open
