@@ -93,6 +93,14 @@ def _question_readings(
     return out
 
 
+def _grounds(spec: Spec, q: Question) -> list[str]:
+    """Why the proposed answer is what it is, from the words file: the question's own grounds,
+    then those of the engine decisions it gathers."""
+    decisions = words_of(spec).decisions
+    out = [q.words.grounds] if q.words.grounds else []
+    return out + [d.grounds for t in q.words.topics if (d := decisions.get(t)) is not None and d.grounds]
+
+
 def _question_choice(
     spec: Spec, ruleset: Ruleset, q: Question, readings: Sequence[Mapping[str, Any]]
 ) -> dict[str, Any]:
@@ -111,14 +119,12 @@ def _question_choice(
             words += "; " + " and ".join(
                 f"{evidence[e].by or 'the source of ' + e} plays the other answer ({e})" for e in departs
             )
-        grounds = [g for g in (q.words.grounds,) if g]
-        grounds += [d.grounds for t in q.words.topics if (d := words_of(spec).decisions.get(t)) and d.grounds]
         return {
             "profile": ruleset.label(),
             "label": chosen[0] if chosen else "",
             "basis": basis,
             "basis_words": words,
-            "notes": grounds,
+            "notes": _grounds(spec, q),
         }
     profile = spec.profiles[ruleset.profile]
     bases: list[str] = []
@@ -148,7 +154,7 @@ def _question_choice(
         "label": "; ".join(chosen),
         "basis": bases[0],
         "basis_words": "; ".join(BASIS_WORDS.get(b, b) for b in bases),
-        "notes": [*notes, *(g for g in (q.words.grounds,) if g)],
+        "notes": [*notes, *_grounds(spec, q)],
     }
 
 
@@ -261,7 +267,7 @@ def _kind_words(spec: Spec, ruleset: Ruleset, q: Question, plain: Plain) -> str:
     (the literal profiles), answer alike and otherwise than the rules played is not two readings of
     the texts: the answer played departs from what they say (the rulebooks propose it as a
     change to the text)."""
-    literal = [p.on_the_text for p in spec.profiles.values() if p.on_the_text]
+    literal = spec.texts_read_literally
     if q.kind is FindingKind.AMBIGUITY and literal:
         for point in q.words.points:
             said = {texts.get(point) for texts in literal}

@@ -206,7 +206,7 @@ def _kind(spec: Spec, ruleset: Ruleset, q: QuestionWords, literal: Mapping[str, 
     against = [p for p in q.points if p in literal and literal[p] != readings.get(p)]
     if not against:
         return "clarification"
-    texts = [p.on_the_text for p in spec.profiles.values() if p.status == "literal"]
+    texts = spec.texts_read_literally
     if basis == "house" or all(any(t.get(p) == readings.get(p) for t in texts) for p in against):
         return "correction"
     return "change"

@@ -444,6 +444,13 @@ class Spec:
             if all(c.reading not in self.variation_points[pt].unimplemented for pt, c in p.readings.items())
         )
 
+    @property
+    def texts_read_literally(self) -> list[dict[str, str]]:
+        """What each source text says, point by point, read on its own word: the readings its
+        literal profile takes with basis text (`Profile.on_the_text`), one dict per literal profile
+        that takes any."""
+        return [p.on_the_text for p in self.profiles.values() if p.on_the_text]
+
     def ruleset(self, profile: str | None = None, readings: Mapping[str, str] | None = None) -> Ruleset:
         """Resolve a profile plus reading overrides (`--reading POINT=VALUE`) into a Ruleset.
 

@@ -595,7 +595,7 @@ def _question_kind(spec: Spec, q: QuestionWords, members: Sequence[Reviewed]) ->
         vps = spec.variation_points
         if all(not vps[p].in_text for p in q.points):
             return FindingKind.GAP
-        literal = [p.on_the_text for p in spec.profiles.values() if p.on_the_text]
+        literal = spec.texts_read_literally
         for point in q.points:
             said = {texts[point] for texts in literal if point in texts}
             if len(said) > 1:

@@ -107,14 +107,16 @@ def _gap_severity(words: Words, subject: str) -> Severity:
 def gap_findings(spec: Spec, ruleset: Ruleset) -> list[Finding]:
     words = words_of(spec)
     out: list[Finding] = []
+    # The blanks of a parameter's alternative (the point table's): the same for every parameter.
+    table = points_by_value(ruleset.ranks, dict(ruleset.point_items))
+    most = max(p for _, p in ruleset.point_items)
+    valued = " and ".join(str(r) for r, p in ruleset.point_items if p == most)
+    above_highest = str(max(ruleset.ranks) + 1)
     for param in spec.parameters.values():
         if param.in_text:
             continue
         related = "deal" if param.name == "hand_size" and "deal" in spec.variation_points else None
         name = param.name.replace("_", " ")
-        table = points_by_value(ruleset.ranks, dict(ruleset.point_items))
-        most = max(p for _, p in ruleset.point_items)
-        valued = " and ".join(str(r) for r, p in ruleset.point_items if p == most)
         out.append(
             Finding(
                 id=f"gap.parameter.{param.name}",
@@ -134,7 +136,7 @@ def gap_findings(spec: Spec, ruleset: Ruleset) -> list[Finding]:
                     ruleset,
                     points=table,
                     most_valued=valued,
-                    above_highest=str(max(ruleset.ranks) + 1),
+                    above_highest=above_highest,
                 ),
                 evidence=param.evidence,
                 proposed_wording=words.wording(param.name)
