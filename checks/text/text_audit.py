@@ -109,7 +109,8 @@ def gap_findings(spec: Spec, ruleset: Ruleset) -> list[Finding]:
     out: list[Finding] = []
     # The blanks of a parameter's alternative (the point table's): the same for every parameter.
     table = points_by_value(ruleset.ranks, dict(ruleset.point_items))
-    most = max(p for _, p in ruleset.point_items)
+    # A game without a point table (scored otherwise) values no rank most.
+    most = max((p for _, p in ruleset.point_items), default=None)
     valued = " and ".join(str(r) for r, p in ruleset.point_items if p == most)
     above_highest = str(max(ruleset.ranks) + 1)
     for param in spec.parameters.values():
