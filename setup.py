@@ -65,6 +65,28 @@ def _why_pure() -> str | None:
         import mypyc.build  # noqa: F401
     except ImportError:
         return "mypyc (part of mypy) is not installed"
+    if not _flag("FIVE35_REQUIRE_COMPILED"):
+        return _compiler_fails()
+    return None
+
+
+def _compiler_fails() -> str | None:
+    """Why the C compiler build_ext would use cannot compile a one-line file, or None: asked before
+    mypyc spends about 10 s translating the engine into C that nothing here could compile."""
+    import tempfile
+    from distutils.ccompiler import new_compiler  # setuptools' own distutils, imported above
+    from distutils.sysconfig import customize_compiler
+
+    with tempfile.TemporaryDirectory() as tmp:
+        probe = Path(tmp) / "five35_probe.c"
+        probe.write_text("int five35_probe(void) { return 0; }\n", encoding="utf-8")
+        compiler = new_compiler()
+        customize_compiler(compiler)  # CC, CFLAGS and Python's own flags, as build_ext takes them
+        try:
+            compiler.compile([str(probe)], output_dir=tmp)
+        except Exception as exc:
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            return f"compiling it failed ({reason[:200]})"
     return None
 
 
