@@ -25,7 +25,7 @@ SHARED = (
 #: out the shared groups first (largest first), then the other tests in this order: one of these
 #: started last would leave a worker alone with it at the end of the run.
 LONGEST_FIRST = (
-    "tests/test_ci_integrations.py::test_the_pre_commit_hook_checks_changed_spec_files",
+    "tests/checks/solver/test_solver_determinism.py::test_check_level_ci_gives_the_same_json_idle_and_",
     "tests/engine/test_engine_builds.py::",
     "tests/checks/solver/test_divergence_canonical.py::",
     "tests/checks/oracles/test_compiled_agreement.py::",

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -399,6 +400,33 @@ def test_the_pre_commit_manifest_is_valid(tmp_path: Path) -> None:
         assert not files.search(name), name
 
 
+def test_the_hook_checks_the_files_it_selects_as_pre_commit_runs_it(repo: Path) -> None:
+    """The manifest's entry, run as pre-commit runs it (its `files` pattern chooses the files, named
+    after the entry's arguments), with the 535-check of this tree; the test below lets pre-commit
+    itself install and run it, under -m slow (most of its half minute is pip's install)."""
+    [hook] = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    files = re.compile(hook["files"])
+    (repo / "notes.yaml").write_text("not: a spec\n", encoding="utf-8")
+
+    def run(*names: str) -> subprocess.CompletedProcess[str]:
+        chosen = [name for name in names if files.search(name)]
+        assert chosen == [name for name in names if name.endswith(".535.yaml")]
+        command = [CLI, *shlex.split(hook["entry"])[1:], *chosen]
+        return subprocess.run(command, cwd=repo, env=environment(), capture_output=True, text=True)
+
+    passed = run("house.535.yaml", "notes.yaml")
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    text = SPEC.path.read_text(encoding="utf-8").replace(
+        "run_closing_size:\n    value: 5", "run_closing_size:\n    value: -5"
+    )
+    (repo / "house.535.yaml").write_text(text, encoding="utf-8")
+    failed = run("house.535.yaml", "notes.yaml")
+    assert failed.returncode == 2, failed.stdout + failed.stderr
+    assert "535-check: error: house.535.yaml:" in failed.stderr and "run_closing_size" in failed.stderr
+    assert "Traceback" not in failed.stderr
+
+
+@pytest.mark.slow
 def test_the_pre_commit_hook_checks_changed_spec_files(tmp_path: Path) -> None:
     """pre-commit installs this project from a repository (a committed copy of the working tree,
     so that uncommitted edits are tried too) into its own environment and runs the hook."""
