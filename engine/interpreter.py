@@ -81,10 +81,9 @@ class _Tables:
     parameters and player count are the same (the readings of a point that changes scoring
     or the turn, compared side by side, list the same moves)."""
 
-    __slots__ = ("formed", "multisets", "nodes", "piles")
+    __slots__ = ("formed", "multisets", "nodes")
 
     def __init__(self) -> None:
-        self.piles: dict[tuple[int, ...], Pile | None] = {}
         self.nodes: dict[Pile | None, tuple[tuple[_Option, ...], dict[Move, _Option]]] = {}
         self.multisets: dict[tuple[int, int], list[tuple[int, ...]]] = {}
         self.formed: dict[tuple[int, int], list[tuple[tuple[int, ...], Pile]]] = {}
@@ -93,6 +92,26 @@ class _Tables:
 _TABLES: dict[tuple[Any, ...], _Tables] = {}
 #: Tables kept per process; a search over many rulesets starts afresh past this many.
 MAX_TABLES = 64
+
+
+#: Which pile each multiset of cards makes, shared by every engine whose pile kinds, ranks and
+#: parameters are the same, and across player counts where nothing they ask reads the count: a
+#: search over the readings of every point asks the same cards again under each.
+_PILES: dict[tuple[Any, ...], dict[tuple[int, ...], Pile | None]] = {}
+
+
+def _piles(program: Program, players: int) -> dict[tuple[int, ...], Pile | None]:
+    kinds = tuple(program.slot("pile"))
+    ranks = tuple(program.slot("ranks"))
+    asked = [(rule, "cards") for rule in kinds] + [(rule, "follows") for rule in ranks]
+    counted = any(program.reads_players(rule, part) for rule, part in asked)
+    key = (players if counted else None, kinds, ranks, repr(sorted(program.values.items())))
+    found = _PILES.get(key)
+    if found is None:
+        if len(_PILES) >= MAX_TABLES:
+            _PILES.clear()
+        found = _PILES[key] = {}
+    return found
 
 
 def _tables(program: Program, players: int) -> _Tables:
@@ -153,7 +172,7 @@ class SpecEngine:
         bounds = [p.card_bounds(r) for r in (self._lead, self._overwrite, self._add) if r is not None]
         self.max_cards = max((hi for _lo, hi in bounds), default=0)
         tables = _tables(p, players)
-        self._piles: dict[tuple[int, ...], Pile | None] = tables.piles
+        self._piles = _piles(p, players)
         self._nodes: dict[Pile | None, tuple[tuple[_Option, ...], dict[Move, _Option]]] = tables.nodes
         self._multisets_of: dict[tuple[int, int], list[tuple[int, ...]]] = tables.multisets
         self._formed_of: dict[tuple[int, int], list[tuple[tuple[int, ...], Pile]]] = tables.formed

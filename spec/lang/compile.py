@@ -111,6 +111,7 @@ class _Scope:
         key: tuple[str | int, ...],
         inlining: tuple[str, ...] = (),
         used: set[str] | None = None,
+        calls: set[str] | None = None,
     ) -> None:
         self.program = program
         self.rule = rule
@@ -119,6 +120,8 @@ class _Scope:
         self.inlining = inlining
         #: The moment's names the part reads (through its helpers too): what its value depends on.
         self.used: set[str] = set() if used is None else used
+        #: The functions it calls (through its helpers too): some ask other rules' parts.
+        self.calls: set[str] = set() if calls is None else calls
 
     def fail(self, node: Node | None, message: str) -> RuleProblem:
         return RuleProblem(self.key, node.col if node is not None else 0, message)
@@ -136,6 +139,18 @@ def _unify(a: str, b: str) -> str | None:
 
 def _shown(t: str) -> str:
     return "a number" if t == S.NUMBER else {S.INT: "a count"}.get(t, f"a {t}")
+
+
+#: The rules' parts a function asks (by the slot of the rule and the part's name), answered for the
+#: program's player count.
+_ASKS: dict[str, tuple[tuple[str, str], ...]] = {
+    "follows": (("ranks", "follows"),),
+    "chain": (("ranks", "follows"),),
+    "strength": (("ranks", "strength"),),
+    "beats": (("pile", "beats"),),
+    "closes_at": (("pile", "closes_at"),),
+    "next_seat": (("turn", "next"),),
+}
 
 
 class Program:
@@ -167,6 +182,7 @@ class Program:
         self.used_parts = used_parts if used_parts is not None else set()
         self._fns: dict[tuple[str, str], Fn] = {}
         self._free: dict[tuple[str, str], tuple[str, ...]] = {}
+        self._calls: dict[tuple[str, str], frozenset[str]] = {}
         self._cached: dict[tuple[str, str], Fn] = {}
         self._follows: dict[tuple[int, int], bool] = {}
         self._strength: dict[int, int] = {}
@@ -190,6 +206,7 @@ class Program:
         if _unify(typ, part.type) != part.type:
             raise scope.fail(node, f"is {_shown(typ)}, but {name} must be {_shown(part.type)}")
         self._free[(rule.id, name)] = tuple(sorted(scope.used))
+        self._calls[(rule.id, name)] = frozenset(scope.calls)
         return fn
 
     def _expr(self, node: Node, scope: _Scope) -> tuple[str, Fn]:
@@ -265,7 +282,13 @@ class Program:
                 raise scope.fail(node, f"part {name!r} names itself ({chain})")
             self.used_parts.add((scope.rule.id, name))
             inner = _Scope(
-                self, scope.rule, scope.names, scope.rule.key_of(name), (*scope.inlining, name), scope.used
+                self,
+                scope.rule,
+                scope.names,
+                scope.rule.key_of(name),
+                (*scope.inlining, name),
+                scope.used,
+                scope.calls,
             )
             return self._expr(own, inner)
         if name in self.values and name != "players":
@@ -367,6 +390,7 @@ class Program:
             raise scope.fail(node, f"unknown function {node.fn!r} (functions: {', '.join(S.PRIMITIVES)})")
         if len(node.args) != len(prim.args):
             raise scope.fail(node, f"{node.fn} takes {len(prim.args)} argument(s), got {len(node.args)}")
+        scope.calls.add(node.fn)
         fns = []
         for arg, want in zip(node.args, prim.args, strict=True):
             typ, fn = self._expr(arg, scope)
@@ -440,6 +464,25 @@ class Program:
 
     def fn(self, rule: RuleDef, part: str) -> Fn:
         return self._fns[(rule.id, part)]
+
+    def reads_players(self, rule: RuleDef, part: str) -> bool:
+        """Whether the part's value may change with the player count: it reads `players`, or a
+        function it calls asks a rule's part that does (the program answers those for its own
+        player count)."""
+        seen: set[tuple[str, str]] = set()
+        todo = [(rule, part)]
+        while todo:
+            r, name = todo.pop()
+            key = (r.id, name)
+            if key in seen or key not in self._free:
+                continue
+            seen.add(key)
+            if "players" in self._free[key]:
+                return True
+            for called in self._calls[key]:
+                for does, asked in _ASKS.get(called, ()):
+                    todo.extend((other, asked) for other in self.slot(does))
+        return False
 
     def cached(self, rule: RuleDef, part: str) -> Fn:
         """The part's closure, remembering its answers by the names it reads (every part is a pure
