@@ -156,6 +156,40 @@ def test_a_copy_without_the_add_action_plays_no_add(tmp_path: Path) -> None:
     assert "add" in _moves_and_reasons(load_spec().ruleset(), 4, games=6)[0]
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "cards"),
+    [
+        # The set's own cards part reads the player count.
+        (
+            'cards: "size >= min_set_size and same_rank(cards)"',
+            'cards: "size >= min_set_size and same_rank(cards) and (players < 4 or size <= 3)"',
+            (5, 5, 5, 5),
+        ),
+        # The run's cards part asks `follows` (through chain), which reads it.
+        (
+            'follows: "b == next_rank(a) and (if order(b) > order(a) then gap else wrap)"',
+            'follows: "b == next_rank(a) and (if order(b) > order(a) then gap else wrap) and players < 4"',
+            (1, 2, 3),
+        ),
+    ],
+    ids=["own-part", "through-a-function"],
+)
+def test_what_cards_make_is_not_shared_across_player_counts_where_a_rule_reads_the_count(
+    tmp_path: Path, old: str, new: str, cards: tuple[int, ...]
+) -> None:
+    """Engines share which pile each multiset makes across player counts only where nothing the
+    pile kinds ask reads the count: asked at 2 players first, the 4-player engine still answers
+    for 4."""
+    text = EMBEDDED.replace(old, new)
+    assert text != EMBEDDED
+    (tmp_path / "copy.yaml").write_text(text, encoding="utf-8")
+    ruleset = load_spec(tmp_path / "copy.yaml").ruleset()
+    small, large = SpecEngine(ruleset, 2), SpecEngine(ruleset, 4)
+    assert small.pile_of(cards) is not None
+    assert large.pile_of(cards) is None
+    assert SpecEngine(load_spec().ruleset(), 4).pile_of(cards) is not None  # the embedded spec's
+
+
 @pytest.mark.parametrize("path", sorted(HOUSE_RULES.glob("*.yaml")), ids=lambda p: p.stem)
 def test_each_house_rule_is_played_by_the_interpreter_and_changes_play(path: Path) -> None:
     spec = load_spec(path)
