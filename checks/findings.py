@@ -416,6 +416,11 @@ class CheckContext:
     solver_rlimit: int = DEFAULT_SOLVER_RLIMIT
 
 
+class ModelLimit(ValueError):
+    """A rule the Z3 model cannot state in its representation of piles, ranks and situations (a
+    house rule, another game): a check that needs the model skips with the reason."""
+
+
 class SolverUnknown(Exception):
     """A solver query came back "unknown" (its resource limit reached, an interrupt). Raised, never
     returned: an unanswered question must count neither as a proof nor as "no finding", so the

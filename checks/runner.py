@@ -25,6 +25,7 @@ so the run's JSON is the same as a serial run's, byte for byte.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import pickle
 import tempfile
@@ -42,10 +43,6 @@ from ..engine.executor import Executor, LocalExecutor, describes_units
 from ..engine.simulate import DEFAULT_SEED
 from ..spec import Ruleset, Spec, other_game
 from ..spec.limits import MAX_FILE_BYTES, InputLimitError, load_json
-from .discovery.decisions import check_decisions
-from .discovery.interactions import check_interactions
-from .discovery.liveness import check_liveness
-from .discovery.silences import check_mutants
 from .findings import (
     DEFAULT_SOLVER_RLIMIT,
     LEVELS,
@@ -59,28 +56,42 @@ from .findings import (
     Failure,
     Finding,
     Level,
+    ModelLimit,
     SolverUnknown,
 )
-from .oracles.rulecompile import ModelLimit
-from .play.conformance import check_conformance
-from .play.graphs import check_beats, check_endgames, check_succession
-from .play.interpreter import check_interpreter
-from .play.matches import check_matches
-from .solver.divergence import check_divergence
-from .solver.proofs import check_proofs
-from .text.dead_clauses import check_dead_clauses
-from .text.text_audit import check_text_audit
-from .text.text_examples import check_text_examples
 
 BASELINE_FORMAT = "five35-baseline/1"
 RUN_FORMAT = "five35-check/1"
+
+
+class _Deferred:
+    """A check's function, imported where the check first runs: a command that fails on a bad
+    argument, or that prints its help, does not import every check's libraries (Z3, Hypothesis,
+    networkx) first."""
+
+    __slots__ = ("_fn", "function", "module")
+
+    def __init__(self, module: str, function: str) -> None:
+        self.module = module
+        self.function = function
+        self._fn: Callable[[CheckContext], CheckResult] | None = None
+
+    def __call__(self, ctx: CheckContext) -> CheckResult:
+        fn = self._fn
+        if fn is None:
+            fn = self._fn = getattr(importlib.import_module(self.module, __package__), self.function)
+        return fn(ctx)
+
+    def __reduce__(self) -> tuple[type[_Deferred], tuple[str, str]]:
+        return type(self), (self.module, self.function)
+
 
 #: Every check of `535-check check`, in the order they run, each under the one name it is known by.
 CHECKS: tuple[Check, ...] = (
     Check(
         "conformance",
         "Engine decisions equal the Z3 model's on a bounded domain of situations",
-        check_conformance,
+        _Deferred(".play.conformance", "check_conformance"),
         bound_to_535=(
             "it holds the engine's decisions to the Z3 model, whose situations are 535's (piles by kind, "
             "first card and size; whether the opening pile holds an 8)"
@@ -89,20 +100,20 @@ CHECKS: tuple[Check, ...] = (
     Check(
         "interpreter",
         "Seeded matches played by the engine and by the spec interpreter agree move for move",
-        check_interpreter,
+        _Deferred(".play.interpreter", "check_interpreter"),
         bound_to_535="it plays the reference engine, which plays 535 alone, beside the spec interpreter",
     ),
     Check(
         "proofs",
         "Properties of the rules proved within the bounds for every reading combination (Z3)",
-        check_proofs,
+        _Deferred(".solver.proofs", "check_proofs"),
         bound_to_535="it proves 535's properties of the rules on the Z3 model of 535's situations",
         uses_engine=False,
     ),
     Check(
         "divergence",
         "Smallest situation per variation point where its readings play differently",
-        check_divergence,
+        _Deferred(".solver.divergence", "check_divergence"),
         bound_to_535="it searches its witnesses on the Z3 model of 535's situations",
         # The witness searches take several seconds: not at level quick.
         levels=("ci", "deep"),
@@ -110,14 +121,14 @@ CHECKS: tuple[Check, ...] = (
     Check(
         "text_examples",
         "The texts' own examples against every reading and the spec's parameters (Z3, unsat cores)",
-        check_text_examples,
+        _Deferred(".text.text_examples", "check_text_examples"),
         bound_to_535="it holds the rules to the examples of 535's German and Spanish texts",
         uses_engine=False,
     ),
     Check(
         "dead_clauses",
         "Rules that can never apply under a reading (Z3, unsat cores)",
-        check_dead_clauses,
+        _Deferred(".text.dead_clauses", "check_dead_clauses"),
         bound_to_535="it asks the Z3 model of 535's situations whether each of 535's trick endings can apply",
         uses_engine=False,
         levels=("ci", "deep"),
@@ -125,13 +136,13 @@ CHECKS: tuple[Check, ...] = (
     Check(
         "invariants.matches",
         "Invariants at every step of whole matches (Hypothesis state machine)",
-        check_matches,
+        _Deferred(".play.matches", "check_matches"),
         bound_to_535="its invariants ask the rules model, which holds 535's situations alone",
     ),
     Check(
         "graphs.succession",
         "Rank-succession graph per reading (runs are its paths)",
-        check_succession,
+        _Deferred(".play.graphs", "check_succession"),
         bound_to_535=(
             "it compares the reference engine's rank succession (its follows hook) with the rules model's"
         ),
@@ -139,19 +150,19 @@ CHECKS: tuple[Check, ...] = (
     Check(
         "graphs.beats",
         "Beats graph per pile kind, size and reading (acyclic, longest overwrite chain)",
-        check_beats,
+        _Deferred(".play.graphs", "check_beats"),
         bound_to_535="it compares the reference engine's beats hook with the rules model's",
     ),
     Check(
         "graphs.endgames",
         "Exhaustive endgame state graphs per reading (every invariant on every move)",
-        check_endgames,
+        _Deferred(".play.graphs", "check_endgames"),
         bound_to_535="its endgames count 535's trick endings (set_closed, run_closed, rule_of_8)",
     ),
     Check(
         "text_audit",
         "Text audit: source defects, undefined terms and German/Spanish mismatches",
-        check_text_audit,
+        _Deferred(".text.text_audit", "check_text_audit"),
         # It reads the texts; the engine only draws its witness scenes, so the reference draws them.
         uses_engine=False,
         # The spec's own sources, clauses, parameters and points: another game's as much as 535's
@@ -162,7 +173,7 @@ CHECKS: tuple[Check, ...] = (
         "discovery.decisions",
         "The engine's own decisions where the texts are silent, each with its smallest witness",
         # It plays the reference engine against the other choices, never the engine under check.
-        check_decisions,
+        _Deferred(".discovery.decisions", "check_decisions"),
         bound_to_535=(
             "it plays the reference engine against the other choices of the decisions 535's words declare"
         ),
@@ -171,7 +182,7 @@ CHECKS: tuple[Check, ...] = (
     Check(
         "discovery.mutants",
         "Engine mutants against the texts: the silences nobody declared (mutation analysis)",
-        check_mutants,
+        _Deferred(".discovery.silences", "check_mutants"),
         bound_to_535="it plays mutants of the reference engine's hooks, which are 535's",
         # It plays the reference engine against its mutants, never the engine under check.
         uses_engine=False,
@@ -180,7 +191,7 @@ CHECKS: tuple[Check, ...] = (
     Check(
         "discovery.liveness",
         "Every trick, round and match ends; whoever moves can move",
-        check_liveness,
+        _Deferred(".discovery.liveness", "check_liveness"),
         bound_to_535=(
             "its bounds are 535's (the points table, the closing sizes) and its searches play the "
             "reference engine"
@@ -191,7 +202,7 @@ CHECKS: tuple[Check, ...] = (
     Check(
         "discovery.interactions",
         "Rule pairs and triples that meet on one play, each order of them played on small deals",
-        check_interactions,
+        _Deferred(".discovery.interactions", "check_interactions"),
         bound_to_535="the reference engine plays each order of the rules that meet",
         # A question about the spec's rules: the reference engine plays the orders, so a broken
         # engine under check (caught by the other checks) cannot stop it.

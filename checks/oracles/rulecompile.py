@@ -50,6 +50,7 @@ from ...spec.lang.syntax import (
     unparse,
 )
 from ...spec.vocabulary import UnimplementedReading
+from ..findings import ModelLimit
 
 COMPONENT = "the Z3 model"
 
@@ -60,10 +61,6 @@ EIGHT = 8
 Env = dict[str, Any]
 Fn = Callable[[Env], Any]
 PartKey = tuple[str, str]  # (rule id, part name); card bounds are parts "cards.min", "cards.max"
-
-
-class ModelLimit(ValueError):
-    """A rule the model cannot state in its representation of piles, ranks and situations."""
 
 
 @dataclass(frozen=True)

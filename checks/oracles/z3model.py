@@ -41,7 +41,7 @@ import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
 
 from ...spec import Ruleset, Spec
 from ...spec.lang.rulebook import Rulebook
-from ..findings import CheckContext, SolverUnknown
+from ..findings import CheckContext, ModelLimit, SolverUnknown
 from .rulecompile import (
     CHAIN,
     COMPONENT,
@@ -51,7 +51,6 @@ from .rulecompile import (
     Compiler,
     CondPile,
     LitCards,
-    ModelLimit,
     OpeningPile,
     PileV,
     Placed,

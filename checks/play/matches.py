@@ -33,9 +33,8 @@ from ...engine import Game, Move, State
 from ...engine.engines import Engine
 from ...engine.state import Event
 from ...spec import Ruleset, Spec
-from ..findings import CheckContext, CheckResult, EngineFactory, Failure, Level, Witness
+from ..findings import CheckContext, CheckResult, EngineFactory, Failure, Level, ModelLimit, Witness
 from ..hypothesis_env import hypothesis_settings, private_hypothesis_home
-from ..oracles.rulecompile import ModelLimit
 from ..oracles.rules_model import RULES_VOCABULARY, SpecRules
 from ..oracles.strategies import Setup, setups
 from .invariants import (

@@ -263,3 +263,16 @@ def test_the_summary_lists_mutants_silences_and_proved_properties(monkeypatch: p
     doc = json.loads(CliRunner().invoke(main, ["check", "--level", "ci", "--format", "json"]).stdout)
     [check] = doc["checks"]
     assert check["mutants"] == 9 and check["proved"][0]["name"] == "round.ends"
+
+
+def test_the_check_libraries_load_only_when_a_check_runs() -> None:
+    """`check` refuses a bad argument, and prints its help, without importing Z3, Hypothesis,
+    networkx or scipy (about 0.4 s of every failing run): the runner imports a check's module when
+    the check first runs (checks/runner.py, _Deferred)."""
+    heavy = ("z3", "hypothesis", "networkx", "scipy")
+    code = (
+        "import sys; import five35.cli.main, five35.cli.check_cmd, five35.checks.runner; "
+        f"print(sorted(m for m in {heavy!r} if m in sys.modules))"
+    )
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert loaded.stdout.strip() == "[]", loaded.stdout

@@ -12,7 +12,8 @@ from typing import Any
 
 from ....engine.engines import make_engine
 from ....spec import Ruleset, Spec, SpecError
-from ...oracles.z3model import ADD, EIGHT, LEAD, NONE, Model, ModelLimit
+from ...findings import ModelLimit
+from ...oracles.z3model import ADD, EIGHT, LEAD, NONE, Model
 from .outcome import SCHEMA_PLAYERS, Outcome, players_text
 
 
