@@ -54,7 +54,7 @@ from ..impact.outcomes import (
     measures_at,
     play_outcomes,
 )
-from ..runner import CHECKS, all_checks, run_checks
+from ..runner import CHECKS, all_checks, load_checks, run_checks
 from .review import (
     PointImpact,
     ReportData,
@@ -552,6 +552,7 @@ def report_result(
     impact_work = [(fn, args, n * 2 if args[2] in played else n) for fn, args, n in impact_work]
     # The checks go first: the longest units, and the ones the findings' alternatives wait for.
     checks = check_units(spec, ruleset, level, seed, solver_rlimit=solver_rlimit) if results is None else []
+    load_checks()  # in this process, before the workers are forked: they inherit the modules
 
     # The rules played's matches to their end, for what each answer changes at the table (the
     # other readings are played where the impact measurement saw them change some game). The impact
