@@ -9,6 +9,7 @@ resolve it to a file without knowing how the folders install.
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -81,24 +82,30 @@ def _graph() -> tuple[list[Import], list[str]]:
     return imports, absolute
 
 
-IMPORTS, ABSOLUTE = _graph()
+@functools.cache
+def import_graph() -> tuple[list[Import], list[str]]:
+    """The import graph, read once in the worker process that runs these tests (tests/scheduling.py),
+    not at import in every worker that collects this module."""
+    return _graph()
 
 
 def test_the_graph_is_read_at_all() -> None:
     # A reader that found no imports would pass every test below.
-    assert len(IMPORTS) > 300
-    assert {i.floors[1] for i in IMPORTS} == set(range(len(FLOORS)))
+    assert len(import_graph()[0]) > 300
+    assert {i.floors[1] for i in import_graph()[0]} == set(range(len(FLOORS)))
 
 
 def test_no_package_imports_one_above_it() -> None:
-    against = [f"{i.place}: {i.source} imports {i.target}" for i in IMPORTS if i.floors[1] > i.floors[0]]
+    against = [
+        f"{i.place}: {i.source} imports {i.target}" for i in import_graph()[0] if i.floors[1] > i.floors[0]
+    ]
     assert not against, "\n".join(against)
 
 
 def test_no_modules_import_each_other_in_a_circle() -> None:
     graph = nx.DiGraph()
     places = {}
-    for i in IMPORTS:
+    for i in import_graph()[0]:
         graph.add_edge(i.source, i.target)
         places[i.source, i.target] = i.place
     circles = [
@@ -109,8 +116,9 @@ def test_no_modules_import_each_other_in_a_circle() -> None:
 
 
 def test_inside_the_package_every_import_is_relative() -> None:
-    assert not ABSOLUTE, (
-        "absolute imports of five35 (a tool reading the source cannot place them): " + ", ".join(ABSOLUTE)
+    assert not import_graph()[1], (
+        "absolute imports of five35 (a tool reading the source cannot place them): "
+        + ", ".join(import_graph()[1])
     )
 
 

@@ -6,6 +6,7 @@ for it wrongly is one line, exit 2."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import signal
@@ -20,9 +21,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-try:
-    import distributed  # noqa: F401  # only: is it there
-except ImportError:  # the Dask tests are part of the suite: a missing dask is a failure, not a skip
+# Only whether it is there (importing it costs every worker that collects this module half a
+# second): the Dask tests are part of the suite, so a missing dask is a failure, not a skip.
+if importlib.util.find_spec("distributed") is None:
     pytest.fail("dask is not installed: pip install '.[test]' (it brings dask[distributed])", pytrace=False)
 
 from cli_tools import run_bad_input
