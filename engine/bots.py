@@ -36,8 +36,22 @@ class Bot:
     choose: Choose
 
 
+def _pick(rng: random.Random, moves: Sequence[Move]) -> Move:
+    """`rng.choice(moves)`, drawn as `random.Random.choice` draws it (bits of the length's bit count
+    until they fall below it), without its two Python-level calls: every turn of every simulated
+    match asks."""
+    n = len(moves)
+    if not n:
+        raise IndexError("Cannot choose from an empty sequence")  # as random.choice; never loops
+    bits = n.bit_length()
+    k = rng.getrandbits(bits)
+    while k >= n:
+        k = rng.getrandbits(bits)
+    return moves[k]
+
+
 def _choose_random(game: Game, state: State, moves: Sequence[Move], rng: random.Random) -> Move:
-    return rng.choice(moves)
+    return _pick(rng, moves)
 
 
 def _held(game: Game, state: State) -> list[int]:
@@ -62,7 +76,7 @@ def _best(game: Game, state: State, moves: Sequence[Move], rng: random.Random, i
     mover's number of cards."""
     keys = [_greedy_key(game, state, m, in_hand) for m in moves]
     top = max(keys)
-    return rng.choice([m for m, k in zip(moves, keys, strict=True) if k == top])
+    return _pick(rng, [m for m, k in zip(moves, keys, strict=True) if k == top])
 
 
 def _choose_greedy(game: Game, state: State, moves: Sequence[Move], rng: random.Random) -> Move:
