@@ -18,7 +18,9 @@ mypyc's input and output go to build/ (FIVE35_BUILD_DIR, if set, instead).
 from __future__ import annotations
 
 import gc
+import hashlib
 import os
+import pickle
 import platform
 import shutil
 import sys
@@ -106,34 +108,66 @@ def _extensions() -> list[Any]:
     for folder in STAGED:
         ignore = shutil.ignore_patterns("__pycache__", "*.so", "*.pyd")
         shutil.copytree(ROOT / folder, stage / "five35" / folder, ignore=ignore)
-    here = os.getcwd()
-    os.chdir(stage)
-    try:
-        extensions = mypycify(
-            ["--explicit-package-bases", "--follow-imports=silent", "--ignore-missing-imports", *COMPILED],
-            group_name="five35",
-            # One C file per module (and mypyc's runtime files), which build_extensions compiles
-            # side by side.
-            multi_file=True,
-            target_dir=str(work / "mypyc-c"),
-        )
-    except (Exception, SystemExit) as exc:  # mypy reports a type error by exiting
-        if _flag("FIVE35_REQUIRE_COMPILED"):
-            raise
-        _say(f"installing the pure-Python engine: mypyc could not translate it ({exc!r})")
-        return []
-    finally:
-        os.chdir(here)
-    # mypyc leaves mypy's whole build in memory; without this the collector's scans of it cost
-    # about 7 s of the 25 s wheel build (the rest of the build and the process's exit), and nothing
-    # of it is freed before the process ends anyway.
-    gc.freeze()
+    args = ["--explicit-package-bases", "--follow-imports=silent", "--ignore-missing-imports", *COMPILED]
+    key = _translation_key(stage, args)
+    extensions = _translated(work, key)
+    if extensions is None:
+        here = os.getcwd()
+        os.chdir(stage)
+        try:
+            extensions = mypycify(
+                args,
+                group_name="five35",
+                # One C file per module (and mypyc's runtime files), which build_extensions compiles
+                # side by side.
+                multi_file=True,
+                target_dir=str(work / "mypyc-c"),
+            )
+        except (Exception, SystemExit) as exc:  # mypy reports a type error by exiting
+            if _flag("FIVE35_REQUIRE_COMPILED"):
+                raise
+            _say(f"installing the pure-Python engine: mypyc could not translate it ({exc!r})")
+            return []
+        finally:
+            os.chdir(here)
+        (work / TRANSLATED).write_bytes(pickle.dumps((key, extensions)))
+        # mypyc leaves mypy's whole build in memory; without this the collector's scans of it cost
+        # about 7 s of the 25 s wheel build (the rest of the build and the process's exit), and
+        # nothing of it is freed before the process ends anyway.
+        gc.freeze()
     for ext in extensions:
         # setuptools wants paths relative to this file, where they can be (FIVE35_BUILD_DIR may be
         # elsewhere).
         ext.sources = [_relative(source) for source in ext.sources]
         ext.include_dirs = [_relative(folder) for folder in ext.include_dirs]
     return extensions
+
+
+#: The last translation's key and extensions, beside its C files: the README's test command builds
+#: the tree the first command built, and translating it again took 10-11 s of its install.
+TRANSLATED = "mypyc-c/five35-translated.pickle"
+
+
+def _translation_key(stage: Path, args: list[str]) -> str:
+    """What mypyc's C depends on: the staged sources, the arguments, mypy's and Python's versions."""
+    import mypy.version
+
+    digest = hashlib.sha256(repr((args, sys.version, mypy.version.__version__)).encode())
+    for path in sorted(p for p in stage.rglob("*") if p.is_file()):
+        digest.update(str(path.relative_to(stage)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _translated(work: Path, key: str) -> list[Any] | None:
+    """The extensions of the last translation when its key is `key` and its C files are all there."""
+    try:
+        found, extensions = pickle.loads((work / TRANSLATED).read_bytes())
+    except Exception:  # none yet, or unreadable: translate
+        return None
+    if found != key or not all(Path(source).is_file() for ext in extensions for source in ext.sources):
+        return None
+    _say("the engine's C from mypyc is up to date: translated again only when the sources change")
+    return list(extensions)
 
 
 def _relative(path: str) -> str:
