@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from . import schema as S
@@ -46,6 +46,9 @@ class Rulebook:
 
     rules: tuple[RuleDef, ...]
     fragments: tuple[Fragment, ...]
+    # The digest of the rules in force, by the fragments that apply: every ruleset built asks (a
+    # discovery run builds thousands, a reading changed at a time), and the rules' text is long.
+    _digests: dict[tuple[int, ...], str] = field(default_factory=dict, compare=False, repr=False)
 
     def fragment(self, point: str, reading: str) -> Fragment | None:
         for f in self.fragments:
@@ -71,7 +74,11 @@ class Rulebook:
         return tuple(rules[i] for i in order)
 
     def digest(self, readings: Mapping[str, str]) -> str:
-        return rules_digest(self.effective(readings))
+        applied = tuple(i for i, f in enumerate(self.fragments) if readings.get(f.point) == f.reading)
+        found = self._digests.get(applied)
+        if found is None:
+            found = self._digests[applied] = rules_digest(self.effective(readings))
+        return found
 
 
 def _amend(rule: RuleDef, change: RuleDef) -> RuleDef:
