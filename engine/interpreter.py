@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from itertools import combinations_with_replacement
-from typing import Any
+from typing import Any, TypeVar
 
 from ..spec import Ruleset, SpecError
 from ..spec.lang.compile import Program, RuleDef, RuleError
@@ -93,36 +93,36 @@ _TABLES: dict[tuple[Any, ...], _Tables] = {}
 #: Tables kept per process; a search over many rulesets starts afresh past this many.
 MAX_TABLES = 64
 
-
 #: Which pile each multiset of cards makes, shared by every engine whose pile kinds, ranks and
 #: parameters are the same, and across player counts where nothing they ask reads the count: a
 #: search over the readings of every point asks the same cards again under each.
 _PILES: dict[tuple[Any, ...], dict[tuple[int, ...], Pile | None]] = {}
 
+T = TypeVar("T")
 
-def _piles(program: Program, players: int) -> dict[tuple[int, ...], Pile | None]:
+
+def _kept(store: dict[tuple[Any, ...], T], key: tuple[Any, ...], make: Callable[[], T]) -> T:
+    """`store[key]`, made the first time; the store starts afresh past MAX_TABLES keys."""
+    found = store.get(key)
+    if found is None:
+        if len(store) >= MAX_TABLES:
+            store.clear()
+        found = store[key] = make()
+    return found
+
+
+def _piles(program: Program, players: int, values: str) -> dict[tuple[int, ...], Pile | None]:
     kinds = tuple(program.slot("pile"))
     ranks = tuple(program.slot("ranks"))
+    # pile_of puts every pile's cards in run order through `follows`, whatever the kinds' cards ask.
     asked = [(rule, "cards") for rule in kinds] + [(rule, "follows") for rule in ranks]
     counted = any(program.reads_players(rule, part) for rule, part in asked)
-    key = (players if counted else None, kinds, ranks, repr(sorted(program.values.items())))
-    found = _PILES.get(key)
-    if found is None:
-        if len(_PILES) >= MAX_TABLES:
-            _PILES.clear()
-        found = _PILES[key] = {}
-    return found
+    return _kept(_PILES, (players if counted else None, kinds, ranks, values), dict)
 
 
-def _tables(program: Program, players: int) -> _Tables:
+def _tables(program: Program, players: int, values: str) -> _Tables:
     rules = tuple(r for r in program.rules if r.does in OPTION_SLOTS)
-    key = (players, rules, repr(sorted(program.values.items())))
-    found = _TABLES.get(key)
-    if found is None:
-        if len(_TABLES) >= MAX_TABLES:
-            _TABLES.clear()
-        found = _TABLES[key] = _Tables()
-    return found
+    return _kept(_TABLES, (players, rules, values), _Tables)
 
 
 class SpecEngine:
@@ -171,8 +171,9 @@ class SpecEngine:
         self._after_pass = [r for r in p.slot("trick_end") if r.field("after") == "pass"]
         bounds = [p.card_bounds(r) for r in (self._lead, self._overwrite, self._add) if r is not None]
         self.max_cards = max((hi for _lo, hi in bounds), default=0)
-        tables = _tables(p, players)
-        self._piles = _piles(p, players)
+        values = repr(sorted(p.values.items()))
+        tables = _tables(p, players, values)
+        self._piles = _piles(p, players, values)
         self._nodes: dict[Pile | None, tuple[tuple[_Option, ...], dict[Move, _Option]]] = tables.nodes
         self._multisets_of: dict[tuple[int, int], list[tuple[int, ...]]] = tables.multisets
         self._formed_of: dict[tuple[int, int], list[tuple[tuple[int, ...], Pile]]] = tables.formed
