@@ -44,8 +44,8 @@ from .progress import Ticker, progress
 
 # Matches per player count. The main job must stay within 20 s on the 2-core machine, and the
 # matches are most of its CPU: 150 rather than 200 took it from 20.1-20.3 s to 17.9-18.3 s there
-# (38 s of CPU to 34 s) and ranked the report's questions the same, the three largest effects
-# clear at every count as before; `--games` asks for more.
+# (38 s of CPU to 34 s), ranked the report's questions the same and kept every clear difference
+# but one (benchmarks/main-job-profile.md); `--games` asks for more.
 DEFAULT_GAMES = 150
 DEFAULT_OUT = Path("535-report")
 # The simulation splits into units of games that worker processes share; the report is the same for
