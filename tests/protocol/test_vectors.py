@@ -45,6 +45,9 @@ ROOT = Path(__file__).resolve().parents[2]
 ENGINE535 = ROOT / "examples" / "engine535.py"
 NODE_RUNNER = ROOT / "examples" / "vectors-node" / "run.mjs"
 PROFILES = ("published", "german-literal", "spanish-literal")
+#: The profiles whose coverage is held to the Z3 divergence check's witnesses (about 3 s of the
+#: solver per profile): the played one by default, all three under `-m slow`.
+WITNESSED = ("published", *(pytest.param(p, marks=pytest.mark.slow) for p in PROFILES[1:]))
 #: `535-check serve` in this interpreter, whatever is on PATH.
 SERVE = [
     sys.executable,
@@ -335,7 +338,7 @@ def test_the_node_runner_passes_the_reference_and_fails_a_planted_bug(tmp_path: 
 # ---- what the vectors cover -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("profile", WITNESSED)
 def test_every_clause_text_example_and_showable_reading_is_covered(profile: str) -> None:
     data = index(profile)
     coverage = data["coverage"]
@@ -369,7 +372,7 @@ def _size(pile: list[int], play: list[int]) -> tuple[int, int]:
     return (len(pile) + len(play), sum(pile) + sum(play))
 
 
-@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("profile", WITNESSED)
 def test_each_point_s_witness_is_as_small_as_the_divergence_check_s(profile: str) -> None:
     """The vectors search their witnesses on the engine, without the solver;
     where the Z3 check's witness can be set up by play under the profile, it has the same size:
