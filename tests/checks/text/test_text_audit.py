@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -49,6 +50,22 @@ def test_every_known_mismatch_quotes_its_clause(spec: Spec) -> None:
         assert clause.de is not None and clause.es is not None
         assert m.de_quote in clause.de, m.key
         assert m.es_quote in clause.es, m.key
+
+
+def test_every_reading_label_that_quotes_a_text_quotes_it_word_for_word(spec: Spec) -> None:
+    # "German 'der Stich wird beendet'" stood for the text's "wird der Stich sofort beendet": a
+    # designer reads a quotation as the text's own words. " ... " marks words left out.
+    texts = {s.language: " ".join(s.file.read_text(encoding="utf-8").split()) for s in spec.sources.values()}
+    assert {"German", "Spanish"} <= set(texts)
+    labels = [
+        side.label for alt in words_of(spec).alternatives.values() for side in (alt.played, alt.compared)
+    ]
+    quoted = [m for label in labels for m in re.finditer(r"\b(German|Spanish) '([^']+)'", label)]
+    assert len(quoted) >= 4
+    for m in quoted:
+        language, quote = m.groups()
+        for part in quote.split(" ... "):
+            assert " ".join(part.split()) in texts[language], (m.group(0), part)
 
 
 def test_defects_cover_every_damaged_source_and_clause(spec: Spec) -> None:
