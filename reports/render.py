@@ -468,14 +468,20 @@ def table_words(at_table: Mapping[str, Any] | None) -> str:
             # always there.
             sentences.append(
                 f"The two readings differ at most moves of a match: {_num(c['per_match'])} of "
-                f"{_num(c['moves_per_match'])} with {n} players."
+                f"{_num(c['moves_per_match'])} with {n} players{_first(c)}."
             )
         else:
             sentences.append(
                 f"The rule comes up about {_num(c['per_match'])} times a match with {n} players: moves "
-                f"at which the two readings would differ, of {_num(c['moves_per_match'])}."
+                f"at which the two readings would differ, of {_num(c['moves_per_match'])}{_first(c)}."
             )
     return " ".join(sentences)
+
+
+def _first(comes_up: Mapping[str, Any]) -> str:
+    # Counted over the first matches only: its moves a match are not those of the tables, which
+    # count every match, and a reader comparing the two must be told why.
+    return f" (over the first {comes_up['matches']} matches)" if comes_up.get("matches") else ""
 
 
 def _two(x: float) -> str:

@@ -166,7 +166,8 @@ def test_how_often_a_rule_comes_up_is_counted_over_the_first_matches_in_any_spli
 def test_a_rule_that_decides_most_moves_is_said_to_do_so() -> None:
     a = _outcomes(3, [0] * 70 + [1] * 65 + [2] * 65)
     change = compare({3: a}, {3: a}, comes_up={3: (90.0, 85.0, 95.0, 110.0, 50)})
-    assert "differ at most moves of a match: 90 of 110 with 3 players" in table_words(_json(change))
+    words = table_words(_json(change))
+    assert "differ at most moves of a match: 90 of 110 with 3 players (over the first 50 matches)" in words
     rare = compare({3: a}, {3: a}, comes_up={3: (2.5, 2.0, 3.0, 110.0, 50)})
     assert "The rule comes up about 2.5 times a match with 3 players" in table_words(_json(rare))
 
