@@ -141,18 +141,6 @@ def _shown(t: str) -> str:
     return "a number" if t == S.NUMBER else {S.INT: "a count"}.get(t, f"a {t}")
 
 
-#: The rules' parts a function asks (by the slot of the rule and the part's name), answered for the
-#: program's player count.
-_ASKS: dict[str, tuple[tuple[str, str], ...]] = {
-    "follows": (("ranks", "follows"),),
-    "chain": (("ranks", "follows"),),
-    "strength": (("ranks", "strength"),),
-    "beats": (("pile", "beats"),),
-    "closes_at": (("pile", "closes_at"),),
-    "next_seat": (("turn", "next"),),
-}
-
-
 class Program:
     """A ruleset's rules compiled for one player count: what the spec interpreter asks."""
 
@@ -480,7 +468,7 @@ class Program:
             if "players" in self._free[key]:
                 return True
             for called in self._calls[key]:
-                for does, asked in _ASKS.get(called, ()):
+                for does, asked in S.PRIMITIVES[called].asks:
                     todo.extend((other, asked) for other in self.slot(does))
         return False
 

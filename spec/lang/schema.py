@@ -230,27 +230,51 @@ SLOTS: dict[str, Slot] = {
 
 @dataclass(frozen=True)
 class Primitive:
-    """A function of the language: argument types, result type, what it means."""
+    """A function of the language: argument types, result type, what it means, and the rules' parts
+    it asks (by the slot of the rule and the part's name), which the program answers for its own
+    player count."""
 
     args: tuple[str, ...]
     result: str
     explain: str
+    asks: tuple[tuple[str, str], ...] = ()
 
 
 PRIMITIVES: dict[str, Primitive] = {
     "order": Primitive((RANK,), INT, "the rank's place in `ranks` (0 for the lowest)"),
     "next_rank": Primitive((RANK,), RANK, "the next rank in `ranks`, the lowest after the highest"),
-    "strength": Primitive((RANK,), INT, "the rank's strength (the `ranks` rule's `strength`)"),
-    "follows": Primitive((RANK, RANK), BOOL, "whether b comes straight after a (the `ranks` rule)"),
-    "beats": Primitive((PILE, PILE), BOOL, "whether the first pile beats the second (its kind's `beats`)"),
-    "closes_at": Primitive((PILE,), INT, "the size at which the pile's kind ends the trick (none: the deck)"),
+    "strength": Primitive(
+        (RANK,), INT, "the rank's strength (the `ranks` rule's `strength`)", (("ranks", "strength"),)
+    ),
+    "follows": Primitive(
+        (RANK, RANK), BOOL, "whether b comes straight after a (the `ranks` rule)", (("ranks", "follows"),)
+    ),
+    "beats": Primitive(
+        (PILE, PILE),
+        BOOL,
+        "whether the first pile beats the second (its kind's `beats`)",
+        (("pile", "beats"),),
+    ),
+    "closes_at": Primitive(
+        (PILE,),
+        INT,
+        "the size at which the pile's kind ends the trick (none: the deck)",
+        (("pile", "closes_at"),),
+    ),
     "has": Primitive((CARDS, RANK), BOOL, "whether the cards hold a card of the rank"),
     "count": Primitive((CARDS, RANK), INT, "how many cards of the rank the cards hold"),
     "same_rank": Primitive((CARDS,), BOOL, "whether all the cards have one rank"),
-    "chain": Primitive((CARDS,), BOOL, "whether the cards are distinct ranks, each following another"),
+    "chain": Primitive(
+        (CARDS,),
+        BOOL,
+        "whether the cards are distinct ranks, each following another",
+        (("ranks", "follows"),),
+    ),
     "size": Primitive((CARDS,), INT, "how many cards there are"),
     "total": Primitive((CARDS, TABLE), INT, "the sum of the table's value of each card"),
-    "next_seat": Primitive((SEAT,), SEAT, "whose turn follows the seat's (the `turn` rule)"),
+    "next_seat": Primitive(
+        (SEAT,), SEAT, "whose turn follows the seat's (the `turn` rule)", (("turn", "next"),)
+    ),
 }
 
 #: Names every part may use besides its own: the deck's lowest and highest rank and how many ranks.
