@@ -19,11 +19,8 @@ SHARED = (
     ("tests/protocol/test_vectors.py::", "vectors"),  # the suites, files and witnesses, cached
     ("tests/cli/test_issue11_examples.py::", "issue11"),  # outcomes starts every selected example
     ("tests/checks/oracles/test_compiled_agreement.py::", "compiled_agreement"),  # the swept domain
-    ("tests/checks/solver/test_divergence.py::", "divergence"),
-    (
-        "tests/test_architecture.py::",
-        "architecture",
-    ),  # the import graph  # the witnesses, memoised per process
+    ("tests/checks/solver/test_divergence.py::", "divergence"),  # the witnesses, memoised per process
+    ("tests/test_architecture.py::", "architecture"),  # the import graph, read once
 )
 
 #: Tests that take a minute or so each on the 2-core machine, longest first. The scheduler hands
