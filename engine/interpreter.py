@@ -339,9 +339,15 @@ class SpecEngine:
     def ends_trick(self, state: State, move: Move) -> bool:
         """Whether placing `move` in `state` ends the trick (by a `trick_end` rule asked after a
         play), without playing it out."""
+        return bool(self.play_reasons(state, move))
+
+    def play_reasons(self, state: State, move: Move) -> tuple[TrickEndReason, ...]:
+        """Why placing `move` in `state` ends the trick: the reasons of the `trick_end` rules asked
+        after a play that hold (none: it goes on, or the move does not fit the pile), without
+        playing it out or asking whether the mover holds the cards."""
         option = self._node(state.pile)[1].get(move)
         if option is None:
-            return False
+            return ()
         hand = state.hands[state.to_move] - option.need
         opening = option.pile if state.pile is None else (self._opening(state) or option.pile)
         env = self._trick_env(
@@ -355,7 +361,12 @@ class SpecEngine:
             passes_in_a_row=0,
             others_in=self._others_in(state.passed, state.to_move),
         )
-        return bool(self._ended(self._ends_after_play, env))
+        return self._ended(self._ends_after_play, env)
+
+    def reasons_after_play(self, names: dict[str, Any]) -> tuple[TrickEndReason, ...]:
+        """The reasons of the `trick_end` rules asked after a play that hold for these names of
+        the moment (the player count is the engine's own)."""
+        return self._ended(self._ends_after_play, {**self._env, **names})
 
     def follows(self, a: int, b: int) -> bool:
         """Whether rank b comes straight after rank a in a run (the `ranks` rule's `follows`)."""

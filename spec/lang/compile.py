@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import schema as S
-from .syntax import Attr, Binary, Bool, BoolOp, Call, If, Index, ListOf, Name, Neg, Node, Not, Num
+from .syntax import Attr, Binary, Bool, BoolOp, Call, If, Index, ListOf, Name, Neg, Node, Not, Num, walk
 
 Env = dict[str, Any]
 
@@ -441,6 +441,25 @@ class Program:
     def _p_next_seat(self, seat: int) -> int:
         return self.next_seat(seat)
 
+    def scope_names(self, rule: RuleDef, part: str) -> dict[str, str]:
+        """The names a part of `rule` may read, with their types: its moment's, or, for a helper
+        part (one another part names), the moment's of the first part that names it."""
+        slot = S.SLOTS[rule.does]
+        if part in slot.parts:
+            return dict(slot.parts[part].names)
+        if part.startswith("cards."):
+            return {"players": S.INT}
+        for name, node in rule.parts:
+            if name in slot.parts and _names_part(rule, node, part, ()):
+                return dict(slot.parts[name].names)
+        return {}
+
+    def type_of(self, rule: RuleDef, part: str, node: Node) -> str:
+        """The type of `node` read where `rule`'s `part` is read; RuleProblem when it has none
+        there (an expression that does not type-check)."""
+        scope = _Scope(self, rule, self.scope_names(rule, part), rule.key_of(part), (part,))
+        return self._expr(node, scope)[0]
+
     # ---- what the interpreter asks -------------------------------------------------------------
 
     def slot(self, does: str) -> list[RuleDef]:
@@ -452,6 +471,10 @@ class Program:
 
     def fn(self, rule: RuleDef, part: str) -> Fn:
         return self._fns[(rule.id, part)]
+
+    def free_names(self, rule: RuleDef, part: str) -> tuple[str, ...]:
+        """The names of its moment the part reads (through its helpers too), sorted."""
+        return self._free[(rule.id, part)]
 
     def reads_players(self, rule: RuleDef, part: str) -> bool:
         """Whether the part's value may change with the player count: it reads `players`, or a
@@ -561,3 +584,15 @@ class Program:
         low = int(self._fns[(rule.id, "cards.min")](env)) if (rule.id, "cards.min") in self._fns else 1
         high = int(self._fns[(rule.id, "cards.max")](env)) if (rule.id, "cards.max") in self._fns else low
         return low, high
+
+
+def _names_part(rule: RuleDef, node: Node, part: str, seen: tuple[str, ...]) -> bool:
+    """Whether `node` names the helper `part` of `rule`, directly or through other helpers."""
+    for inner in walk(node):
+        if isinstance(inner, Name) and inner.id not in seen:
+            if inner.id == part:
+                return True
+            helper = rule.part(inner.id)
+            if helper is not None and _names_part(rule, helper, part, (*seen, inner.id)):
+                return True
+    return False
