@@ -40,7 +40,7 @@ from itertools import pairwise
 
 from ...engine import PASS, Game, Move, Pile, Play, State, TrickEndReason
 from ...engine.bots import get_bot
-from ...engine.simulate import bot_rngs, game_seed
+from ...engine.simulate import EndlessPlay, bot_rngs, game_seed, move_limit
 from ...engine.state import RoundEnd, TrickEnd
 from ...spec import SpecError
 
@@ -305,6 +305,31 @@ def _eight_most_points(game: Game) -> str | None:
     return None
 
 
+def _match_end_score(game: Game) -> str | None:
+    """The match ends after the round in which a player reaches the match-end score ("20 oder mehr
+    Punkte"), and goes on after one that leaves every player below it: a round is played out (the
+    leader goes out with a single card) with player 1 one point short of the score after it, then
+    exactly on it, and everyone else below it."""
+    target = game.ruleset.match_end_score
+    ranks = game.ruleset.ranks
+    # Seat i holds one card; the ranks go round so that no rank is dealt more often than it exists.
+    hands = [[ranks[i % len(ranks)]] for i in range(game.players)]
+    points = [game.penalty(game.codec.unit(hand[0])) for hand in hands]
+    if not target or any(p < 0 or p >= target for p in points[1:]):
+        return None
+    for after in (target - 1, target):
+        if after - points[1] < 0:
+            return None
+        scores = [0, after - points[1], *([0] * (game.players - 2))]
+        state = game.start_round(hands, 0, scores)
+        ended, _ = game.apply(state, Move("lead", (hands[0][0],)))
+        reached = after >= target
+        if (ended.phase == "match_over") != reached:
+            verb = "goes on" if reached else "ends"
+            return f"the match {verb} after a round that leaves a player on {after} points"
+    return None
+
+
 QUESTIONS: tuple[Question, ...] = (
     Question("pile.single.example", "pile.single", "(1 < 7 < 14)", _single_example),
     Question("pile.set.example", "pile.set", "(1,1,1 < 14,14,14)", _set_example),
@@ -359,6 +384,9 @@ QUESTIONS: tuple[Question, ...] = (
         _penalty_adds_up,
     ),
     Question("eight.value.points", "eight.value", "las que más puntos valen", _eight_most_points),
+    Question(
+        "match.end.score", "match.end", "bis ein Spieler 20 oder mehr Punkte erreicht hat", _match_end_score
+    ),
 )
 
 
@@ -467,8 +495,10 @@ def _state_violation(game: Game, state: State) -> str | None:
 
 
 def play_violation(game: Game, seed: int, matches: int) -> Kill | None:
-    """The first play invariant the engine breaks over `matches` seeded matches (random bots)."""
+    """The first play invariant the engine breaks over `matches` seeded matches (random bots).
+    Raises EndlessPlay where a round goes on past `move_limit` (rules that never end a trick)."""
     bot = get_bot("random")
+    most = move_limit(game)
     for index in range(matches):
         match_seed = game_seed(seed, index)
         rngs = bot_rngs(match_seed, game.players)
@@ -477,7 +507,11 @@ def play_violation(game: Game, seed: int, matches: int) -> Kill | None:
         except (ValueError, SpecError):
             return None  # a deal the engine cannot make is a difference in play, not an invariant
         for _ in range(MAX_ROUNDS):
+            moves = 0
             while True:
+                moves += 1
+                if moves > most:
+                    raise EndlessPlay(f"match {index}, round {state.round}", most)
                 broken = _state_violation(game, state)
                 if broken is not None:
                     return Kill(broken, INVARIANTS[broken], f"match {index}, round {state.round}")
