@@ -15,15 +15,17 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from ..engine import Game, Move, Position, TrickEndReason
 from ..engine.engines import Engine
 from ..spec import Ruleset, Spec
 from ..spec.words import words_of
+
+T = TypeVar("T")
 
 
 class FindingKind(StrEnum):
@@ -318,6 +320,50 @@ class ProvedProperty:
 
 
 @dataclass(frozen=True)
+class MutantTally:
+    """Mutants of the rules counted by what each turned out to be (equivalent, killed by a
+    clause, already asked, a silence, ...), per rule and per operator, and the ones worth naming
+    (silences, already asked, unplayable) with the reason."""
+
+    generated: int
+    classified: int
+    per_rule: tuple[tuple[str, tuple[tuple[str, int], ...]], ...]
+    per_operator: tuple[tuple[str, tuple[tuple[str, int], ...]], ...]
+    named: tuple[tuple[str, str, str], ...] = ()  # (verdict, mutant, why)
+
+    def merge(self, other: MutantTally) -> MutantTally:
+        """The tally of this block of mutants and the next one (`CheckContext.share`)."""
+
+        def joined(
+            a: tuple[tuple[str, tuple[tuple[str, int], ...]], ...],
+            b: tuple[tuple[str, tuple[tuple[str, int], ...]], ...],
+        ) -> tuple[tuple[str, tuple[tuple[str, int], ...]], ...]:
+            rows: dict[str, dict[str, int]] = {}
+            for key, counted in (*a, *b):
+                row = rows.setdefault(key, {})
+                for verdict, n in counted:
+                    row[verdict] = row.get(verdict, 0) + n
+            return tuple((key, tuple(row.items())) for key, row in rows.items())
+
+        return MutantTally(
+            generated=self.generated,
+            classified=self.classified + other.classified,
+            per_rule=joined(self.per_rule, other.per_rule),
+            per_operator=joined(self.per_operator, other.per_operator),
+            named=self.named + other.named,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "generated": self.generated,
+            "classified": self.classified,
+            "per_rule": {rule: dict(c) for rule, c in self.per_rule},
+            "per_operator": {op: dict(c) for op, c in self.per_operator},
+            "named": [{"verdict": v, "mutant": m, "why": w} for v, m, w in self.named],
+        }
+
+
+@dataclass(frozen=True)
 class SettledCandidate:
     """A candidate question discovery considered and the texts settle: a change to the rules
     (`change`, in a designer's words) that contradicts what the clauses `clauses` state. `says`
@@ -414,6 +460,15 @@ class CheckContext:
     seed: int = 0
     engine: EngineFactory = Game
     solver_rlimit: int = DEFAULT_SOLVER_RLIMIT
+    #: This unit's share of a check split into units (`Check.shards`): (index, count). A check
+    #: takes the index-th of `count` contiguous blocks of its work; (0, 1) is all of it.
+    shard: tuple[int, int] = (0, 1)
+
+    def share(self, work: Sequence[T]) -> list[T]:
+        """This unit's contiguous block of `work` (all of it unless the check is split)."""
+        index, count = self.shard
+        n = len(work)
+        return list(work[index * n // count : (index + 1) * n // count])
 
 
 class ModelLimit(ValueError):
@@ -476,6 +531,8 @@ class CheckResult:
     # Candidate questions considered and settled by a clause (discovery), listed in the report's
     # technical part so that a designer can read the clause and disagree.
     settled: tuple[SettledCandidate, ...] = ()
+    # Mutants of the rules and what each is (discovery.rules).
+    tally: MutantTally | None = None
 
     @property
     def ok(self) -> bool:
@@ -498,6 +555,36 @@ class CheckResult:
         found = tuple(findings)  # before the clock stops: building the findings is the check's time too
         return cls(name, title, time.perf_counter() - start, proofs=proofs, findings=found, notes=(note,))
 
+    @classmethod
+    def merged(cls, parts: Sequence[CheckResult]) -> CheckResult:
+        """One check's result from the results of its units (`Check.shards`), in their order."""
+        first = parts[0]
+        if len(parts) == 1:
+            return first
+        tally = first.tally
+        for part in parts[1:]:
+            if part.tally is not None:
+                tally = part.tally if tally is None else tally.merge(part.tally)
+        examined = [p.examined for p in parts if p.examined is not None]
+        return replace(
+            first,
+            seconds=sum(p.seconds for p in parts),
+            exhaustive=sum(p.exhaustive for p in parts),
+            generated=sum(p.generated for p in parts),
+            proofs=sum(p.proofs for p in parts),
+            mutants=sum(p.mutants for p in parts),
+            proved=tuple(x for p in parts for x in p.proved),
+            findings=tuple(x for p in parts for x in p.findings),
+            failures=tuple(x for p in parts for x in p.failures),
+            notes=tuple(dict.fromkeys(x for p in parts for x in p.notes)),
+            warnings=tuple(dict.fromkeys(x for p in parts for x in p.warnings)),
+            settled=tuple(x for p in parts for x in p.settled),
+            skipped=first.skipped,
+            error=next((p.error for p in parts if p.error is not None), None),
+            examined=sum(examined) if examined else None,
+            tally=tally,
+        )
+
     @property
     def examined_count(self) -> int:
         """How many things the check examined (see `examined`)."""
@@ -517,6 +604,7 @@ class CheckResult:
             "examined": self.examined_count,
             "proved": [p.to_json() for p in self.proved],
             "settled": [c.to_json() for c in self.settled],
+            "tally": self.tally.to_json() if self.tally else None,
             "findings": [f.to_json() for f in self.findings],
             "failures": [f.to_json() for f in self.failures],
             "notes": list(self.notes),
@@ -549,3 +637,6 @@ class Check:
     #: What ties the check to 535, said where it is skipped for another game.
     bound_to_535: str = "it states 535's rules in Python"
     levels: tuple[Level, ...] = LEVELS
+    #: Units the check's work splits into at level deep (CheckContext.shard), each a contiguous
+    #: block of it, merged in order (CheckResult.merged): the result is the same whatever runs them.
+    shards: int = 1

@@ -31,7 +31,7 @@ import pickle
 import tempfile
 import time
 import traceback
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
@@ -190,6 +190,17 @@ CHECKS: tuple[Check, ...] = (
         # It plays the reference engine against its mutants, never the engine under check.
         uses_engine=False,
         reference_only="it plays mutants of the reference engine's own hooks",
+    ),
+    Check(
+        "discovery.rules",
+        "Mutants of the rules: every part of every rule under generic operators, each classified",
+        _Deferred(".discovery.rules.check", "check_rule_mutants"),
+        bound_to_535="the questions that kill a mutant are 535's clauses",
+        # Its mutants are classified one by one: at level deep, four units of contiguous blocks.
+        shards=4,
+        # It mutates the spec's rules and plays them with the spec interpreter, never the engine
+        # under check.
+        uses_engine=False,
     ),
     Check(
         "discovery.liveness",
@@ -425,16 +436,23 @@ def run_checks(
     if level == "deep" or executor is not None:
         # An engine that cannot travel (a closure, a lambda) is checked here, one check at a time.
         runner = executor if executor is not None and _picklable(engine) else LocalExecutor(1)
-        n = len(checks)
-        outcomes = runner.map(
-            _run_unit,
-            [spec] * n,
-            [ruleset] * n,
-            [level] * n,
-            [seed] * n,
-            [engine] * n,
-            [c.name for c in checks],
-            [solver_rlimit] * n,
+        # A check split into units (`Check.shards`, at level deep) is one unit per share.
+        units = [(c.name, i, _shards(c, level)) for c in checks for i in range(_shards(c, level))]
+        n = len(units)
+        outcomes = _merged(
+            checks,
+            runner.map(
+                _run_unit,
+                [spec] * n,
+                [ruleset] * n,
+                [level] * n,
+                [seed] * n,
+                [engine] * n,
+                [name for name, _, _ in units],
+                [solver_rlimit] * n,
+                [(i, count) for _, i, count in units],
+            ),
+            level,
         )
     else:
         outcomes = (_run_one(check, ctx) for check in checks)
@@ -455,6 +473,20 @@ def run_checks(
     )
 
 
+def _merged(
+    checks: Sequence[Check], outcomes: Generator[CheckResult, None, None], level: Level
+) -> Generator[CheckResult, None, None]:
+    """One result per check from the results of its units, in order (closing them on any way out,
+    so that an interrupt stops the units still running)."""
+    with contextlib.closing(outcomes):
+        for check in checks:
+            yield CheckResult.merged([next(outcomes) for _ in range(_shards(check, level))])
+
+
+def _shards(check: Check, level: Level) -> int:
+    return check.shards if level == "deep" else 1
+
+
 def _picklable(engine: EngineFactory) -> bool:
     try:
         pickle.dumps(engine)
@@ -472,11 +504,18 @@ def _run_unit(
     engine: EngineFactory,
     name: str,
     solver_rlimit: int,
+    shard: tuple[int, int] = (0, 1),
 ) -> CheckResult:
     # Module-level and positional: what an executor can send to another process or machine.
     check = next(c for c in all_checks() if c.name == name)
     ctx = CheckContext(
-        spec=spec, ruleset=ruleset, level=level, seed=seed, engine=engine, solver_rlimit=solver_rlimit
+        spec=spec,
+        ruleset=ruleset,
+        level=level,
+        seed=seed,
+        engine=engine,
+        solver_rlimit=solver_rlimit,
+        shard=shard,
     )
     return _run_one(check, ctx)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...checks.findings import CheckResult, FindingKind, ProvedProperty
+from ...checks.findings import CheckResult, FindingKind, MutantTally, ProvedProperty
 
 if TYPE_CHECKING:
     from ...checks.runner import CheckRun
@@ -62,17 +62,37 @@ def discovery_lines(run: CheckRun) -> list[str]:
     mutants = [(r.name, r.mutants) for r in run.results if r.mutants]
     silences = [f for f in run.findings if f.kind is FindingKind.SILENCE]
     proved = proved_properties(run)
-    if not mutants and not silences and not proved:
+    tallies = [r.tally for r in run.results if r.tally is not None]
+    if not mutants and not silences and not proved and not tallies:
         return []
     total = sum(n for _, n in mutants)
     per = ", ".join(f"{name} {n:,}" for name, n in mutants)
     lines = [f"Discovery at level {run.level}: {plural(total, 'mutant')} run" + (f" ({per})" if per else "")]
     lines[0] += f"; {kind_count(len(silences), FindingKind.SILENCE)} found" + (":" if silences else ".")
     lines += [f"  {f.id}: {_one_line(f.title)}" for f in silences]
+    for tally in tallies:
+        lines += tally_lines(tally)
     if proved:
         lines.append(f"Proved ({len(proved)}):")
         # The scope is long (it names every bound); the JSON and SARIF carry it.
         lines += [f"  {p.name} ({p.method}): {_one_line(p.statement)}" for p in proved]
+    return lines
+
+
+def _counted(counts: tuple[tuple[str, int], ...]) -> str:
+    return ", ".join(f"{verdict.replace('_', ' ')} {n:,}" for verdict, n in counts)
+
+
+def tally_lines(tally: MutantTally) -> list[str]:
+    """The mutants of the rules: how many were made and classified, the verdicts per operator and
+    per rule, and the silences, already-asked and unplayable mutants by name."""
+    lines = [f"Mutants of the rules: {tally.generated:,} generated, {tally.classified:,} classified."]
+    lines.append("  per operator:")
+    lines += [f"    {op}: {_counted(c)}" for op, c in tally.per_operator]
+    lines.append("  per rule:")
+    lines += [f"    {rule}: {_counted(c)}" for rule, c in tally.per_rule]
+    for verdict, name, why in tally.named:
+        lines.append(f"  {verdict.replace('_', ' ')}: {_one_line(name)} ({_one_line(why)})")
     return lines
 
 

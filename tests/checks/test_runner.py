@@ -221,6 +221,7 @@ def test_every_check_in_the_registry_names_its_own_results() -> None:
         "dead_clauses",
         "text_audit",
         "discovery.mutants",
+        "discovery.rules",
         "discovery.liveness",
         "discovery.interactions",
     }
