@@ -1,6 +1,6 @@
 """Discovery's recall and speed: the hidden-point benchmark, and the mutation check per level.
 
-    python benchmarks/bench_discovery.py [--level ci|deep] [--seed 535] [--check-levels]
+    python benchmarks/bench_discovery.py [--level ci|deep] [--seed 535] [--check-levels] [--hidden-rules]
 
 Hides each variation point of the embedded spec in turn (`Spec.without_point`: the point removed,
 its default hard-wired), runs every engine mutant against that copy with the given level's budget,
@@ -8,6 +8,12 @@ and prints which points come back as silences (five35.checks.discovery.benchmark
 back" means) and which escape and why. `--check-levels` also times the check discovery.mutants at
 levels quick, ci and deep on one core (CPU seconds of this process, wall beside), and the line
 `engine:` says which build runs (compiled by mypyc after `pip install .`, or pure Python).
+
+`--hidden-rules` runs the hidden-rule benchmark instead (five35.checks.discovery.rules.hidden):
+every copy of the spec with one rule weakened (a condition of an `and` or a helper left out, a
+strict comparison made non-strict), and whether discovery brings the rule back, killed by a
+clause's question or as a silence of the mutants of the copy's rules; the weakenings that change
+no play are counted apart (there is nothing to bring back).
 """
 
 from __future__ import annotations
@@ -18,6 +24,8 @@ import time
 
 from five35.checks.discovery import silences
 from five35.checks.discovery.benchmark import hidden_point_recall
+from five35.checks.discovery.rules import check as rules_check
+from five35.checks.discovery.rules.hidden import hidden_rule_recall
 from five35.checks.findings import LEVELS, CheckContext
 from five35.engine.game import build
 from five35.spec import load_spec
@@ -40,8 +48,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--level", choices=("ci", "deep"), default="ci", help="the budget per mutant")
     parser.add_argument("--seed", type=int, default=535)
     parser.add_argument("--check-levels", action="store_true", help="also time the check at every level")
+    parser.add_argument("--hidden-rules", action="store_true", help="the hidden-rule benchmark instead")
     args = parser.parse_args(argv)
     print(f"engine: {build()}")
+    if args.hidden_rules:
+        return _hidden_rules(args.level, args.seed)
     if args.check_levels:
         for level in LEVELS:
             print(_timed(level, args.seed))
@@ -51,6 +62,25 @@ def main(argv: list[str] | None = None) -> int:
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     print("\n".join(recall.lines()))
     print(f"benchmark: {cpu:.1f} CPU s ({wall:.1f} s wall), budget {args.level}, seed {args.seed}")
+    return 0
+
+
+def _hidden_rules(level: str, seed: int) -> int:
+    cpu, wall = time.process_time(), time.perf_counter()
+    found = hidden_rule_recall(load_spec(), rules_check.BUDGETS[level], seed)  # type: ignore[index]
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    live = [h for h in found if not h.dead]
+    back = [h for h in live if h.back]
+    print(
+        f"hidden-rule recall: {len(back)} of {len(live)} weakened rules come back "
+        f"({sum(h.back == 'killed' for h in back)} killed by a clause, "
+        f"{sum(h.back == 'silence' for h in back)} as a silence); "
+        f"{len(found) - len(live)} weakenings change no play"
+    )
+    for h in found:
+        status = "no play changes" if h.dead else (f"back, {h.back}" if h.back else "escapes")
+        print(f"  {h.rule}.{h.part} = {h.weakened}: {status}: {h.why}")
+    print(f"benchmark: {cpu:.1f} CPU s ({wall:.1f} s wall), budget {level}, seed {seed}")
     return 0
 
 

@@ -1,0 +1,148 @@
+"""The hidden-rule benchmark: copies of the spec with one rule weakened, and whether discovery
+brings the rule back.
+
+Each copy keeps the texts and weakens one part of one of the spec's base rules (one the played
+profile's readings do not replace), in one of the ways a careless transcription would: a
+condition of an `and` left out, a helper part left out (`true`), a strict comparison made
+non-strict. Discovery on the copy brings the rule back when
+
+- **killed**: the copy's own rules fail a question of the texts (oracle.py) or a play invariant
+  that cites a clause: that clause is named, as the mutation analysis names it for a mutant; or
+- **silence**: a mutant of the copy's rules (operators.py) states the spec's rule again, and the
+  classification calls it a silence or already asked: the changed reading of the rule's clauses
+  shows up as a question.
+
+Otherwise the rule escapes, and `Hidden.why` says why: no operator makes the rule again (the
+operators add conditions on a name against a constant, not between two names), or the mutant that
+does is equivalent on the copy (the weakening changes no play: the rule's part was dead there).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+
+from ....engine.interpreter import SpecEngine
+from ....engine.simulate import EndlessPlay
+from ....spec import Spec, SpecError
+from ....spec.lang import schema as S
+from ....spec.lang.compile import RuleDef, RuleError
+from ....spec.lang.rulebook import Rulebook
+from ....spec.lang.syntax import Binary, Bool, BoolOp, Name, Node, unparse
+from ..oracle import contradicted, play_violation
+from .classify import Budget, _differs, _modelled, classify
+from .hooks import Hooks
+from .operators import RuleMutant, _parts, _positions, _put, _with_part, mutant_ruleset, mutants
+
+_LOOSER = {">": ">=", "<": "<="}
+
+
+@dataclass(frozen=True)
+class Hidden:
+    """One weakened copy: what was weakened, and how (or whether) discovery brought it back."""
+
+    rule: str
+    part: str
+    weakened: str  # the part's expression on the copy
+    back: str | None  # "killed" or "silence" (None: it escapes)
+    why: str
+    dead: bool = False  # the weakening changes no play under the played rules
+
+
+def weakenings(rule: RuleDef) -> Iterator[tuple[str, Node]]:
+    """Every weakening of the rule's parts: a condition of an `and` left out, a helper left out, a
+    strict comparison made non-strict."""
+    for part, root in _parts(rule):
+        for path, node in _positions(root):
+            if isinstance(node, BoolOp) and node.op == "and":
+                for i in range(len(node.items)):
+                    rest = node.items[:i] + node.items[i + 1 :]
+                    yield part, _put(root, path, rest[0] if len(rest) == 1 else BoolOp(node.col, "and", rest))
+            if isinstance(node, Binary) and node.op in _LOOSER:
+                yield part, _put(root, path, Binary(node.col, _LOOSER[node.op], node.left, node.right))
+            helper = isinstance(node, Name) and node.id not in S.SLOTS[rule.does].parts
+            if helper and isinstance(node, Name) and isinstance(rule.part(node.id), Node):
+                yield part, _put(root, path, Bool(node.col, True))
+
+
+def copies(spec: Spec) -> Iterator[tuple[Spec, RuleDef, str, Node]]:
+    """Every weakened copy of the spec: its base rules with one part weakened where the default
+    profile's readings leave the part as the base rules state it."""
+    book = spec.rulebook
+    if book is None:
+        return
+    played = spec.ruleset()
+    in_force = {r.id: r for r in played.rules}
+    for index, rule in enumerate(book.rules):
+        for part, tree in weakenings(rule):
+            original = dict(_parts(rule))[part]
+            if dict(_parts(in_force[rule.id])).get(part) != original:
+                continue  # a reading of the profile replaces this part
+            rules = (*book.rules[:index], _with_part(rule, part, tree), *book.rules[index + 1 :])
+            copy = replace(spec, rulebook=Rulebook(rules, book.fragments))
+            yield copy, rule, part, tree
+
+
+def _killed(copy: Spec, budget: Budget, seed: int) -> tuple[str | None, str] | None:
+    """(the clause, why) where the copy's own rules fail a question of the texts or a play
+    invariant that cites a clause; (None, why) where they cannot be played at all."""
+    ruleset = copy.ruleset()
+    for players in range(ruleset.players_min, ruleset.players_max + 1):
+        try:
+            engine = SpecEngine(ruleset, players)
+            for kill in contradicted(Hooks(engine)):  # type: ignore[arg-type]  # Hooks answers as a Game
+                if kill.clause is not None:
+                    return (
+                        kill.clause,
+                        f"fails the question of clause {kill.clause} ({kill.by}: {kill.message})",
+                    )
+            broken = play_violation(engine, seed, budget.invariant_matches)  # type: ignore[arg-type]
+        except (SpecError, RuleError, EndlessPlay) as error:
+            return None, f"cannot be played ({error})"
+        if broken is not None and broken.clause is not None:
+            return broken.clause, f"breaks the play invariant of clause {broken.clause} ({broken.by})"
+    return None
+
+
+def hidden_rule(
+    spec: Spec, copy: Spec, rule: RuleDef, part: str, tree: Node, budget: Budget, seed: int
+) -> Hidden:
+    """Whether discovery on `copy` brings `rule`'s `part` back (see the module's docstring)."""
+    weakened = unparse(tree)
+    played, on_copy = spec.ruleset(), copy.ruleset()
+    kill = _killed(copy, budget, seed)
+    if kill is not None and kill[0] is None:
+        return Hidden(rule.id, part, weakened, None, "the copy " + kill[1])
+    as_mutant = RuleMutant(rule.id, part, "weakened", "", weakened, tree)
+    if not _differs(played, on_copy, as_mutant, _modelled(played, as_mutant), budget, seed)[0]:
+        return Hidden(
+            rule.id, part, weakened, None, "the weakening changes no play: nothing to bring back", dead=True
+        )
+    if kill is not None:
+        return Hidden(rule.id, part, weakened, "killed", "the copy " + kill[1])
+    # The mutants of the weakened rule that state the spec's rule again: the same rules, or the
+    # same decisions over the bounded domain.
+    verdicts = []
+    for m in mutants(on_copy):
+        if m.rule != rule.id:
+            continue
+        changed = mutant_ruleset(on_copy, m)
+        if (
+            changed.rules_digest != played.rules_digest
+            and _differs(played, changed, m, _modelled(played, m), budget, seed)[0]
+        ):
+            continue
+        verdict = classify(copy, on_copy, m, budget, seed)
+        if verdict.verdict in ("silence", "already_asked"):
+            return Hidden(rule.id, part, weakened, "silence", f"{m.operator}: {m.after}")
+        verdicts.append(verdict)
+    if not verdicts:
+        return Hidden(rule.id, part, weakened, None, "no operator makes the rule again")
+    seen = "; ".join(f"{v.mutant.operator} {v.mutant.after} ({v.verdict}: {v.why})" for v in verdicts)
+    return Hidden(rule.id, part, weakened, None, f"the mutants that make it again are {seen}")
+
+
+def hidden_rule_recall(spec: Spec, budget: Budget, seed: int) -> list[Hidden]:
+    return [
+        hidden_rule(spec, copy, rule, part, tree, budget, seed) for copy, rule, part, tree in copies(spec)
+    ]

@@ -1,0 +1,221 @@
+"""Mutants of the rules themselves (checks/discovery/rules): generated from the rule tree by generic
+operators, classified by Z3, the texts' questions, play and the spec's readings."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+
+import pytest
+from five35.checks.discovery.oracle import contradicted, play_violation
+from five35.checks.discovery.rules.check import NAME, check_rule_mutants, selected
+from five35.checks.discovery.rules.classify import Budget, classify
+from five35.checks.discovery.rules.hidden import Hidden, copies, hidden_rule
+from five35.checks.discovery.rules.hooks import Hooks
+from five35.checks.discovery.rules.operators import (
+    OPERATORS,
+    RuleMutant,
+    mutant_ruleset,
+    mutants,
+    singled_out,
+)
+from five35.checks.findings import CheckContext, CheckResult
+from five35.engine import Game, Move, Pile, Play, State
+from five35.engine.interpreter import SpecEngine
+from five35.engine.simulate import EndlessPlay
+from five35.reports.check_formats.common import tally_lines
+from five35.spec import Ruleset, embedded_spec
+from five35.spec.lang.syntax import parse, unparse
+
+BUDGET = Budget(matches=2, invariant_matches=1, rlimit=20_000_000)
+
+
+@pytest.fixture(scope="module")
+def ruleset() -> Ruleset:
+    return embedded_spec().ruleset()
+
+
+@pytest.fixture(scope="module")
+def every(ruleset: Ruleset) -> list[RuleMutant]:
+    return mutants(ruleset)
+
+
+def _mutant(ruleset: Ruleset, rule: str, part: str, text: str, operator: str = "test") -> RuleMutant:
+    before = next(unparse(n) for r in ruleset.rules if r.id == rule for p, n in r.parts if p == part)
+    return RuleMutant(rule, part, operator, before, unparse(parse(text)), parse(text))
+
+
+def test_every_rule_in_force_and_every_operator_makes_mutants(
+    ruleset: Ruleset, every: list[RuleMutant]
+) -> None:
+    assert {m.rule for m in every} == {r.id for r in ruleset.rules}
+    assert {m.operator for m in every} == set(OPERATORS)
+
+
+def test_a_mutant_changes_its_part_and_is_named_by_it(every: list[RuleMutant]) -> None:
+    names = [m.name for m in every]
+    assert len(names) == len(set(names))
+    assert all(m.before != m.after for m in every)
+
+
+def test_a_mutant_ruleset_states_another_game_played_by_the_interpreter(
+    ruleset: Ruleset, every: list[RuleMutant]
+) -> None:
+    changed = mutant_ruleset(ruleset, every[0])
+    assert changed.rules_digest != ruleset.rules_digest
+    rule = next(r for r in changed.rules if r.id == every[0].rule)
+    assert (
+        unparse(dict([*rule.parts, *(("cards." + b, n) for b, n in rule.cards)])[every[0].part])
+        == every[0].after
+    )
+
+
+def test_conditions_name_the_ranks_the_data_singles_out(ruleset: Ruleset) -> None:
+    # The lowest and highest, the 8 the Rule of 8 names, the ranks beside the gaps at 6 and 10,
+    # and one ordinary rank for the rest.
+    assert singled_out(ruleset, ruleset.rules) == (1, 2, 5, 7, 8, 9, 11, 15)
+
+
+def test_a_flipped_run_order_is_the_run_order_question(ruleset: Ruleset) -> None:
+    m = _mutant(ruleset, "pile.run", "beats", "order(new.first) > order(old.first)", "comparison")
+    verdict = classify(embedded_spec(), ruleset, m, BUDGET, 0)
+    assert (verdict.verdict, verdict.point) == ("already_asked", "run_order")
+
+
+def test_an_exception_no_play_can_meet_is_proved_equivalent(ruleset: Ruleset) -> None:
+    # No add ever makes a single: the pile it leaves has at least two cards.
+    m = _mutant(ruleset, "action.add", "may", "(onto and grows and end and cap) and not (new.size == 1)")
+    assert classify(embedded_spec(), ruleset, m, BUDGET, 0).verdict == "equivalent"
+
+
+def test_runs_that_do_not_follow_on_are_killed_by_the_clause(ruleset: Ruleset) -> None:
+    m = _mutant(ruleset, "ranks", "gap", "b != a + 1", "comparison")
+    verdict = classify(embedded_spec(), ruleset, m, BUDGET, 0)
+    assert (verdict.verdict, verdict.clause) == ("killed", "pile.run")
+
+
+def test_a_leader_who_may_pass_is_killed_by_the_clause(ruleset: Ruleset) -> None:
+    m = _mutant(ruleset, "action.pass", "may", "leading", "negate")
+    verdict = classify(embedded_spec(), ruleset, m, BUDGET, 0)
+    assert (verdict.verdict, verdict.clause) == ("killed", "lead.no_pass")
+
+
+def test_rules_that_leave_a_player_without_a_move_are_unplayable(ruleset: Ruleset) -> None:
+    m = _mutant(ruleset, "action.lead", "may", "true and not has(placed, 9)", "condition")
+    verdict = classify(embedded_spec(), ruleset, m, BUDGET, 0)
+    assert verdict.verdict == "broken" and "without a legal move" in verdict.why
+
+
+def test_rules_under_which_a_pass_never_takes_a_player_out_never_end_a_trick(ruleset: Ruleset) -> None:
+    changed = mutant_ruleset(ruleset, _mutant(ruleset, "action.pass", "out", "false", "negate"))
+    with pytest.raises(EndlessPlay):
+        play_violation(SpecEngine(changed, 3), 0, 1)  # type: ignore[arg-type]
+
+
+def test_a_match_end_one_point_early_is_killed_by_the_clause_that_gives_the_score(ruleset: Ruleset) -> None:
+    m = _mutant(ruleset, "match.end", "ends", "highest_score >= match_end_score - 1", "bound")
+    verdict = classify(embedded_spec(), ruleset, m, BUDGET, 0)
+    assert (verdict.verdict, verdict.clause) == ("killed", "match.end")
+    assert verdict.why.startswith(
+        "match.end.score: the match ends after a round that leaves a player on 19 points"
+    )
+
+
+def test_a_nine_that_plays_as_an_eight_is_a_silence(ruleset: Ruleset) -> None:
+    # The texts list the plays of an 8 that are the Rule of 8; none says a 9 is not one.
+    m = _mutant(ruleset, "trick.end.eight", "forms", "has(placed, 8) or has(placed, 9)", "condition")
+    assert classify(embedded_spec(), ruleset, m, BUDGET, 0).verdict == "silence"
+
+
+@pytest.mark.parametrize("profile", embedded_spec().playable_profiles)
+def test_the_interpreter_answers_every_question_of_the_texts_as_the_reference_does(profile: str) -> None:
+    r = embedded_spec().ruleset(profile)
+    for players in range(r.players_min, r.players_max + 1):
+        assert contradicted(Hooks(SpecEngine(r, players))) == contradicted(Game(r, players))  # type: ignore[arg-type]
+
+
+def test_the_hooks_answer_as_the_reference_engine(ruleset: Ruleset) -> None:
+    for players in (2, 5):
+        game, hooks = Game(ruleset, players), Hooks(SpecEngine(ruleset, players))
+        for pile in game.placeable_piles():
+            assert sorted(hooks.add_options(pile)) == sorted(game.add_options(pile)), pile
+            for action in ("lead", "overwrite", "add"):
+                if 8 not in pile.cards:
+                    assert hooks.closes(pile, action) == game.closes(pile, action), (pile, action)
+        state: State = game.start_round([[r] for r in ruleset.ranks[:players]], 0)
+        for old in (Pile("single", (3,)), Pile("set", (4, 4)), Pile("run", (1, 2))):
+            on = replace(state, pile=old, trick=(Play(players - 1, Move("lead", old.cards)),), to_move=0)
+            for move in game.placing_moves(old):
+                option = game.option(on, move)
+                if option is not None:
+                    assert hooks.rule_of_8(hooks.option(on, move), on) == game.rule_of_8(option, on), move
+        codec = game.codec
+        for r in ruleset.ranks:
+            assert hooks.penalty(codec.unit(r)) == game.penalty(codec.unit(r))
+
+
+def test_a_level_draws_the_same_mutants_for_the_same_seed(every: list[RuleMutant]) -> None:
+    assert selected(every, "ci", 7) == selected(every, "ci", 7)
+    assert selected(every, "ci", 7) != selected(every, "ci", 8)
+    assert len(selected(every, "ci", 7)) == 10
+    assert selected(every, "deep", 7) == every
+
+
+def test_the_check_counts_every_classified_mutant_per_rule_and_per_operator(ruleset: Ruleset) -> None:
+    result = check_rule_mutants(CheckContext(spec=embedded_spec(), ruleset=ruleset, level="quick", seed=3))
+    assert result.name == NAME and result.tally is not None
+    per_rule = Counter({rule: sum(n for _, n in c) for rule, c in result.tally.per_rule})
+    per_operator = Counter({op: sum(n for _, n in c) for op, c in result.tally.per_operator})
+    assert (
+        sum(per_rule.values()) == sum(per_operator.values()) == result.tally.classified == result.mutants == 4
+    )
+    assert result.tally.generated == len(mutants(ruleset))
+
+
+def test_the_check_split_into_units_gives_the_result_it_gives_whole(ruleset: Ruleset) -> None:
+    ctx = CheckContext(spec=embedded_spec(), ruleset=ruleset, level="quick", seed=3)
+    whole = check_rule_mutants(ctx)
+    parts = [check_rule_mutants(replace(ctx, shard=(i, 3))) for i in range(3)]
+    merged = CheckResult.merged(parts)
+    assert merged.to_json() == whole.to_json()
+    assert [p.mutants for p in parts] == [1, 1, 2]
+
+
+def _hidden(rule: str, part: str, weakened: str) -> Hidden:
+    spec = embedded_spec()
+    for copy, r, p, tree in copies(spec):
+        if (r.id, p, unparse(tree)) == (rule, part, weakened):
+            return hidden_rule(spec, copy, r, p, tree, BUDGET, 0)
+    raise AssertionError(f"no copy weakens {rule}.{part} to {weakened}")
+
+
+def test_a_rule_left_out_of_a_copy_comes_back_killed_by_its_clause() -> None:
+    found = _hidden("action.overwrite", "may", "((new.kind == old.kind) and beats(new, old))")
+    assert found.back == "killed" and "action.overwrite" in found.why
+
+
+def test_an_exemption_left_out_of_a_copy_comes_back_as_a_silence() -> None:
+    # Without the exemption no question of the texts fails; the mutant that adds it back is a
+    # silence of the copy: the Rule of 8's exemption is a reading the copy's rules leave open.
+    found = _hidden("trick.end.eight", "ends", "((action != lead) and counts and forms)")
+    assert found.back == "silence" and "has(opening.cards, 8)" in found.why
+
+
+def test_a_weakening_that_changes_no_play_is_counted_apart() -> None:
+    # No set or run can outgrow its closing size with the printed copies: the cap never binds.
+    found = _hidden("action.add", "may", "(onto and grows and end)")
+    assert found.dead and found.back is None
+
+
+def test_the_text_output_counts_the_mutants_per_operator_and_per_rule_and_names_the_silences(
+    ruleset: Ruleset,
+) -> None:
+    result = check_rule_mutants(CheckContext(spec=embedded_spec(), ruleset=ruleset, level="quick", seed=3))
+    assert result.tally is not None
+    lines = tally_lines(result.tally)
+    assert lines[0] == f"Mutants of the rules: {result.tally.generated:,} generated, 4 classified."
+    assert lines.index("  per operator:") < lines.index("  per rule:")
+    for rule, _ in result.tally.per_rule:
+        assert any(line.startswith(f"    {rule}: ") for line in lines)
+    for verdict, name, _ in result.tally.named:
+        assert any(line.startswith(f"  {verdict.replace('_', ' ')}: {name}") for line in lines)
