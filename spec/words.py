@@ -895,6 +895,7 @@ def _interactions(section: Mapping[str, Any] | None) -> InteractionWords | None:
         same=section["same"],
         dead=section["dead"],
         dead_follows=section["dead_follows"],
+        elsewhere=section["elsewhere"],
         unevaluated=section["unevaluated"],
         fixed_needs=section["fixed_needs"],
         fixed_at_once=section["fixed_at_once"],

@@ -84,10 +84,10 @@ LIVENESS_PROPERTY_FAILED_BLANKS = LIVENESS_FAILED_BLANKS | frozenset(
 LIVENESS_FAILED_KINDS = ("liveness", "gap", "dead_clause")
 LIVENESS_MATCH_END_BLANKS = frozenset({"zero_ranks", "players", "cards", "moves", "score"})
 #: The blanks of the interactions section's templates (checks/discovery/interactions.py).
-INTERACTION_BLANKS = frozenset({"rules", "moment", "decisions", "plays", "differ", "clauses"})
+INTERACTION_BLANKS = frozenset({"rules", "moment", "decisions", "plays", "differ", "clauses", "reading"})
 #: The blanks of the interactions section's `scope`: the deals explored, their player counts and
 #: the most cards a deal holds.
-INTERACTION_SCOPE_BLANKS = frozenset({"deals", "players", "cards"})
+INTERACTION_SCOPE_BLANKS = frozenset({"deals", "players", "cards", "built", "built_players"})
 #: The blanks a question's wording may use: the spec's numbers (`spec_numbers`), written as digits,
 #: or with `:ord` / `:word` as the words file's `numbers` write them in the wording's language.
 NUMBER_BLANKS = frozenset(
@@ -272,6 +272,8 @@ class InteractionWords:
     same: str
     dead: str
     dead_follows: str
+    #: added to `dead` where another reading lets the rules meet ({reading})
+    elsewhere: str
     unevaluated: str
     fixed_needs: str
     fixed_at_once: str

@@ -14,12 +14,18 @@ from, NEEDS). Two rules that apply at one moment are a candidate when
 
 Each candidate is then played: every reachable play of small deals (the endgames of
 checks/play/graphs.py and a few more, explored exhaustively with the engine under check) is looked
-at, and a candidate occurs at a play where all its rules apply. There its outcome is computed
-under every order of its rules, by a small rules-level evaluation (`_value`: one function per
-decision, asking the engine's public hooks). A rule applied later replaces what an earlier one
-decided; a rule whose clause says it acts at once (the words file's `interactions.at_once`:
-"sofort", "inmediatamente") ends its trick or round before the rules after it at that moment, so
-those do not apply. Then:
+at, and a candidate occurs at a play where all its rules apply. Beside them, plays are built where
+rules meet that no small deal may reach (`construct`): every lead, and every play onto every
+central pile one or two plays leave (with or without an 8 in the trick's opening pile), the mover
+going out with it or not, each reached by legal play from a deal made for it. Rules that meet in
+none of them cannot meet in one play (`dead`, proved over that scope); the built plays are then
+tried under each other reading of the spec's points, and the first that lets them meet is named.
+
+Where a candidate occurs, its outcome is computed under every order of its rules, by a small
+rules-level evaluation (`_value`: one function per decision, asking the engine's public hooks).
+A rule applied later replaces what an earlier one decided; a rule whose clause says it acts at
+once (the words file's `interactions.at_once`: "sofort", "inmediatamente") ends its trick or round
+before the rules after it at that moment, so those do not apply. Then:
 
 - all orders give the same outcome at every such play: the order does not matter, a
   `ProvedProperty` (exhaustive over the deals explored);
@@ -27,7 +33,8 @@ those do not apply. Then:
   NEEDS, cited by the rule whose decision it is; or exactly one of the rules acts at once, cited
   by its clause): fixed by that clause, a note;
 - they differ and nothing settles it: a silence of the texts, a `Finding` with both outcomes;
-- the rules never apply to one play in the deals explored: a dead interaction, a note.
+- the rules apply to no play explored or built: they cannot meet (over that scope), a proved
+  property that names the other reading under which they can, if one does.
 
 Every order is evaluated at every play, so the verdicts are exact over the scope; the scope is
 named in every statement.
@@ -43,7 +50,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, cast
 
-from ...engine import Game, Move, Position, State
+from ...engine import Game, Move, Pile, Position, State
 from ...engine.game import Option
 from ...engine.state import (
     DECISIONS,
@@ -391,6 +398,8 @@ class Verdict:
     differing: tuple[Position, Move, dict[str, Decided]] | None = None  # the first where orders differ
     settled_by: tuple[str, tuple[str, ...]] | None = None  # how ("needs" | "at_once"), the clauses
     orders: tuple[tuple[str, ...], ...] = ()
+    #: for rules that never meet: the first other reading under which the built plays meet them
+    meets_under: tuple[str, str] | None = None
 
     @property
     def status(self) -> str:
@@ -419,6 +428,9 @@ class Search:
     by_moment: dict[str, list[Verdict]] = field(default_factory=dict)
     #: the same for the "follows" candidates, judged on the play after
     by_moment_follows: dict[str, list[Verdict]] = field(default_factory=dict)
+    #: plays built onto every central pile one or two plays leave (`construct`), and their counts
+    built: int = 0
+    built_players: set[int] = field(default_factory=set)
 
 
 def _marker(text: str | None, words: Sequence[str]) -> str:
@@ -551,7 +563,174 @@ def search(
         out.player_counts.add(players)
         out.most_cards = max(out.most_cards, sum(len(h) for h in deal.hands))
         _explore(out, game, deal, scores, start, rules, at_once, limit)
+    for players in built_counts(level, ruleset):
+        if players not in games:
+            games[players] = engine(ruleset, players)
+        construct(out, games[players], rules, at_once)
+    _other_readings(out, engine, level, rules, at_once)
     return out
+
+
+def _other_readings(
+    out: Search,
+    engine: Callable[[Ruleset, int], Game],
+    level: str,
+    rules: Mapping[str, Rule],
+    at_once: Mapping[str, tuple[str, ...]],
+) -> None:
+    """For the candidates whose rules never meet under the checked readings, the built plays under
+    each other reading of every point the spec states fragments of (one reading changed at a
+    time, at 2 players below level deep): the first reading that makes them meet is named
+    (`Verdict.meets_under`)."""
+    spec, ruleset = out.spec, out.ruleset
+    book = spec.rulebook
+    dead = [v for v in out.verdicts if v.status == "dead"]
+    if book is None or not dead:
+        return
+    points = dict.fromkeys(f.point for f in book.fragments if f.point in spec.variation_points)
+    for point in points:
+        for reading in spec.variation_points[point].playable:
+            waiting = [v for v in dead if v.meets_under is None]
+            if reading == ruleset.readings.get(point) or not waiting:
+                continue
+            try:
+                other = spec.with_readings(ruleset, {point: reading})
+            except SpecError:
+                continue
+            trial = Search(spec, other, [Verdict(v.candidate, orders=v.orders) for v in waiting])
+            for t in trial.verdicts:
+                table = trial.by_moment_follows if t.candidate.how == "follows" else trial.by_moment
+                for moment in t.candidate.moments:
+                    table.setdefault(moment, []).append(t)
+            counts = (
+                built_counts(level, other)
+                if level == "deep"
+                else range(other.players_min, other.players_min + 1)
+            )
+            for players in counts:
+                try:
+                    construct(trial, engine(other, players), rules, at_once)
+                except (ValueError, SpecError):
+                    continue
+            for v, t in zip(waiting, trial.verdicts, strict=True):
+                if t.occurs:
+                    v.meets_under = (point, reading)
+
+
+def built_counts(level: str, ruleset: Ruleset) -> range:
+    """The player counts whose plays are built: at ci 2 and 3 (as its deals), at deep every one."""
+    high = ruleset.players_max if level == "deep" else min(3, ruleset.players_max)
+    return range(ruleset.players_min, high + 1)
+
+
+def _spare(game: Game, used: Sequence[int]) -> int | None:
+    """A card the deck still holds after `used`, lowest rank first: what keeps a player in the round."""
+    for rank in game.ruleset.ranks:
+        if used.count(rank) < game.copies:
+            return rank
+    return None
+
+
+def _routes(game: Game) -> dict[tuple[Pile, bool], tuple[Move, ...]]:
+    """For every central pile one or two plays leave, with or without an 8 in the trick's opening
+    pile: the shortest plays that leave it (a lead, or a lead and an overwrite or add that does not
+    end the trick), the first in the engines' order of moves."""
+    state = game.start_round([[r] for r in game.ruleset.ranks[: game.players]], 0)
+    routes: dict[tuple[Pile, bool], tuple[Move, ...]] = {}
+    leads = game.placing_moves(None)
+    for lead in leads:
+        opened = game.option(state, lead)
+        if opened is None:
+            continue
+        eight = 8 in opened.pile.cards
+        routes.setdefault((opened.pile, eight), (lead,))
+    for lead in leads:
+        opened = game.option(state, lead)
+        if opened is None:
+            continue
+        on = replace(state, pile=opened.pile, opening_has_eight=8 in opened.pile.cards)
+        for move in game.placing_moves(opened.pile):
+            option = game.option(on, move)
+            if option is not None and game.closes(option.pile, move.action) is None:
+                routes.setdefault((option.pile, 8 in opened.pile.cards), (lead, move))
+    return routes
+
+
+def construct(
+    out: Search, game: Game, rules: Mapping[str, Rule], at_once: Mapping[str, tuple[str, ...]]
+) -> None:
+    """Build and judge every play onto every central pile one or two plays leave (and every lead),
+    the mover going out with it or not, by legal play from a deal made for it: the plays where
+    rules meet that the small deals may never reach. Each seat holds what it places and one card
+    more (the mover none more when it goes out with the play); the seats take turns in the rules'
+    turn order from seat 0."""
+    players = game.players
+    scores = (game.ruleset.match_end_score - 1, *([0] * (players - 1)))
+    out.built_players.add(players)
+    openings: list[tuple[Move, ...]] = [()]
+    openings += sorted(_routes(game).values(), key=lambda r: (len(r), [m.cards for m in r]))
+    for route in openings:
+        pile_moves = game.placing_moves(None) if not route else None
+        for move in pile_moves if pile_moves is not None else _moves_after(game, route):
+            for going_out in (False, True):
+                built = _built(game, route, move, going_out, scores)
+                if built is None:
+                    continue
+                deal, state = built
+                option = game.option(state, move)
+                if option is None:
+                    continue
+                after, events = game.apply(state, move)
+                out.built += 1
+                step = Step(game, state, move, option, after, events)
+                _judge(out, step, deal, scores, route, rules, at_once)
+
+
+def _moves_after(game: Game, route: tuple[Move, ...]) -> tuple[Move, ...]:
+    state = game.start_round([[r] for r in game.ruleset.ranks[: game.players]], 0)
+    pile = None
+    for move in route:
+        option = game.option(replace(state, pile=pile), move)
+        assert option is not None  # a route is made of options
+        pile = option.pile
+    return game.placing_moves(pile)
+
+
+def _built(
+    game: Game, route: tuple[Move, ...], move: Move, going_out: bool, scores: tuple[int, ...]
+) -> tuple[Deal, State] | None:
+    """A deal in which seats 0, 1, ... play `route` and then `move`, and the state before `move`;
+    None where the deck cannot hold the cards or the plays are not legal in turn."""
+    players = game.players
+    seats = [0]
+    for _ in route:
+        seats.append(game.next_seat(seats[-1]))
+    hands: list[list[int]] = [[] for _ in range(players)]
+    for seat, played in zip(seats, (*route, move), strict=True):
+        hands[seat].extend(played.cards)
+    used = [c for h in hands for c in h]
+    for seat in range(players):
+        if going_out and seat == seats[-1]:
+            continue
+        spare = _spare(game, used)
+        if spare is None:
+            return None
+        hands[seat].append(spare)
+        used.append(spare)
+    deal = Deal("built", tuple(tuple(sorted(h)) for h in hands), 0)
+    try:
+        state = game.start_round([list(h) for h in deal.hands], 0, scores)
+    except (ValueError, SpecError):
+        return None
+    for played in route:
+        if played not in game.legal_moves(state):
+            return None
+        state, _ = game.apply(state, played)
+        if state.phase != "play" or state.pile is None:
+            return None
+    if move not in game.legal_moves(state):
+        return None
+    return deal, state
 
 
 def _explore(
@@ -687,7 +866,11 @@ def _markers_in(spec: Spec, clauses: Sequence[str], markers: Mapping[str, Sequen
 
 
 def _players(s: Search) -> str:
-    counts = sorted(s.player_counts)
+    return _counts_text(s.player_counts)
+
+
+def _counts_text(player_counts: Collection[int]) -> str:
+    counts = sorted(player_counts)
     if not counts:
         return "no"
     return f"{counts[0]}-{counts[-1]}" if len(counts) > 1 else str(counts[0])
@@ -697,7 +880,8 @@ def _scope(s: Search) -> str:
     """For the notes: the ruleset and how much was explored."""
     return (
         f"{s.ruleset.label()}: {s.deals} small deals ({_players(s)} players) explored exhaustively"
-        f" ({s.states} states, {s.plays} plays)"
+        f" ({s.states} states, {s.plays} plays), {s.built} plays built"
+        f" ({_counts_text(s.built_players)} players)"
     )
 
 
@@ -743,7 +927,13 @@ def check_interactions(ctx: CheckContext) -> CheckResult:
     counts: dict[str, int] = {}
     scope = _scope(found)
     # Only what holds in the deals explored is claimed, and the scope says exactly that much.
-    proved_scope = words.scope.format(deals=found.deals, players=_players(found), cards=found.most_cards)
+    proved_scope = words.scope.format(
+        deals=found.deals,
+        players=_players(found),
+        cards=found.most_cards,
+        built=found.built,
+        built_players=_counts_text(found.built_players),
+    )
     for v in found.verdicts:
         c = v.candidate
         counts[v.status] = counts.get(v.status, 0) + 1
@@ -753,6 +943,7 @@ def check_interactions(ctx: CheckContext) -> CheckResult:
             "decisions": ", ".join(words.decisions.get(d, d.replace("_", " ")) for d in c.overlap),
             "plays": str(v.occurs),
             "differ": str(v.differ),
+            "reading": "=".join(v.meets_under) if v.meets_under is not None else "",
         }
         clauses = tuple(dict.fromkeys(cl for r in c.all_rules for cl in rules[r].cites))
         if v.status == "same":
@@ -769,6 +960,8 @@ def check_interactions(ctx: CheckContext) -> CheckResult:
             # Listed with what was proved: that two rules never meet is worth a designer's reading
             # (the Rule of 8 never closes a set when the opening pile's 8 switches it off).
             template = words.dead_follows if c.how == "follows" else words.dead
+            if v.meets_under is not None:
+                template += " " + words.elsewhere
             proved.append(
                 ProvedProperty(
                     name=c.topic,

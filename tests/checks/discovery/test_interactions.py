@@ -95,17 +95,31 @@ def test_the_check_on_the_embedded_spec() -> None:
     assert first.proved and all(p.method == "exhaustive" for p in first.proved)
     names = {p.name for p in first.proved}
     assert "interaction:" + "+".join(GOING_OUT_ON_A_SET) in names
-    # The Rule of 8 never closes a set when an 8 in the opening pile switches it off for the trick.
+    # The Rule of 8 never closes a set when an 8 in the opening pile switches it off for the trick;
+    # under the reading that exempts only the opening play itself, it can.
     statements = {p.name: p.statement for p in first.proved}
-    assert "not seen" in statements["interaction:trick.end.set+trick.end.eight"]
+    assert statements["interaction:trick.end.set+trick.end.eight"].endswith(
+        "cannot apply to the same play (lead, overwrite or add). Under the reading "
+        "eight_exemption=opening_play they can."
+    )
+    # A run of five never holds an 8 while the gaps at 6 and 10 break runs; it can if they do not.
+    assert statements["interaction:trick.end.run+trick.end.eight"].endswith(
+        "Under the reading run_gaps=gaps_skipped they can."
+    )
     # Nobody passes after the last placer went out: the round has ended at once.
-    assert "not seen" in statements["interaction:round.end+trick.end.passes"]
+    assert "the second cannot apply" in statements["interaction:round.end+trick.end.passes"]
+    assert not any("not seen" in s for s in statements.values())
     assert first.to_json() == again.to_json()
-    # What was seen in the deals explored is claimed for them and no more: the scope says how many,
-    # of how many players and cards; the statements name the rules by their clauses, not by ids.
+    # What was seen in the deals explored and the plays built is claimed for them and no more: the
+    # scope says how many, of how many players and cards; the statements name the rules by their
+    # clauses, not by ids.
     rule_ids = {r.id for r in spec.rules}
     for p in first.proved:
-        assert p.scope == "in the 16 small deals explored (2-3 players, up to 9 cards)", p.scope
+        assert p.scope == (
+            "in the 16 small deals explored (2-3 players, up to 9 cards) and on the 2732 plays built onto "
+            "every central pile one or two plays leave, every lead among them, the mover going out with "
+            "the play or not (2-3 players)"
+        ), p.scope
         assert not rule_ids & set(p.statement.replace("(", " ").replace(")", " ").split()), p.statement
     assert statements["interaction:trick.end.set+trick.end.eight"].startswith(
         "The rules \u2018the set that ends the trick\u2019 and \u2018the Rule of 8 ending the trick\u2019"
@@ -164,3 +178,17 @@ def test_every_order_the_texts_fix_is_listed_as_settled_with_its_clauses() -> No
             assert c.says and all(word in texts for word in c.says.split(" / ")), c.says
         else:
             assert c.says == ""
+
+
+def test_rules_that_meet_only_in_a_built_play_are_judged_there() -> None:
+    # An 8 added to a set of three 8s opened by 7s closes the set and is the Rule of 8 at once
+    # under the reading that exempts only the opening play: no small deal explored holds that,
+    # the plays built onto every pile two plays leave do.
+    spec = load_spec()
+    ruleset = spec.with_readings(spec.ruleset(), {"eight_exemption": "opening_play"})
+    found = search(spec, ruleset, level="ci", seed=0)
+    verdict = next(
+        v for v in found.verdicts if v.candidate.topic == "interaction:trick.end.set+trick.end.eight"
+    )
+    assert verdict.occurs and verdict.status in ("same", "fixed", "silence")
+    assert found.built > 0 and found.built_players == {2, 3}
