@@ -209,7 +209,9 @@ def test_check_deep_sends_each_check_as_a_unit_and_keeps_the_registry_order(rule
         executor=executor,
         progress=lambda n, r: seen.append(n),
     )
-    assert [args[-2] for args in executor.units] == DEEP == seen  # the check name, then the rlimit
+    # The check name, then the rlimit and the unit's share of the check (one share each here).
+    assert [args[-3] for args in executor.units] == DEEP == seen
+    assert {args[-1] for args in executor.units} == {(0, 1)}
     processes = run_checks(spec, ruleset, level="deep", seed=3, only=DEEP, executor=LocalExecutor(2))
     serial = run_checks(spec, ruleset, level="deep", seed=3, only=DEEP)
     texts = {json.dumps(run.to_json(), sort_keys=True) for run in (spread, processes, serial)}
@@ -217,7 +219,31 @@ def test_check_deep_sends_each_check_as_a_unit_and_keeps_the_registry_order(rule
     # An executor given is used at any level (check passes one at ci too), in the same order.
     quick = RecordingExecutor(2)
     run_checks(spec, ruleset, level="quick", seed=3, only=DEEP, executor=quick)
-    assert [args[-2] for args in quick.units] == DEEP
+    assert [args[-3] for args in quick.units] == DEEP
+
+
+def test_a_check_split_into_units_at_level_deep_is_one_result_in_the_registry_order(
+    ruleset: Ruleset, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from five35.checks import runner
+    from five35.checks.findings import Check, CheckContext, CheckResult
+
+    def shared(ctx: CheckContext) -> CheckResult:
+        # Each unit examines its block of ten items; the merged result examines all ten, in order.
+        return CheckResult("split", "", 0.0, exhaustive=len(ctx.share(range(10))), notes=(str(ctx.shard),))
+
+    monkeypatch.setattr(
+        runner, "all_checks", lambda: (Check("split", "A check in three units", shared, shards=3),)
+    )
+    executor = RecordingExecutor(2)
+    deep = runner.run_checks(load_spec(), ruleset, level="deep", seed=3, executor=executor)
+    ci = runner.run_checks(load_spec(), ruleset, level="ci", seed=3, executor=RecordingExecutor(2))
+    assert [args[-1] for args in executor.units] == [(0, 3), (1, 3), (2, 3)]
+    assert [(r.name, r.exhaustive, r.notes) for r in deep.results] == [
+        ("split", 10, ("(0, 3)", "(1, 3)", "(2, 3)"))
+    ]
+    # Below level deep a check is one unit.
+    assert [(r.exhaustive, r.notes) for r in ci.results] == [(10, ("(0, 1)",))]
 
 
 def test_check_deep_checks_an_engine_that_cannot_travel_here(ruleset: Ruleset) -> None:
