@@ -71,14 +71,16 @@ def _hidden_rules(level: str, seed: int) -> int:
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     live = [h for h in found if not h.dead]
     back = [h for h in live if h.back]
+    killed = [h for h in back if h.back == "killed"]
     print(
         f"hidden-rule recall: {len(back)} of {len(live)} weakened rules come back "
-        f"({sum(h.back == 'killed' for h in back)} killed by a clause, "
-        f"{sum(h.back == 'silence' for h in back)} as a silence); "
+        f"({len(killed)} killed by a clause, {sum(h.own_clause for h in killed)} of them by one the rule "
+        f"cites; {sum(h.back == 'silence' for h in back)} as a silence); "
         f"{len(found) - len(live)} weakenings change no play"
     )
     for h in found:
-        status = "no play changes" if h.dead else (f"back, {h.back}" if h.back else "escapes")
+        own = "" if h.own_clause else " by a clause the rule does not cite"
+        status = "no play changes" if h.dead else (f"back, {h.back}{own}" if h.back else "escapes")
         print(f"  {h.rule}.{h.part} = {h.weakened}: {status}: {h.why}")
     print(f"benchmark: {cpu:.1f} CPU s ({wall:.1f} s wall), budget {level}, seed {seed}")
     return 0

@@ -107,14 +107,14 @@ DESIGNER_PROPERTIES = frozenset(
         "round.one_goes_out",
     }
 )
-#: The check whose properties hold on the small deals it explored: seen, not proved.
+#: The check whose properties hold on the plays it explored and built, and nothing beyond them.
 EXPLORED_CHECK = "discovery.interactions"
 
 
 def _proved(spec: Spec, results: Sequence[CheckResult]) -> list[dict[str, Any]]:
     """Every property the run's checks proved (the first of a name), in plain words, by check;
     `shown` marks the ones the report lists for a designer, `explored` the ones that hold on the
-    small deals explored (not proofs)."""
+    plays explored and built (not proofs beyond them)."""
     seen: dict[str, tuple[CheckResult, ProvedProperty]] = {}
     for r in results:
         for p in r.proved:

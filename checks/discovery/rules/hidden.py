@@ -7,7 +7,8 @@ condition of an `and` left out, a helper part left out (`true`), a strict compar
 non-strict. Discovery on the copy brings the rule back when
 
 - **killed**: the copy's own rules fail a question of the texts (oracle.py) or a play invariant
-  that cites a clause: that clause is named, as the mutation analysis names it for a mutant; or
+  that cites a clause: that clause is named, as the mutation analysis names it for a mutant (one
+  the weakened rule cites, or another: `Hidden.own_clause` says which); or
 - **silence**: a mutant of the copy's rules (operators.py) states the spec's rule again, and the
   classification calls it a silence or already asked: the changed reading of the rule's clauses
   shows up as a question.
@@ -47,6 +48,9 @@ class Hidden:
     back: str | None  # "killed" or "silence" (None: it escapes)
     why: str
     dead: bool = False  # the weakening changes no play under the played rules
+    #: whether the clause that brings it back is one the weakened rule cites (a silence is about
+    #: the rule itself, so it names the rule's clauses)
+    own_clause: bool = True
 
 
 def weakenings(rule: RuleDef) -> Iterator[tuple[str, Node]]:
@@ -119,7 +123,10 @@ def hidden_rule(
             rule.id, part, weakened, None, "the weakening changes no play: nothing to bring back", dead=True
         )
     if kill is not None:
-        return Hidden(rule.id, part, weakened, "killed", "the copy " + kill[1])
+        clause, why = kill
+        return Hidden(
+            rule.id, part, weakened, "killed", "the copy " + why, own_clause=clause in _cites(spec, rule.id)
+        )
     # The mutants of the weakened rule that state the spec's rule again: the same rules, or the
     # same decisions over the bounded domain.
     verdicts = []
@@ -140,6 +147,10 @@ def hidden_rule(
         return Hidden(rule.id, part, weakened, None, "no operator makes the rule again")
     seen = "; ".join(f"{v.mutant.operator} {v.mutant.after} ({v.verdict}: {v.why})" for v in verdicts)
     return Hidden(rule.id, part, weakened, None, f"the mutants that make it again are {seen}")
+
+
+def _cites(spec: Spec, rule_id: str) -> tuple[str, ...]:
+    return next((r.cites for r in spec.rules if r.id == rule_id), ())
 
 
 def hidden_rule_recall(spec: Spec, budget: Budget, seed: int) -> list[Hidden]:

@@ -191,7 +191,10 @@ def _hidden(rule: str, part: str, weakened: str) -> Hidden:
 
 def test_a_rule_left_out_of_a_copy_comes_back_killed_by_its_clause() -> None:
     found = _hidden("action.overwrite", "may", "((new.kind == old.kind) and beats(new, old))")
-    assert found.back == "killed" and "action.overwrite" in found.why
+    assert found.back == "killed" and "action.overwrite" in found.why and found.own_clause
+    # A set left to close a run as well is killed by the run's clause, which the set's rule does not cite.
+    other = _hidden("trick.end.set", "ends", "(pile.size >= closes_at(pile))")
+    assert other.back == "killed" and "trick.end.run" in other.why and not other.own_clause
 
 
 def test_an_exemption_left_out_of_a_copy_comes_back_as_a_silence() -> None:
