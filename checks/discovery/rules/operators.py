@@ -32,21 +32,10 @@ from typing import Any
 
 from ....spec import Ruleset
 from ....spec.lang import schema as S
+from ....spec.lang import syntax as T
 from ....spec.lang.compile import Program, RuleDef, RuleProblem
 from ....spec.lang.rulebook import Fragment, Rulebook, rules_digest
-from ....spec.lang.syntax import (
-    Attr,
-    Binary,
-    Bool,
-    BoolOp,
-    Call,
-    If,
-    Name,
-    Node,
-    Not,
-    Num,
-    unparse,
-)
+from ....spec.lang.syntax import Node, unparse
 
 #: Every operator, in the order mutants are generated and counted.
 OPERATORS: tuple[str, ...] = ("negate", "drop", "and_or", "comparison", "bound", "swap", "kind", "condition")
@@ -112,8 +101,8 @@ def _put(node: Node, path: Path, new: Node) -> Node:
     return replace(node, **changes)
 
 
-def _num(value: int, col: int) -> Num:
-    return Num(col, value)
+def _num(value: int, col: int) -> T.Num:
+    return T.Num(col, value)
 
 
 # ---- the operators ---------------------------------------------------------------------------------
@@ -134,69 +123,69 @@ def _candidates(node: Node, where: _Where, typ: str | None) -> Iterator[tuple[st
     """The operators' replacements for one node (typ: its type, None when it has none alone)."""
     col = node.col
     if typ == S.BOOL:
-        if isinstance(node, Not):
+        if isinstance(node, T.Not):
             yield "negate", node.operand
-        elif isinstance(node, Bool):
-            yield "negate", Bool(col, not node.value)
+        elif isinstance(node, T.Bool):
+            yield "negate", T.Bool(col, not node.value)
         else:
-            yield "negate", Not(col, node)
-    if isinstance(node, BoolOp):
+            yield "negate", T.Not(col, node)
+    if isinstance(node, T.BoolOp):
         for i in range(len(node.items)):
             rest = node.items[:i] + node.items[i + 1 :]
-            yield "drop", rest[0] if len(rest) == 1 else BoolOp(col, node.op, rest)
-        yield "and_or", BoolOp(col, "or" if node.op == "and" else "and", node.items)
-    if isinstance(node, Binary) and node.op in _TURNED:
+            yield "drop", rest[0] if len(rest) == 1 else T.BoolOp(col, node.op, rest)
+        yield "and_or", T.BoolOp(col, "or" if node.op == "and" else "and", node.items)
+    if isinstance(node, T.Binary) and node.op in _TURNED:
         for op in _TURNED[node.op]:
-            yield "comparison", Binary(col, op, node.left, node.right)
+            yield "comparison", T.Binary(col, op, node.left, node.right)
         for side in (node.left, node.right):
-            if isinstance(side, Name) and side.id in where.kinds:
+            if isinstance(side, T.Name) and side.id in where.kinds:
                 for other in where.kinds:
                     if other != side.id:
-                        widened = Binary(
+                        widened = T.Binary(
                             col,
                             node.op,
-                            node.left if side is node.right else Name(col, other),
-                            Name(col, other) if side is node.right else node.right,
+                            node.left if side is node.right else T.Name(col, other),
+                            T.Name(col, other) if side is node.right else node.right,
                         )
                         if node.op == "==":
-                            yield "kind", BoolOp(col, "or", (node, widened))
-    if isinstance(node, Num):
+                            yield "kind", T.BoolOp(col, "or", (node, widened))
+    if isinstance(node, T.Num):
         for step in (-1, 1):
             if node.value + step >= 0:
                 yield "bound", _num(node.value + step, col)
     elif typ == S.INT:
-        yield "bound", Binary(col, "+", node, _num(1, col))
-        yield "bound", Binary(col, "-", node, _num(1, col))
-    if isinstance(node, Name):
+        yield "bound", T.Binary(col, "+", node, _num(1, col))
+        yield "bound", T.Binary(col, "-", node, _num(1, col))
+    if isinstance(node, T.Name):
         if node.id in where.names:
             for other, other_typ in where.names.items():
                 if other != node.id and other_typ == where.names[node.id]:
-                    yield "swap", Name(col, other)
+                    yield "swap", T.Name(col, other)
         elif node.id in where.kinds:
             for other in where.kinds:
                 if other != node.id:
-                    yield "kind", Name(col, other)
+                    yield "kind", T.Name(col, other)
         elif node.id in S.ACTIONS[:3]:
             for other in S.ACTIONS[:3]:
                 if other != node.id:
-                    yield "kind", Name(col, other)
-    if isinstance(node, Call) and len(node.args) == 2 and node.args[0] != node.args[1]:
-        yield "swap", Call(col, node.fn, (node.args[1], node.args[0]))
-    if isinstance(node, If):
-        yield "swap", If(col, node.cond, node.other, node.then)
+                    yield "kind", T.Name(col, other)
+    if isinstance(node, T.Call) and len(node.args) == 2 and node.args[0] != node.args[1]:
+        yield "swap", T.Call(col, node.fn, (node.args[1], node.args[0]))
+    if isinstance(node, T.If):
+        yield "swap", T.If(col, node.cond, node.other, node.then)
 
 
 def _features(where: _Where, col: int) -> Iterator[Node]:
     """The conditions on the features the part's names offer."""
 
     def name(n: str) -> Node:
-        return Name(col, n)
+        return T.Name(col, n)
 
     def eq(a: Node, b: Node) -> Node:
-        return Binary(col, "==", a, b)
+        return T.Binary(col, "==", a, b)
 
     def has(cards: Node, rank: int) -> Node:
-        return Call(col, "has", (cards, _num(rank, col)))
+        return T.Call(col, "has", (cards, _num(rank, col)))
 
     for n, typ in where.names.items():
         if n == "players":
@@ -204,11 +193,11 @@ def _features(where: _Where, col: int) -> Iterator[Node]:
                 yield eq(name(n), _num(p, col))
         elif typ == S.PILE:
             for kind in where.kinds:
-                yield eq(Attr(col, name(n), "kind"), name(kind))
+                yield eq(T.Attr(col, name(n), "kind"), name(kind))
             for size in where.sizes:
-                yield eq(Attr(col, name(n), "size"), _num(size, col))
+                yield eq(T.Attr(col, name(n), "size"), _num(size, col))
             for rank in where.ranks:
-                yield has(Attr(col, name(n), "cards"), rank)
+                yield has(T.Attr(col, name(n), "cards"), rank)
         elif typ == S.CARDS:
             for rank in where.ranks:
                 yield has(name(n), rank)
@@ -235,9 +224,9 @@ def singled_out(ruleset: Ruleset, rules: Sequence[RuleDef]) -> tuple[int, ...]:
         for rule in rules
         for _, root in _parts(rule)
         for _, node in _positions(root)
-        if isinstance(node, Call) and node.fn in S.PRIMITIVES
+        if isinstance(node, T.Call) and node.fn in S.PRIMITIVES
         for arg, typ in zip(node.args, S.PRIMITIVES[node.fn].args, strict=False)
-        if typ == S.RANK and isinstance(arg, Num)
+        if typ == S.RANK and isinstance(arg, T.Num)
     }
     present = set(ranks)
     beside_gap = {
@@ -293,8 +282,8 @@ def mutants(ruleset: Ruleset) -> list[RuleMutant]:
             # the same exception added to the part.
             if part in S.SLOTS[rule.does].parts and _type(program, rule, part, root) == S.BOOL:
                 for condition in _features(where, root.col):
-                    found.append(("condition", BoolOp(root.col, "and", (root, Not(root.col, condition)))))
-                    found.append(("condition", BoolOp(root.col, "or", (root, condition))))
+                    found.append(("condition", T.BoolOp(root.col, "and", (root, T.Not(root.col, condition)))))
+                    found.append(("condition", T.BoolOp(root.col, "or", (root, condition))))
             want = _type(program, rule, part, root)
             for operator, tree in found:
                 text = unparse(tree)
