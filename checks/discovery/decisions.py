@@ -176,29 +176,44 @@ def _spare(game: Game, used: Sequence[int]) -> int:
 
 
 def _position_hands(
-    game: Game, players: int, seq: Seq, held: tuple[int, tuple[int, ...]] | None
+    game: Game, players: int, seq: Seq, held: tuple[int, tuple[int, ...]] | None, out: bool = False
 ) -> list[list[int]]:
     """Each seat's hand: the cards it places in `seq` (and `held` = (seat, cards) it holds too), plus
-    one card more."""
+    one card more; with `out`, the seat of `held` holds nothing more (it goes out with them)."""
     hands: list[list[int]] = [[] for _ in range(players)]
     for seat, move in seq:
         hands[seat].extend(move.cards)
     if held is not None:
         hands[held[0]].extend(held[1])
-    for hand in hands:
+    for seat, hand in enumerate(hands):
+        if out and held is not None and seat == held[0]:
+            continue
         hand.append(_spare(game, [c for h in hands for c in h]))
     return [sorted(h) for h in hands]
 
 
-def _real_witness(a: Game, b: Game, seq: Seq, move: Move | None, names: tuple[str, str]) -> Witness | None:
-    """The difference found with rich hands, on a table dealt for real: None when the deck cannot
-    deal it or the difference does not show there."""
+def _going_out(game: Game, state: State, move: Move) -> State:
+    """`state` with the player to move holding exactly `move`'s cards (the move ends the round) and
+    every other player one card of the highest rank: what a table dealt for real holds then (see
+    `_position_hands`), so that what the end of the round decides (the points, who leads next)
+    is compared as the real table will show it."""
+    top = game.codec.pack((game.ruleset.ranks[-1],))
+    hands = tuple(game.codec.pack(move.cards) if i == state.to_move else top for i in range(game.players))
+    return replace(state, hands=hands)
+
+
+def _real_witness(
+    a: Game, b: Game, seq: Seq, move: Move | None, names: tuple[str, str], out: bool = False
+) -> Witness | None:
+    """The difference found with rich hands, on a table dealt for real (with `out`, the last
+    mover holding only the move's cards): None when the deck cannot deal it or the difference does
+    not show there."""
     players = a.players
     held = None
     if move is not None:
         held = (_seat_after(a, seq), move.cards)
     try:
-        hands = _position_hands(a, players, seq, held)
+        hands = _position_hands(a, players, seq, held, out)
         start = a.start_round(hands, 0, (0,) * players)
         state = start
         history = RoundHistory(start)
@@ -245,7 +260,7 @@ def search_play(
     tie = count()
     heap: list[tuple[int, int, int, Seq, State]] = [(0, 0, next(tie), (), start)]
     tables = 0
-    found: tuple[int, int, Seq, Move | None] | None = None
+    found: Found | None = None
     while heap:
         cards, plays, _, seq, state = heapq.heappop(heap)
         if found is not None and (cards, plays) >= found[:2]:
@@ -257,14 +272,18 @@ def search_play(
         la, lb = a.legal_moves(rich), b.legal_moves(rich)
         if set(la) != set(lb):
             odd = min(set(la) ^ set(lb), key=lambda m: (len(m.cards), str(m)))
-            found = _better(found, (cards + len(odd.cards), plays, seq, odd))
+            found = _better(found, (cards + len(odd.cards), plays, seq, odd, False))
             continue
         for move in la:
             here = cards + len(move.cards)
             if found is not None and (here, plays + 1) >= found[:2]:
                 continue
             if _change(a, b, rich, move) is not None:
-                found = _better(found, (here, plays + 1, seq, move))
+                found = _better(found, (here, plays + 1, seq, move, False))
+                continue
+            # The same move by a player who goes out with it: what the end of a round decides.
+            if _change(a, b, _going_out(a, rich, move), move) is not None:
+                found = _better(found, (here, plays + 1, seq, move, True))
                 continue
             child, _ = a.apply(rich, move)
             if plays + 1 < MAX_PLAYS and child.phase == "play":
@@ -272,19 +291,20 @@ def search_play(
     return _found_witness(a, b, found, names), tables, True
 
 
-def _better(
-    old: tuple[int, int, Seq, Move | None] | None, new: tuple[int, int, Seq, Move | None]
-) -> tuple[int, int, Seq, Move | None]:
+#: The smallest difference so far: cards placed, plays, the plays before, the move, and whether
+#: its mover goes out with it.
+Found = tuple[int, int, Seq, Move | None, bool]
+
+
+def _better(old: Found | None, new: Found) -> Found:
     return new if old is None or new[:2] < old[:2] else old
 
 
-def _found_witness(
-    a: Game, b: Game, found: tuple[int, int, Seq, Move | None] | None, names: tuple[str, str]
-) -> Witness | None:
+def _found_witness(a: Game, b: Game, found: Found | None, names: tuple[str, str]) -> Witness | None:
     if found is None:
         return None
-    _, _, seq, move = found
-    return _real_witness(a, b, seq, move, names)
+    _, _, seq, move, out = found
+    return _real_witness(a, b, seq, move, names, out)
 
 
 def search_deal(a: Game, b: Game, seed: int, names: tuple[str, str]) -> Witness | None:

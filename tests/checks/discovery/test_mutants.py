@@ -218,6 +218,13 @@ def test_the_check_at_levels_quick_and_ci() -> None:
     assert json.dumps([f.to_json() for f in again.findings]) == json.dumps([f.to_json() for f in ci.findings])
     assert again.notes == ci.notes
     assert set(silences.mutants_for("deep")) == set(MUTANTS)
+    # Every silence's witness is a table a designer can follow: at most ten moves before the one
+    # that differs (a difference at the end of a round shows on a round of one move: the mover
+    # goes out with it).
+    for f in ci.findings:
+        assert f.witness is not None, f.id
+        moves = len(f.witness.position.moves) if f.witness.position is not None else 0
+        assert moves <= 10, (f.id, moves)
     # On the embedded spec the engine passes every question: every mutant was examined.
     assert ci.examined == ci.mutants and ci.warnings == ()
     # What a clause settled is listed, one entry per mutant killed by a clause, in its words.
