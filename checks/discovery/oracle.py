@@ -3,7 +3,9 @@
 Each question asks an engine's public hooks something the texts state outright and cites the
 clause: the texts' own examples (checks/text/text_examples.py holds them as Z3 constraints; here
 they are asked of an engine), the numbers the clauses give, and the few consequences a clause
-states for every reading. A question asks nothing where the texts pull apart, because there the text
+states for every reading: every pile the texts define can be led as itself ("Spielbare
+Stapeltypen"), a trick ends in none but the four ways ("1 von 4 Dingen"), the match ends at the
+score the clause gives and goes to the fewest points. A question asks nothing where the texts pull apart, because there the text
 decides nothing a mutant could contradict:
 
 - the rank order of runs (the example "1,2,3 > 11,12,13" against "höherrangig", run_order's
@@ -41,7 +43,7 @@ from itertools import pairwise
 from ...engine import PASS, Game, Move, Pile, Play, State, TrickEndReason
 from ...engine.bots import get_bot
 from ...engine.simulate import EndlessPlay, bot_rngs, game_seed, move_limit
-from ...engine.state import RoundEnd, TrickEnd
+from ...engine.state import MatchEnd, RoundEnd, TrickEnd
 from ...spec import SpecError
 
 EIGHT = 8
@@ -305,6 +307,101 @@ def _eight_most_points(game: Game) -> str | None:
     return None
 
 
+def _leads_as_typed(game: Game) -> str | None:
+    """Every pile the texts define can be led as what it is: any single card; two or more cards of
+    one rank (a set); two or more cards of ranks whose numbers follow one another with no gap
+    between them (a run: the gaps at 6 and 10 are run_gaps' question, so no run across one is
+    asked about), up to the cards a turn places and the copies the deck holds."""
+    state = _state(game)
+    ranks = game.ruleset.ranks
+    wanted: list[tuple[str, tuple[int, ...]]] = [("single", (r,)) for r in ranks]
+    for size in range(2, game.max_cards + 1):
+        if size <= game.copies:
+            wanted += [("set", (r,) * size) for r in ranks]
+        wanted += [
+            ("run", tuple(range(r, r + size))) for r in ranks if all(r + i in ranks for i in range(size))
+        ]
+    for kind, cards in wanted:
+        option = game.option(state, Move("lead", cards))
+        if option is None or option.pile.kind != kind:
+            return f"{','.join(map(str, cards))} cannot be led as a {kind}"
+    return None
+
+
+def _only_four_endings(game: Game) -> str | None:
+    """A trick ends only in one of the four ways ("wenn 1 von 4 Dingen eintritt"): a lead, or an
+    overwrite or add that leaves a pile below its closing size, with no 8 in the pile, the cards
+    placed or the trick's opening pile, does not end it."""
+    for pile in [None, *game.placeable_piles()]:
+        if pile is not None and EIGHT in pile.cards:
+            continue
+        base = _state(game, pile)
+        for move in game.placing_moves(pile):
+            if EIGHT in move.cards:
+                continue
+            option = game.option(base, move)
+            if option is None:
+                continue
+            closing = game.closing_size(option.pile.kind)
+            if closing is not None and option.pile.size >= closing:
+                continue
+            if game.ends_trick(_holding(game, base, move.cards), move):
+                where = "an empty table" if pile is None else str(pile)
+                return f"'{move}' onto {where} ends the trick, which is none of the four endings"
+        if pile is not None and game.players >= 3:
+            # A pass that leaves two or more players in the trick: not "all but one pass".
+            passing = _holding(game, base, ())
+            try:
+                may_pass = PASS in game.legal_moves(passing)
+            except SpecError:
+                may_pass = False  # rules that leave the mover no move: play's invariants say so
+            if not may_pass:
+                continue  # whether a player may pass is another clause's question
+            _, events = game.apply(passing, PASS)
+            if any(isinstance(e, TrickEnd) for e in events):
+                return f"a pass onto {pile} with {game.players - 1} players still in ends the trick"
+    return None
+
+
+def _holding(game: Game, state: State, cards: tuple[int, ...]) -> State:
+    """`state` with the player to move holding `cards` and one card more, in a trick that the
+    central pile opened (led by the player before)."""
+    hands = list(state.hands)
+    hands[state.to_move] = game.codec.pack((*cards, game.ruleset.ranks[0]))
+    trick, last = state.trick, state.last_player
+    if state.pile is not None and not trick:
+        last = (state.to_move - 1) % game.players
+        trick = (Play(last, Move("lead", tuple(state.pile.cards))),)
+    return replace(state, hands=tuple(hands), trick=trick, last_player=last)
+
+
+def _lowest_wins(game: Game) -> str | None:
+    """The player or players with the fewest points win the match ("Der/die Spieler mit den
+    wenigsten Punkten gewinnt/gewinnen"): a round that ends the match is played out (see
+    `_match_end_score`), and the winners are every player on the lowest score."""
+    target = game.ruleset.match_end_score
+    ranks = game.ruleset.ranks
+    hands = [[ranks[i % len(ranks)]] for i in range(game.players)]
+    points = [game.penalty(game.codec.unit(hand[0])) for hand in hands]
+    if not target or points[1] >= target or points[1] < 0:
+        return None
+    # The others start the round on every score below the match-end score, so that the lowest
+    # score at the end is every such number once.
+    for low in range(target - max(points)):
+        scores = [low, target - points[1], *([low] * (game.players - 2))]
+        state = game.start_round(hands, 0, scores)
+        _, events = game.apply(state, Move("lead", (hands[0][0],)))
+        ends = [e for e in events if isinstance(e, MatchEnd)]
+        if not ends:
+            return None  # the match-end score's own question says so
+        final = ends[0].scores
+        lowest = tuple(seat for seat, score in enumerate(final) if score == min(final))
+        if tuple(ends[0].winners) != lowest:
+            won = list(ends[0].winners)
+            return f"the match is won by {won}, not by the players on the fewest points {list(lowest)}"
+    return None
+
+
 def _match_end_score(game: Game) -> str | None:
     """The match ends after the round in which a player reaches the match-end score ("20 oder mehr
     Punkte"), and goes on after one that leaves every player below it: a round is played out (the
@@ -386,6 +483,13 @@ QUESTIONS: tuple[Question, ...] = (
     Question("eight.value.points", "eight.value", "las que más puntos valen", _eight_most_points),
     Question(
         "match.end.score", "match.end", "bis ein Spieler 20 oder mehr Punkte erreicht hat", _match_end_score
+    ),
+    Question(
+        "match.winner.lowest", "match.winner", "Der/die Spieler mit den wenigsten Punkten", _lowest_wins
+    ),
+    Question("pile.types.lead", "pile.types", "Spielbare Stapeltypen sind:", _leads_as_typed),
+    Question(
+        "trick.end.four", "trick.end", "Ein Stich endet, wenn 1 von 4 Dingen eintritt", _only_four_endings
     ),
 )
 

@@ -101,7 +101,8 @@ def test_a_leader_who_may_pass_is_killed_by_the_clause(ruleset: Ruleset) -> None
 
 
 def test_rules_that_leave_a_player_without_a_move_are_unplayable(ruleset: Ruleset) -> None:
-    m = _mutant(ruleset, "action.lead", "may", "true and not has(placed, 9)", "condition")
+    # Nobody but the leader may pass at 3 players: a player who cannot overwrite or add is stuck.
+    m = _mutant(ruleset, "action.pass", "may", "(not leading) and not (players == 3)", "condition")
     verdict = classify(embedded_spec(), ruleset, m, BUDGET, 0)
     assert verdict.verdict == "broken" and "without a legal move" in verdict.why
 
@@ -121,10 +122,23 @@ def test_a_match_end_one_point_early_is_killed_by_the_clause_that_gives_the_scor
     )
 
 
-def test_a_nine_that_plays_as_an_eight_is_a_silence(ruleset: Ruleset) -> None:
-    # The texts list the plays of an 8 that are the Rule of 8; none says a 9 is not one.
+def test_a_nine_that_plays_as_an_eight_is_killed_by_the_four_endings(ruleset: Ruleset) -> None:
+    # "Ein Stich endet, wenn 1 von 4 Dingen eintritt": a 9 ending the trick is none of the four.
     m = _mutant(ruleset, "trick.end.eight", "forms", "has(placed, 8) or has(placed, 9)", "condition")
+    verdict = classify(embedded_spec(), ruleset, m, BUDGET, 0)
+    assert (verdict.verdict, verdict.clause) == ("killed", "trick.end")
+
+
+def test_a_turn_order_that_skips_a_seat_is_a_silence(ruleset: Ruleset) -> None:
+    # Neither text says how the turn passes round the table.
+    m = _mutant(ruleset, "trick.next", "next", "(seat + 2) % players", "bound")
     assert classify(embedded_spec(), ruleset, m, BUDGET, 0).verdict == "silence"
+
+
+def test_a_leader_left_unable_to_lead_a_card_is_killed_by_the_pile_types(ruleset: Ruleset) -> None:
+    m = _mutant(ruleset, "action.lead", "may", "true and not has(placed, 9)", "condition")
+    verdict = classify(embedded_spec(), ruleset, m, BUDGET, 0)
+    assert (verdict.verdict, verdict.clause) == ("killed", "pile.types")
 
 
 @pytest.mark.parametrize("profile", embedded_spec().playable_profiles)
@@ -222,3 +236,11 @@ def test_the_text_output_counts_the_mutants_per_operator_and_per_rule_and_names_
         assert any(line.startswith(f"    {rule}: ") for line in lines)
     for verdict, name, _ in result.tally.named:
         assert any(line.startswith(f"  {verdict.replace('_', ' ')}: {name}") for line in lines)
+
+
+@pytest.mark.parametrize(
+    "text", ["score == score", "(score == lowest_score) and not (score == 2)", "score == highest_score"]
+)
+def test_winners_other_than_the_fewest_points_are_killed_by_the_clause(ruleset: Ruleset, text: str) -> None:
+    verdict = classify(embedded_spec(), ruleset, _mutant(ruleset, "match.end", "winner", text), BUDGET, 0)
+    assert (verdict.verdict, verdict.clause) == ("killed", "match.winner")
