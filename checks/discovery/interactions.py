@@ -865,6 +865,16 @@ def _markers_in(spec: Spec, clauses: Sequence[str], markers: Mapping[str, Sequen
     return " / ".join(found)
 
 
+def _reading_words(spec: Spec, point: str, reading: str) -> str:
+    """A reading as the words file names it: its short name and its question's title."""
+    for q in words_of(spec).questions.values():
+        if point in q.points:
+            label = q.readings.get(reading) or q.readings.get(f"{point}={reading}")
+            if label:
+                return f"\u2018{label}\u2019 ({q.title})"
+    return f"\u2018{spec.variation_points[point].readings[reading]}\u2019"
+
+
 def _players(s: Search) -> str:
     return _counts_text(s.player_counts)
 
@@ -943,7 +953,7 @@ def check_interactions(ctx: CheckContext) -> CheckResult:
             "decisions": ", ".join(words.decisions.get(d, d.replace("_", " ")) for d in c.overlap),
             "plays": str(v.occurs),
             "differ": str(v.differ),
-            "reading": "=".join(v.meets_under) if v.meets_under is not None else "",
+            "reading": _reading_words(spec, *v.meets_under) if v.meets_under is not None else "",
         }
         clauses = tuple(dict.fromkeys(cl for r in c.all_rules for cl in rules[r].cites))
         if v.status == "same":

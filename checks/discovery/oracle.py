@@ -5,8 +5,8 @@ clause: the texts' own examples (checks/text/text_examples.py holds them as Z3 c
 they are asked of an engine), the numbers the clauses give, and the few consequences a clause
 states for every reading: every pile the texts define can be led as itself ("Spielbare
 Stapeltypen"), a trick ends in none but the four ways ("1 von 4 Dingen"), the match ends at the
-score the clause gives and goes to the fewest points. A question asks nothing where the texts pull apart, because there the text
-decides nothing a mutant could contradict:
+score the clause gives and goes to the fewest points. A question asks nothing where the texts pull
+apart, because there the text decides nothing a mutant could contradict:
 
 - the rank order of runs (the example "1,2,3 > 11,12,13" against "höherrangig", run_order's
   question), and where an 8 stands ("die wertvollsten" read as strength, eight_rank's question):

@@ -99,12 +99,13 @@ def test_the_check_on_the_embedded_spec() -> None:
     # under the reading that exempts only the opening play itself, it can.
     statements = {p.name: p.statement for p in first.proved}
     assert statements["interaction:trick.end.set+trick.end.eight"].endswith(
-        "cannot apply to the same play (lead, overwrite or add). Under the reading "
-        "eight_exemption=opening_play they can."
+        "cannot apply to the same play (lead, overwrite or add). Under the reading \u2018off for the "
+        "opening play only\u2019 (How long an 8 in the opening pile switches the Rule of 8 off) they can."
     )
     # A run of five never holds an 8 while the gaps at 6 and 10 break runs; it can if they do not.
     assert statements["interaction:trick.end.run+trick.end.eight"].endswith(
-        "Under the reading run_gaps=gaps_skipped they can."
+        "Under the reading \u2018runs skip the missing 6 and 10\u2019 (Runs across the missing 6 and 10) "
+        "they can."
     )
     # Nobody passes after the last placer went out: the round has ended at once.
     assert "the second cannot apply" in statements["interaction:round.end+trick.end.passes"]
