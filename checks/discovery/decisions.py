@@ -281,8 +281,9 @@ def search_play(
             if _change(a, b, rich, move) is not None:
                 found = _better(found, (here, plays + 1, seq, move, False))
                 continue
-            # The same move by a player who goes out with it: what the end of a round decides.
-            if _change(a, b, _going_out(a, rich, move), move) is not None:
+            # The same move by a player who goes out with it: what the end of a round decides
+            # (the points, who leads next) shows on the round's first play already.
+            if not plays and _change(a, b, _going_out(a, rich, move), move) is not None:
                 found = _better(found, (here, plays + 1, seq, move, True))
                 continue
             child, _ = a.apply(rich, move)

@@ -76,6 +76,7 @@ from ..findings import (
     Witness,
     kind_severity,
 )
+from ..oracles.z3model import decision_points
 from ..play.graphs import HAND_PICKED, Deal, seeded_deals
 
 CHECK = "discovery.interactions"
@@ -431,6 +432,15 @@ class Search:
     #: plays built onto every central pile one or two plays leave (`construct`), and their counts
     built: int = 0
     built_players: set[int] = field(default_factory=set)
+    _rules_at: dict[str, frozenset[str]] = field(default_factory=dict)
+
+    def rules_at(self, moment: str) -> frozenset[str]:
+        """The rules of the candidates judged at `moment`: the only ones a step is asked about."""
+        found = self._rules_at.get(moment)
+        if found is None:
+            found = frozenset(r for v in self.by_moment.get(moment, ()) for r in v.candidate.rules)
+            self._rules_at[moment] = found
+        return found
 
 
 def _marker(text: str | None, words: Sequence[str]) -> str:
@@ -579,15 +589,23 @@ def _other_readings(
     at_once: Mapping[str, tuple[str, ...]],
 ) -> None:
     """For the candidates whose rules never meet under the checked readings, the built plays under
-    each other reading of every point the spec states fragments of (one reading changed at a
-    time, at 2 players below level deep): the first reading that makes them meet is named
-    (`Verdict.meets_under`)."""
+    each other reading of every point that changes what a play decides or one of their rules (one
+    reading changed at a time, at 2 players below level deep): the first reading that makes them
+    meet is named (`Verdict.meets_under`)."""
     spec, ruleset = out.spec, out.ruleset
     book = spec.rulebook
     dead = [v for v in out.verdicts if v.status == "dead"]
     if book is None or not dead:
         return
-    points = dict.fromkeys(f.point for f in book.fragments if f.point in spec.variation_points)
+    # The readings that can change what one play does (the plays built are single plays), and
+    # those of the candidates' own rules.
+    touched = {r for v in dead for r in v.candidate.all_rules}
+    points = dict.fromkeys(
+        f.point
+        for f in book.fragments
+        if f.point in spec.variation_points
+        and (f.point in decision_points(spec) or any(rule in touched for rule, _ in f.changes))
+    )
     for point in points:
         for reading in spec.variation_points[point].playable:
             waiting = [v for v in dead if v.meets_under is None]
@@ -722,13 +740,15 @@ def _built(
         state = game.start_round([list(h) for h in deal.hands], 0, scores)
     except (ValueError, SpecError):
         return None
+    # Each seat holds the cards it places, so a play is legal where it fits the pile (`apply`
+    # refuses one that does not).
     for played in route:
-        if played not in game.legal_moves(state):
+        if game.option(state, played) is None:
             return None
         state, _ = game.apply(state, played)
         if state.phase != "play" or state.pile is None:
             return None
-    if move not in game.legal_moves(state):
+    if game.option(state, move) is None:
         return None
     return deal, state
 
@@ -788,9 +808,9 @@ def _judge(
 ) -> None:
     moments = step.moments
     position = Position(hands=deal.hands, leader=deal.leader, scores=scores, moves=path)
-    # Which rules apply at each moment of the step, asked once per step.
+    # Which of the candidates' rules apply at each moment of the step, asked once per step.
     applying = {
-        m: {r for r, rule in rules.items() if m in rule.when and applies(rule, step, m)} for m in moments
+        m: {r for r in out.rules_at(m) if m in rules[r].when and applies(rules[r], step, m)} for m in moments
     }
     judged: set[int] = set()
     for moment in moments:
