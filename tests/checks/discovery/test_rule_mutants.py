@@ -88,16 +88,29 @@ def test_an_exception_no_play_can_meet_is_proved_equivalent(ruleset: Ruleset) ->
     assert classify(embedded_spec(), ruleset, m, BUDGET, 0).verdict == "equivalent"
 
 
-def test_runs_that_do_not_follow_on_are_killed_by_the_clause(ruleset: Ruleset) -> None:
-    m = _mutant(ruleset, "ranks", "gap", "b != a + 1", "comparison")
-    verdict = classify(embedded_spec(), ruleset, m, BUDGET, 0)
-    assert (verdict.verdict, verdict.clause) == ("killed", "pile.run")
+#: Mutants a clause kills, with the clause: each is a question the texts answer.
+KILLED_BY = [
+    # Runs of ranks that do not follow on (pile.run: "aufeinanderfolgender Ränge").
+    ("ranks", "gap", "b != a + 1", "pile.run"),
+    # A leader who may pass ("Der Spieler, der einen Stich anführt, kann nicht passen").
+    ("action.pass", "may", "leading", "lead.no_pass"),
+    # A 9 that ends the trick like an 8: none of the four endings ("1 von 4 Dingen").
+    ("trick.end.eight", "forms", "has(placed, 8) or has(placed, 9)", "trick.end"),
+    # A leader who cannot lead a 9: any card is a single ("Spielbare Stapeltypen").
+    ("action.lead", "may", "true and not has(placed, 9)", "pile.types"),
+    # Winners other than the fewest points ("Der/die Spieler mit den wenigsten Punkten").
+    ("match.end", "winner", "score == score", "match.winner"),
+    ("match.end", "winner", "(score == lowest_score) and not (score == 2)", "match.winner"),
+    ("match.end", "winner", "score == highest_score", "match.winner"),
+]
 
 
-def test_a_leader_who_may_pass_is_killed_by_the_clause(ruleset: Ruleset) -> None:
-    m = _mutant(ruleset, "action.pass", "may", "leading", "negate")
-    verdict = classify(embedded_spec(), ruleset, m, BUDGET, 0)
-    assert (verdict.verdict, verdict.clause) == ("killed", "lead.no_pass")
+@pytest.mark.parametrize(("rule", "part", "text", "clause"), KILLED_BY)
+def test_a_mutant_the_texts_answer_is_killed_naming_the_clause(
+    ruleset: Ruleset, rule: str, part: str, text: str, clause: str
+) -> None:
+    verdict = classify(embedded_spec(), ruleset, _mutant(ruleset, rule, part, text), BUDGET, 0)
+    assert (verdict.verdict, verdict.clause) == ("killed", clause)
 
 
 def test_rules_that_leave_a_player_without_a_move_are_unplayable(ruleset: Ruleset) -> None:
@@ -122,23 +135,10 @@ def test_a_match_end_one_point_early_is_killed_by_the_clause_that_gives_the_scor
     )
 
 
-def test_a_nine_that_plays_as_an_eight_is_killed_by_the_four_endings(ruleset: Ruleset) -> None:
-    # "Ein Stich endet, wenn 1 von 4 Dingen eintritt": a 9 ending the trick is none of the four.
-    m = _mutant(ruleset, "trick.end.eight", "forms", "has(placed, 8) or has(placed, 9)", "condition")
-    verdict = classify(embedded_spec(), ruleset, m, BUDGET, 0)
-    assert (verdict.verdict, verdict.clause) == ("killed", "trick.end")
-
-
 def test_a_turn_order_that_skips_a_seat_is_a_silence(ruleset: Ruleset) -> None:
     # Neither text says how the turn passes round the table.
     m = _mutant(ruleset, "trick.next", "next", "(seat + 2) % players", "bound")
     assert classify(embedded_spec(), ruleset, m, BUDGET, 0).verdict == "silence"
-
-
-def test_a_leader_left_unable_to_lead_a_card_is_killed_by_the_pile_types(ruleset: Ruleset) -> None:
-    m = _mutant(ruleset, "action.lead", "may", "true and not has(placed, 9)", "condition")
-    verdict = classify(embedded_spec(), ruleset, m, BUDGET, 0)
-    assert (verdict.verdict, verdict.clause) == ("killed", "pile.types")
 
 
 @pytest.mark.parametrize("profile", embedded_spec().playable_profiles)
@@ -236,11 +236,3 @@ def test_the_text_output_counts_the_mutants_per_operator_and_per_rule_and_names_
         assert any(line.startswith(f"    {rule}: ") for line in lines)
     for verdict, name, _ in result.tally.named:
         assert any(line.startswith(f"  {verdict.replace('_', ' ')}: {name}") for line in lines)
-
-
-@pytest.mark.parametrize(
-    "text", ["score == score", "(score == lowest_score) and not (score == 2)", "score == highest_score"]
-)
-def test_winners_other_than_the_fewest_points_are_killed_by_the_clause(ruleset: Ruleset, text: str) -> None:
-    verdict = classify(embedded_spec(), ruleset, _mutant(ruleset, "match.end", "winner", text), BUDGET, 0)
-    assert (verdict.verdict, verdict.clause) == ("killed", "match.winner")
