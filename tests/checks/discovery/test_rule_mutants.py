@@ -92,7 +92,7 @@ def test_an_exception_no_play_can_meet_is_proved_equivalent(ruleset: Ruleset) ->
 KILLED_BY = [
     # Runs of ranks that do not follow on (pile.run: "aufeinanderfolgender Ränge").
     ("ranks", "gap", "b != a + 1", "pile.run"),
-    # A leader who may pass ("Der Spieler, der einen Stich anführt, kann nicht passen").
+    # A leader who may pass ("Ein führender Spieler ... darf niemals „passen“").
     ("action.pass", "may", "leading", "lead.no_pass"),
     # A 9 that ends the trick like an 8: none of the four endings ("1 von 4 Dingen").
     ("trick.end.eight", "forms", "has(placed, 8) or has(placed, 9)", "trick.end"),
