@@ -131,7 +131,9 @@ def hidden_rule(
     # same decisions over the bounded domain.
     verdicts = []
     for m in mutants(on_copy):
-        if m.rule != rule.id:
+        # A mutant of the weakened part (the part that names a weakened helper is the helper's
+        # own mutant's part too): only those can state the rule again.
+        if m.rule != rule.id or m.part != part:
             continue
         changed = mutant_ruleset(on_copy, m)
         if (

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, fields, replace
+from functools import lru_cache
 from typing import Any
 
 from ....spec import Ruleset
@@ -259,7 +260,12 @@ def _type(program: Program, rule: RuleDef, part: str, node: Node) -> str | None:
 
 def mutants(ruleset: Ruleset) -> list[RuleMutant]:
     """Every mutant of the rules in force under `ruleset`, in the rules' order, then the parts',
-    then the nodes', then the operators'."""
+    then the nodes', then the operators' (made once per ruleset and process)."""
+    return list(_mutants(ruleset))
+
+
+@lru_cache(maxsize=8)
+def _mutants(ruleset: Ruleset) -> tuple[RuleMutant, ...]:
     rules = list(ruleset.rules)
     players = tuple(range(ruleset.players_min, ruleset.players_max + 1))
     program = ruleset.program(players[0])
@@ -297,7 +303,7 @@ def mutants(ruleset: Ruleset) -> list[RuleMutant]:
                 ):
                     continue
                 out.append(RuleMutant(rule.id, part, operator, unparse(root), text, tree))
-    return out
+    return tuple(out)
 
 
 def _compiles(rules: Sequence[RuleDef], ruleset: Ruleset, players: Sequence[int]) -> bool:

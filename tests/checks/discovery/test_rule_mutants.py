@@ -40,6 +40,12 @@ def every(ruleset: Ruleset) -> list[RuleMutant]:
     return mutants(ruleset)
 
 
+@pytest.fixture(scope="module")
+def quick(ruleset: Ruleset) -> CheckResult:
+    """The check at level quick (4 mutants drawn with seed 3), shared by the tests of its output."""
+    return check_rule_mutants(CheckContext(spec=embedded_spec(), ruleset=ruleset, level="quick", seed=3))
+
+
 def _mutant(ruleset: Ruleset, rule: str, part: str, text: str, operator: str = "test") -> RuleMutant:
     before = next(unparse(n) for r in ruleset.rules if r.id == rule for p, n in r.parts if p == part)
     return RuleMutant(rule, part, operator, before, unparse(parse(text)), parse(text))
@@ -175,8 +181,10 @@ def test_a_level_draws_the_same_mutants_for_the_same_seed(every: list[RuleMutant
     assert selected(every, "deep", 7) == every
 
 
-def test_the_check_counts_every_classified_mutant_per_rule_and_per_operator(ruleset: Ruleset) -> None:
-    result = check_rule_mutants(CheckContext(spec=embedded_spec(), ruleset=ruleset, level="quick", seed=3))
+def test_the_check_counts_every_classified_mutant_per_rule_and_per_operator(
+    ruleset: Ruleset, quick: CheckResult
+) -> None:
+    result = quick
     assert result.name == NAME and result.tally is not None
     per_rule = Counter({rule: sum(n for _, n in c) for rule, c in result.tally.per_rule})
     per_operator = Counter({op: sum(n for _, n in c) for op, c in result.tally.per_operator})
@@ -186,9 +194,11 @@ def test_the_check_counts_every_classified_mutant_per_rule_and_per_operator(rule
     assert result.tally.generated == len(mutants(ruleset))
 
 
-def test_the_check_split_into_units_gives_the_result_it_gives_whole(ruleset: Ruleset) -> None:
+def test_the_check_split_into_units_gives_the_result_it_gives_whole(
+    ruleset: Ruleset, quick: CheckResult
+) -> None:
     ctx = CheckContext(spec=embedded_spec(), ruleset=ruleset, level="quick", seed=3)
-    whole = check_rule_mutants(ctx)
+    whole = quick
     parts = [check_rule_mutants(replace(ctx, shard=(i, 3))) for i in range(3)]
     merged = CheckResult.merged(parts)
     assert merged.to_json() == whole.to_json()
@@ -225,9 +235,9 @@ def test_a_weakening_that_changes_no_play_is_counted_apart() -> None:
 
 
 def test_the_text_output_counts_the_mutants_per_operator_and_per_rule_and_names_the_silences(
-    ruleset: Ruleset,
+    quick: CheckResult,
 ) -> None:
-    result = check_rule_mutants(CheckContext(spec=embedded_spec(), ruleset=ruleset, level="quick", seed=3))
+    result = quick
     assert result.tally is not None
     lines = tally_lines(result.tally)
     assert lines[0] == f"Mutants of the rules: {result.tally.generated:,} generated, 4 classified."
