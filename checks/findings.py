@@ -640,3 +640,6 @@ class Check:
     #: Units the check's work splits into at level deep (CheckContext.shard), each a contiguous
     #: block of it, merged in order (CheckResult.merged): the result is the same whatever runs them.
     shards: int = 1
+    #: Whether the report's job runs it: False for a check whose result the report renders
+    #: nothing of (`535-check check` runs every check).
+    in_report: bool = True

@@ -577,7 +577,8 @@ def search(
         if players not in games:
             games[players] = engine(ruleset, players)
         construct(out, games[players], rules, at_once)
-    _other_readings(out, engine, level, rules, at_once)
+    if level != "quick":
+        _other_readings(out, engine, level, rules, at_once)
     return out
 
 
@@ -636,8 +637,9 @@ def _other_readings(
 
 
 def built_counts(level: str, ruleset: Ruleset) -> range:
-    """The player counts whose plays are built: at ci 2 and 3 (as its deals), at deep every one."""
-    high = ruleset.players_max if level == "deep" else min(3, ruleset.players_max)
+    """The player counts whose plays are built: at quick the fewest, at ci 2 and 3 (as its deals),
+    at deep every one."""
+    high = {"quick": ruleset.players_min, "deep": ruleset.players_max}.get(level, min(3, ruleset.players_max))
     return range(ruleset.players_min, high + 1)
 
 

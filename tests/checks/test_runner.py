@@ -250,3 +250,12 @@ def test_every_check_holds_on_the_reference_engine_at_level_quick(name: str) -> 
     assert result.ok, [f.message for f in result.failures]
     # A check either examined something or says why it did not at this level.
     assert result.exhaustive + result.generated + result.proofs > 0 or result.notes
+
+
+def test_the_report_runs_every_check_whose_result_it_renders() -> None:
+    from five35.checks.job import run as report_job
+
+    names = [args[4] for _, args, _ in report_job.check_units(SPEC, BASE, "ci", 0)]
+    assert names == [c.name for c in runner.CHECKS if c.in_report]
+    # The mutants of the rules print their counts and silences in `535-check check` only.
+    assert [c.name for c in runner.CHECKS if not c.in_report] == ["discovery.rules"]
