@@ -36,7 +36,7 @@ rules model, that is by the readings, and are not used.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
 
@@ -345,12 +345,12 @@ def _only_four_endings(game: Game) -> str | None:
             closing = game.closing_size(option.pile.kind)
             if closing is not None and option.pile.size >= closing:
                 continue
-            if game.ends_trick(_holding(game, base, move.cards), move):
+            if game.ends_trick(holding(game, base, move.cards), move):
                 where = "an empty table" if pile is None else str(pile)
                 return f"'{move}' onto {where} ends the trick, which is none of the four endings"
         if pile is not None and game.players >= 3:
             # A pass that leaves two or more players in the trick: not "all but one pass".
-            passing = _holding(game, base, ())
+            passing = holding(game, base, ())
             try:
                 may_pass = PASS in game.legal_moves(passing)
             except SpecError:
@@ -363,9 +363,11 @@ def _only_four_endings(game: Game) -> str | None:
     return None
 
 
-def _holding(game: Game, state: State, cards: tuple[int, ...]) -> State:
+def holding(game: Game, state: State, cards: Sequence[int]) -> State:
     """`state` with the player to move holding `cards` and one card more, in a trick that the
-    central pile opened (led by the player before)."""
+    central pile opened (led by the player before): what an engine asked about one play needs
+    (the interpreter reads the opening pile from the trick, the reference engine from
+    opening_has_eight, which the questions set)."""
     hands = list(state.hands)
     hands[state.to_move] = game.codec.pack((*cards, game.ruleset.ranks[0]))
     trick, last = state.trick, state.last_player
@@ -375,22 +377,32 @@ def _holding(game: Game, state: State, cards: tuple[int, ...]) -> State:
     return replace(state, hands=tuple(hands), trick=trick, last_player=last)
 
 
+def _one_card_round(game: Game) -> tuple[list[list[int]], list[int]]:
+    """A round of one card each, and the points each card scores: seat i holds the i-th rank
+    (round the ranks, so that no rank is dealt more often than it exists)."""
+    ranks = game.ruleset.ranks
+    hands = [[ranks[i % len(ranks)]] for i in range(game.players)]
+    return hands, [game.penalty(game.codec.unit(hand[0])) for hand in hands]
+
+
+def _played_out(game: Game, hands: list[list[int]], scores: list[int]) -> tuple[State, tuple[object, ...]]:
+    """The round of `hands` from `scores`, played out: the leader goes out with its single card."""
+    state = game.start_round(hands, 0, scores)
+    return game.apply(state, Move("lead", (hands[0][0],)))
+
+
 def _lowest_wins(game: Game) -> str | None:
     """The player or players with the fewest points win the match ("Der/die Spieler mit den
     wenigsten Punkten gewinnt/gewinnen"): a round that ends the match is played out (see
     `_match_end_score`), and the winners are every player on the lowest score."""
     target = game.ruleset.match_end_score
-    ranks = game.ruleset.ranks
-    hands = [[ranks[i % len(ranks)]] for i in range(game.players)]
-    points = [game.penalty(game.codec.unit(hand[0])) for hand in hands]
+    hands, points = _one_card_round(game)
     if not target or points[1] >= target or points[1] < 0:
         return None
     # The others start the round on every score below the match-end score, so that the lowest
     # score at the end is every such number once.
     for low in range(target - max(points)):
-        scores = [low, target - points[1], *([low] * (game.players - 2))]
-        state = game.start_round(hands, 0, scores)
-        _, events = game.apply(state, Move("lead", (hands[0][0],)))
+        _, events = _played_out(game, hands, [low, target - points[1], *([low] * (game.players - 2))])
         ends = [e for e in events if isinstance(e, MatchEnd)]
         if not ends:
             return None  # the match-end score's own question says so
@@ -408,18 +420,13 @@ def _match_end_score(game: Game) -> str | None:
     leader goes out with a single card) with player 1 one point short of the score after it, then
     exactly on it, and everyone else below it."""
     target = game.ruleset.match_end_score
-    ranks = game.ruleset.ranks
-    # Seat i holds one card; the ranks go round so that no rank is dealt more often than it exists.
-    hands = [[ranks[i % len(ranks)]] for i in range(game.players)]
-    points = [game.penalty(game.codec.unit(hand[0])) for hand in hands]
+    hands, points = _one_card_round(game)
     if not target or any(p < 0 or p >= target for p in points[1:]):
         return None
     for after in (target - 1, target):
         if after - points[1] < 0:
             return None
-        scores = [0, after - points[1], *([0] * (game.players - 2))]
-        state = game.start_round(hands, 0, scores)
-        ended, _ = game.apply(state, Move("lead", (hands[0][0],)))
+        ended, _ = _played_out(game, hands, [0, after - points[1], *([0] * (game.players - 2))])
         reached = after >= target
         if (ended.phase == "match_over") != reached:
             verb = "goes on" if reached else "ends"

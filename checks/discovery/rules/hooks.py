@@ -10,12 +10,12 @@ engine mutant.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from ....engine import Move, Pile, Play, State, TrickEndReason
+from ....engine import Pile, Play, State, TrickEndReason
 from ....engine.interpreter import SpecEngine
+from ..oracle import holding
 
 
 class Hooks:
@@ -34,23 +34,11 @@ class Hooks:
         # The state API (start_round, option, placeable_piles, beats, follows, ...) is the engine's.
         return getattr(self.engine, name)
 
-    def _holding(self, state: State, cards: Sequence[int]) -> State:
-        """`state` with the mover holding `cards` and one card more (so the play does not end the
-        round): the hooks answer about the play, not about a hand."""
-        spare = self.ruleset.ranks[0]
-        hands = list(state.hands)
-        hands[state.to_move] = self.codec.pack((*cards, spare))
-        trick = state.trick
-        if state.pile is not None and not trick:
-            # The pile on the table opened the trick (the interpreter reads the opening pile
-            # from the trick; the reference from opening_has_eight, which the oracle sets).
-            leader = (state.to_move - 1) % self.players
-            trick = (Play(leader, Move("lead", tuple(state.pile.cards))),)
-        return replace(state, hands=tuple(hands), trick=trick)
-
     def rule_of_8(self, option: Any, state: State) -> bool:
         move = option.move
-        return TrickEndReason.RULE_OF_8 in self.engine.play_reasons(self._holding(state, move.cards), move)
+        # The mover holds the cards (and one more), in a trick the central pile opened.
+        on = holding(self, state, move.cards)  # type: ignore[arg-type]  # Hooks answers as a Game
+        return TrickEndReason.RULE_OF_8 in self.engine.play_reasons(on, move)
 
     def closes(self, pile: Pile, action: str) -> TrickEndReason | None:
         """Why `pile`, just made by `action`, ends the trick: the first reason of the trick
@@ -97,9 +85,3 @@ class Hooks:
         last = next((p.player for p in reversed(trick) if p.move.action != "pass"), -1)
         program = self.engine.program
         return int(program.ask("trick_winner", "winner", last_placer=last, mover=trick[-1].player))
-
-    def penalty(self, hand: int) -> int:
-        return self.engine.penalty(hand)
-
-    def option(self, state: State, move: Move) -> Any:
-        return self.engine.option(state, move)
