@@ -266,16 +266,17 @@ def _differs(
     return _plays_differ(a, b, players, budget.matches, seed), BY_PLAY
 
 
-def _killed(mutant: Ruleset, budget: Budget, seed: int) -> tuple[str, str] | None:
-    """The clause and question that kill the mutant, if any."""
-    for p in range(mutant.players_min, mutant.players_max + 1):
-        engine = SpecEngine(mutant, p)
-        kills = contradicted(Hooks(engine))  # type: ignore[arg-type]  # Hooks answers as a Game
-        for kill in kills:
+def killed_by(mutant: Ruleset, budget: Budget, seed: int) -> tuple[str, str] | None:
+    """The clause that kills the rules of `mutant` and why: a question of the texts at any player
+    count, else a play invariant citing a clause over seeded matches. Raises SpecError (EndlessPlay
+    too) or RuleError where the rules cannot be played."""
+    engines = [SpecEngine(mutant, p) for p in range(mutant.players_min, mutant.players_max + 1)]
+    for engine in engines:
+        for kill in contradicted(Hooks(engine)):  # type: ignore[arg-type]  # Hooks answers as a Game
             if kill.clause is not None:
                 return kill.clause, f"{kill.by}: {kill.message}"
-    for p in range(mutant.players_min, mutant.players_max + 1):
-        broken = play_violation(SpecEngine(mutant, p), seed, budget.invariant_matches)  # type: ignore[arg-type]
+    for engine in engines:
+        broken = play_violation(engine, seed, budget.invariant_matches)  # type: ignore[arg-type]
         if broken is not None and broken.clause is not None:
             return broken.clause, f"{broken.by}: {broken.message}"
     return None
@@ -305,7 +306,7 @@ def classify(spec: Spec, ruleset: Ruleset, mutant: RuleMutant, budget: Budget, s
                     mutant, "equivalent_in_play", f"no difference in {budget.matches} {how} per player count"
                 )
             return Verdict(mutant, "equivalent", f"no difference over {how}")
-        kill = _killed(changed, budget, seed)
+        kill = killed_by(changed, budget, seed)
         if kill is not None:
             return Verdict(mutant, "killed", kill[1], clause=kill[0])
         for point in _points_of(spec, mutant.rule):

@@ -23,16 +23,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from ....engine.interpreter import SpecEngine
-from ....engine.simulate import EndlessPlay
 from ....spec import Spec, SpecError
 from ....spec.lang import schema as S
 from ....spec.lang.compile import RuleDef, RuleError
 from ....spec.lang.rulebook import Rulebook
 from ....spec.lang.syntax import Binary, Bool, BoolOp, Name, Node, unparse
-from ..oracle import contradicted, play_violation
-from .classify import Budget, _differs, _modelled, classify
-from .hooks import Hooks
+from .classify import Budget, _differs, _modelled, classify, killed_by
 from .operators import RuleMutant, _parts, _positions, _put, _with_part, mutant_ruleset, mutants
 
 _LOOSER = {">": ">=", "<": "<="}
@@ -89,23 +85,15 @@ def copies(spec: Spec) -> Iterator[tuple[Spec, RuleDef, str, Node]]:
 
 def _killed(copy: Spec, budget: Budget, seed: int) -> tuple[str | None, str] | None:
     """(the clause, why) where the copy's own rules fail a question of the texts or a play
-    invariant that cites a clause; (None, why) where they cannot be played at all."""
-    ruleset = copy.ruleset()
-    for players in range(ruleset.players_min, ruleset.players_max + 1):
-        try:
-            engine = SpecEngine(ruleset, players)
-            for kill in contradicted(Hooks(engine)):  # type: ignore[arg-type]  # Hooks answers as a Game
-                if kill.clause is not None:
-                    return (
-                        kill.clause,
-                        f"fails the question of clause {kill.clause} ({kill.by}: {kill.message})",
-                    )
-            broken = play_violation(engine, seed, budget.invariant_matches)  # type: ignore[arg-type]
-        except (SpecError, RuleError, EndlessPlay) as error:
-            return None, f"cannot be played ({error})"
-        if broken is not None and broken.clause is not None:
-            return broken.clause, f"breaks the play invariant of clause {broken.clause} ({broken.by})"
-    return None
+    invariant that cites a clause (classify.killed_by); (None, why) where they cannot be played."""
+    try:
+        kill = killed_by(copy.ruleset(), budget, seed)
+    except (SpecError, RuleError) as error:
+        return None, f"cannot be played ({error})"
+    if kill is None:
+        return None
+    clause, why = kill
+    return clause, f"fails clause {clause} ({why})"
 
 
 def hidden_rule(
