@@ -601,11 +601,12 @@ def _other_readings(
     # The readings that can change what one play does (the plays built are single plays), and
     # those of the candidates' own rules.
     touched = {r for v in dead for r in v.candidate.all_rules}
+    deciding = set(decision_points(spec))
     points = dict.fromkeys(
         f.point
         for f in book.fragments
         if f.point in spec.variation_points
-        and (f.point in decision_points(spec) or any(rule in touched for rule, _ in f.changes))
+        and (f.point in deciding or any(rule in touched for rule, _ in f.changes))
     )
     for point in points:
         for reading in spec.variation_points[point].playable:
@@ -687,11 +688,11 @@ def construct(
     players = game.players
     scores = (game.ruleset.match_end_score - 1, *([0] * (players - 1)))
     out.built_players.add(players)
-    openings: list[tuple[Move, ...]] = [()]
-    openings += sorted(_routes(game).values(), key=lambda r: (len(r), [m.cards for m in r]))
-    for route in openings:
-        pile_moves = game.placing_moves(None) if not route else None
-        for move in pile_moves if pile_moves is not None else _moves_after(game, route):
+    # Every lead from the empty table first, then every pile by its shortest route.
+    routes = sorted(_routes(game).items(), key=lambda item: (len(item[1]), [m.cards for m in item[1]]))
+    openings: list[tuple[Pile | None, tuple[Move, ...]]] = [(None, ()), *((p, r) for (p, _), r in routes)]
+    for pile, route in openings:
+        for move in game.placing_moves(pile):
             for going_out in (False, True):
                 built = _built(game, route, move, going_out, scores)
                 if built is None:
@@ -704,16 +705,6 @@ def construct(
                 out.built += 1
                 step = Step(game, state, move, option, after, events)
                 _judge(out, step, deal, scores, route, rules, at_once)
-
-
-def _moves_after(game: Game, route: tuple[Move, ...]) -> tuple[Move, ...]:
-    state = game.start_round([[r] for r in game.ruleset.ranks[: game.players]], 0)
-    pile = None
-    for move in route:
-        option = game.option(replace(state, pile=pile), move)
-        assert option is not None  # a route is made of options
-        pile = option.pile
-    return game.placing_moves(pile)
 
 
 def _built(

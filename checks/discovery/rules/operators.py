@@ -277,7 +277,9 @@ def _mutants(ruleset: Ruleset) -> tuple[RuleMutant, ...]:
         for part, root in _parts(rule):
             names = program.scope_names(rule, part)
             where = _Where(names, kinds, ranks, players, tuple(range(1, top + 1)))
-            seen = {unparse(root)}
+            before = unparse(root)
+            want = _type(program, rule, part, root)
+            seen = {before}
             found: list[tuple[str, Node]] = []
             for path, node in _positions(root):
                 typ = _type(program, rule, part, node)
@@ -286,29 +288,29 @@ def _mutants(ruleset: Ruleset) -> tuple[RuleMutant, ...]:
             # Conditions go on what the rule states (its moment's parts), not on its helpers: a
             # helper is a piece of a part, and an exception added to one conjunct of a part is
             # the same exception added to the part.
-            if part in S.SLOTS[rule.does].parts and _type(program, rule, part, root) == S.BOOL:
+            if part in S.SLOTS[rule.does].parts and want == S.BOOL:
                 for condition in _features(where, root.col):
                     found.append(("condition", T.BoolOp(root.col, "and", (root, T.Not(root.col, condition)))))
                     found.append(("condition", T.BoolOp(root.col, "or", (root, condition))))
-            want = _type(program, rule, part, root)
             for operator, tree in found:
                 text = unparse(tree)
                 if text in seen:
                     continue
                 seen.add(text)
                 changed = [*rules[:index], _with_part(rule, part, tree), *rules[index + 1 :]]
-                if not _compiles(changed, ruleset, players) or _type(program, rule, part, tree) not in (
+                if not _compiles(changed, ruleset, players[0]) or _type(program, rule, part, tree) not in (
                     want,
                     S.NUMBER,
                 ):
                     continue
-                out.append(RuleMutant(rule.id, part, operator, unparse(root), text, tree))
+                out.append(RuleMutant(rule.id, part, operator, before, text, tree))
     return tuple(out)
 
 
-def _compiles(rules: Sequence[RuleDef], ruleset: Ruleset, players: Sequence[int]) -> bool:
+def _compiles(rules: Sequence[RuleDef], ruleset: Ruleset, players: int) -> bool:
+    """Whether the rules compile (their types check) for a player count: types do not depend on it."""
     try:
-        Program(rules, ruleset.values, players[0])
+        Program(rules, ruleset.values, players)
     except RuleProblem:
         return False
     return True
