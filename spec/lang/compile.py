@@ -186,6 +186,26 @@ class Program:
                     rule, "cards." + bound, node, S.Part(S.INT, {"players": S.INT})
                 )
 
+    def type_checks(self, rule: RuleDef) -> bool:
+        """Whether `rule` compiles in place of this program's rule of its id, read where this
+        program reads it (its parts' types check; what it calls of the other rules is this
+        program's). Nothing of the program changes. The whole program need not be compiled again
+        when only one rule changes and its parts keep their types."""
+        kept = (dict(self._fns), dict(self._free), dict(self._calls), set(self.used_parts))
+        try:
+            slot = S.SLOTS[rule.does]
+            for name, part in slot.parts.items():
+                node = rule.part(name)
+                if node is not None:
+                    self._compile_part(rule, name, node, part)
+            for bound, node in rule.cards:
+                self._compile_part(rule, "cards." + bound, node, S.Part(S.INT, {"players": S.INT}))
+        except RuleProblem:
+            return False
+        finally:
+            self._fns, self._free, self._calls, self.used_parts = kept
+        return True
+
     # ---- compiling -----------------------------------------------------------------------------
 
     def _compile_part(self, rule: RuleDef, name: str, node: Node, part: S.Part) -> Fn:

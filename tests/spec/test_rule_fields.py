@@ -136,3 +136,23 @@ def test_changing_a_rule_field_changes_play_or_is_refused(
         except (SpecError, ValueError):
             return  # refused: at load, or when the engine is built or a deal is made
     pytest.fail(f"{place}: no change of it changed play or was refused")
+
+
+def test_one_rule_type_checks_in_place_and_leaves_the_program_as_it_was() -> None:
+    from dataclasses import replace
+
+    from five35.spec.lang.syntax import parse
+
+    ruleset = load_spec().ruleset()
+    program = ruleset.program(4)
+    rule = next(r for r in ruleset.rules if r.id == "pile.single")
+    before = (dict(program._fns), dict(program._free), dict(program._calls), set(program.used_parts))
+    good = replace(
+        rule, parts=tuple((n, parse("new.first == 8") if n == "beats" else t) for n, t in rule.parts)
+    )
+    bad = replace(
+        rule, parts=tuple((n, parse("new.first + 1") if n == "beats" else t) for n, t in rule.parts)
+    )
+    assert program.type_checks(rule) and program.type_checks(good)
+    assert not program.type_checks(bad)  # a number where beats must be true or false
+    assert before == (dict(program._fns), dict(program._free), dict(program._calls), set(program.used_parts))

@@ -273,7 +273,7 @@ def _mutants(ruleset: Ruleset) -> tuple[RuleMutant, ...]:
     top = max([ruleset.max_cards_per_turn, ruleset.run_closing_size, ruleset.set_closing_large, 1])
     ranks = singled_out(ruleset, rules)
     out: list[RuleMutant] = []
-    for index, rule in enumerate(rules):
+    for rule in rules:
         for part, root in _parts(rule):
             names = program.scope_names(rule, part)
             where = _Where(names, kinds, ranks, players, tuple(range(1, top + 1)))
@@ -297,23 +297,14 @@ def _mutants(ruleset: Ruleset) -> tuple[RuleMutant, ...]:
                 if text in seen:
                     continue
                 seen.add(text)
-                changed = [*rules[:index], _with_part(rule, part, tree), *rules[index + 1 :]]
-                if not _compiles(changed, ruleset, players[0]) or _type(program, rule, part, tree) not in (
-                    want,
-                    S.NUMBER,
-                ):
+                # The part keeps its type (so what other rules read of it still checks), and the
+                # rule with it compiles.
+                if _type(program, rule, part, tree) not in (want, S.NUMBER):
+                    continue
+                if not program.type_checks(_with_part(rule, part, tree)):
                     continue
                 out.append(RuleMutant(rule.id, part, operator, before, text, tree))
     return tuple(out)
-
-
-def _compiles(rules: Sequence[RuleDef], ruleset: Ruleset, players: int) -> bool:
-    """Whether the rules compile (their types check) for a player count: types do not depend on it."""
-    try:
-        Program(rules, ruleset.values, players)
-    except RuleProblem:
-        return False
-    return True
 
 
 def mutant_ruleset(ruleset: Ruleset, mutant: RuleMutant) -> Ruleset:
