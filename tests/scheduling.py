@@ -21,6 +21,7 @@ SHARED = (
     ("tests/checks/oracles/test_compiled_agreement.py::", "compiled_agreement"),  # the swept domain
     ("tests/checks/solver/test_divergence.py::", "divergence"),  # the witnesses, memoised per process
     ("tests/test_architecture.py::", "architecture"),  # the import graph, read once
+    ("tests/checks/discovery/test_interactions.py::", "interactions"),  # the check's module fixture
 )
 
 #: Tests that take a minute or so each on the 2-core machine, longest first. The scheduler hands

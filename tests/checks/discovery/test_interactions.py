@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from cli_tools import run_bad_input
 from five35.checks.discovery.interactions import candidates, check_interactions, search
-from five35.checks.findings import CheckContext
+from five35.checks.findings import CheckContext, CheckResult
 from five35.engine import Game, RoundEnd, TrickEnd, TrickEndReason
 from five35.spec import embedded_spec_path, load_spec
 from five35.spec.words import words_path
@@ -87,9 +87,15 @@ def test_orders_that_differ_are_fixed_by_the_clause_or_a_silence(tmp_path: Path)
     assert "match.end" in scoring.settled_by[1]
 
 
-def test_the_check_on_the_embedded_spec() -> None:
+@pytest.fixture(scope="module")
+def embedded() -> CheckResult:
     spec = load_spec()
-    first = check_interactions(CheckContext(spec, spec.ruleset()))
+    return check_interactions(CheckContext(spec, spec.ruleset()))
+
+
+def test_the_check_on_the_embedded_spec(embedded: CheckResult) -> None:
+    spec = load_spec()
+    first = embedded
     again = check_interactions(CheckContext(spec, spec.ruleset()))
     assert first.ok and not first.findings
     assert first.proved and all(p.method == "exhaustive" for p in first.proved)
@@ -160,12 +166,12 @@ def test_rules_lists_when_and_decides() -> None:
     assert eight["when"] == ["lead", "overwrite", "add"] and eight["does"] == "trick_end"
 
 
-def test_every_order_the_texts_fix_is_listed_as_settled_with_its_clauses() -> None:
+def test_every_order_the_texts_fix_is_listed_as_settled_with_its_clauses(embedded: CheckResult) -> None:
     """Issue 18, item 3: a rule order the texts fix is a candidate question discovery considered and
     a clause settles; the check lists it with the clauses that fix it and the texts' own words."""
     spec = load_spec()
     ruleset = spec.ruleset()
-    result = check_interactions(CheckContext(spec, ruleset))
+    result = embedded
     fixed = [v for v in search(spec, ruleset).verdicts if v.status == "fixed"]
     assert fixed and [c.candidate for c in result.settled] == [v.candidate.topic for v in fixed]
     for c, v in zip(result.settled, fixed, strict=True):

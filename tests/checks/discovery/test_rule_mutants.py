@@ -221,6 +221,7 @@ def test_a_rule_left_out_of_a_copy_comes_back_killed_by_its_clause() -> None:
     assert other.back == "killed" and "trick.end.run" in other.why and not other.own_clause
 
 
+@pytest.mark.slow  # some hundred solver queries, one per mutant of the weakened part (~20 s)
 def test_an_exemption_left_out_of_a_copy_comes_back_as_a_silence() -> None:
     # Without the exemption no question of the texts fails; the mutant that adds it back is a
     # silence of the copy: the Rule of 8's exemption is a reading the copy's rules leave open.
