@@ -38,6 +38,8 @@ from .words_model import (
     LIVENESS_MATCH_END_BLANKS,
     LIVENESS_PROPERTY_FAILED_BLANKS,
     LIVENESS_SCOPE_BLANKS,
+    LIVENESS_TABLE_BLANKS,
+    LIVENESS_TABLES_SCOPE_BLANKS,
     MUTATION_BLANKS,
     MUTATION_TEXT_BLANKS,
     NUMBER_BLANKS,
@@ -53,6 +55,7 @@ from .words_model import (
     InteractionWords,
     LivenessFailed,
     LivenessProperty,
+    LivenessTables,
     LivenessWords,
     MismatchWords,
     MutationTexts,
@@ -767,6 +770,11 @@ def _liveness_problems(section: Mapping[str, Any]) -> Iterator[tuple[Key, str]]:
         yield from _blank_problems(
             ("liveness", "match_end", part), section["match_end"][part], LIVENESS_MATCH_END_BLANKS
         )
+    tables = section["tables"]
+    yield from _blank_problems(("liveness", "tables", "scope"), tables["scope"], LIVENESS_TABLES_SCOPE_BLANKS)
+    for part in ("table", "unmerged"):
+        yield from _blank_problems(("liveness", "tables", part), tables[part], LIVENESS_TABLE_BLANKS)
+    yield from _blank_problems(("liveness", "tables", "cards"), tables["cards"], frozenset({"most"}))
 
 
 def _liveness(section: Mapping[str, Any]) -> LivenessWords:
@@ -783,6 +791,7 @@ def _liveness(section: Mapping[str, Any]) -> LivenessWords:
         failed_detail=section["failed"]["detail"],
         match_end_title=section["match_end"]["title"],
         match_end_detail=section["match_end"]["detail"],
+        tables=LivenessTables(**section["tables"]),
     )
 
 

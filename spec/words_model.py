@@ -60,8 +60,12 @@ LIVENESS_SCOPE_BLANKS = frozenset(
         "p_min",
         "rounds",
         "points",
+        "tables",
     }
 )
+#: The blanks of the liveness section's `tables` words: `scope`'s, and a table's.
+LIVENESS_TABLES_SCOPE_BLANKS = frozenset({"rulesets", "tables", "states"})
+LIVENESS_TABLE_BLANKS = frozenset({"players", "cards", "deals", "classes", "merged", "part"})
 LIVENESS_FAILED_BLANKS = frozenset({"statement", "counterexample"})
 #: The blanks of a property's own `failed` words: its statement, the readings of the counterexample
 #: by their plain names, and the facts a counterexample of the deal or the closing sizes holds.
@@ -251,6 +255,20 @@ class LivenessProperty:
 
 
 @dataclass(frozen=True)
+class LivenessTables:
+    """The words of the small tables every deal of which level deep explores: added to the state
+    properties' scope (LIVENESS_TABLES_SCOPE_BLANKS), a table whose ranks were merged and one
+    whose were not (LIVENESS_TABLE_BLANKS), and what joins the tables."""
+
+    scope: str
+    table: str
+    unmerged: str
+    one_card: str
+    cards: str  # blank: {most}
+    join: str
+
+
+@dataclass(frozen=True)
 class LivenessWords:
     """The words of the liveness check (the `liveness` section): every property it states, and the
     title and detail of its findings (a property that fails; a match that can go on forever)."""
@@ -260,6 +278,7 @@ class LivenessWords:
     failed_detail: str
     match_end_title: str
     match_end_detail: str
+    tables: LivenessTables
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,10 +16,12 @@ from ....engine import PASS, Move, Position, State
 from ....engine.engines import Engine, make_engine, rules_apart
 from ....engine.state import RoundEnd, TrickEnd
 from ....spec import Ruleset, Spec, SpecError
+from ....spec.words import words_of
 from ...findings import Level
 from ...play.graphs import HAND_PICKED, PLAY_POINTS, Deal, seeded_deals, variants
 from .outcome import Outcome
 from .proofs import HAND_STATED
+from .tables import TABLES, Table, alike_segments, every_deal
 
 #: Most states explored per deal: far above what the small deals reach (a few thousand).
 STATE_LIMIT = 500_000
@@ -130,48 +132,83 @@ def _step_problems(
             yield "trick.rank_falls", {"move": str(move), "rank_before": before, "rank_after": now}
 
 
+Found = tuple[str, dict[str, Any], int, list[Move]]  # property, facts, the start's index, path
+
+
+class Search:
+    """Every state reachable from one or more starts, each explored once however many starts
+    reach it (the states of a small table's deals overlap: after a trick, a deal is a smaller
+    one). `measured`: the rules are the printed ones whose trick-ending measure (trick.rank_falls)
+    every move must lower; under rules stated otherwise the measure is not asked, and `cycle`
+    looks for play that comes back to a state it has been in instead (a cycle of the state graph:
+    play that may go on for ever)."""
+
+    def __init__(self, game: Engine, *, measured: bool = True) -> None:
+        self.game = game
+        self.measured = measured
+        self.count = 0
+        # Per state: the start it was first reached from and the moves from there.
+        self.seen: dict[tuple[object, ...], tuple[int, list[Move]]] = {}
+        self.graph: nx.DiGraph[tuple[object, ...]] = nx.DiGraph()
+        self.moves_of: dict[tuple[tuple[object, ...], tuple[object, ...]], Move] = {}
+
+    def run(self, start: State, origin: int, limit: int) -> Found | None:
+        """Explore from `start` (the start numbered `origin`) until `limit` states are counted in
+        all: the first problem found, breadth first, so with the shortest path to it."""
+        game, measured, seen = self.game, self.measured, self.seen
+        first = _key(start, measured)
+        if first in seen:
+            return None
+        seen[first] = (origin, [])
+        queue: deque[State] = deque([start])
+        while queue and self.count < limit:
+            state = queue.popleft()
+            self.count += 1
+            here = _key(state, measured)
+            came_from, path = seen[here]
+            for name, facts in _state_problems(game, state):
+                return name, facts, came_from, path
+            if state.phase != "play":
+                continue
+            for move in game.legal_moves(state):
+                after, events = game.apply(state, move)
+                for name, facts in _step_problems(game, state, move, after, events):
+                    if name == "trick.rank_falls" and not measured:
+                        continue
+                    return name, facts, came_from, [*path, move]
+                key = _key(after, measured)
+                self.graph.add_edge(here, key)
+                self.moves_of.setdefault((here, key), move)
+                if key not in seen:
+                    seen[key] = (came_from, [*path, move])
+                    queue.append(after)
+        return None
+
+    def cycle(self) -> Found | None:
+        """Play that comes back to a state it has been in, from the start that first reached it."""
+        if nx.is_directed_acyclic_graph(self.graph):  # a topological sort: cheaper than the search
+            return None
+        try:
+            cycle = nx.find_cycle(self.graph)
+        except nx.NetworkXNoCycle:
+            return None
+        origin, path = self.seen[cycle[0][0]]
+        around = [self.moves_of[(a, b)] for a, b in cycle]
+        facts = {"repeats_after": [str(m) for m in around]}
+        return "play.no_endless_trick", facts, origin, [*path, *around]
+
+
 def _explore(
     game: Engine, start: State, limit: int, *, measured: bool = True
 ) -> tuple[int, tuple[str, dict[str, Any], list[Move]] | None]:
     """Every state reachable from `start` (at most `limit`): how many, and the first problem found
-    (breadth first, so with the shortest path to it). `measured`: the rules are the printed ones
-    whose trick-ending measure (trick.rank_falls) every move must lower; under rules stated
-    otherwise the measure is not asked, and the search looks for play that comes back to a state
-    it has been in instead (a cycle of the state graph: play that may go on for ever)."""
-    seen: dict[tuple[object, ...], list[Move]] = {_key(start, measured): []}
-    graph: nx.DiGraph[tuple[object, ...]] = nx.DiGraph()
-    moves_of: dict[tuple[tuple[object, ...], tuple[object, ...]], Move] = {}
-    queue: deque[State] = deque([start])
-    count = 0
-    while queue and count < limit:
-        state = queue.popleft()
-        count += 1
-        here = _key(state, measured)
-        path = seen[here]
-        for name, facts in _state_problems(game, state):
-            return count, (name, facts, path)
-        if state.phase != "play":
-            continue
-        for move in game.legal_moves(state):
-            after, events = game.apply(state, move)
-            for name, facts in _step_problems(game, state, move, after, events):
-                if name == "trick.rank_falls" and not measured:
-                    continue
-                return count, (name, facts, [*path, move])
-            key = _key(after, measured)
-            graph.add_edge(here, key)
-            moves_of.setdefault((here, key), move)
-            if key not in seen:
-                seen[key] = [*path, move]
-                queue.append(after)
-    try:
-        cycle = nx.find_cycle(graph)
-    except nx.NetworkXNoCycle:
-        return count, None
-    first = cycle[0][0]
-    around = [moves_of[(a, b)] for a, b in cycle]
-    facts = {"repeats_after": [str(m) for m in around]}
-    return count, ("play.no_endless_trick", facts, [*seen[first], *around])
+    (Search.run, then Search.cycle)."""
+    search = Search(game, measured=measured)
+    found = search.run(start, 0, limit) or search.cycle()
+    if found is None:
+        return search.count, None
+    name, facts, _, path = found
+    return search.count, (name, facts, path)
 
 
 def _key(s: State, measured: bool = True) -> tuple[object, ...]:
@@ -228,6 +265,62 @@ def stated_otherwise(ruleset: Ruleset, rule_ids: Iterable[str]) -> list[str]:
     return rules_apart(ruleset).among(rule_ids)
 
 
+def every_deal_of(
+    spec: Spec,
+    ruleset: Ruleset,
+    tables: Sequence[Table],
+    rulesets: Sequence[Ruleset],
+    measured: bool,
+    engine: Callable[[Ruleset, int], Engine],
+    failed: dict[str, tuple[Mapping[str, Any], Position]],
+) -> tuple[int, str]:
+    """Every deal of `tables` (tables.py) under each of `rulesets` (`ruleset` first), each class
+    of alike deals once, the states of all of a table's deals searched together; a property one
+    breaks goes into `failed` (as `states` records it). How many states, and the scope's words."""
+    words = words_of(spec).liveness.tables
+    states = 0
+    scope: dict[Table, str] = {}
+    for rs in rulesets:
+        symmetry = alike_segments(rs)
+        for table in tables:
+            if not rs.players_min <= table.players <= rs.players_max:
+                continue
+            deals, classes = every_deal(rs, table, symmetry)
+            game = engine(rs, table.players)
+            search = Search(game, measured=measured)
+            starts = list(classes)
+            found = None
+            for i, hands in enumerate(starts):
+                start = game.start_round([list(h) for h in hands], 0, None)
+                found = search.run(start, i, TABLE_STATE_LIMIT)
+                if found is not None:
+                    break
+            found = found or search.cycle()
+            states += search.count
+            if found is not None and found[0] not in failed:
+                name, facts, origin, path = found
+                changed = {p: r for p, r in rs.reading_items if ruleset.reading(p) != r}
+                position = Position(hands=starts[origin], leader=0, moves=tuple(path))
+                failed[name] = ({"readings": changed, **facts, "moves": [str(m) for m in path]}, position)
+            if table not in scope:  # the checked ruleset's words (it comes first)
+                blanks = {
+                    "players": str(table.players),
+                    "cards": words.one_card if table.most == 1 else words.cards.format(most=table.most),
+                    "deals": f"{deals:,}",
+                    "classes": f"{len(classes):,}",
+                    "merged": ", ".join(f"{seg[0]}-{seg[-1]}" for seg in symmetry.segments),
+                    "part": symmetry.refused,
+                }
+                merged = symmetry.segments and not symmetry.refused
+                scope[table] = (words.table if merged else words.unmerged).format(**blanks)
+    joined = words.join.join(scope[t] for t in tables if t in scope)
+    return states, words.scope.format(rulesets=len(rulesets), tables=joined, states=f"{states:,}")
+
+
+#: Most states one table's deals may reach under one ruleset (the embedded spec's reach some 26,000).
+TABLE_STATE_LIMIT = 2_000_000
+
+
 def states(
     spec: Spec,
     ruleset: Ruleset,
@@ -267,7 +360,18 @@ def states(
                 )
     if not states:
         raise ValueError("liveness: no small deal could be played, so no state property was checked")
-    blanks = {"states": f"{states:,}", "deals": str(len(explored_deals)), "rulesets": str(len(rulesets))}
+    table_states, tables = 0, ""
+    if TABLES[level]:
+        table_rulesets = _state_rulesets(spec, ruleset, StatePlan(core_only=True, seeded=0, all_pairs=False))
+        table_states, tables = every_deal_of(
+            spec, ruleset, TABLES[level], table_rulesets, measured, engine, failed
+        )
+    blanks = {
+        "states": f"{states + table_states:,}",
+        "deals": str(len(explored_deals)),
+        "rulesets": str(len(rulesets)),
+        "tables": tables,
+    }
     out = []
     for name, clauses in STATE_PROPERTIES.items():
         got = failed.get(name)
