@@ -16,7 +16,7 @@ strict comparison made non-strict), and whether discovery brings the rule back, 
 clause's question or as a silence of the mutants of the copy's rules; the weakenings that change
 no play are counted apart (there is nothing to bring back).
 
-`--tables` times the search of every deal of level deep's small tables (the liveness check's state
+`--tables` times the search of every deal of the small tables (the liveness check's state
 properties, checks/discovery/liveness/tables.py) under the default profile: states explored per CPU
 second, beside the engine's own playout rate in the same run (moves per CPU second of random
 playouts of 4-player rounds: legal moves, a uniform choice, apply). The search pays for the state
@@ -121,7 +121,7 @@ def _tables(seed: int) -> int:
     ruleset = spec.ruleset()
     failed: dict[str, Any] = {}
     cpu, wall = time.process_time(), time.perf_counter()
-    count, scope = every_deal_of(spec, ruleset, TABLES["deep"], [ruleset], True, make_engine, failed)
+    count, scope = every_deal_of(spec, ruleset, TABLES["deep"].tables, [ruleset], True, make_engine, failed)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     playout = _playout_rate(seed, max(cpu, 1.0))
     print(f"small tables, default profile{scope}")

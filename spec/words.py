@@ -775,6 +775,7 @@ def _liveness_problems(section: Mapping[str, Any]) -> Iterator[tuple[Key, str]]:
     for part in ("table", "unmerged"):
         yield from _blank_problems(("liveness", "tables", part), tables[part], LIVENESS_TABLE_BLANKS)
     yield from _blank_problems(("liveness", "tables", "cards"), tables["cards"], frozenset({"most"}))
+    yield from _blank_problems(("liveness", "tables", "changed"), tables["changed"], frozenset({"count"}))
 
 
 def _liveness(section: Mapping[str, Any]) -> LivenessWords:

@@ -261,6 +261,8 @@ class LivenessTables:
     whose were not (LIVENESS_TABLE_BLANKS), and what joins the tables."""
 
     scope: str
+    checked: str
+    changed: str  # blank: {count}
     table: str
     unmerged: str
     one_card: str

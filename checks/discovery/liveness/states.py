@@ -177,16 +177,23 @@ class Search:
                         continue
                     return name, facts, came_from, [*path, move]
                 key = _key(after, measured)
-                self.graph.add_edge(here, key)
-                self.moves_of.setdefault((here, key), move)
+                if not measured:
+                    self.graph.add_edge(here, key)
+                    self.moves_of.setdefault((here, key), move)
                 if key not in seen:
                     seen[key] = (came_from, [*path, move])
                     queue.append(after)
         return None
 
     def cycle(self) -> Found | None:
-        """Play that comes back to a state it has been in, from the start that first reached it."""
-        if nx.is_directed_acyclic_graph(self.graph):  # a topological sort: cheaper than the search
+        """Play that comes back to a state it has been in, from the start that first reached it.
+
+        Under measured rules none can, once `run` found no problem: a state comes back only with
+        the same cards in hand, so only passes lie between; a pass that does not end the trick
+        lowers the measure (trick.rank_falls, checked on every step), and after one that does the
+        new leader, who may not pass (state.has_legal_move), must place a card. The state graph is
+        kept, and searched, only under rules stated otherwise."""
+        if self.measured or nx.is_directed_acyclic_graph(self.graph):
             return None
         try:
             cycle = nx.find_cycle(self.graph)
@@ -314,7 +321,8 @@ def every_deal_of(
                 merged = symmetry.segments and not symmetry.refused
                 scope[table] = (words.table if merged else words.unmerged).format(**blanks)
     joined = words.join.join(scope[t] for t in tables if t in scope)
-    return states, words.scope.format(rulesets=len(rulesets), tables=joined, states=f"{states:,}")
+    under = words.checked if len(rulesets) == 1 else words.changed.format(count=len(rulesets))
+    return states, words.scope.format(rulesets=under, tables=joined, states=f"{states:,}")
 
 
 #: Most states one table's deals may reach under one ruleset (the embedded spec's reach some 26,000).
@@ -361,13 +369,18 @@ def states(
     if not states:
         raise ValueError("liveness: no small deal could be played, so no state property was checked")
     table_states, tables = 0, ""
-    if TABLES[level]:
-        table_rulesets = _state_rulesets(spec, ruleset, StatePlan(core_only=True, seeded=0, all_pairs=False))
+    table_plan = TABLES[level]
+    if table_plan.tables:
+        table_rulesets = [ruleset]
+        if table_plan.readings_changed:
+            table_rulesets = _state_rulesets(
+                spec, ruleset, StatePlan(core_only=True, seeded=0, all_pairs=False)
+            )
         table_states, tables = every_deal_of(
-            spec, ruleset, TABLES[level], table_rulesets, measured, engine, failed
+            spec, ruleset, table_plan.tables, table_rulesets, measured, engine, failed
         )
     blanks = {
-        "states": f"{states + table_states:,}",
+        "states": f"{states:,}",
         "deals": str(len(explored_deals)),
         "rulesets": str(len(rulesets)),
         "tables": tables,
@@ -387,7 +400,7 @@ def states(
                 clauses,
                 got[0] if got else None,
                 got[1] if got else None,
-                cases=states if name == "state.has_legal_move" else 0,
+                cases=states + table_states if name == "state.has_legal_move" else 0,
             )
         )
     return out

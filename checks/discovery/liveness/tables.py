@@ -40,11 +40,23 @@ class Table:
     most: int
 
 
-#: The tables a level explores every deal of (the hand-picked deals are explored at every level).
-TABLES: dict[Level, tuple[Table, ...]] = {
-    "quick": (),
-    "ci": (),
-    "deep": (Table(2, 2), Table(3, 1)),
+SMALL = (Table(2, 2), Table(3, 1))
+
+
+@dataclass(frozen=True)
+class TablePlan:
+    """The tables a level explores every deal of, and whether under the checked ruleset's readings
+    changed one at a time too (else under the checked ruleset alone)."""
+
+    tables: tuple[Table, ...]
+    readings_changed: bool = False
+
+
+#: The hand-picked deals are explored at every level besides.
+TABLES: dict[Level, TablePlan] = {
+    "quick": TablePlan(()),
+    "ci": TablePlan(SMALL),
+    "deep": TablePlan(SMALL, readings_changed=True),
 }
 
 _ARITHMETIC = ("+", "-", "*", "//", "%")
