@@ -776,6 +776,9 @@ def _liveness_problems(section: Mapping[str, Any]) -> Iterator[tuple[Key, str]]:
         yield from _blank_problems(("liveness", "tables", part), tables[part], LIVENESS_TABLE_BLANKS)
     yield from _blank_problems(("liveness", "tables", "cards"), tables["cards"], frozenset({"most"}))
     yield from _blank_problems(("liveness", "tables", "changed"), tables["changed"], frozenset({"count"}))
+    yield from _blank_problems(
+        ("liveness", "tables", "stopped"), tables["stopped"], frozenset({"table", "limit"})
+    )
 
 
 def _liveness(section: Mapping[str, Any]) -> LivenessWords:

@@ -265,6 +265,7 @@ class LivenessTables:
     changed: str  # blank: {count}
     table: str
     unmerged: str
+    stopped: str  # blanks: {table}, {limit}
     one_card: str
     cards: str  # blank: {most}
     join: str

@@ -287,6 +287,7 @@ def every_deal_of(
     words = words_of(spec).liveness.tables
     states = 0
     scope: dict[Table, str] = {}
+    stopped: set[Table] = set()  # a search that met the limit: not every deal was explored
     for rs in rulesets:
         symmetry = alike_segments(rs)
         for table in tables:
@@ -304,6 +305,8 @@ def every_deal_of(
                     break
             found = found or search.cycle()
             states += search.count
+            if search.count >= TABLE_STATE_LIMIT:
+                stopped.add(table)
             if found is not None and found[0] not in failed:
                 name, facts, origin, path = found
                 changed = {p: r for p, r in rs.reading_items if ruleset.reading(p) != r}
@@ -320,7 +323,11 @@ def every_deal_of(
                 }
                 merged = symmetry.segments and not symmetry.refused
                 scope[table] = (words.table if merged else words.unmerged).format(**blanks)
-    joined = words.join.join(scope[t] for t in tables if t in scope)
+    joined = words.join.join(
+        words.stopped.format(table=scope[t], limit=f"{TABLE_STATE_LIMIT:,}") if t in stopped else scope[t]
+        for t in tables
+        if t in scope
+    )
     under = words.checked if len(rulesets) == 1 else words.changed.format(count=len(rulesets))
     return states, words.scope.format(rulesets=under, tables=joined, states=f"{states:,}")
 

@@ -157,3 +157,13 @@ def test_level_ci_explores_the_tables_under_the_checked_ruleset_and_quick_none()
     ci = states(spec, spec.ruleset(), "ci", 0)[0].blanks["tables"]
     assert "under the checked ruleset: 2 players holding 1 to 2 cards each (10,816 deals" in ci
     assert states(spec, spec.ruleset(), "quick", 0)[0].blanks["tables"] == ""
+
+
+def test_a_search_that_meets_its_limit_says_not_every_deal_was_explored(
+    ruleset: Ruleset, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import five35.checks.discovery.liveness.states as states_module
+
+    monkeypatch.setattr(states_module, "TABLE_STATE_LIMIT", 1_000)
+    _, scope = every_deal_of(embedded_spec(), ruleset, TABLES, [ruleset], True, make_engine, {})
+    assert scope.count("stopped at the limit of 1,000 states under one ruleset") == 2
