@@ -640,6 +640,6 @@ class Check:
     #: Units the check's work splits into at level deep (CheckContext.shard), each a contiguous
     #: block of it, merged in order (CheckResult.merged): the result is the same whatever runs them.
     shards: int = 1
-    #: Whether the report's job runs it: False for a check whose result the report renders
-    #: nothing of (`535-check check` runs every check).
-    in_report: bool = True
+    #: The levels at which the report's job runs it (`535-check check` runs every check at every
+    #: level of `levels`): a check whose findings only mean something in full runs at deep alone.
+    report_levels: tuple[Level, ...] = LEVELS

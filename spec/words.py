@@ -43,6 +43,7 @@ from .words_model import (
     MUTATION_BLANKS,
     MUTATION_TEXT_BLANKS,
     NUMBER_BLANKS,
+    RULE_MUTATION_BLANKS,
     RULEBOOK_BLANKS,
     TEMPLATE_BLANKS,
     TOPIC_QUESTION_BLANKS,
@@ -62,6 +63,8 @@ from .words_model import (
     MutationWords,
     Play,
     QuestionWords,
+    RuleMutationWords,
+    RuleWords,
     SceneWords,
     Side,
     TopicQuestionWords,
@@ -254,7 +257,16 @@ def _fit_numbers(spec: Spec, words: Words) -> Words:
         decisions[did] = replace(
             d, title=title, why=why, engine=Side(el, ew), other=Side(ol, ow), grounds=grounds
         )
-    return replace(words, questions=questions, decisions=decisions)
+    rule_mutations = words.rule_mutations
+    if rule_mutations is not None:
+        # A sentence whose numbers this spec lacks is left out, as a question's wording is.
+        rules = {}
+        for rid, rw in rule_mutations.rules.items():
+            texts = {lang: fill_wording(t, lang, numbers, words) for lang, t in rw.wording.items()}
+            if all(t is not None for t in texts.values()):
+                rules[rid] = replace(rw, wording={lang: t for lang, t in texts.items() if t is not None})
+        rule_mutations = replace(rule_mutations, rules=rules)
+    return replace(words, questions=questions, decisions=decisions, rule_mutations=rule_mutations)
 
 
 def _fit_foreign(words: Words) -> Words:
@@ -277,6 +289,7 @@ def _fit_foreign(words: Words) -> Words:
         decisions={},
         mutations={},
         mutation_texts=None,
+        rule_mutations=None,
         foreign=True,
     )
 
@@ -322,7 +335,15 @@ def _fit_borrowed(spec: Spec, words: Words) -> Words:
         for did, d in words.decisions.items()
         if all(p in vps and r in vps[p].listed for p, r in d.under.items()) and did not in vps
     }
-    return replace(words, questions=questions, decisions=decisions)
+    rule_mutations = words.rule_mutations
+    if rule_mutations is not None:
+        # A rule the spec does not have is left out; one it states otherwise is told apart where a
+        # finding is made (checks/discovery/rules: only a rule the spec states as the embedded
+        # one does is worded).
+        ids = {r.id for r in spec.rulebook.rules} if spec.rulebook is not None else set()
+        rules = {rid: rw for rid, rw in rule_mutations.rules.items() if rid in ids}
+        rule_mutations = replace(rule_mutations, rules=rules)
+    return replace(words, questions=questions, decisions=decisions, rule_mutations=rule_mutations)
 
 
 def _subject_wordings(questions: Mapping[str, QuestionWords], readings: Mapping[str, str]) -> dict[str, str]:
@@ -485,6 +506,7 @@ def _own_problems(data: dict[str, Any]) -> Iterator[tuple[Key, str]]:
     yield from _liveness_problems(data["liveness"])
     yield from _interaction_problems(data.get("interactions"))
     yield from _mutation_problems(data.get("mutations", {}))
+    yield from _rule_mutation_problems(data.get("rule_mutations"))
     owner: dict[str, str] = {}
     topic_owner: dict[str, str] = {}
     for qid, q in data["questions"].items():
@@ -524,6 +546,14 @@ def _spec_problems(spec: Spec, words: Words) -> Iterator[tuple[str, str]]:
             yield where, f"cites evidence {eid!r}, which {words.path.name} does not have (evidence: {known})"
     yield from _question_problems(spec, words)
     yield from _decision_problems(spec, words)
+    if words.rule_mutations is not None and spec.rulebook is not None:
+        ids = {r.id for r in spec.rulebook.rules}
+        for rid in words.rule_mutations.rules:
+            if rid not in ids:
+                yield (
+                    words.where("rule_mutations", "rules", rid),
+                    f"words a rule {rid!r} the spec does not have (rules: {', '.join(sorted(ids))})",
+                )
     yield from _mutation_spec_problems(spec, words)
     yield from _scene_problems(spec, words)
 
@@ -748,6 +778,7 @@ def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Words:
         decisions=_decisions(data.get("decisions", {})),
         mutations=_mutations(data.get("mutations", {})),
         mutation_texts=_mutation_texts(data.get("mutations", {})),
+        rule_mutations=_rule_mutations(data.get("rule_mutations")),
         game=data.get("game"),
         lines=lines,
     )
@@ -937,6 +968,33 @@ def _mutations(section: Mapping[str, Any]) -> dict[str, MutationWords]:
         for hook, row in section.items()
         if hook != "texts"
     }
+
+
+def _rule_mutations(section: Mapping[str, Any] | None) -> RuleMutationWords | None:
+    if section is None:
+        return None
+    texts = section["texts"]
+    return RuleMutationWords(
+        printed=texts["printed"],
+        mutant=texts["mutant"],
+        detail=texts["detail"],
+        operators=dict(texts["operators"]),
+        rules={
+            rid: RuleWords(title=row["title"], wording=dict(row["wording"]), name=row.get("name"))
+            for rid, row in section.get("rules", {}).items()
+        },
+    )
+
+
+def _rule_mutation_problems(section: Mapping[str, Any] | None) -> Iterator[tuple[Key, str]]:
+    if section is None:
+        return
+    yield from _blank_problems(
+        ("rule_mutations", "texts", "detail"), section["texts"]["detail"], RULE_MUTATION_BLANKS
+    )
+    for rid, row in section.get("rules", {}).items():
+        for lang, text in row["wording"].items():
+            yield from _blank_problems(("rule_mutations", "rules", rid, "wording", lang), text, NUMBER_BLANKS)
 
 
 def _mutation_texts(section: Mapping[str, Any]) -> MutationTexts | None:

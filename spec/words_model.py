@@ -121,6 +121,8 @@ ALTERNATIVE_BLANKS = frozenset(
 )
 #: The blanks of a mutant's description (the `mutations` section): the data its name carries.
 MUTATION_BLANKS = frozenset({"kind", "made", "action", "players", "rank", "reason"})
+#: The blanks of the detail of a silence a mutant of the rules finds (`rule_mutations.texts`).
+RULE_MUTATION_BLANKS = frozenset({"name", "operator", "players", "found"})
 #: The blanks of the texts of a silence a mutant finds (`mutations.texts`).
 MUTATION_TEXT_BLANKS = frozenset({"description", "players", "found", "invariant"})
 
@@ -424,6 +426,29 @@ class MutationWords:
 
 
 @dataclass(frozen=True)
+class RuleWords:
+    """One rule in words (`rule_mutations.rules`): the title of the question its silences raise,
+    and the sentence that states it fully in every language (blanks: NUMBER_BLANKS, filled)."""
+
+    title: str
+    wording: Mapping[str, str]
+    name: str | None = None  # the rule in a sentence ("a set ending the trick")
+
+
+@dataclass(frozen=True)
+class RuleMutationWords:
+    """What a silence found by a mutant of the rules says (`rule_mutations`): the two sides'
+    labels, the finding's detail (RULE_MUTATION_BLANKS), each operator in words, and the rules in
+    words by their id."""
+
+    printed: str
+    mutant: str
+    detail: str
+    operators: Mapping[str, str]
+    rules: Mapping[str, RuleWords]
+
+
+@dataclass(frozen=True)
 class MutationTexts:
     """What a silence found by a mutant says (`mutations.texts`): the labels of its two sides, its
     detail, the sentence added when only an unwritten invariant catches the mutant, how its impact
@@ -488,6 +513,8 @@ class Words:
     mutations: Mapping[str, MutationWords] = field(default_factory=dict)
     #: What a silence found by a mutant says; None in a words file without `mutations.texts`.
     mutation_texts: MutationTexts | None = None
+    #: What a silence found by a mutant of the rules says; None without `rule_mutations`.
+    rule_mutations: RuleMutationWords | None = None
     #: The game the file was written for (its `game:`), None where it does not say.
     game: str | None = None
     #: Whether these are another game's words, borrowed for the toolkit's own phrasing only (the

@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 from itertools import count
 
 from ...engine import Game, Move, Pile, Play, State, TrickEnd
+from ...engine.engines import Engine
 from ...engine.game import Option
 from ...spec import Ruleset, Spec, SpecError
 from ...spec.words import words_of
@@ -142,14 +143,14 @@ class Search:
     exhausted: bool  # every sequence within MAX_PLAYS was expanded (no table limit hit)
 
 
-def _rich(game: Game, state: State) -> State:
+def _rich(game: Engine, state: State) -> State:
     """`state` with the player to move holding the whole deck: every move the rules allow is legal."""
     hands = tuple(game.full_deck if i == state.to_move else h for i, h in enumerate(state.hands))
     return replace(state, hands=hands)
 
 
 def _change(
-    a: Game, b: Game, state: State, move: Move
+    a: Engine, b: Engine, state: State, move: Move
 ) -> tuple[str, tuple[State, tuple[object, ...]], tuple[State, tuple[object, ...]]] | None:
     """What differs when both engines play `move` from `state` (None: nothing a player notices)."""
     after_a = a.apply(state, move)
@@ -166,7 +167,7 @@ def _change(
 Seq = tuple[tuple[int, Move], ...]
 
 
-def _spare(game: Game, used: Sequence[int]) -> int:
+def _spare(game: Engine, used: Sequence[int]) -> int:
     """A card the deck still has after `used`: the highest rank left (a card that only keeps its
     holder from going out)."""
     for rank in reversed(game.ruleset.ranks):
@@ -176,7 +177,7 @@ def _spare(game: Game, used: Sequence[int]) -> int:
 
 
 def _position_hands(
-    game: Game, players: int, seq: Seq, held: tuple[int, tuple[int, ...]] | None, out: bool = False
+    game: Engine, players: int, seq: Seq, held: tuple[int, tuple[int, ...]] | None, out: bool = False
 ) -> list[list[int]]:
     """Each seat's hand: the cards it places in `seq` (and `held` = (seat, cards) it holds too), plus
     one card more; with `out`, the seat of `held` holds nothing more (it goes out with them)."""
@@ -192,7 +193,7 @@ def _position_hands(
     return [sorted(h) for h in hands]
 
 
-def _going_out(game: Game, state: State, move: Move) -> State:
+def _going_out(game: Engine, state: State, move: Move) -> State:
     """`state` with the player to move holding exactly `move`'s cards (the move ends the round) and
     every other player one card of the highest rank: what a table dealt for real holds then (see
     `_position_hands`), so that what the end of the round decides (the points, who leads next)
@@ -203,7 +204,7 @@ def _going_out(game: Game, state: State, move: Move) -> State:
 
 
 def _real_witness(
-    a: Game, b: Game, seq: Seq, move: Move | None, names: tuple[str, str], out: bool = False
+    a: Engine, b: Engine, seq: Seq, move: Move | None, names: tuple[str, str], out: bool = False
 ) -> Witness | None:
     """The difference found with rich hands, on a table dealt for real (with `out`, the last
     mover holding only the move's cards): None when the deck cannot deal it or the difference does
@@ -239,7 +240,7 @@ def _real_witness(
     return step_witness(a, b, state, move, (la, lb), (after_a, after_b), names, change, history)
 
 
-def _seat_after(game: Game, seq: Seq) -> int:
+def _seat_after(game: Engine, seq: Seq) -> int:
     """Who is to move after `seq` (rich hands: nobody goes out)."""
     state = game.start_round([[game.ruleset.ranks[0]]] * game.players, 0)
     for _, move in seq:
@@ -248,7 +249,7 @@ def _seat_after(game: Game, seq: Seq) -> int:
 
 
 def search_play(
-    a: Game, b: Game, names: tuple[str, str], max_nodes: int = MAX_NODES
+    a: Engine, b: Engine, names: tuple[str, str], max_nodes: int = MAX_NODES
 ) -> tuple[Witness | None, int, bool]:
     """The smallest trick sequence (fewest cards placed, then fewest plays) after which `a` and `b`
     allow different moves or a move ends differently, as a witness on a real table; with the
@@ -301,14 +302,14 @@ def _better(old: Found | None, new: Found) -> Found:
     return new if old is None or new[:2] < old[:2] else old
 
 
-def _found_witness(a: Game, b: Game, found: Found | None, names: tuple[str, str]) -> Witness | None:
+def _found_witness(a: Engine, b: Engine, found: Found | None, names: tuple[str, str]) -> Witness | None:
     if found is None:
         return None
     _, _, seq, move, out = found
     return _real_witness(a, b, seq, move, names, out)
 
 
-def search_deal(a: Game, b: Game, seed: int, names: tuple[str, str]) -> Witness | None:
+def search_deal(a: Engine, b: Engine, seed: int, names: tuple[str, str]) -> Witness | None:
     """The first deal of a match from `seed`, when the two engines deal it differently."""
     sa = a.new_match(seed)
     try:

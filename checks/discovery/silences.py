@@ -36,6 +36,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from ...engine import PASS, TRICK_END_REASONS, Game, Move, Pile, Play, State, TrickEndReason
+from ...engine.engines import Engine
 from ...engine.game import EIGHT, LISTED_EIGHT_RUNS, Option
 from ...spec import Ruleset, Spec, SpecError
 from ...spec.words import words_of
@@ -43,6 +44,7 @@ from ..findings import (
     Alternative,
     CheckContext,
     CheckResult,
+    EngineFactory,
     Finding,
     FindingKind,
     Level,
@@ -274,8 +276,16 @@ class Trial:
 
 def _engines(ruleset: Ruleset, cls: type[Game], players: int) -> Game | str:
     """The engine at a player count, or why it cannot deal that table."""
+    got = _engine_or_why(ruleset, cls, players)
+    assert isinstance(got, (Game, str))
+    return got
+
+
+def _engine_or_why(ruleset: Ruleset, factory: EngineFactory, players: int) -> Engine | str:
+    """Any engine (a Game subclass, the spec interpreter) at a player count, or why it cannot
+    deal that table."""
     try:
-        game = cls(ruleset, players)
+        game = factory(ruleset, players)
         ruleset.hand_size(players)
         game.new_match(0)
     except SpecError as exc:
@@ -327,8 +337,8 @@ class Effort:
 
 
 def diverge(
-    played: tuple[Ruleset, type[Game]],
-    compared: tuple[Ruleset, type[Game]],
+    played: tuple[Ruleset, EngineFactory],
+    compared: tuple[Ruleset, EngineFactory],
     players: int,
     budget: Budget,
     seed: int,
@@ -339,8 +349,8 @@ def diverge(
     first deal, the short tricks, then seeded matches. (None, "") when none is found. `effort`
     counts the tables searched and the matches played."""
     effort = effort if effort is not None else Effort()
-    a = _engines(played[0], played[1], players)
-    b = _engines(compared[0], compared[1], players)
+    a = _engine_or_why(played[0], played[1], players)
+    b = _engine_or_why(compared[0], compared[1], players)
     if isinstance(a, str) and isinstance(b, str):
         return None, ""
     # One side cannot deal this table at all: the difference is the deal itself.

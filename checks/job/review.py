@@ -34,7 +34,8 @@ from ...engine import Game
 from ...engine.simulate import Stats
 from ...spec import Ruleset, Spec, SpecError
 from ...spec.words import questions_of, words_of
-from ...spec.words_model import LANGUAGES, QuestionWords, Wording
+from ...spec.words_model import LANGUAGES, QuestionWords, RuleWords, Wording, Words
+from ..discovery.rules.check import TOPIC_PREFIX as RULE_TOPIC
 from ..findings import (
     FINDING_KINDS,
     SEVERITIES,
@@ -481,6 +482,11 @@ def gathered_questions(
             wording["en"] = head.proposed_wording
         if family is not None:
             wording.update({lang: text for lang, text in family.wording.items() if lang in LANGUAGES})
+        # A rule's silences (check discovery.rules) have the rule's own sentence in every language,
+        # where the check worded them with it (the rule is the one the words describe).
+        rule = _rule_words(words, topic) if head.proposed_wording is not None else None
+        if rule is not None:
+            wording.update({lang: text for lang, text in rule.wording.items() if lang in LANGUAGES})
         out.append(
             QuestionWords(
                 id=f"{TOPIC_QUESTION_PREFIX}{topic}",
@@ -497,6 +503,12 @@ def gathered_questions(
             )
         )
     return tuple(out)
+
+
+def _rule_words(words: Words, topic: str) -> RuleWords | None:
+    if words.rule_mutations is None or not topic.startswith(RULE_TOPIC):
+        return None
+    return words.rule_mutations.rules.get(topic.removeprefix(RULE_TOPIC))
 
 
 def _topic_blanks(spec: Spec, head: Finding, topic: str, cited: str | None, language: str) -> dict[str, str]:

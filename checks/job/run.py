@@ -502,12 +502,13 @@ def check_units(
     spec: Spec, ruleset: Ruleset, level: Level, seed: int, solver_rlimit: int = DEFAULT_SOLVER_RLIMIT
 ) -> list[Unit]:
     """The report's checks as executor units, one per registered check the report renders
-    (`Check.in_report`), in the runner's order (each unit's result is that check's CheckResult).
+    at this level (`Check.report_levels`), in the runner's order (each unit's result is that
+    check's CheckResult).
     Tests replace this to give results of their own."""
     return [
         (_check_unit, (spec, ruleset, level, seed, c.name, solver_rlimit), 0)
         for c in all_checks()
-        if c.in_report
+        if level in c.report_levels
     ]
 
 

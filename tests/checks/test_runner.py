@@ -255,7 +255,9 @@ def test_every_check_holds_on_the_reference_engine_at_level_quick(name: str) -> 
 def test_the_report_runs_every_check_whose_result_it_renders() -> None:
     from five35.checks.job import run as report_job
 
-    names = [args[4] for _, args, _ in report_job.check_units(SPEC, BASE, "ci", 0)]
-    assert names == [c.name for c in runner.CHECKS if c.in_report]
-    # The mutants of the rules print their counts and silences in `535-check check` only.
-    assert [c.name for c in runner.CHECKS if not c.in_report] == ["discovery.rules"]
+    for level in ("ci", "deep"):
+        names = [args[4] for _, args, _ in report_job.check_units(SPEC, BASE, level, 0)]
+        assert names == [c.name for c in runner.CHECKS if level in c.report_levels]
+    # The mutants of the rules are in the report at level deep only, where all are classified.
+    assert [c.name for c in runner.CHECKS if "ci" not in c.report_levels] == ["discovery.rules"]
+    assert "discovery.rules" in [args[4] for _, args, _ in report_job.check_units(SPEC, BASE, "deep", 0)]

@@ -12,7 +12,19 @@ import random
 import time
 from collections import Counter
 
-from ...findings import CheckContext, CheckResult, Level, MutantTally
+from ....engine.engines import rules_apart
+from ....spec import Ruleset, Spec
+from ....spec.words import words_of
+from ...findings import (
+    CheckContext,
+    CheckResult,
+    Finding,
+    FindingKind,
+    Level,
+    MutantTally,
+    Severity,
+    kind_severity,
+)
 from .classify import VERDICTS, Budget, Verdict, classify, counts
 from .operators import OPERATORS, RuleMutant, mutants
 
@@ -58,6 +70,53 @@ def tally_of(every: int, verdicts: list[Verdict], rule_order: tuple[str, ...]) -
     )
 
 
+#: A silence's question, by its rule: the topic of every silence of one rule.
+TOPIC_PREFIX = "rule."
+
+
+def silence_finding(spec: Spec, ruleset: Ruleset, verdict: Verdict) -> Finding:
+    """The finding of a silence: the rules as stated against the rules read as the mutant reads
+    them, with a table where they play differently (witness.py). Its words are the words file's
+    (`rule_mutations`); a rule the spec states otherwise than the embedded spec gets none of its
+    rule words (they describe the embedded rule), nor does a words file without the section."""
+    mutant, found = verdict.mutant, verdict.found
+    words = words_of(spec)
+    texts = words.rule_mutations
+    stated = next((r for r in spec.rules if r.id == mutant.rule), None)
+    cites = tuple(c for c in (stated.cites if stated else ()) if c in spec.clauses)
+    own = None
+    if texts is not None and not rules_apart(ruleset).among([mutant.rule]):
+        own = texts.rules.get(mutant.rule)
+    detail = mutant.name
+    if texts is not None and words.mutation_texts is not None:
+        detail = texts.detail.format(
+            name=own.name
+            if own is not None and own.name
+            else words.clause_name(cites[0])
+            if cites
+            else mutant.rule,
+            operator=texts.operators.get(mutant.operator, mutant.operator),
+            players=str(found.players) if found is not None else "",
+            found=words.mutation_texts.found.get(found.found, found.found) if found is not None else "",
+        )
+    return Finding(
+        id=f"rules.{mutant.name}",
+        kind=FindingKind.SILENCE,
+        # Without words for the rule, its statement in the spec (the designer's own sentence).
+        title=own.title
+        if own is not None
+        else (stated.statement if stated and stated.statement else mutant.rule),
+        clauses=cites,
+        detail=detail,
+        check=NAME,
+        severity=kind_severity(spec, FindingKind.SILENCE, Severity.MEDIUM),
+        players=found.players if found is not None else None,
+        witness=found.witness if found is not None else None,
+        proposed_wording=own.wording.get("en") if own is not None else None,
+        topic=TOPIC_PREFIX + mutant.rule,
+    )
+
+
 def check_rule_mutants(ctx: CheckContext) -> CheckResult:
     started = time.perf_counter()
     every = mutants(ctx.ruleset)
@@ -73,4 +132,5 @@ def check_rule_mutants(ctx: CheckContext) -> CheckResult:
         proofs=sum(1 for v in verdicts if v.verdict == "equivalent"),
         examined=len(verdicts),
         tally=tally_of(len(every), verdicts, rule_order),
+        findings=tuple(silence_finding(ctx.spec, ctx.ruleset, v) for v in verdicts if v.verdict == "silence"),
     )

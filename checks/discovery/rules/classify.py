@@ -19,7 +19,11 @@ For one mutant (operators.py) under the played ruleset:
 3. **Already asked:** the mutant states the same game as the rules under another reading of a
    point whose fragments change the same rule (the same rules in force, or no difference found
    the way step 1 looks for one).
-4. Otherwise a **silence**: the texts let the rule be read this way too, and no point asks.
+4. Otherwise a **silence**: the texts let the rule be read this way too, and no point asks, shown
+   on a table where the two play differently (witness.py, at most ten moves to set up). Where no
+   table shows it (the deal, the short tricks, small tables played out, seeded matches), the
+   difference lies only where play does not go (a play while a single player is left in the
+   trick, which the passes have already ended): "equivalent in play", counted apart.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from ....engine.interpreter import SpecEngine
 from ....spec import Ruleset, Spec, SpecError
 from ....spec.lang import schema as S
 from ....spec.lang.compile import Program, RuleError
+from ....spec.words import words_of
 from ...findings import ModelLimit
 from ...impact.measure import measure
 from ...oracles.z3model import (
@@ -52,6 +57,7 @@ from ...oracles.z3model import (
 from ..oracle import contradicted, play_violation
 from .hooks import Hooks
 from .operators import RuleMutant, mutant_ruleset
+from .witness import Found, rule_witness
 
 #: The slots whose parts the Z3 model's decision of a play reads.
 MODELLED = frozenset({"ranks", "pile", "lead", "overwrite", "add"})
@@ -77,6 +83,7 @@ class Verdict:
     why: str
     clause: str | None = None
     point: str | None = None
+    found: Found | None = None  # a silence's witness
 
 
 @dataclass(frozen=True)
@@ -319,9 +326,17 @@ def classify(spec: Spec, ruleset: Ruleset, mutant: RuleMutant, budget: Budget, s
                     continue
                 if not _differs(other, changed, mutant, modelled, budget, seed)[0]:
                     return Verdict(mutant, "already_asked", f"plays as {point}={reading}", point=point)
+        texts = words_of(spec).rule_mutations
+        labels = (texts.printed, texts.mutant) if texts is not None else ("rules", "mutant")
+        found = rule_witness(ruleset, changed, labels, seed)
     except (RuleError, SpecError) as error:
         return Verdict(mutant, "broken", f"the rules cannot be played: {error}")
-    return Verdict(mutant, "silence", "changes play; no clause kills it and no point asks it")
+    if found is None:
+        return Verdict(mutant, "equivalent_in_play", NO_TABLE)
+    return Verdict(mutant, "silence", "changes play; no clause kills it and no point asks it", found=found)
+
+
+NO_TABLE = "differs only where play does not go: no deal, short trick, small table or seeded match shows it"
 
 
 def counts(verdicts: Iterable[Verdict]) -> tuple[dict[str, Counter[str]], dict[str, Counter[str]]]:

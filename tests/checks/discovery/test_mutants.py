@@ -277,7 +277,8 @@ def test_every_mutant_is_described_by_the_words_file() -> None:
     texts = words_of(SPEC).mutation_texts
     assert texts is not None
     unwritten = {name for name, clause in INVARIANTS.items() if clause is None}
-    assert unwritten <= set(texts.invariants) and set(texts.found) == {"deal", "tricks", "matches"}
+    # "tables": where the rule mutants' witness search (discovery.rules) finds one.
+    assert unwritten <= set(texts.invariants) and set(texts.found) == {"deal", "tricks", "matches", "tables"}
 
 
 def _house_words(tmp_path: Path, old: str, new: str) -> Path:

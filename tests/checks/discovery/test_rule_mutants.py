@@ -247,3 +247,39 @@ def test_the_text_output_counts_the_mutants_per_operator_and_per_rule_and_names_
         assert any(line.startswith(f"    {rule}: ") for line in lines)
     for verdict, name, _ in result.tally.named:
         assert any(line.startswith(f"  {verdict.replace('_', ' ')}: {name}") for line in lines)
+
+
+def test_a_silence_is_a_finding_with_a_short_witness_and_the_rule_in_every_language(ruleset: Ruleset) -> None:
+    from five35.checks.discovery.rules.check import silence_finding
+    from five35.checks.job.review import gathered_questions
+
+    spec = embedded_spec()
+    m = _mutant(ruleset, "trick.next", "next", "(seat + 2) % players", "bound")
+    f = silence_finding(spec, ruleset, classify(spec, ruleset, m, BUDGET, 535))
+    assert f.kind.value == "silence" and f.check == NAME and f.topic == "rule.trick.next"
+    assert f.witness is not None and f.witness.position is not None and len(f.witness.position.moves) <= 10
+    # The witness is a real table: the rules as stated play its moves.
+    Game(ruleset, f.witness.position.players).play_from(f.witness.position)
+    assert f.title == "Who moves next in a trick" and "a number one more or one less" in f.detail
+    (q,) = gathered_questions(spec, ruleset, [f])
+    (wording,) = q.wordings
+    assert set(wording.text) == {"en", "de", "es"}
+    assert "Stich" in wording.text["de"] and "baza" in wording.text["es"]
+    assert wording.text["en"] == f.proposed_wording
+
+
+def test_a_rule_the_spec_states_otherwise_gets_no_words_of_the_embedded_rule(ruleset: Ruleset) -> None:
+    from five35.checks.discovery.rules.check import silence_finding
+
+    spec = embedded_spec()
+    m = _mutant(ruleset, "trick.next", "next", "(seat + 2) % players", "bound")
+    verdict = classify(spec, ruleset, m, BUDGET, 535)
+    assert silence_finding(spec, ruleset, verdict).proposed_wording is not None
+    # A house rule that states the turn order otherwise: the embedded rule's words describe
+    # another rule, so the finding has none of them (the spec's own statement is its title).
+    house = mutant_ruleset(ruleset, m)
+    f = silence_finding(spec, house, verdict)
+    assert (
+        f.proposed_wording is None
+        and f.title == "Players take turns in seat order, skipping those out of the trick."
+    )
