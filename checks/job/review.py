@@ -468,6 +468,8 @@ def gathered_questions(
     for topic, members in by_topic.items():
         head = members[0]
         template = words.topic_questions[head.kind.value]
+        if topic.startswith(RULE_TOPIC) and "rule_silence" in words.topic_questions:
+            template = words.topic_questions["rule_silence"]
         # A hook's family of mutants has its own title, nearest clauses and settling sentence in
         # every language (the words file's `mutations`): better than the generic words.
         family = words.mutations.get(topic)

@@ -266,6 +266,7 @@ def test_a_silence_is_a_finding_with_a_short_witness_and_the_rule_in_every_langu
     assert set(wording.text) == {"en", "de", "es"}
     assert "Stich" in wording.text["de"] and "baza" in wording.text["es"]
     assert wording.text["en"] == f.proposed_wording
+    assert "more than one way" in q.ask["en"] and "Lesart" in q.ask["de"] and "lectura" in q.ask["es"]
 
 
 def test_a_rule_the_spec_states_otherwise_gets_no_words_of_the_embedded_rule(ruleset: Ruleset) -> None:
