@@ -165,6 +165,10 @@ def spec_numbers(spec: Spec) -> dict[str, int]:
     if isinstance(players, Mapping):
         out["players_min"], out["players_max"] = int(players["min"]), int(players["max"])
     hands = values.get("hand_size")
+    for count in range(3, 7):
+        dealt = _by_key(hands).get(str(count)) if isinstance(hands, Mapping) else None
+        if dealt is not None:
+            out[f"hand_{count}"] = int(dealt)
     two = _by_key(hands).get("2") if isinstance(hands, Mapping) else None
     if two is not None and "copies_small" in out and isinstance(ranks, list):
         out["hand_2"] = int(two)

@@ -109,6 +109,10 @@ NUMBER_BLANKS = frozenset(
         "players_min",
         "players_max",
         "hand_2",
+        "hand_3",
+        "hand_4",
+        "hand_5",
+        "hand_6",
         "aside_2",
         "two_hands_2",
     }

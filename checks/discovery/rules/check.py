@@ -13,7 +13,8 @@ import time
 from collections import Counter
 
 from ....engine.engines import rules_apart
-from ....spec import Ruleset, Spec
+from ....spec import Ruleset, Spec, embedded_spec
+from ....spec.lang.rulebook import rules_digest
 from ....spec.words import words_of
 from ...findings import (
     CheckContext,
@@ -84,9 +85,9 @@ def silence_finding(spec: Spec, ruleset: Ruleset, verdict: Verdict) -> Finding:
     texts = words.rule_mutations
     stated = next((r for r in spec.rules if r.id == mutant.rule), None)
     cites = tuple(c for c in (stated.cites if stated else ()) if c in spec.clauses)
-    own = None
-    if texts is not None and not rules_apart(ruleset).among([mutant.rule]):
-        own = texts.rules.get(mutant.rule)
+    own = (
+        texts.rules.get(mutant.rule) if texts is not None and _as_worded(spec, ruleset, mutant.rule) else None
+    )
     detail = mutant.name
     if texts is not None and words.mutation_texts is not None:
         detail = texts.detail.format(
@@ -115,6 +116,16 @@ def silence_finding(spec: Spec, ruleset: Ruleset, verdict: Verdict) -> Finding:
         proposed_wording=own.wording.get("en") if own is not None else None,
         topic=TOPIC_PREFIX + mutant.rule,
     )
+
+
+def _as_worded(spec: Spec, ruleset: Ruleset, rule_id: str) -> bool:
+    """Whether the rule in force is the rule the words file's words describe: the embedded spec's,
+    under its default profile (the same tree), and the spec states it as the embedded one does."""
+    if rules_apart(ruleset).among([rule_id]):
+        return False
+    default = {r.id: rules_digest((r,)) for r in embedded_spec().ruleset().rules}
+    ours = next((rules_digest((r,)) for r in ruleset.rules if r.id == rule_id), None)
+    return ours is not None and default.get(rule_id) == ours
 
 
 def check_rule_mutants(ctx: CheckContext) -> CheckResult:

@@ -16,6 +16,8 @@ non-strict. Discovery on the copy brings the rule back when
 Otherwise the rule escapes, and `Hidden.why` says why: no operator makes the rule again (the
 operators add conditions on a name against a constant, not between two names), or the mutant that
 does is equivalent on the copy (the weakening changes no play: the rule's part was dead there).
+A weakening that changes nothing at the table is counted apart (`Hidden.dead`): no difference
+over the bounded domain, or one no table shows (witness.py), as for a mutant.
 """
 
 from __future__ import annotations
@@ -28,8 +30,9 @@ from ....spec.lang import schema as S
 from ....spec.lang.compile import RuleDef, RuleError
 from ....spec.lang.rulebook import Rulebook
 from ....spec.lang.syntax import Binary, Bool, BoolOp, Name, Node, unparse
-from .classify import Budget, _differs, _modelled, classify, killed_by
+from .classify import NO_TABLE, Budget, _differs, _modelled, classify, killed_by
 from .operators import RuleMutant, _parts, _positions, _put, _with_part, mutant_ruleset, mutants
+from .witness import rule_witness
 
 _LOOSER = {">": ">=", "<": "<="}
 
@@ -109,6 +112,11 @@ def hidden_rule(
     if not _differs(played, on_copy, as_mutant, _modelled(played, as_mutant), budget, seed)[0]:
         return Hidden(
             rule.id, part, weakened, None, "the weakening changes no play: nothing to bring back", dead=True
+        )
+    if kill is None and rule_witness(played, on_copy, ("rules", "copy"), seed) is None:
+        # As for a mutant: a difference no table shows lies where play does not go.
+        return Hidden(
+            rule.id, part, weakened, None, f"the weakening {NO_TABLE}: nothing to bring back", dead=True
         )
     if kill is not None:
         clause, why = kill

@@ -284,3 +284,12 @@ def test_a_rule_the_spec_states_otherwise_gets_no_words_of_the_embedded_rule(rul
         f.proposed_wording is None
         and f.title == "Players take turns in seat order, skipping those out of the trick."
     )
+
+
+def test_a_rule_in_force_under_another_reading_is_not_worded_as_the_default_one(ruleset: Ruleset) -> None:
+    from five35.checks.discovery.rules.check import _as_worded
+
+    spec = embedded_spec()
+    other = spec.ruleset(readings={"run_order": "higher_beats"})
+    assert _as_worded(spec, ruleset, "pile.run") and not _as_worded(spec, other, "pile.run")
+    assert _as_worded(spec, other, "trick.next")  # no reading of run_order touches the turn
