@@ -35,7 +35,7 @@ from ...engine.simulate import Stats
 from ...spec import Ruleset, Spec, SpecError
 from ...spec.words import questions_of, words_of
 from ...spec.words_model import LANGUAGES, QuestionWords, RuleWords, Wording, Words
-from ..discovery.rules.check import TOPIC_PREFIX as RULE_TOPIC
+from ..discovery.rules import TOPIC_PREFIX as RULE_TOPIC
 from ..findings import (
     FINDING_KINDS,
     SEVERITIES,

@@ -87,7 +87,18 @@ def _cli(*args: str) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
-@pytest.mark.parametrize("path", HOUSE, ids=lambda p: p.stem)
+#: The house rules whose commands run by default (a rule of play and a rule of passing); every one
+#: of them under -m slow. The checks run on every one of them by default (the test above).
+COMMANDS_BY_DEFAULT = ("set-overwrites-run", "passing-keeps-you-in")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        pytest.param(p, id=p.stem, marks=[] if p.stem in COMMANDS_BY_DEFAULT else [pytest.mark.slow])
+        for p in HOUSE
+    ],
+)
 def test_rules_simulate_rulebook_and_vectors_run_and_say_the_interpreter_played(
     path: Path, tmp_path: Path
 ) -> None:

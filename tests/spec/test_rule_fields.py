@@ -116,7 +116,15 @@ def _before(path: Path, place: tuple[Any, ...], players: int, seed: int) -> list
     return _trace(ruleset, players, seed)
 
 
-@pytest.mark.parametrize(("place", "path", "key"), PLACES, ids=[p for p, _, _ in PLACES])
+# Every field of every rule by default; the readings' fragments too under -m slow (a fragment's
+# field is the same kind of field as a rule's, read by the same loader and interpreter).
+@pytest.mark.parametrize(
+    ("place", "path", "key"),
+    [
+        pytest.param(place, path, key, id=place, marks=[pytest.mark.slow] if path[0] != "rules" else [])
+        for place, path, key in PLACES
+    ],
+)
 def test_changing_a_rule_field_changes_play_or_is_refused(
     place: str, path: tuple[Any, ...], key: str, tmp_path: Path, original: Path
 ) -> None:

@@ -26,6 +26,7 @@ from ...findings import (
     Severity,
     kind_severity,
 )
+from . import TOPIC_PREFIX
 from .classify import VERDICTS, Budget, Verdict, classify, counts
 from .operators import OPERATORS, RuleMutant, mutants
 
@@ -69,10 +70,6 @@ def tally_of(every: int, verdicts: list[Verdict], rule_order: tuple[str, ...]) -
         per_operator=_ordered(per_operator, OPERATORS),
         named=tuple((v.verdict, v.mutant.name, v.why) for v in verdicts if v.verdict in NAMED),
     )
-
-
-#: A silence's question, by its rule: the topic of every silence of one rule.
-TOPIC_PREFIX = "rule."
 
 
 def silence_finding(spec: Spec, ruleset: Ruleset, verdict: Verdict) -> Finding:
