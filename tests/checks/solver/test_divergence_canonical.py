@@ -136,7 +136,11 @@ def test_the_same_divergence_findings_alone_and_after_every_check_before_it(tmp_
     # seed, which the first_leader witness deals from.
     before = [c.name for c in CHECKS[: [c.name for c in CHECKS].index("divergence") + 1]]
     assert before[-2:] == ["proofs", "divergence"]
-    run = run_checks(SPEC, SPEC.ruleset(), level="ci", seed=535, only=before)
+    # Of those, the ones that ask Z3 (whose context and memo divergence shares): conformance and
+    # the interpreter check hold the engines to the concrete model and ask Z3 nothing.
+    asking = [name for name in before if name not in ("conformance", "interpreter")]
+    assert asking == ["proofs", "divergence"]
+    run = run_checks(SPEC, SPEC.ruleset(), level="ci", seed=535, only=asking)
     (result,) = [r for r in run.results if r.name == "divergence"]
     # The output adds its own fields to a finding, such as whether it is new: the witnesses are
     # compared.
