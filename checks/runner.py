@@ -196,8 +196,8 @@ CHECKS: tuple[Check, ...] = (
         "Mutants of the rules: every part of every rule under generic operators, each classified",
         _Deferred(".discovery.rules.check", "check_rule_mutants"),
         bound_to_535="the questions that kill a mutant are 535's clauses",
-        # Its mutants are classified one by one: at level deep, six units of contiguous blocks.
-        shards=6,
+        # Its mutants are classified one by one: at level deep, four units of contiguous blocks.
+        shards=4,
         # Its silences are findings at every level, but the report's job (at level ci, the
         # default) would ask questions of a seeded handful of mutants: it runs the check at level
         # deep, where every mutant is classified.

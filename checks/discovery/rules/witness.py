@@ -30,9 +30,10 @@ from ..silences import Budget, Effort, diverge
 MAX_MOVES = 10
 #: The short-trick search's tables, and no seeded matches: those come last, and only if needed.
 SHORT = Budget(tables=200, matches=0, invariant_matches=0)
+SHORT_LARGER = Budget(tables=60, matches=0, invariant_matches=0)
 MATCHES = Budget(tables=0, matches=2, invariant_matches=0)
 #: The small tables played in lockstep: how many deals per player count, and the most states each.
-SMALL_DEALS = 30
+SMALL_DEALS = 18
 SMALL_STATES = 300
 
 
@@ -56,7 +57,10 @@ def rule_witness(played: Ruleset, mutant: Ruleset, names: tuple[str, str], seed:
     None when none is found."""
     players = range(played.players_min, played.players_max + 1)
     for p in players:
-        witness, how = diverge((played, make_engine), (mutant, SpecEngine), p, SHORT, seed, names)
+        # Past the smallest table the short tricks seldom show what it did not (a rule of one
+        # player count): a smaller search there.
+        budget = SHORT if p == players[0] else SHORT_LARGER
+        witness, how = diverge((played, make_engine), (mutant, SpecEngine), p, budget, seed, names)
         if witness is not None:
             found = Found(witness, p, how)
             if found.moves <= MAX_MOVES:
