@@ -150,11 +150,15 @@ def _rich(game: Engine, state: State) -> State:
 
 
 def _change(
-    a: Engine, b: Engine, state: State, move: Move
+    a: Engine, b: Engine, state: State, move: Move, noticed: bool = False
 ) -> tuple[str, tuple[State, tuple[object, ...]], tuple[State, tuple[object, ...]]] | None:
-    """What differs when both engines play `move` from `state` (None: nothing a player notices)."""
+    """What differs when both engines play `move` from `state` (None: nothing a player notices).
+    With `noticed`, a difference in the events alone (a trick recorded as ended on the move that
+    ends the round, the tables after it the same) is none either."""
     after_a = a.apply(state, move)
     after_b = b.apply(state, move)
+    if noticed and after_a[0] == after_b[0]:
+        return None
     if outcome_key(after_a[1]) != outcome_key(after_b[1]):
         ta = [e.winner for e in after_a[1] if isinstance(e, TrickEnd)]
         tb = [e.winner for e in after_b[1] if isinstance(e, TrickEnd)]
@@ -204,7 +208,13 @@ def _going_out(game: Engine, state: State, move: Move) -> State:
 
 
 def _real_witness(
-    a: Engine, b: Engine, seq: Seq, move: Move | None, names: tuple[str, str], out: bool = False
+    a: Engine,
+    b: Engine,
+    seq: Seq,
+    move: Move | None,
+    names: tuple[str, str],
+    out: bool = False,
+    noticed: bool = False,
 ) -> Witness | None:
     """The difference found with rich hands, on a table dealt for real (with `out`, the last
     mover holding only the move's cards): None when the deck cannot deal it or the difference does
@@ -233,7 +243,7 @@ def _real_witness(
         return shrunk_witness(a, b, state, (la, lb), names, history)
     if move is None or move not in la:
         return None
-    changed = _change(a, b, state, move)
+    changed = _change(a, b, state, move, noticed)
     if changed is None:
         return None
     change, after_a, after_b = changed
@@ -249,7 +259,7 @@ def _seat_after(game: Engine, seq: Seq) -> int:
 
 
 def search_play(
-    a: Engine, b: Engine, names: tuple[str, str], max_nodes: int = MAX_NODES
+    a: Engine, b: Engine, names: tuple[str, str], max_nodes: int = MAX_NODES, noticed: bool = False
 ) -> tuple[Witness | None, int, bool]:
     """The smallest trick sequence (fewest cards placed, then fewest plays) after which `a` and `b`
     allow different moves or a move ends differently, as a witness on a real table; with the
@@ -267,7 +277,7 @@ def search_play(
         if found is not None and (cards, plays) >= found[:2]:
             break
         if tables >= max_nodes:
-            return _found_witness(a, b, found, names), tables, False
+            return _found_witness(a, b, found, names, noticed), tables, False
         tables += 1
         rich = _rich(a, state)
         la, lb = a.legal_moves(rich), b.legal_moves(rich)
@@ -279,18 +289,18 @@ def search_play(
             here = cards + len(move.cards)
             if found is not None and (here, plays + 1) >= found[:2]:
                 continue
-            if _change(a, b, rich, move) is not None:
+            if _change(a, b, rich, move, noticed) is not None:
                 found = _better(found, (here, plays + 1, seq, move, False))
                 continue
             # The same move by a player who goes out with it: what the end of a round decides
             # (the points, who leads next) shows on the round's first play already.
-            if not plays and _change(a, b, _going_out(a, rich, move), move) is not None:
+            if not plays and _change(a, b, _going_out(a, rich, move), move, noticed) is not None:
                 found = _better(found, (here, plays + 1, seq, move, True))
                 continue
             child, _ = a.apply(rich, move)
             if plays + 1 < MAX_PLAYS and child.phase == "play":
                 heapq.heappush(heap, (here, plays + 1, next(tie), (*seq, (state.to_move, move)), child))
-    return _found_witness(a, b, found, names), tables, True
+    return _found_witness(a, b, found, names, noticed), tables, True
 
 
 #: The smallest difference so far: cards placed, plays, the plays before, the move, and whether
@@ -302,11 +312,13 @@ def _better(old: Found | None, new: Found) -> Found:
     return new if old is None or new[:2] < old[:2] else old
 
 
-def _found_witness(a: Engine, b: Engine, found: Found | None, names: tuple[str, str]) -> Witness | None:
+def _found_witness(
+    a: Engine, b: Engine, found: Found | None, names: tuple[str, str], noticed: bool = False
+) -> Witness | None:
     if found is None:
         return None
     _, _, seq, move, out = found
-    return _real_witness(a, b, seq, move, names, out)
+    return _real_witness(a, b, seq, move, names, out, noticed)
 
 
 def search_deal(a: Engine, b: Engine, seed: int, names: tuple[str, str]) -> Witness | None:

@@ -344,10 +344,12 @@ def diverge(
     seed: int,
     names: tuple[str, str],
     effort: Effort | None = None,
+    noticed: bool = False,
 ) -> tuple[Witness | None, str]:
     """The first difference in play between two (ruleset, engine) sides at one player count: the
     first deal, the short tricks, then seeded matches. (None, "") when none is found. `effort`
-    counts the tables searched and the matches played."""
+    counts the tables searched and the matches played; `noticed`: the short tricks count only a
+    difference the tables after a move show (decisions._change)."""
     effort = effort if effort is not None else Effort()
     a = _engine_or_why(played[0], played[1], players)
     b = _engine_or_why(compared[0], compared[1], players)
@@ -363,7 +365,7 @@ def diverge(
         witness = decisions.search_deal(a, b, seed, names)
         if witness is not None:
             return witness, "deal"
-        witness, tables, _ = decisions.search_play(a, b, names, max_nodes=budget.tables)
+        witness, tables, _ = decisions.search_play(a, b, names, max_nodes=budget.tables, noticed=noticed)
         effort.tables += tables
         if witness is not None:
             return witness, "tricks"

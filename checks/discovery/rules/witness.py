@@ -6,8 +6,9 @@ implements them), the mutant by the spec interpreter. The search goes as the eng
 (silences.diverge): the first deal, then the short tricks from a table where the mover holds the
 whole deck, at every player count; then real small tables, the two sides in lockstep, breadth
 first, so that a rule reading what a hand holds (a player's last cards, the players still in the
-trick) is met with the hands it needs; then seeded matches, whose witness may take longer to set
-up.
+trick) is met with the hands it needs; then seeded matches, cut back to their last trick. A
+difference counts only where the tables after a move differ: a trick recorded as ended on the move
+that ends the round, the round's result the same, is no difference a player notices.
 """
 
 from __future__ import annotations
@@ -60,7 +61,9 @@ def rule_witness(played: Ruleset, mutant: Ruleset, names: tuple[str, str], seed:
         # Past the smallest table the short tricks seldom show what it did not (a rule of one
         # player count): a smaller search there.
         budget = SHORT if p == players[0] else SHORT_LARGER
-        witness, how = diverge((played, make_engine), (mutant, SpecEngine), p, budget, seed, names)
+        witness, how = diverge(
+            (played, make_engine), (mutant, SpecEngine), p, budget, seed, names, Effort(), noticed=True
+        )
         if witness is not None:
             found = Found(witness, p, how)
             if found.moves <= MAX_MOVES:
@@ -74,17 +77,19 @@ def rule_witness(played: Ruleset, mutant: Ruleset, names: tuple[str, str], seed:
     for p in players:
         witness, how = diverge((played, make_engine), (mutant, SpecEngine), p, MATCHES, seed, names, Effort())
         if witness is not None:
-            found = Found(witness, p, how)
-            return _from_trick(played, mutant, found, names) or found
+            # A match shows any difference, a trick recorded otherwise too: set up again from its
+            # last trick, the difference must show on the tables after a move.
+            return _from_trick(played, mutant, Found(witness, p, how), names)
     return None
 
 
 def _from_trick(played: Ruleset, mutant: Ruleset, found: Found, names: tuple[str, str]) -> Found | None:
-    """A long witness set up again from the start of its last trick: the hands, the scores and
-    the leader of that moment dealt as a round, and the two sides played in lockstep from there
-    (what came before the trick is not part of the table any more)."""
+    """A seeded match's witness set up again from the start of its last trick: the hands, the
+    scores and the leader of that moment dealt as a round, and the two sides played in lockstep
+    from there (what came before the trick is not part of the table any more); None where no
+    difference the tables after a move show is found there."""
     position = found.witness.position
-    if position is None or found.moves <= MAX_MOVES:
+    if position is None:
         return None
     try:
         a, b = make_engine(played, found.players), SpecEngine(mutant, found.players)
@@ -120,7 +125,7 @@ def _along(
             return shrunk_witness(a, b, state, (la, lb), names, history) or _legal_witness(
                 a, b, state, (la, lb), names, history
             )
-        changed = _change(a, b, state, move)
+        changed = _change(a, b, state, move, noticed=True)
         if changed is not None:
             change, after_a, after_b = changed
             return step_witness(a, b, state, move, (la, lb), (after_a, after_b), names, change, history)
@@ -187,7 +192,7 @@ def _lockstep(a: Engine, b: Engine, start: State, names: tuple[str, str]) -> Wit
                 a, b, state, (la, lb), names, history
             )
         for move in sorted(la, key=str):
-            changed = _change(a, b, state, move)
+            changed = _change(a, b, state, move, noticed=True)
             if changed is not None:
                 change, after_a, after_b = changed
                 return step_witness(a, b, state, move, (la, lb), (after_a, after_b), names, change, history)
