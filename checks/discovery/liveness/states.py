@@ -272,6 +272,18 @@ def stated_otherwise(ruleset: Ruleset, rule_ids: Iterable[str]) -> list[str]:
     return rules_apart(ruleset).among(rule_ids)
 
 
+Failed = dict[str, tuple[Mapping[str, Any], Position]]
+
+
+def _record(
+    failed: Failed, ruleset: Ruleset, rs: Ruleset, name: str, facts: Mapping[str, Any], position: Position
+) -> None:
+    """A property `rs` breaks, with its facts, the readings it changes from `ruleset`'s, and the
+    moves from `position`'s deal to where it breaks."""
+    changed = {p: r for p, r in rs.reading_items if ruleset.reading(p) != r}
+    failed[name] = ({"readings": changed, **facts, "moves": [str(m) for m in position.moves]}, position)
+
+
 def every_deal_of(
     spec: Spec,
     ruleset: Ruleset,
@@ -279,7 +291,7 @@ def every_deal_of(
     rulesets: Sequence[Ruleset],
     measured: bool,
     engine: Callable[[Ruleset, int], Engine],
-    failed: dict[str, tuple[Mapping[str, Any], Position]],
+    failed: Failed,
 ) -> tuple[int, str]:
     """Every deal of `tables` (tables.py) under each of `rulesets` (`ruleset` first), each class
     of alike deals once, the states of all of a table's deals searched together; a property one
@@ -309,9 +321,14 @@ def every_deal_of(
                 stopped.add(table)
             if found is not None and found[0] not in failed:
                 name, facts, origin, path = found
-                changed = {p: r for p, r in rs.reading_items if ruleset.reading(p) != r}
-                position = Position(hands=starts[origin], leader=0, moves=tuple(path))
-                failed[name] = ({"readings": changed, **facts, "moves": [str(m) for m in path]}, position)
+                _record(
+                    failed,
+                    ruleset,
+                    rs,
+                    name,
+                    facts,
+                    Position(hands=starts[origin], leader=0, moves=tuple(path)),
+                )
             if table not in scope:  # the checked ruleset's words (it comes first)
                 blanks = {
                     "players": str(table.players),
@@ -367,12 +384,8 @@ def states(
             states += count
             if problem is not None and problem[0] not in failed:
                 name, facts, path = problem
-                changed = {p: r for p, r in rs.reading_items if ruleset.reading(p) != r}
                 position = Position(hands=deal.hands, leader=deal.leader, moves=tuple(path))
-                failed[name] = (
-                    {"readings": changed, **facts, "moves": [str(m) for m in path]},
-                    position,
-                )
+                _record(failed, ruleset, rs, name, facts, position)
     if not states:
         raise ValueError("liveness: no small deal could be played, so no state property was checked")
     table_states, tables = 0, ""

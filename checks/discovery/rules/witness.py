@@ -101,12 +101,11 @@ def _from_trick(played: Ruleset, mutant: Ruleset, found: Found, names: tuple[str
             if state.pile is None and not state.passed:
                 trick_start, since = state, i
             state, _ = a.apply(state, move)
-        hands = [a.codec.cards(h) for h in trick_start.hands]
-        at = (hands, trick_start.to_move, trick_start.scores)
-        start = a.start_round(*at, round_no=trick_start.round)
-        if b.start_round(*at, round_no=trick_start.round) != start:
-            return None
     except (ValueError, SpecError):
+        return None
+    hands = [a.codec.cards(h) for h in trick_start.hands]
+    start = _dealt(a, b, hands, trick_start.to_move, trick_start.scores, trick_start.round)
+    if start is None:
         return None
     witness = _along(a, b, start, position.moves[since:], names) or _lockstep(a, b, start, names)
     return Found(witness, found.players, "tables") if witness is not None else None
@@ -119,19 +118,52 @@ def _along(
     state = start
     plays: list[tuple[int, Move]] = []
     for move in moves[: MAX_MOVES + 1]:
-        history = RoundHistory(start, list(plays))
-        la, lb = set(a.legal_moves(state)), set(b.legal_moves(state))
-        if la != lb:
-            return shrunk_witness(a, b, state, (la, lb), names, history) or _legal_witness(
-                a, b, state, (la, lb), names, history
-            )
+        found = _difference(a, b, state, [move], names, RoundHistory(start, list(plays)))
+        if found is not None:
+            return found
+        plays.append((state.to_move, move))
+        state, _ = a.apply(state, move)
+    return None
+
+
+def _difference(
+    a: Engine,
+    b: Engine,
+    state: State,
+    moves: Sequence[Move] | None,
+    names: tuple[str, str],
+    history: RoundHistory,
+) -> Witness | None:
+    """The witness at `state` where the two sides allow different moves, or where one of `moves`
+    (None: every move both allow) changes the tables after it differently; None where neither."""
+    la, lb = set(a.legal_moves(state)), set(b.legal_moves(state))
+    if la != lb:
+        return shrunk_witness(a, b, state, (la, lb), names, history) or _legal_witness(
+            a, b, state, (la, lb), names, history
+        )
+    for move in sorted(la, key=str) if moves is None else moves:
         changed = _change(a, b, state, move, noticed=True)
         if changed is not None:
             change, after_a, after_b = changed
             return step_witness(a, b, state, move, (la, lb), (after_a, after_b), names, change, history)
-        plays.append((state.to_move, move))
-        state, _ = a.apply(state, move)
     return None
+
+
+def _dealt(
+    a: Engine,
+    b: Engine,
+    hands: Sequence[Sequence[int]],
+    leader: int,
+    scores: tuple[int, ...],
+    round_no: int = 1,
+) -> State | None:
+    """The round both sides set up from these hands, None where they set it up differently (the
+    deal itself differs: the first search looks at deals) or cannot."""
+    try:
+        start = a.start_round(hands, leader, scores, round_no=round_no)
+        return start if b.start_round(hands, leader, scores, round_no=round_no) == start else None
+    except (ValueError, SpecError):
+        return None
 
 
 def _deals(ruleset: Ruleset, players: int, seed: int) -> list[tuple[list[list[int]], tuple[int, ...]]]:
@@ -166,11 +198,8 @@ def _small_tables(
     except SpecError:
         return None
     for hands, scores in _deals(played, players, seed):
-        try:
-            start = a.start_round(hands, 0, scores)
-            if b.start_round(hands, 0, scores) != start:
-                continue  # the deal itself differs: the first search looks at deals
-        except (ValueError, SpecError):
+        start = _dealt(a, b, hands, 0, scores)
+        if start is None:
             continue
         witness = _lockstep(a, b, start, names)
         if witness is not None:
@@ -185,17 +214,11 @@ def _lockstep(a: Engine, b: Engine, start: State, names: tuple[str, str]) -> Wit
     seen = {start}
     while queue and len(seen) <= SMALL_STATES:
         state, plays = queue.popleft()
-        history = RoundHistory(start, list(plays))
-        la, lb = set(a.legal_moves(state)), set(b.legal_moves(state))
-        if la != lb:
-            return shrunk_witness(a, b, state, (la, lb), names, history) or _legal_witness(
-                a, b, state, (la, lb), names, history
-            )
-        for move in sorted(la, key=str):
-            changed = _change(a, b, state, move, noticed=True)
-            if changed is not None:
-                change, after_a, after_b = changed
-                return step_witness(a, b, state, move, (la, lb), (after_a, after_b), names, change, history)
+        found = _difference(a, b, state, None, names, RoundHistory(start, list(plays)))
+        if found is not None:
+            return found
+        # No difference here: both sides allow the same moves, and each ends alike.
+        for move in sorted(a.legal_moves(state), key=str):
             child, _ = a.apply(state, move)
             if child.phase == "play" and len(plays) + 1 < MAX_MOVES and child not in seen:
                 seen.add(child)
