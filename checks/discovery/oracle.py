@@ -36,7 +36,7 @@ rules model, that is by the readings, and are not used.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
 
@@ -45,6 +45,7 @@ from ...engine.bots import get_bot
 from ...engine.simulate import EndlessPlay, bot_rngs, game_seed, move_limit
 from ...engine.state import MatchEnd, RoundEnd, TrickEnd
 from ...spec import SpecError
+from . import universal as every
 
 EIGHT = 8
 #: How a trick ended, in the words a kill's message uses (it is read in the report's technical part).
@@ -325,42 +326,19 @@ def _leads_as_typed(game: Game) -> str | None:
         option = game.option(state, Move("lead", cards))
         if option is None or option.pile.kind != kind:
             return f"{','.join(map(str, cards))} cannot be led as a {kind}"
+    # "Ein führender Spieler muss immer eine, zwei oder drei Karten spielen": never one more.
+    more = game.ruleset.max_cards_per_turn + 1  # the spec's number, not what the rules let a turn place
+    if more <= game.copies and game.option(state, Move("lead", (ranks[0],) * more)) is not None:
+        return f"{more} cards can be led"
     return None
 
 
 def _only_four_endings(game: Game) -> str | None:
     """A trick ends only in one of the four ways ("wenn 1 von 4 Dingen eintritt"): a lead, or an
-    overwrite or add that leaves a pile below its closing size, with no 8 in the pile, the cards
-    placed or the trick's opening pile, does not end it."""
-    for pile in [None, *game.placeable_piles()]:
-        if pile is not None and EIGHT in pile.cards:
-            continue
-        base = _state(game, pile)
-        for move in game.placing_moves(pile):
-            if EIGHT in move.cards:
-                continue
-            option = game.option(base, move)
-            if option is None:
-                continue
-            closing = game.closing_size(option.pile.kind)
-            if closing is not None and option.pile.size >= closing:
-                continue
-            if game.ends_trick(holding(game, base, move.cards), move):
-                where = "an empty table" if pile is None else str(pile)
-                return f"'{move}' onto {where} ends the trick, which is none of the four endings"
-        if pile is not None and game.players >= 3:
-            # A pass that leaves two or more players in the trick: not "all but one pass".
-            passing = holding(game, base, ())
-            try:
-                may_pass = PASS in game.legal_moves(passing)
-            except SpecError:
-                may_pass = False  # rules that leave the mover no move: play's invariants say so
-            if not may_pass:
-                continue  # whether a player may pass is another clause's question
-            _, events = game.apply(passing, PASS)
-            if any(isinstance(e, TrickEnd) for e in events):
-                return f"a pass onto {pile} with {game.players - 1} players still in ends the trick"
-    return None
+    overwrite or add that leaves a pile below its closing size, with no 8 placed, does not end it,
+    nor does a pass that leaves two or more players in the trick; asked of every such play and in
+    every moment a rule may read (universal.py)."""
+    return every.goes_on_every(game)
 
 
 def holding(game: Game, state: State, cards: Sequence[int]) -> State:
@@ -417,20 +395,25 @@ def _lowest_wins(game: Game) -> str | None:
 def _match_end_score(game: Game) -> str | None:
     """The match ends after the round in which a player reaches the match-end score ("20 oder mehr
     Punkte"), and goes on after one that leaves every player below it: a round is played out (the
-    leader goes out with a single card) with player 1 one point short of the score after it, then
-    exactly on it, and everyone else below it."""
+    leader goes out with a single card) leaving player 1 on every score up to the match-end score
+    with the others on none, then player 1 one short of it and on it with the others on every
+    lower score."""
     target = game.ruleset.match_end_score
     hands, points = _one_card_round(game)
     if not target or any(p < 0 or p >= target for p in points[1:]):
         return None
-    for after in (target - 1, target):
-        if after - points[1] < 0:
-            return None
-        ended, _ = _played_out(game, hands, [0, after - points[1], *([0] * (game.players - 2))])
-        reached = after >= target
+    others = max(points[2:], default=0)
+    cases = [(after, 0) for after in range(points[1], target + 1)]
+    cases += [(after, low) for after in (target - 1, target) for low in range(1, target - others)]
+    for after, low in cases:
+        start = [low, after - points[1], *([low] * (game.players - 2))]
+        ended, _ = _played_out(game, hands, start)
+        final = [start[0], after, *(low + p for p in points[2:])]
+        reached = max(final) >= target
         if (ended.phase == "match_over") != reached:
             verb = "goes on" if reached else "ends"
-            return f"the match {verb} after a round that leaves a player on {after} points"
+            rest = f", the others on {low} or a little more" if low else ""
+            return f"the match {verb} after a round that leaves a player on {after} points{rest}"
     return None
 
 
@@ -498,6 +481,38 @@ QUESTIONS: tuple[Question, ...] = (
     Question(
         "trick.end.four", "trick.end", "Ein Stich endet, wenn 1 von 4 Dingen eintritt", _only_four_endings
     ),
+    # The clauses that speak of every case, asked of every case (universal.py).
+    Question(
+        "action.add.every",
+        "action.add",
+        "Eine oder mehrere Karten ... um Sätze/Läufe zu verlängern",
+        every.adds_lengthen_every,
+    ),
+    Question("pile.ranked.every", "action.overwrite", "einen höherrangigen Stapel", every.ranked_every),
+    Question(
+        "action.overwrite.every",
+        "action.overwrite",
+        "Einen höherrangigen Stapel, der dem Typ und der Größe ... entspricht",
+        every.overwrite_every,
+    ),
+    Question(
+        "trick.end.set.every",
+        "trick.end.set",
+        "Ein Spieler legt die vierte Karte zu einem aktiven Satz",
+        every.closes_set_every,
+    ),
+    Question(
+        "trick.end.run.every",
+        "trick.end.run",
+        "Ein Spieler legt die fünfte Karte eines Laufs",
+        every.closes_run_every,
+    ),
+    Question(
+        "eight.trigger.every",
+        "eight.trigger",
+        "Wird eine Karte des Ranges 8 in einem Stich gespielt",
+        every.eight_every,
+    ),
 )
 
 
@@ -531,18 +546,22 @@ def _asked(question: Question, game: Game) -> Kill | None:
 
 def ask_questions(game: Game) -> Kill | None:
     """The first question the engine contradicts."""
+    return next(contradictions(game), None)
+
+
+def contradictions(game: Game) -> Iterator[Kill]:
+    """The questions the engine contradicts, asked one at a time (a caller may stop at the first)."""
     for question in QUESTIONS:
         kill = _asked(question, game)
         if kill is not None:
-            return kill
-    return None
+            yield kill
 
 
 def contradicted(game: Game) -> tuple[Kill, ...]:
     """Every question the engine contradicts. The reference engine contradicts none under rules
     that say what the texts say; under a spec that changes a number the texts state (3 copies where
     they say 4) it contradicts that question, which then tells no mutant from it."""
-    return tuple(kill for question in QUESTIONS if (kill := _asked(question, game)) is not None)
+    return tuple(contradictions(game))
 
 
 #: The play invariants: id -> the clause it cites (None: a rule the texts never write).

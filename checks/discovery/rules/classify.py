@@ -54,7 +54,7 @@ from ...oracles.z3model import (
     loop_bounds,
     outcome_differs,
 )
-from ..oracle import contradicted, play_violation
+from ..oracle import contradictions, play_violation
 from .hooks import Hooks
 from .operators import RuleMutant, mutant_ruleset
 from .witness import Found, rule_witness
@@ -279,7 +279,7 @@ def killed_by(mutant: Ruleset, budget: Budget, seed: int) -> tuple[str, str] | N
     too) or RuleError where the rules cannot be played."""
     engines = [SpecEngine(mutant, p) for p in range(mutant.players_min, mutant.players_max + 1)]
     for engine in engines:
-        for kill in contradicted(Hooks(engine)):  # type: ignore[arg-type]  # Hooks answers as a Game
+        for kill in contradictions(Hooks(engine)):  # type: ignore[arg-type]  # Hooks answers as a Game
             if kill.clause is not None:
                 return kill.clause, f"{kill.by}: {kill.message}"
     for engine in engines:

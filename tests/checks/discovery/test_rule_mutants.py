@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 from five35.checks.discovery.oracle import contradicted, play_violation
 from five35.checks.discovery.rules.check import NAME, check_rule_mutants, selected
-from five35.checks.discovery.rules.classify import Budget, classify
+from five35.checks.discovery.rules.classify import Budget, classify, killed_by
 from five35.checks.discovery.rules.hidden import Hidden, copies, hidden_rule
 from five35.checks.discovery.rules.hooks import Hooks
 from five35.checks.discovery.rules.operators import (
@@ -293,3 +293,55 @@ def test_a_rule_in_force_under_another_reading_is_not_worded_as_the_default_one(
     other = spec.ruleset(readings={"run_order": "higher_beats"})
     assert _as_worded(spec, ruleset, "pile.run") and not _as_worded(spec, other, "pile.run")
     assert _as_worded(spec, other, "trick.next")  # no reading of run_order touches the turn
+
+
+@pytest.mark.parametrize(
+    ("name", "question", "says"),
+    [
+        # An exception on a rank that a clause speaking of every set and run leaves no room for.
+        (
+            "action.add.may: ((onto and grows and end and cap) and (not has(old.cards, 11)))",
+            "action.add.every",
+            "lengthens the set 11,11",
+        ),
+        # An exception on the moment: the closing card ends the trick however many cards are kept.
+        (
+            "trick.end.set.ends: (((pile.kind == set) and (pile.size >= closes_at(pile))) and (not (cards_left == 2)))",
+            "trick.end.set.every",
+            "(keeping 2 cards)",
+        ),
+        (
+            "pile.run.beats: ((order(new.first) < order(old.first)) and (not has(new.cards, 9)))",
+            "pile.ranked.every",
+            "neither ranks higher",
+        ),
+        # A 9 in the opening pile switching the Rule of 8 off: only an 8 there does.
+        ("trick.end.eight.exempt: has(opening.cards, 9)", "eight.trigger.every", "in a trick the"),
+        # Passing that never ends the trick: all but one passing is one of the four endings.
+        ("trick.end.passes.ends: (in_trick == 0)", "trick.end.four", "leaves one player"),
+        # A play of an 8 ending the trick as a closed run below its size.
+        (
+            "trick.end.run.ends: (((pile.kind == run) and (pile.size >= closes_at(pile))) or has(placed, 8))",
+            "trick.end.four",
+            "as a closed run, below its size",
+        ),
+        ("action.lead.cards.max: (max_cards_per_turn + 1)", "pile.types.lead", "4 cards can be led"),
+        (
+            "action.overwrite.may: (((new.kind == old.kind) and (new.size == old.size) and beats(new, old)) or (old.size == 4))",
+            "action.overwrite.every",
+            "which is not of its size",
+        ),
+        (
+            "match.end.ends: ((highest_score >= match_end_score) and (not (lowest_score == 1)))",
+            "match.end.score",
+            "the others on 1",
+        ),
+    ],
+)
+def test_a_clause_of_every_case_kills_an_exception_it_leaves_no_room_for(
+    ruleset: Ruleset, every: list[RuleMutant], name: str, question: str, says: str
+) -> None:
+    mutant = next(m for m in every if m.name == name)
+    kill = killed_by(mutant_ruleset(ruleset, mutant), BUDGET, 0)
+    assert kill is not None and kill[1].startswith(question + ":"), kill
+    assert says in kill[1], kill
