@@ -306,7 +306,8 @@ def test_a_rule_in_force_under_another_reading_is_not_worded_as_the_default_one(
         ),
         # An exception on the moment: the closing card ends the trick however many cards are kept.
         (
-            "trick.end.set.ends: (((pile.kind == set) and (pile.size >= closes_at(pile))) and (not (cards_left == 2)))",
+            "trick.end.set.ends: (((pile.kind == set) and (pile.size >= closes_at(pile)))"
+            " and (not (cards_left == 2)))",
             "trick.end.set.every",
             "(keeping 2 cards)",
         ),
@@ -327,7 +328,8 @@ def test_a_rule_in_force_under_another_reading_is_not_worded_as_the_default_one(
         ),
         ("action.lead.cards.max: (max_cards_per_turn + 1)", "pile.types.lead", "4 cards can be led"),
         (
-            "action.overwrite.may: (((new.kind == old.kind) and (new.size == old.size) and beats(new, old)) or (old.size == 4))",
+            "action.overwrite.may: (((new.kind == old.kind) and (new.size == old.size)"
+            " and beats(new, old)) or (old.size == 4))",
             "action.overwrite.every",
             "which is not of its size",
         ),
