@@ -235,12 +235,11 @@ def _closing_placed(game: Game, kind: str) -> str | None:
             break
     if closing is None or (kind == "set" and closing > game.copies):
         return None
-    made = {
-        new.size for pile in game.placeable_piles() if pile.kind == kind for _, new in game.add_options(pile)
-    }
-    if closing not in made:
-        return f"no add makes a {kind} of {closing}, the size that ends the trick"
-    return None
+    # Asked pile by pile, stopping at the first add that makes the closing size.
+    for pile in game.placeable_piles():
+        if pile.kind == kind and any(new.size == closing for _, new in game.add_options(pile)):
+            return None
+    return f"no add makes a {kind} of {closing}, the size that ends the trick"
 
 
 def _run_closes(game: Game) -> str | None:
@@ -260,27 +259,6 @@ def _copies(game: Game) -> str | None:
     if game.copies not in allowed:
         want = " or ".join(map(str, sorted(allowed)))
         return f"{game.copies} copies of each card with {game.players} players, not {want}"
-    return None
-
-
-def _adds_lengthen(game: Game) -> str | None:
-    """Some set and some run of two can be lengthened by an add, and some add places two cards."""
-    two_cards = False
-    for kind in ("set", "run"):
-        if kind == "set" and game.copies < 3:
-            continue
-        found = False
-        for pile in game.placeable_piles():
-            if pile.kind != kind or pile.size != 2:
-                continue
-            for added, new in game.add_options(pile):
-                if new.kind == kind and new.size > pile.size:
-                    found = True
-                    two_cards = two_cards or len(added) >= 2
-        if not found:
-            return f"no add lengthens a {kind} of two"
-    if not two_cards and game.max_cards >= 2 and game.copies >= 4:
-        return "no add places more than one card"
     return None
 
 
@@ -457,12 +435,6 @@ QUESTIONS: tuple[Question, ...] = (
     Question("trick.end.run.card", "trick.end.run", "die fünfte Karte eines Laufs", _run_closes),
     Question(
         "deck.copies.count", "deck.copies", "4 pro Karte bei 2-4 Spielern / 5 pro Karte bei 5+", _copies
-    ),
-    Question(
-        "action.add.lengthens",
-        "action.add",
-        "Eine oder mehrere Karten ... um Sätze/Läufe zu verlängern",
-        _adds_lengthen,
     ),
     Question(
         "round.scoring.cards",

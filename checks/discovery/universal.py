@@ -92,11 +92,7 @@ def table(
     opening pile from the trick, the reference engine from opening_has_eight."""
     players, seat = game.players, moment.seat
     ranks = game.ruleset.ranks
-    spare = [r for r in ranks if r not in cards and r != EIGHT] or list(ranks)
-    hand = (*cards, *(spare[i % len(spare)] for i in range(moment.kept)))
     start = game.start_round([[ranks[s % len(ranks)]] for s in range(players)], seat)
-    hands = list(start.hands)
-    hands[seat] = game.codec.pack(hand)
     trick: tuple[Play, ...] = ()
     last = -1
     has_eight = False
@@ -118,16 +114,21 @@ def table(
     if trick:
         # They passed after the last placer placed (a pass in a row before the mover's move).
         trick = (*trick, *(Play(s, PASS) for s in range(players) if out >> s & 1))
-    return replace(
-        start,
-        hands=tuple(hands),
-        to_move=seat,
-        pile=pile,
-        trick=trick,
-        last_player=last,
-        passed=out,
-        opening_has_eight=has_eight,
+    state = replace(
+        start, to_move=seat, pile=pile, trick=trick, last_player=last, passed=out, opening_has_eight=has_eight
     )
+    return holding(game, state, cards, moment.kept)
+
+
+def holding(game: Game, state: State, cards: Sequence[int], kept: int = 1) -> State:
+    """`state` with the player to move holding `cards` and `kept` cards more (of other ranks than
+    the cards and the 8)."""
+    ranks = game.ruleset.ranks
+    spare = [r for r in ranks if r not in cards and r != EIGHT] or list(ranks)
+    hand = (*cards, *(spare[i % len(spare)] for i in range(kept)))
+    hands = list(state.hands)
+    hands[state.to_move] = game.codec.pack(hand)
+    return replace(state, hands=tuple(hands))
 
 
 def reasons_of(game: Game, state: State, move: Move) -> tuple[TrickEndReason, ...] | None:
@@ -386,8 +387,9 @@ def goes_on_every(game: Game) -> str | None:
     players or more in the trick, while one that leaves one player ends it."""
     first = True
     for pile in [None, *game.placeable_piles()]:
+        base = table(game, pile, ())
         for move in game.placing_moves(pile):
-            option = game.option(table(game, pile, move.cards), move)
+            option = game.option(base, move)
             if option is None:
                 continue
             closing = game.closing_size(option.pile.kind)
@@ -398,7 +400,7 @@ def goes_on_every(game: Game) -> str | None:
             ):
                 # The Rule of 8 may end it (which plays are the Rule of 8 is the texts' question),
                 # but not as a set or run closed below its size.
-                ended = reasons_of(game, table(game, pile, move.cards), move) or ()
+                ended = reasons_of(game, holding(game, base, move.cards), move) or ()
                 closed = [CLOSED[r] for r in ended if r in CLOSED]
                 if closed:
                     return (
@@ -408,8 +410,13 @@ def goes_on_every(game: Game) -> str | None:
             asked = moments(game) if first and pile is not None else (FIRST,)
             first = first and pile is None
             for moment in asked:
-                reasons = reasons_of(game, table(game, pile, move.cards, moment), move)
-                if reasons:
+                state = (
+                    holding(game, base, move.cards)
+                    if moment == FIRST
+                    else table(game, pile, move.cards, moment)
+                )
+                # Whether it ends is all that is asked here: ends_trick answers without playing it.
+                if game.ends_trick(state, move):
                     return (
                         f"'{move}' onto {_onto(pile)} ends the trick, which is none of the four endings"
                         + moment.words()
