@@ -183,7 +183,7 @@ def test_the_report_lists_what_was_proved_and_what_discovery_did() -> None:
     files = render_all(d)
     for name in ("report.md", "report.html"):
         text = files[name]
-        assert "What holds in every game" in text, name
+        assert "What holds beyond the simulated games" in text, name
         for p in d["proved"]:
             # the guarantees a designer asks for on the designer's pages, every property in the appendix
             assert (p["statement"] in text) == p["shown"], (name, p["name"])
