@@ -235,7 +235,8 @@ def test_discovered_questions_and_the_proved_properties_render(
     """A report with a silence, an engine decision and a liveness finding (synthetic, as
     tests/reports/test_discovery_report.py builds them) and two proved properties: each discovered
     question laid out with its kind in plain words and its wording in three languages, the
-    section "What holds beyond the simulated games" listed, no sideways scrolling; screenshots saved beside the others."""
+    section "What holds beyond the simulated games" listed, no sideways scrolling; screenshots saved
+    beside the others."""
     from test_discovery_report import data as discovery_data
 
     _, _, _, pw = browser

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from five35.checks.discovery.oracle import contradicted, play_violation
@@ -24,8 +25,9 @@ from five35.engine import Game, Move, Pile, Play, State
 from five35.engine.interpreter import SpecEngine
 from five35.engine.simulate import EndlessPlay
 from five35.reports.check_formats.common import tally_lines
-from five35.spec import Ruleset, embedded_spec
+from five35.spec import Ruleset, embedded_spec, embedded_spec_path, load_spec
 from five35.spec.lang.syntax import parse, unparse
+from five35.spec.words_model import WORDS_SUFFIX
 
 BUDGET = Budget(matches=2, invariant_matches=1, rlimit=20_000_000)
 
@@ -249,9 +251,11 @@ def test_the_text_output_counts_the_mutants_per_operator_and_per_rule_and_names_
         assert any(line.startswith(f"  {verdict.replace('_', ' ')}: {name}") for line in lines)
 
 
-def test_a_silence_is_a_finding_with_a_short_witness_and_the_rule_in_every_language(ruleset: Ruleset) -> None:
+def test_a_silence_is_a_finding_with_a_short_witness_and_the_rule_in_every_language(
+    ruleset: Ruleset, tmp_path: Path
+) -> None:
     from five35.checks.discovery.rules.check import silence_finding
-    from five35.checks.job.review import gathered_questions
+    from five35.checks.job.review import assign, gathered_questions
 
     spec = embedded_spec()
     m = _mutant(ruleset, "trick.next", "next", "(seat + 2) % players", "bound")
@@ -261,7 +265,21 @@ def test_a_silence_is_a_finding_with_a_short_witness_and_the_rule_in_every_langu
     # The witness is a real table: the rules as stated play its moves.
     Game(ruleset, f.witness.position.players).play_from(f.witness.position)
     assert f.title == "Who moves next in a trick" and "a number one more or one less" in f.detail
-    (q,) = gathered_questions(spec, ruleset, [f])
+    # The words file gives the rule's topic to the question of the order of turns: it joins it.
+    assert assign(spec, ruleset, [f]) == {f.id: "turn_order"}
+    assert gathered_questions(spec, ruleset, [f]) == ()
+    # Without that topic, the rule's silences make a question of their own, in the rule's words.
+    words = (
+        embedded_spec_path().with_name(embedded_spec_path().stem + WORDS_SUFFIX).read_text(encoding="utf-8")
+    )
+    assert "topics: [next_seat, rule.trick.next]" in words
+    (tmp_path / f"copy{WORDS_SUFFIX}").write_text(
+        words.replace("topics: [next_seat, rule.trick.next]", "topics: [next_seat]"), encoding="utf-8"
+    )
+    (tmp_path / "copy.yaml").write_text(embedded_spec_path().read_text(encoding="utf-8"), encoding="utf-8")
+    copy = load_spec(tmp_path / "copy.yaml")
+    f = silence_finding(copy, copy.ruleset(), classify(copy, copy.ruleset(), m, BUDGET, 535))
+    (q,) = gathered_questions(copy, copy.ruleset(), [f])
     (wording,) = q.wordings
     assert set(wording.text) == {"en", "de", "es"}
     assert "Stich" in wording.text["de"] and "baza" in wording.text["es"]
