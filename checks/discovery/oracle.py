@@ -311,14 +311,6 @@ def _leads_as_typed(game: Game) -> str | None:
     return None
 
 
-def _only_four_endings(game: Game) -> str | None:
-    """A trick ends only in one of the four ways ("wenn 1 von 4 Dingen eintritt"): a lead, or an
-    overwrite or add that leaves a pile below its closing size, with no 8 placed, does not end it,
-    nor does a pass that leaves two or more players in the trick; asked of every such play and in
-    every moment a rule may read (universal.py)."""
-    return every.goes_on_every(game)
-
-
 def holding(game: Game, state: State, cards: Sequence[int]) -> State:
     """`state` with the player to move holding `cards` and one card more, in a trick that the
     central pile opened (led by the player before): what an engine asked about one play needs
@@ -451,7 +443,11 @@ QUESTIONS: tuple[Question, ...] = (
     ),
     Question("pile.types.lead", "pile.types", "Spielbare Stapeltypen sind:", _leads_as_typed),
     Question(
-        "trick.end.four", "trick.end", "Ein Stich endet, wenn 1 von 4 Dingen eintritt", _only_four_endings
+        "trick.end.four",
+        "trick.end",
+        "Ein Stich endet, wenn 1 von 4 Dingen eintritt",
+        # Asked of every play and pass outside the four endings, in every moment (universal.py).
+        every.goes_on_every,
     ),
     # The clauses that speak of every case, asked of every case (universal.py).
     Question(

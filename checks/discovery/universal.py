@@ -435,11 +435,7 @@ def _pass_goes_on(game: Game) -> str | None:
     piles = game.placeable_piles()
     last_in = sum(1 << s for s in range(1, game.players - 1))  # seat 0 passes, the last seat placed
     state = table(game, piles[0], (), Moment(passed=last_in))
-    try:
-        may_pass = PASS in game.legal_moves(state)
-    except SpecError:
-        may_pass = False
-    if may_pass and TrickEndReason.ALL_PASSED not in (reasons_of(game, state, PASS) or ()):
+    if _may_pass(game, state) and TrickEndReason.ALL_PASSED not in (reasons_of(game, state, PASS) or ()):
         return f"a pass that leaves one player in the trick onto the {piles[0]} does not end it"
     if game.players < 3:
         return None
@@ -449,12 +445,17 @@ def _pass_goes_on(game: Game) -> str | None:
     for index, pile in enumerate(piles):
         for moment in every if index == 0 else [FIRST]:
             state = table(game, pile, (), moment)
-            try:
-                may_pass = PASS in game.legal_moves(state)
-            except SpecError:
-                may_pass = False  # rules that leave the mover no move: play's invariants say so
-            if not may_pass:
+            if not _may_pass(game, state):
                 break  # whether a player may pass is another clause's question
             if reasons_of(game, state, PASS):
                 return f"a pass onto the {pile} with {game.players - 1} players still in ends the trick"
     return None
+
+
+def _may_pass(game: Game, state: State) -> bool:
+    """Whether the player to move may pass; False where the rules leave them no move at all
+    (the play invariants say so, not these questions)."""
+    try:
+        return PASS in game.legal_moves(state)
+    except SpecError:
+        return False
