@@ -251,6 +251,7 @@ class Game:
             "add_to_single": ("allowed", "not_allowed"),
             "add_run_ends": ("either_end", "top_end"),
             "add_past_closing": ("capped", "overflow"),
+            "add_count": ("turn_limit", "any_number"),
             "eight_forms": ("any_eight", "listed_forms"),
             "eight_on_add": ("adds_trigger", "plays_only"),
             "eight_exemption": ("whole_trick", "opening_play"),
@@ -278,7 +279,14 @@ class Game:
             raise SpecError("parameters.copies", f"at most {MAX_COPIES} copies of a rank are supported")
         self.set_closing_size = ruleset.set_closing_size(players)
         self.run_closing_size = ruleset.run_closing_size
-        self.max_cards = ruleset.max_cards_per_turn
+        # A lead or an overwrite places up to the turn's limit; an add up to add_count's.
+        self.turn_cards = ruleset.max_cards_per_turn
+        self.add_cards = self.turn_cards
+        if ruleset.reading("add_count") == "any_number":
+            # As many as a pile takes before it ends the trick: one fewer than its closing size.
+            largest = max(ruleset.run_closing_size, ruleset.set_closing_large)
+            self.add_cards = max(self.turn_cards, largest - 1)
+        self.max_cards = max(self.turn_cards, self.add_cards)
         self.points = ruleset.points
         r = ruleset.reading
         self.gaps_skipped = r("run_gaps") == "gaps_skipped"
@@ -453,14 +461,15 @@ class Game:
         )
 
     def placeable_piles(self) -> list[Pile]:
-        """Every pile one turn can place: singles, sets and runs of up to max_cards cards."""
+        """Every pile a lead or an overwrite can place: singles, sets and runs of up to
+        max_cards_per_turn cards."""
         rs = self.ruleset
         piles: list[Pile] = []
         for rank in rs.ranks:
             piles.append(Pile("single", (rank,)))
-        for size in range(rs.min_set_size, min(self.max_cards, self.copies) + 1):
+        for size in range(rs.min_set_size, min(self.turn_cards, self.copies) + 1):
             piles.extend(Pile("set", (rank,) * size) for rank in rs.ranks)
-        for size in range(rs.min_run_size, self.max_cards + 1):
+        for size in range(rs.min_run_size, self.turn_cards + 1):
             for rank in rs.ranks:
                 run = self.runs_from(rank, size)
                 if run is not None:
@@ -485,7 +494,7 @@ class Game:
         rank = pile.cards[0]
         if pile.kind in ("single", "set"):
             limit = self.add_limit(pile, "set")
-            for k in range(1, self.max_cards + 1):
+            for k in range(1, self.add_cards + 1):
                 size = pile.size + k
                 if size > self.copies or (limit is not None and size > limit):
                     break
@@ -493,7 +502,7 @@ class Game:
                     out.append(((rank,) * k, Pile("set", (rank,) * size)))
         if pile.kind in ("single", "run"):
             limit = self.add_limit(pile, "run")
-            for k in range(1, self.max_cards + 1):
+            for k in range(1, self.add_cards + 1):
                 size = pile.size + k
                 if size < self.ruleset.min_run_size:
                     continue

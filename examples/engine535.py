@@ -41,6 +41,7 @@ READINGS = {
     "add_to_single": "allowed",
     "add_run_ends": "either_end",
     "add_past_closing": "capped",
+    "add_count": "turn_limit",
     "eight_forms": "any_eight",
     "eight_on_add": "adds_trigger",
     "eight_exemption": "whole_trick",

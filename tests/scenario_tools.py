@@ -227,6 +227,7 @@ class RulesOracle:
         "add_to_single": ("allowed", "not_allowed"),
         "add_run_ends": ("either_end", "top_end"),
         "add_past_closing": ("capped", "overflow"),
+        "add_count": ("turn_limit", "any_number"),
         "eight_forms": ("any_eight", "listed_forms"),
         "eight_on_add": ("adds_trigger", "plays_only"),
         "eight_exemption": ("whole_trick", "opening_play"),
@@ -250,6 +251,11 @@ class RulesOracle:
         self.set_close = rules.set_closing_large if large_close else rules.set_closing_small
         self.run_close = rules.run_closing_size
         self.max_cards = rules.max_cards_per_turn
+        # add_count: one add places up to a turn's cards, or up to one fewer than the largest
+        # closing size (what a pile takes before it ends the trick), whichever is more.
+        largest = max(rules.run_closing_size, rules.set_closing_large)
+        any_number = r["add_count"] == "any_number"
+        self.add_max = max(self.max_cards, largest - 1) if any_number else self.max_cards
         self.min_set = rules.min_set_size
         self.min_run = rules.min_run_size
 
@@ -300,24 +306,24 @@ class RulesOracle:
         return self.strength(new[1][0]) > self.strength(old[1][0])
 
     def placements(self, hand: Counter[int]) -> set[tuple[int, ...]]:
-        """Every multiset of 1..max_cards cards the hand holds."""
+        """Every multiset of 1 to the most cards a move places (a lead's or an add's) the hand holds."""
         out: set[tuple[int, ...]] = set()
         pool = sorted(hand.elements())
-        for size in range(1, self.max_cards + 1):
+        for size in range(1, max(self.max_cards, self.add_max) + 1):
             out.update(itertools.combinations(pool, size))
         return out
 
     def legal(self, hand: Counter[int], pile: tuple[str, tuple[int, ...]] | None) -> frozenset[Move]:
         found: set[Move] = set()
         for cards in self.placements(hand):
-            shape = self.classify(cards)
+            shape = self.classify(cards) if len(cards) <= self.max_cards else None
             if pile is None:
                 if shape is not None:
                     found.add(Move("lead", cards))
                 continue
             if shape is not None and self.beats(shape, pile):
                 found.add(Move("overwrite", cards))
-            if self.add_result(pile, cards) is not None:
+            if len(cards) <= self.add_max and self.add_result(pile, cards) is not None:
                 found.add(Move("add", cards))
         if pile is not None:
             found.add(Move("pass"))

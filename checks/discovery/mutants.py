@@ -336,7 +336,7 @@ def _adds_below(self: Game, pile: Pile) -> AddList:
         return out
     have = {new for _, new in out}
     limit = self.add_limit(pile, "run")
-    for k in range(1, self.max_cards + 1):
+    for k in range(1, self.add_cards + 1):
         size = pile.size + k
         if size < self.ruleset.min_run_size or (limit is not None and size > limit):
             continue
@@ -384,6 +384,24 @@ def _add_options() -> None:
         "add_options.split",
         _adds_filtered(lambda g, p, a, n: len(a) == 1),
     )
+    for step, word in ((-1, "minus1"), (1, "plus1")):
+        _add(f"add_options.count.{word}", _adds_counted(step))
+
+
+def _adds_counted(step: int) -> Callable[..., Any]:
+    """Game's adds with the most cards one add places moved by `step` (add_count's bound)."""
+
+    def counted(self: Game, pile: Pile) -> AddList:
+        before = self.add_cards
+        self.add_cards = max(1, before + step)
+        try:
+            return Game.add_options(self, pile)
+        finally:
+            # The bound is the engine's own, read by add_options alone: restored before any
+            # other hook runs.
+            self.add_cards = before
+
+    return counted
 
 
 # ---- rule_of_8(option, state) ----------------------------------------------------------------------

@@ -88,7 +88,7 @@ def _single_example(game: Game) -> str | None:
 
 
 def _set_example(game: Game) -> str | None:
-    if not _has(game, 1, 14) or game.copies < 3 or game.max_cards < 3:
+    if not _has(game, 1, 14) or game.copies < 3 or game.ruleset.max_cards_per_turn < 3:
         return None
     low, high = Pile("set", (1, 1, 1)), Pile("set", (14, 14, 14))
     if not game.beats(high, low) or game.beats(low, high):
@@ -99,7 +99,7 @@ def _set_example(game: Game) -> str | None:
 def _higher_ranked(game: Game) -> str | None:
     ranks = [r for r in game.ruleset.ranks if r != EIGHT]
     for size in (1, 2):
-        if size > game.copies or size > game.max_cards:
+        if size > game.copies or size > game.ruleset.max_cards_per_turn:
             continue
         kind = "single" if size == 1 else "set"
         for a in ranks:
@@ -132,7 +132,7 @@ def _runs_consecutive(game: Game) -> str | None:
 
 def _listed_eight(cards: tuple[int, ...]) -> Callable[[Game], str | None]:
     def ask(game: Game) -> str | None:
-        if not _has(game, *cards) or len(cards) > game.max_cards:
+        if not _has(game, *cards) or len(cards) > game.ruleset.max_cards_per_turn:
             return None
         kind = "single" if len(cards) == 1 else ("set" if len(set(cards)) == 1 else "run")
         if kind == "set" and game.copies < len(cards):
@@ -294,7 +294,7 @@ def _leads_as_typed(game: Game) -> str | None:
     state = _state(game)
     ranks = game.ruleset.ranks
     wanted: list[tuple[str, tuple[int, ...]]] = [("single", (r,)) for r in ranks]
-    for size in range(2, game.max_cards + 1):
+    for size in range(2, game.ruleset.max_cards_per_turn + 1):
         if size <= game.copies:
             wanted += [("set", (r,) * size) for r in ranks]
         wanted += [

@@ -156,7 +156,7 @@ def _growths(game: Game, pile: Pile) -> Iterator[int]:
     """How many cards an add onto `pile` can place without passing the closing size (adding past
     it is add_past_closing's question) or the copies of a rank."""
     closing = game.closing_size(pile.kind)
-    for count in range(1, game.max_cards + 1):
+    for count in range(1, game.ruleset.max_cards_per_turn + 1):
         if closing is not None and pile.size + count > closing:
             return
         if pile.kind == "set" and pile.size + count > game.copies:
@@ -183,7 +183,7 @@ def growing(game: Game) -> Iterator[Pile]:
     ranks = game.ruleset.ranks
     for kind in ("set", "run"):
         closing = game.closing_size(kind)
-        top = closing - 1 if closing is not None else game.max_cards
+        top = closing - 1 if closing is not None else game.ruleset.max_cards_per_turn
         if kind == "set":
             top = min(top, game.copies - 1)
         for size in range(2, top + 1):
@@ -225,7 +225,7 @@ def _same_shape(game: Game) -> dict[tuple[str, int], list[Pile]]:
     """The piles a turn can place, by type and size."""
     out: dict[tuple[str, int], list[Pile]] = {}
     for pile in game.placeable_piles():
-        if pile.size <= game.max_cards:
+        if pile.size <= game.ruleset.max_cards_per_turn:
             out.setdefault((pile.kind, pile.size), []).append(pile)
     return out
 
@@ -251,7 +251,7 @@ def overwrite_every(game: Game) -> str | None:
     # be overwritten by.
     placeable = game.placeable_piles()
     for old in growing(game):
-        if old.size <= game.max_cards:
+        if old.size <= game.ruleset.max_cards_per_turn:
             continue
         state = table(game, old, ())
         for new in placeable:
@@ -323,7 +323,7 @@ def eight_every(game: Game) -> str | None:
     nicht, wenn eine 8 im Eröffnungsstapel ... enthalten ist": no other opening matters)."""
     first = True
     for cards in LISTED_EIGHTS:
-        if len(cards) > game.max_cards or not all(r in game.ruleset.ranks for r in cards):
+        if len(cards) > game.ruleset.max_cards_per_turn or not all(r in game.ruleset.ranks for r in cards):
             continue
         if cards.count(EIGHT) > game.copies:
             continue

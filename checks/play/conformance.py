@@ -99,6 +99,7 @@ TOUCHES: dict[str, tuple[str, ...]] = {
     "add_to_single": ("add_runs", "add_sets"),
     "add_run_ends": ("add_runs",),
     "add_past_closing": ("add_runs", "add_sets"),
+    "add_count": ("add_runs", "add_sets"),
     "eight_forms": ("rule_of_8",),
     "eight_on_add": ("rule_of_8",),
     "eight_exemption": ("rule_of_8",),

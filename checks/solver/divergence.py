@@ -98,7 +98,10 @@ def smallest_divergence(
     reach it by play"), the tied situations are walked in that order, at most MAX_TIES of them, and
     the first it accepts is the answer; when it accepts none of them, the first.
     """
-    maxk, maxn = loop_bounds(ruleset)
+    # The loops reach as far as either reading lets a move (one add of four cards under add_count's
+    # any_number); the other free points keep the ruleset's reach, which only narrows the search.
+    bounds = [loop_bounds(spec.with_readings(ruleset, {point: r})) for r in (a, b)]
+    maxk, maxn = max(k for k, _n in bounds), max(n for _k, n in bounds)
     params = Params.of(ruleset)
     base = dict(ruleset.reading_items)
     free = [p for p in decision_points(spec) if p != point] if free_others else []
@@ -241,7 +244,7 @@ def legal_moves(model: Model, ruleset: Ruleset, sit: Situation, key: tuple[int, 
     """Every move the model allows the mover with the witness hand."""
     hand = sorted(sit.hand)
     moves: set[Move] = set()
-    for k in range(1, min(len(hand), ruleset.max_cards_per_turn) + 1):
+    for k in range(1, min(len(hand), max(ruleset.max_cards_per_turn, model.maxk)) + 1):
         for cards in set(combinations_with_replacement(sorted(set(hand)), k)):
             if all(cards.count(c) <= hand.count(c) for c in cards):
                 moves.update(

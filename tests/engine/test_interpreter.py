@@ -147,7 +147,9 @@ def test_a_copy_without_the_rule_of_8_plays_no_trick_ended_by_it(tmp_path: Path)
 
 
 def test_a_copy_without_the_add_action_plays_no_add(tmp_path: Path) -> None:
-    path = _copy(tmp_path, _without("action.add", ("add_to_single", "add_run_ends", "add_past_closing")))
+    path = _copy(
+        tmp_path, _without("action.add", ("add_to_single", "add_run_ends", "add_past_closing", "add_count"))
+    )
     ruleset = load_spec(path).ruleset()
     assert engine_name(ruleset) == INTERPRETER
     for players in (2, 4, 5):

@@ -218,13 +218,27 @@ def test_add_to_single_makes_a_set() -> None:
     assert legal(game, respond(game, "lead 3", [3, 3, 3])) == moves("add 3", "add 3,3", "add 3,3,3", "pass")
 
 
-@cites("turn.cards", "action.add")
-def test_at_most_three_cards_an_add() -> None:
-    """Pile 1: 2 / 2,3 / 2,3,4 extend it, 2,3,4,5 would be four cards."""
-    game = make_game()
-    assert legal(game, respond(game, "lead 1", [2, 3, 4, 5])) == moves(
-        "over 2", "over 3", "over 4", "over 5", "add 2", "add 2,3", "add 2,3,4", "pass"
+@cites("turn.cards", "action.add", add_count=("turn_limit", "any_number"))
+@pytest.mark.parametrize(("reading", "more"), [("turn_limit", set()), ("any_number", {"add 2,3,4,5"})])
+def test_how_many_cards_an_add_places(reading: str, more: set[str]) -> None:
+    """Pile 1: 2 / 2,3 / 2,3,4 extend it; 2,3,4,5 is four cards, one add only under any_number
+    (closing the run at its fifth card); a lead or an overwrite places three at most either way."""
+    game = make_game(add_count=reading)
+    state = respond(game, "lead 1", [2, 3, 4, 5])
+    assert legal(game, state) == moves(
+        "over 2", "over 3", "over 4", "over 5", "add 2", "add 2,3", "add 2,3,4", "pass", *more
     )
+    if more:
+        # The adder places their last cards: the run closes, and the round ends with it.
+        _after, events = game.apply(state, mv("add 2,3,4,5"))
+        assert events[0].to_json() == {"event": "trick_end", "winner": 1, "reasons": ["run_closed"]}
+
+
+@cites("turn.cards", "lead.no_pass", add_count="any_number")
+def test_an_add_of_any_number_leaves_the_lead_at_three() -> None:
+    game = make_game(2, add_count="any_number")
+    state = game.start_round([[2, 3, 4, 5, 7], [9]], 0)
+    assert mv("lead 2,3,4,5") not in legal(game, state) and mv("lead 2,3,4") in legal(game, state)
 
 
 @cites("action.add", "trick.end.run", "turn.cards", add_past_closing="capped", run_gaps="gaps_skipped")

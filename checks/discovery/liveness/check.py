@@ -237,22 +237,21 @@ def check_liveness(ctx: CheckContext) -> CheckResult:
             continue
         if o.proved:
             scope_words = _property_words(all_words, o.name)
+            # The statement and its scope are filled from the same blanks: a bound the proof found
+            # is said where a designer reads the guarantee, not only in the appendix's scope.
+            blanks = _Blanks(
+                {
+                    "spec_players": players_text(ctx.ruleset.players_min, ctx.ruleset.players_max),
+                    "points": _point_names(all_words, o.points),
+                    **o.blanks,
+                }
+            )
             proved.append(
                 ProvedProperty(
                     name=o.name,
-                    statement=scope_words.statement,
+                    statement=scope_words.statement.format_map(blanks),
                     method=o.method,
-                    scope=scope_words.scope.format_map(
-                        _Blanks(
-                            {
-                                "spec_players": players_text(
-                                    ctx.ruleset.players_min, ctx.ruleset.players_max
-                                ),
-                                "points": _point_names(all_words, o.points),
-                                **o.blanks,
-                            }
-                        )
-                    ),
+                    scope=scope_words.scope.format_map(blanks),
                     clauses=o.clauses,
                 )
             )

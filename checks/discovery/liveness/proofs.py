@@ -5,7 +5,7 @@ counterexample."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,6 +14,7 @@ import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
 from ....spec import Ruleset, Spec
 from ....spec.model import match_round_bound
 from ...oracles.z3model import (
+    ADD,
     CheckedSolver,
     Model,
     Params,
@@ -57,6 +58,9 @@ class Symbolic:
     solver: CheckedSolver
     max_cards: z3.ArithRef
     combinations: int
+    #: Each free point's choice with the index of the checked ruleset's reading: a counterexample
+    #: keeps every reading it does not need, so it names only the readings that make it.
+    prefer: tuple[tuple[z3.ArithRef, int], ...] = ()
 
 
 def symbolic(spec: Spec, ruleset: Ruleset, rlimit: int) -> Symbolic:
@@ -92,17 +96,37 @@ def symbolic(spec: Spec, ruleset: Ruleset, rlimit: int) -> Symbolic:
     combos = 1
     for p in free:
         combos *= len(spec.variation_points[p].readings)
-    return Symbolic(model, solver, v["mc"], combos)
+    prefer = tuple(
+        (choice, readings.names[p].index(ruleset.reading(p)))
+        for p, choice in readings.choice.items()
+        if not isinstance(choice, str)
+    )
+    return Symbolic(model, solver, v["mc"], combos, prefer)
 
 
-def _ask(solver: z3.Solver, bad: Any) -> z3.ModelRef | None:
-    """A counterexample to the property whose negation is `bad`, or None: the property holds."""
+def _ask(solver: z3.Solver, bad: Any, prefer: Sequence[tuple[z3.ArithRef, int]] = ()) -> z3.ModelRef | None:
+    """A counterexample to the property whose negation is `bad`, or None: the property holds.
+    Each choice in `prefer` keeps its preferred value where the counterexample allows it."""
     solver.push()
+    frames = 1
     solver.add(as_bool(bad))
     try:
-        return solver.model() if solver.check() == z3.sat else None
+        if solver.check() != z3.sat:
+            return None
+        found = solver.model()
+        for choice, value in prefer:
+            if found.eval(choice, model_completion=True).as_long() == value:
+                continue
+            solver.push()
+            solver.add(choice == value)
+            if solver.check() == z3.sat:
+                found = solver.model()
+                frames += 1  # kept: popped with the others below
+            else:
+                solver.pop()
+        return found
     finally:
-        solver.pop()
+        solver.pop(frames)
 
 
 def _premises_hold(solver: CheckedSolver, *premises: Any, fresh: bool = True) -> None:
@@ -134,8 +158,11 @@ def play_places_cards(spec: Spec, s: Symbolic) -> Outcome:
     sit = SymSituation.fresh("live.play.", m.maxk)
     out = m.decide(sit.action, sit.pile, sit.k, sit.p, sit.players, sit.opening8)
     domain = [as_bool(c) for c in sit.domain(m)]
-    bad = z3.And(*domain, as_bool(out.legal), z3.Or(sit.k < 1, sit.k > s.max_cards))
-    found = _ask(s.solver, bad)
+    # A lead and an overwrite are held to the turn's limit; how many cards one add may place is
+    # a question of its own (add_count), so an add is held to one card at least.
+    too_many = z3.And(sit.action != ADD, sit.k > s.max_cards)
+    bad = z3.And(*domain, as_bool(out.legal), z3.Or(sit.k < 1, too_many))
+    found = _ask(s.solver, bad, s.prefer)
     _premises_hold(s.solver, *domain, as_bool(out.legal), fresh=False)
     counter = None
     if found is not None:
@@ -162,7 +189,7 @@ def single_is_legal(spec: Spec, s: Symbolic) -> Outcome:
     players = z3.Int("live.lead.players")
     legal, _, _, _ = m.lead(1, [card] * m.maxk, players)
     premises = (card >= 0, card < m.R, players >= SCHEMA_PLAYERS[0], players <= SCHEMA_PLAYERS[1])
-    found = _ask(s.solver, z3.And(*premises, z3.Not(as_bool(legal))))
+    found = _ask(s.solver, z3.And(*premises, z3.Not(as_bool(legal))), s.prefer)
     _premises_hold(s.solver, *premises, fresh=False)
     counter = None
     if found is not None:

@@ -4,7 +4,7 @@ points in turn and count how many the mutation analysis brings back as silences.
 "Comes back" is strict (checks/discovery/benchmark.py): a silence found on the copy without the
 point whose mutant plays like the engine under the point's other reading (every hook answer equal,
 or, where both change the same hooks, no difference in the same deals, short tricks and seeded
-matches). Measured on the embedded spec (published profile, seed 535, the ci budget): 15 of 16.
+matches). Measured on the embedded spec (published profile, seed 535, the ci budget): 16 of 17.
 
 The one that escapes, and why:
 - add_past_closing: under the published rules its two readings play alike. Runs stop at the
@@ -31,8 +31,8 @@ def recall() -> Recall:
     return hidden_point_recall(SPEC, budget=silences.BUDGETS["ci"], seed=SEED)
 
 
-def test_at_least_14_of_the_16_points_come_back(recall: Recall) -> None:
-    assert len(recall.points) == len(SPEC.variation_points) == 16
+def test_at_least_14_of_the_17_points_come_back(recall: Recall) -> None:
+    assert len(recall.points) == len(SPEC.variation_points) == 17
     assert recall.recovered >= 14, "\n".join(recall.lines())
     escaped = {h.point for h in recall.points if not h.recovered}
     assert escaped <= ESCAPES, "\n".join(recall.lines())

@@ -176,8 +176,10 @@ def test_the_z3_model_agrees_with_the_concrete_model_on_every_decision_swept(swe
     size, _, asked = swept
     base = SPEC.ruleset()
     readings = Readings.symbolic(SPEC, "agree.")
-    reference = Model.concrete(base)
-    model = Model(Z3Alg(), Params.of(base), readings, reference.maxk, reference.maxn)
+    # The loops reach as far as any swept ruleset's moves do (one add of four under add_count).
+    concrete = [Model.concrete(rs) for rs in RULESETS[size]]
+    maxk, maxn = max(m.maxk for m in concrete), max(m.maxn for m in concrete)
+    model = Model(Z3Alg(), Params.of(base), readings, maxk, maxn)
     sit = SymSituation.fresh("agree.", model.maxk)
     solver = model.solver(DEFAULT_SOLVER_RLIMIT)
     solver.add(*readings.domain())
@@ -193,7 +195,9 @@ def test_the_z3_model_agrees_with_the_concrete_model_on_every_decision_swept(swe
         terms += [as_bool(out.end(r)) for r in reasons]
         for (_, _, _, pile, k, p), answers in situations:
             at = [(sit.kind, pile[0]), (sit.low, pile[1]), (sit.n, pile[2]), (sit.k, k)]
-            at += list(zip(sit.p, p, strict=True))
+            # A ruleset whose moves place fewer cards fills the unused places as the domain does.
+            full = (*p, *(p[-1:] * (model.maxk - len(p))))
+            at += list(zip(sit.p, full, strict=True))
             here = [z3.substitute(t, *((v, z3.IntVal(x)) for v, x in at)) for t in terms]
             # The rulesets that got one answer, and the answer: some ruleset of each where Z3 says
             # otherwise would make the question sat.
