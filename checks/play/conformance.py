@@ -85,21 +85,24 @@ _DECISIONS: tuple[Sweep, ...] = (
     Sweep("lead_overwrite", (), (4,), (False,), (NONE, SINGLE, SET, RUN), ("lead", "overwrite", "pass")),
     Sweep("add_runs", (), (4,), (False,), (SINGLE, RUN), ("add",)),
     Sweep("add_sets", (), (4, 5, 6), (False,), (SINGLE, SET), ("add",)),
+    # How many cards one add places, crossed with the points that bound what an add makes (not
+    # with every point of the runs and sets: that would double both sweeps above).
+    Sweep("add_counts", (), (4,), (False,), (SINGLE, SET, RUN), ("add",)),
     Sweep("rule_of_8", (), (4,), (False, True), (NONE, SINGLE, SET, RUN), ("lead", "overwrite", "add"), True),
     Sweep("turns", (), (2, 3, 4, 5, 6), (False,), (SINGLE,), ("overwrite", "pass")),
 )
 
 #: The decisions each variation point changes: the sweeps it is varied in.
 TOUCHES: dict[str, tuple[str, ...]] = {
-    "run_gaps": ("lead_overwrite", "add_runs", "rule_of_8"),  # which runs exist; listed 7,8,9
+    "run_gaps": ("lead_overwrite", "add_runs", "rule_of_8", "add_counts"),  # which runs exist; listed 7,8,9
     "run_wrap": ("lead_overwrite", "add_runs"),
     "run_order": ("lead_overwrite",),
     "five_player_copies": ("add_sets",),
     "five_player_set_close": ("add_sets",),
-    "add_to_single": ("add_runs", "add_sets"),
+    "add_to_single": ("add_runs", "add_sets", "add_counts"),
     "add_run_ends": ("add_runs",),
-    "add_past_closing": ("add_runs", "add_sets"),
-    "add_count": ("add_runs", "add_sets"),
+    "add_past_closing": ("add_runs", "add_sets", "add_counts"),
+    "add_count": ("add_counts",),
     "eight_forms": ("rule_of_8",),
     "eight_on_add": ("rule_of_8",),
     "eight_exemption": ("rule_of_8",),
