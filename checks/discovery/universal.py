@@ -248,15 +248,22 @@ def overwrite_every(game: Game) -> str | None:
                     rank = "ranks higher" if not legal else "does not rank higher"
                     return f"the {new} {verb} the {old}, though it {rank}"
     # A pile larger than a turn places (a set of four at five players) has no pile of its size to
-    # be overwritten by.
+    # be overwritten by: not by a pile a turn places, nor by one of its own size ("eine, zwei oder
+    # drei Karten" in every turn).
     placeable = game.placeable_piles()
-    for old in growing(game):
-        if old.size <= game.ruleset.max_cards_per_turn:
+    turn = game.ruleset.max_cards_per_turn
+    piles = list(growing(game))
+    for old in piles:
+        if old.size <= turn:
             continue
         state = table(game, old, ())
         for new in placeable:
             if game.option(state, Move("overwrite", tuple(sorted(new.cards)))) is not None:
                 return f"the {new} may overwrite the {old}, which is not of its size"
+        for new in piles:
+            same = new.kind == old.kind and new.size == old.size and new != old
+            if same and game.option(state, Move("overwrite", tuple(sorted(new.cards)))) is not None:
+                return f"the {new} may overwrite the {old}: a turn places at most {turn} cards"
     return None
 
 

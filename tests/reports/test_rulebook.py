@@ -286,9 +286,9 @@ def test_a_spec_copy_with_other_numbers_is_described_with_its_own(tmp_path: Path
     changes = (*THREE_COPIES_TO_30, ("8: 5, 9: 2", "8: 6, 9: 2"))
     spec = load_spec(write_spec_copy(tmp_path / "copy.yaml", changes))
     for lang, copies, points, deal in (
-        ("en", "holds 3 copies of each card", "each 8 scores", "dealt 13 cards"),
-        ("de", "enthält das Deck 3 Kopien jeder Karte", "jede 8 zählt", "13 Karten"),
-        ("es", "la baraja contiene 3 copias de cada carta", "cada 8 vale", "13 cartas"),
+        ("en", "holds 3 copies of each card", "and each 8 five points", "dealt 13 cards"),
+        ("de", "enthält das Deck 3 Kopien jeder Karte", "jede 8 5 Punkte", "13 Karten"),
+        ("es", "la baraja contiene 3 copias de cada carta", "cada 8, 5 puntos", "13 cartas"),
     ):
         md = render_md(rulebook(spec, spec.ruleset(), lang))
         assert copies in md, lang
@@ -296,7 +296,7 @@ def test_a_spec_copy_with_other_numbers_is_described_with_its_own(tmp_path: Path
         answers = "".join(b[2] for b in blocks_of(md, lang))
         assert points not in answers and deal not in answers, lang
     embedded = render_md(rulebook(SPEC, SPEC.ruleset(), "en"))
-    assert "holds 5 copies of each card" in embedded and "each 8 scores 5" in embedded
+    assert "holds 5 copies of each card" in embedded and "and each 8 five points" in embedded
     assert "dealt 13 cards" in embedded
 
 

@@ -345,6 +345,8 @@ def test_a_rule_in_force_under_another_reading_is_not_worded_as_the_default_one(
             "as a closed run, below its size",
         ),
         ("action.lead.cards.max: (max_cards_per_turn + 1)", "pile.types.lead", "4 cards can be led"),
+        # An overwrite of 4 cards (a run of 4 by a higher one): a turn places at most three.
+        ("action.overwrite.cards.max: (max_cards_per_turn + 1)", "action.overwrite.every", "at most 3 cards"),
         (
             "action.overwrite.may: (((new.kind == old.kind) and (new.size == old.size)"
             " and beats(new, old)) or (old.size == 4))",
