@@ -309,7 +309,7 @@ class RulesOracle:
         """Every multiset of 1 to the most cards a move places (a lead's or an add's) the hand holds."""
         out: set[tuple[int, ...]] = set()
         pool = sorted(hand.elements())
-        for size in range(1, max(self.max_cards, self.add_max) + 1):
+        for size in range(1, self.add_max + 1):  # never fewer than a turn places
             out.update(itertools.combinations(pool, size))
         return out
 

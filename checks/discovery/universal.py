@@ -257,12 +257,11 @@ def overwrite_every(game: Game) -> str | None:
         if old.size <= turn:
             continue
         state = table(game, old, ())
-        for new in placeable:
+        own = [p for p in piles if p.kind == old.kind and p.size == old.size and p != old]
+        for new in (*placeable, *own):
             if game.option(state, Move("overwrite", tuple(sorted(new.cards)))) is not None:
-                return f"the {new} may overwrite the {old}, which is not of its size"
-        for new in piles:
-            same = new.kind == old.kind and new.size == old.size and new != old
-            if same and game.option(state, Move("overwrite", tuple(sorted(new.cards)))) is not None:
+                if new.size != old.size:
+                    return f"the {new} may overwrite the {old}, which is not of its size"
                 return f"the {new} may overwrite the {old}: a turn places at most {turn} cards"
     return None
 

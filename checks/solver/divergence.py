@@ -244,7 +244,7 @@ def legal_moves(model: Model, ruleset: Ruleset, sit: Situation, key: tuple[int, 
     """Every move the model allows the mover with the witness hand."""
     hand = sorted(sit.hand)
     moves: set[Move] = set()
-    for k in range(1, min(len(hand), max(ruleset.max_cards_per_turn, model.maxk)) + 1):
+    for k in range(1, min(len(hand), model.maxk) + 1):  # the most any rule lets a move place
         for cards in set(combinations_with_replacement(sorted(set(hand)), k)):
             if all(cards.count(c) <= hand.count(c) for c in cards):
                 moves.update(
