@@ -308,6 +308,7 @@ class ProvedProperty:
     method: Literal["z3", "exhaustive"]
     scope: str
     clauses: tuple[str, ...] = ()
+    plain_scope: str = ""  # the scope in a designer's words ("" where only the appendix says it)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -315,6 +316,7 @@ class ProvedProperty:
             "statement": self.statement,
             "method": self.method,
             "scope": self.scope,
+            "plain_scope": self.plain_scope,
             "clauses": list(self.clauses),
         }
 
@@ -377,6 +379,11 @@ class SettledCandidate:
     by: str
     says: str
     found: str
+    # Which text `says` quotes ("de", "es", or "both" where it joins the two), the other text's words
+    # for it ("" where that text lacks them) and what the kill takes for granted beyond the words.
+    says_in: str = "both"
+    other: str = ""
+    rests_on: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -385,6 +392,9 @@ class SettledCandidate:
             "clauses": list(self.clauses),
             "by": self.by,
             "says": self.says,
+            "says_in": self.says_in,
+            "other": self.other,
+            "rests_on": self.rests_on,
             "found": self.found,
         }
 

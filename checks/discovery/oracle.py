@@ -64,8 +64,15 @@ class Question:
 
     id: str
     clause: str
-    states: str  # what the text says, in the words of the clause
+    states: str  # what the text says, in the words of the clause (German unless `lang` says otherwise)
     ask: Callable[[Game], str | None]
+    # The other text's words for the same thing ("" where that text lacks them: the Spanish copy's
+    # examples are cut off), so a designer sees which text states what.
+    other: str = ""
+    lang: str = "de"
+    # What the question takes for granted beyond the quoted words, said where a kill is listed as
+    # settled, so a reader who does not take it for granted sees that it is an open question.
+    rests_on: str = ""
 
 
 def _state(game: Game, pile: Pile | None = None, opening_has_eight: bool = False) -> State:
@@ -111,11 +118,18 @@ def _higher_ranked(game: Game) -> str | None:
     return None
 
 
+def _never_its_equal(game: Game) -> str | None:
+    for pile in game.placeable_piles():
+        if game.beats(pile, pile):
+            return f"{pile} overwrites {pile}, a pile of the same rank, not a higher-ranked one"
+    return None
+
+
 def _same_type_and_size(game: Game) -> str | None:
     piles = game.placeable_piles()
     for new in piles:
         for old in piles:
-            if (new.kind != old.kind or new.size != old.size or new == old) and game.beats(new, old):
+            if (new.kind != old.kind or new.size != old.size) and game.beats(new, old):
                 return f"{new} overwrites {old}, which is not a lower pile of its type and size"
     return None
 
@@ -387,67 +401,163 @@ def _match_end_score(game: Game) -> str | None:
     return None
 
 
+_NUMBER_ORDER = (
+    "reading a higher number as a higher rank, as the examples (1 < 7 < 14) and (1,1,1 < 14,14,14) "
+    "of the German text do; neither text says so of the other numbers"
+)
+
 QUESTIONS: tuple[Question, ...] = (
     Question("pile.single.example", "pile.single", "(1 < 7 < 14)", _single_example),
     Question("pile.set.example", "pile.set", "(1,1,1 < 14,14,14)", _set_example),
-    Question("action.overwrite.higher", "action.overwrite", "einen höherrangigen Stapel", _higher_ranked),
+    Question(
+        "action.overwrite.higher",
+        "action.overwrite",
+        "einen höherrangigen Stapel",
+        _higher_ranked,
+        other="una combinación de rango superior",
+        rests_on=_NUMBER_ORDER,
+    ),
+    Question(
+        "action.overwrite.strictly",
+        "action.overwrite",
+        "einen höherrangigen Stapel",
+        _never_its_equal,
+        other="una combinación de rango superior",
+    ),
     Question(
         "action.overwrite.match",
         "action.overwrite",
         "der dem Typ und der Größe ... entspricht",
         _same_type_and_size,
+        other="que coincida con el tipo y el tamaño de la combinación central",
     ),
-    Question("pile.run.consecutive", "pile.run", "Karten aufeinanderfolgender Ränge", _runs_consecutive),
-    Question("eight.trigger.single", "eight.trigger", "eine einzelne 8", _listed_eight((EIGHT,))),
-    Question("eight.trigger.set", "eight.trigger", "ein Satz 8", _listed_eight((EIGHT, EIGHT))),
-    Question("eight.trigger.run78", "eight.trigger", "ein Lauf mit 7,8", _listed_eight((7, EIGHT))),
-    Question("eight.trigger.run789", "eight.trigger", "ein Lauf mit ... 7,8,9", _listed_eight((7, EIGHT, 9))),
-    Question("eight.exemption.opening", "eight.exemption", "eine 8 im Eröffnungsstapel", _opening_never),
+    Question(
+        "pile.run.consecutive",
+        "pile.run",
+        "Karten aufeinanderfolgender Ränge",
+        _runs_consecutive,
+        other="cartas de rango consecutivo",
+    ),
+    Question(
+        "eight.trigger.single",
+        "eight.trigger",
+        "eine einzelne 8",
+        _listed_eight((EIGHT,)),
+        other="un 8 individual",
+    ),
+    Question(
+        "eight.trigger.set",
+        "eight.trigger",
+        "ein Satz 8",
+        _listed_eight((EIGHT, EIGHT)),
+        other="un set de 8s",
+    ),
+    Question(
+        "eight.trigger.run78",
+        "eight.trigger",
+        "ein Lauf mit 7,8",
+        _listed_eight((7, EIGHT)),
+        other="una escalera de 7,8",
+    ),
+    Question(
+        "eight.trigger.run789",
+        "eight.trigger",
+        "ein Lauf mit ... 7,8,9",
+        _listed_eight((7, EIGHT, 9)),
+        other="una escalera de ... 7,8,9",
+    ),
+    Question(
+        "eight.exemption.opening",
+        "eight.exemption",
+        "eine 8 im Eröffnungsstapel",
+        _opening_never,
+        other="un 8 en la combinación inicial",
+    ),
     Question(
         "trick.winner.last",
         "trick.winner",
         "Der letzte Spieler, der ... eine Karte ... gelegt hat",
         _last_placer_wins,
+        other="El último jugador que haya jugado una carta en la combinación",
     ),
     Question(
-        "trick.end.set.card", "trick.end.set", "die vierte Karte ... (oder die fünfte ...)", _set_closes
+        "trick.end.set.card",
+        "trick.end.set",
+        "die vierte Karte ... (oder die fünfte ...)",
+        _set_closes,
+        other="la cuarta carta ... (o la quinta ...)",
     ),
     Question(
         "trick.end.set.placed",
         "trick.end.set",
         "Ein Spieler legt die vierte Karte zu einem aktiven Satz",
         _closing_card_placeable("set"),
+        other="Un jugador añade la cuarta carta a un set activo",
     ),
     Question(
         "trick.end.run.placed",
         "trick.end.run",
         "Ein Spieler legt die fünfte Karte eines Laufs",
         _closing_card_placeable("run"),
+        other="Un jugador añade la quinta carta de una escalera",
     ),
-    Question("trick.end.run.card", "trick.end.run", "die fünfte Karte eines Laufs", _run_closes),
     Question(
-        "deck.copies.count", "deck.copies", "4 pro Karte bei 2-4 Spielern / 5 pro Karte bei 5+", _copies
+        "trick.end.run.card",
+        "trick.end.run",
+        "die fünfte Karte eines Laufs",
+        _run_closes,
+        other="la quinta carta de una escalera",
+    ),
+    Question(
+        "deck.copies.count",
+        "deck.copies",
+        "4 pro Karte bei 2-4 Spielern / 5 pro Karte bei 5+",
+        _copies,
+        other="4 de cada una con 2-4 jugadores / 5 de cada una con más de 5",
     ),
     Question(
         "round.scoring.cards",
         "round.scoring",
         "die Punkte der noch auf ihrer Hand befindlichen Karten",
         _penalty_adds_up,
-    ),
-    Question("eight.value.points", "eight.value", "las que más puntos valen", _eight_most_points),
-    Question(
-        "match.end.score", "match.end", "bis ein Spieler 20 oder mehr Punkte erreicht hat", _match_end_score
+        other="los puntos indicados en las cartas que les quedan en la mano",
     ),
     Question(
-        "match.winner.lowest", "match.winner", "Der/die Spieler mit den wenigsten Punkten", _lowest_wins
+        "eight.value.points",
+        "eight.value",
+        "las que más puntos valen",
+        _eight_most_points,
+        other="die wertvollsten im Spiel",
+        lang="es",
     ),
-    Question("pile.types.lead", "pile.types", "Spielbare Stapeltypen sind:", _leads_as_typed),
+    Question(
+        "match.end.score",
+        "match.end",
+        "bis ein Spieler 20 oder mehr Punkte erreicht hat",
+        _match_end_score,
+        other="hasta que un jugador tenga 20 o más puntos",
+    ),
+    Question(
+        "match.winner.lowest",
+        "match.winner",
+        "Der/die Spieler mit den wenigsten Punkten",
+        _lowest_wins,
+        other="el/los jugador(es) con menos puntos",
+    ),
+    Question(
+        "pile.types.lead",
+        "pile.types",
+        "Spielbare Stapeltypen sind:",
+        _leads_as_typed,
+        other="Los tipos de combinación jugables son:",
+    ),
     Question(
         "trick.end.four",
         "trick.end",
         "Ein Stich endet, wenn 1 von 4 Dingen eintritt",
         # Asked of every play and pass outside the four endings, in every moment (universal.py).
         every.goes_on_every,
+        other="Una baza termina cuando ocurre 1 de estas 4 cosas",
     ),
     # The clauses that speak of every case, asked of every case (universal.py).
     Question(
@@ -455,31 +565,42 @@ QUESTIONS: tuple[Question, ...] = (
         "action.add",
         "Eine oder mehrere Karten ... um Sätze/Läufe zu verlängern",
         every.adds_lengthen_every,
+        other="una o varias cartas ... haciendo que los sets/escaleras sean más largos",
     ),
-    Question("pile.ranked.every", "action.overwrite", "einen höherrangigen Stapel", every.ranked_every),
+    Question(
+        "pile.ranked.every",
+        "action.overwrite",
+        "einen höherrangigen Stapel",
+        every.ranked_every,
+        other="una combinación de rango superior",
+    ),
     Question(
         "action.overwrite.every",
         "action.overwrite",
         "Einen höherrangigen Stapel, der dem Typ und der Größe ... entspricht",
         every.overwrite_every,
+        other="una combinación de rango superior que coincida con el tipo y el tamaño",
     ),
     Question(
         "trick.end.set.every",
         "trick.end.set",
         "Ein Spieler legt die vierte Karte zu einem aktiven Satz",
         every.closes_set_every,
+        other="Un jugador añade la cuarta carta a un set activo",
     ),
     Question(
         "trick.end.run.every",
         "trick.end.run",
         "Ein Spieler legt die fünfte Karte eines Laufs",
         every.closes_run_every,
+        other="Un jugador añade la quinta carta de una escalera",
     ),
     Question(
         "eight.trigger.every",
         "eight.trigger",
         "Wird eine Karte des Ranges 8 in einem Stich gespielt",
         every.eight_every,
+        other="Cuando se juega una carta de rango 8 en una baza",
     ),
 )
 
@@ -498,10 +619,9 @@ class Kill:
         return self.clause is None
 
 
-def states_of(kill: Kill) -> str:
-    """The words of the clause that caught a mutant, as the source writes them: a question's quote;
-    for an invariant (it states its clause whole) nothing more than the clause."""
-    return next((q.states for q in QUESTIONS if q.id == kill.by), "")
+def question_of(kill: Kill) -> Question | None:
+    """The question that caught a mutant (None: an invariant, which states its clause whole)."""
+    return next((q for q in QUESTIONS if q.id == kill.by), None)
 
 
 def _asked(question: Question, game: Game) -> Kill | None:

@@ -58,7 +58,7 @@ from ..impact.measure import measure, player_counts
 from ..impact.witnesses import undealable_witness
 from . import decisions
 from .mutants import MUTANTS, Mutant
-from .oracle import ENDED_BY, Kill, ask_questions, contradicted, play_violation, states_of
+from .oracle import ENDED_BY, Kill, ask_questions, contradicted, play_violation, question_of
 
 NAME = "discovery.mutants"
 TITLE = "Engine mutants against the texts: the silences nobody declared (mutation analysis)"
@@ -664,9 +664,18 @@ def settled_of(
         kill = o.trial.kill or o.trial.invariant
         if kill is None or kill.clause is None or o.name in unexamined_names:
             continue
+        q = question_of(kill)
         out.append(
             SettledCandidate(
-                o.name, describe(spec, o.name), (kill.clause,), kill.by, states_of(kill), kill.message
+                o.name,
+                describe(spec, o.name),
+                (kill.clause,),
+                kill.by,
+                q.states if q is not None else "",
+                kill.message,
+                says_in=q.lang if q is not None else "both",
+                other=q.other if q is not None else "",
+                rests_on=q.rests_on if q is not None else "",
             )
         )
     return tuple(out)
