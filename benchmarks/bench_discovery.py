@@ -121,7 +121,9 @@ def _tables(seed: int) -> int:
     ruleset = spec.ruleset()
     failed: dict[str, Any] = {}
     cpu, wall = time.process_time(), time.perf_counter()
-    count, scope = every_deal_of(spec, ruleset, TABLES["deep"].tables, [ruleset], True, make_engine, failed)
+    count, scope, _ = every_deal_of(
+        spec, ruleset, TABLES["deep"].tables, [ruleset], True, make_engine, failed
+    )
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     playout = _playout_rate(seed, max(cpu, 1.0))
     print(f"small tables, default profile{scope}")

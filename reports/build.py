@@ -130,6 +130,7 @@ def _proved(spec: Spec, results: Sequence[CheckResult]) -> list[dict[str, Any]]:
             "method": p.method,
             "method_words": METHOD_WORDS[p.method],
             "scope": p.scope,
+            "plain_scope": p.plain_scope,
             "clauses": [{"id": c, "name": words.clause_name(c)} for c in p.clauses],
             "shown": p.name in DESIGNER_PROPERTIES,
             "explored": check.name == EXPLORED_CHECK,
@@ -185,7 +186,7 @@ def _discovery_line(discovery: Mapping[str, Any]) -> str | None:
     tagged = len(discovery["questions"])
     return (
         f"Testing {n(discovery['mutants'], 'altered engine', 'altered engines')} against the texts found "
-        f"{listed}; {n(tagged, 'question', 'questions')} above "
+        f"{listed}, each listed below under the question it belongs to; {n(tagged, 'question', 'questions')} "
         f"{'is' if tagged == 1 else 'are'} marked “found by discovery”, "
         f"{len(discovery['new_questions']):,} of them new; "
         f"{n(discovery['proved'], 'property was', 'properties were')} checked (see “What five35 proved”)."

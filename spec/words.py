@@ -792,6 +792,9 @@ def _liveness_problems(section: Mapping[str, Any]) -> Iterator[tuple[Key, str]]:
     for name, row in section["properties"].items():
         key: Key = ("liveness", "properties", name, "scope")
         yield from _blank_problems(key, row["scope"], LIVENESS_SCOPE_BLANKS)
+        if "plain_scope" in row:
+            plain: Key = ("liveness", "properties", name, "plain_scope")
+            yield from _blank_problems(plain, row["plain_scope"], LIVENESS_SCOPE_BLANKS)
         for part in ("title", "detail", "table"):
             if "failed" in row:
                 yield from _blank_problems(
@@ -810,6 +813,12 @@ def _liveness_problems(section: Mapping[str, Any]) -> Iterator[tuple[Key, str]]:
     for part in ("table", "unmerged"):
         yield from _blank_problems(("liveness", "tables", part), tables[part], LIVENESS_TABLE_BLANKS)
     yield from _blank_problems(("liveness", "tables", "cards"), tables["cards"], frozenset({"most"}))
+    if "plain_table" in tables:
+        yield from _blank_problems(
+            ("liveness", "tables", "plain_table"),
+            tables["plain_table"],
+            frozenset({"players", "cards", "deals"}),
+        )
     yield from _blank_problems(("liveness", "tables", "changed"), tables["changed"], frozenset({"count"}))
     yield from _blank_problems(
         ("liveness", "tables", "stopped"), tables["stopped"], frozenset({"table", "limit"})
@@ -823,6 +832,7 @@ def _liveness(section: Mapping[str, Any]) -> LivenessWords:
                 row["statement"],
                 row["scope"],
                 LivenessFailed(**row["failed"]) if "failed" in row else None,
+                row.get("plain_scope", ""),
             )
             for name, row in section["properties"].items()
         },

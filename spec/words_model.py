@@ -61,6 +61,7 @@ LIVENESS_SCOPE_BLANKS = frozenset(
         "rounds",
         "points",
         "tables",
+        "tables_plain",
     }
 )
 #: The blanks of the liveness section's `tables` words: `scope`'s, and a table's.
@@ -258,6 +259,8 @@ class LivenessProperty:
     statement: str
     scope: str
     failed: LivenessFailed | None = None
+    #: The scope in a designer's words, for the report's own pages ("" where the appendix's does).
+    plain_scope: str = ""
 
 
 @dataclass(frozen=True)
@@ -275,6 +278,9 @@ class LivenessTables:
     one_card: str
     cards: str  # blank: {most}
     join: str
+    #: A table in a designer's words (blanks: {players}, {cards}, {deals}) and what joins them.
+    plain_table: str = ""
+    plain_join: str = ""
 
 
 @dataclass(frozen=True)

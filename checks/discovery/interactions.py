@@ -909,14 +909,17 @@ def _scope(s: Search) -> str:
 
 
 def _rule_names(spec: Spec, rules: Sequence[str]) -> str:
-    """Rules by the words file's clause names: a rule that is a clause by its own id, else the first
-    clause it cites (a designer reads clauses, not the spec's rule ids)."""
+    """Rules by the words file's clause names where a rule is a clause by its own id; else by its
+    name in `rule_mutations.rules`, else by the first clause it cites (a designer reads clauses, not
+    the spec's rule ids; the order of the ranks is not 'the run' it cites first)."""
     words = words_of(spec)
+    named = words.rule_mutations.rules if words.rule_mutations is not None else {}
     by_id = {r.id: r for r in spec.rules}
     names: list[str] = []
     for rid in rules:
         clause = rid if rid in spec.clauses else next(iter(by_id[rid].cites), rid)
-        name = f"\u2018{words.clause_name(clause)}\u2019"
+        own = named[rid].name if rid in named and rid not in spec.clauses else None
+        name = f"\u2018{own or words.clause_name(clause)}\u2019"
         if name not in names:
             names.append(name)
     return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)

@@ -253,6 +253,12 @@ def check_liveness(ctx: CheckContext) -> CheckResult:
                     method=o.method,
                     scope=scope_words.scope.format_map(blanks),
                     clauses=o.clauses,
+                    # Said to a designer only where the tables it names were all explored.
+                    plain_scope=(
+                        scope_words.plain_scope.format_map(blanks)
+                        if scope_words.plain_scope and blanks.get("tables_plain", "x")
+                        else ""
+                    ),
                 )
             )
         elif o.name == "match.ends" and analysis.endless is not None:

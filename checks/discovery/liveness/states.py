@@ -292,13 +292,15 @@ def every_deal_of(
     measured: bool,
     engine: Callable[[Ruleset, int], Engine],
     failed: Failed,
-) -> tuple[int, str]:
+) -> tuple[int, str, str]:
     """Every deal of `tables` (tables.py) under each of `rulesets` (`ruleset` first), each class
     of alike deals once, the states of all of a table's deals searched together; a property one
-    breaks goes into `failed` (as `states` records it). How many states, and the scope's words."""
+    breaks goes into `failed` (as `states` records it). How many states, the scope's words, and the
+    tables in a designer's words."""
     words = words_of(spec).liveness.tables
     states = 0
     scope: dict[Table, str] = {}
+    plain: dict[Table, str] = {}
     stopped: set[Table] = set()  # a search that met the limit: not every deal was explored
     for rs in rulesets:
         symmetry = alike_segments(rs)
@@ -340,13 +342,16 @@ def every_deal_of(
                 }
                 merged = symmetry.segments and not symmetry.refused
                 scope[table] = (words.table if merged else words.unmerged).format(**blanks)
+                plain[table] = words.plain_table.format(**blanks)
     joined = words.join.join(
         words.stopped.format(table=scope[t], limit=f"{TABLE_STATE_LIMIT:,}") if t in stopped else scope[t]
         for t in tables
         if t in scope
     )
     under = words.checked if len(rulesets) == 1 else words.changed.format(count=len(rulesets))
-    return states, words.scope.format(rulesets=under, tables=joined, states=f"{states:,}")
+    said = [plain[t] for t in tables if t in plain and t not in stopped]
+    plain_tables = (words.plain_join.join(said) if said else "") if words.plain_table else ""
+    return states, words.scope.format(rulesets=under, tables=joined, states=f"{states:,}"), plain_tables
 
 
 #: Most states one table's deals may reach under one ruleset (the embedded spec's reach some 26,000).
@@ -388,7 +393,7 @@ def states(
                 _record(failed, ruleset, rs, name, facts, position)
     if not states:
         raise ValueError("liveness: no small deal could be played, so no state property was checked")
-    table_states, tables = 0, ""
+    table_states, tables, tables_plain = 0, "", ""
     table_plan = TABLES[level]
     if table_plan.tables:
         table_rulesets = [ruleset]
@@ -396,7 +401,7 @@ def states(
             table_rulesets = _state_rulesets(
                 spec, ruleset, StatePlan(core_only=True, seeded=0, all_pairs=False)
             )
-        table_states, tables = every_deal_of(
+        table_states, tables, tables_plain = every_deal_of(
             spec, ruleset, table_plan.tables, table_rulesets, measured, engine, failed
         )
     blanks = {
@@ -404,6 +409,7 @@ def states(
         "deals": str(len(explored_deals)),
         "rulesets": str(len(rulesets)),
         "tables": tables,
+        "tables_plain": tables_plain,
     }
     out = []
     for name, clauses in STATE_PROPERTIES.items():

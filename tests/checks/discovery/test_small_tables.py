@@ -161,5 +161,5 @@ def test_a_search_that_meets_its_limit_says_not_every_deal_was_explored(
     import five35.checks.discovery.liveness.states as states_module
 
     monkeypatch.setattr(states_module, "TABLE_STATE_LIMIT", 1_000)
-    _, scope = every_deal_of(embedded_spec(), ruleset, TABLES, [ruleset], True, make_engine, {})
+    _, scope, _ = every_deal_of(embedded_spec(), ruleset, TABLES, [ruleset], True, make_engine, {})
     assert scope.count("stopped at the limit of 1,000 states under one ruleset") == 2
