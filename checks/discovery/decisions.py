@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import heapq
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import count
 
@@ -259,11 +259,20 @@ def _seat_after(game: Engine, seq: Seq) -> int:
 
 
 def search_play(
-    a: Engine, b: Engine, names: tuple[str, str], max_nodes: int = MAX_NODES, noticed: bool = False
+    a: Engine,
+    b: Engine,
+    names: tuple[str, str],
+    max_nodes: int = MAX_NODES,
+    noticed: bool = False,
+    robust: Callable[[Found], bool] | None = None,
 ) -> tuple[Witness | None, int, bool]:
     """The smallest trick sequence (fewest cards placed, then fewest plays) after which `a` and `b`
     allow different moves or a move ends differently, as a witness on a real table; with the
-    number of tables expanded and whether the search space within MAX_PLAYS was exhausted."""
+    number of tables expanded and whether the search space within MAX_PLAYS was exhausted.
+
+    With `robust`, the smallest sequence it accepts (one that shows under every other reading of
+    the other questions, so that an example does not hang on another open answer); the smallest of
+    all where none within the limit does."""
     players = a.players
     start = a.start_round([[a.ruleset.ranks[0]]] * players, 0)
     if start != b.start_round([[a.ruleset.ranks[0]]] * players, 0):
@@ -272,35 +281,65 @@ def search_play(
     heap: list[tuple[int, int, int, Seq, State]] = [(0, 0, next(tie), (), start)]
     tables = 0
     found: Found | None = None
+    first: Found | None = None  # the smallest of all, robust or not
+
+    def offer(candidate: Found) -> None:
+        nonlocal found, first
+        first = _better(first, candidate)
+        if robust is None or robust(candidate):
+            found = _better(found, candidate)
+
     while heap:
         cards, plays, _, seq, state = heapq.heappop(heap)
         if found is not None and (cards, plays) >= found[:2]:
             break
         if tables >= max_nodes:
-            return _found_witness(a, b, found, names, noticed), tables, False
+            return _found_witness(a, b, found or first, names, noticed), tables, False
         tables += 1
         rich = _rich(a, state)
         la, lb = a.legal_moves(rich), b.legal_moves(rich)
         if set(la) != set(lb):
             odd = min(set(la) ^ set(lb), key=lambda m: (len(m.cards), str(m)))
-            found = _better(found, (cards + len(odd.cards), plays, seq, odd, False))
+            offer((cards + len(odd.cards), plays, seq, odd, False))
             continue
         for move in la:
             here = cards + len(move.cards)
             if found is not None and (here, plays + 1) >= found[:2]:
                 continue
             if _change(a, b, rich, move, noticed) is not None:
-                found = _better(found, (here, plays + 1, seq, move, False))
+                offer((here, plays + 1, seq, move, False))
                 continue
             # The same move by a player who goes out with it: what the end of a round decides
             # (the points, who leads next) shows on the round's first play already.
             if not plays and _change(a, b, _going_out(a, rich, move), move, noticed) is not None:
-                found = _better(found, (here, plays + 1, seq, move, True))
+                offer((here, plays + 1, seq, move, True))
                 continue
             child, _ = a.apply(rich, move)
             if plays + 1 < MAX_PLAYS and child.phase == "play":
                 heapq.heappush(heap, (here, plays + 1, next(tie), (*seq, (state.to_move, move)), child))
-    return _found_witness(a, b, found, names, noticed), tables, True
+    return _found_witness(a, b, found or first, names, noticed), tables, True
+
+
+def shows_under(
+    others: Sequence[tuple[Engine, Engine]], names: tuple[str, str], noticed: bool = False
+) -> Callable[[Found], bool]:
+    """Whether a found difference shows on the same table under each pair of `others` (the engine
+    and its variant under another reading of some other question), its plays legal there too."""
+
+    def robust(candidate: Found) -> bool:
+        _, _, seq, move, out = candidate
+        for a, b in others:
+            state = a.start_round([[a.ruleset.ranks[0]]] * a.players, 0)
+            for _, m in seq:
+                rich = _rich(a, state)
+                if m not in a.legal_moves(rich):
+                    return False
+                state, _ = a.apply(rich, m)
+            if _real_witness(a, b, seq, move, names, out, noticed) is None:
+                return False
+        return True
+
+    return robust
 
 
 #: The smallest difference so far: cards placed, plays, the plays before, the move, and whether
@@ -351,7 +390,8 @@ def search(spec: Spec, ruleset: Ruleset, decision: DecisionWords, variant: type[
                 continue
             witness = search_deal(a, b, seed, names)
             if witness is None:
-                witness, n, done = search_play(a, b, names)
+                robust = shows_under(_other_readings(spec, rs, variant, p, set(decision.under)), names)
+                witness, n, done = search_play(a, b, names, robust=robust)
                 tables += n
                 exhausted = exhausted and done
             if witness is not None:
@@ -362,6 +402,26 @@ def search(spec: Spec, ruleset: Ruleset, decision: DecisionWords, variant: type[
                     witness = replace(witness, situation={**witness.situation, "needs_readings": needs})
                 return Search(witness, rs, tables, exhausted)
     return Search(None, None, tables, exhausted)
+
+
+def _other_readings(
+    spec: Spec, ruleset: Ruleset, variant: type[Game], players: int, skip: set[str]
+) -> list[tuple[Engine, Engine]]:
+    """The engine and `variant` under each other reading of every variation point but `skip` (the
+    decision's own), one point changed at a time; a reading that cannot seat `players` is left out."""
+    out: list[tuple[Engine, Engine]] = []
+    for point, vp in spec.variation_points.items():
+        if point in skip:
+            continue
+        for reading in vp.readings:
+            if reading == ruleset.reading(point):
+                continue
+            rs = spec.with_readings(ruleset, {point: reading})
+            try:
+                out.append((Game(rs, players), variant(rs, players)))
+            except SpecError:
+                continue
+    return out
 
 
 # ---- the check ----------------------------------------------------------------------------------

@@ -218,11 +218,25 @@ def test_the_witnesses_are_the_smallest_tables() -> None:
             found = search(SPEC, SPEC.ruleset(), decision, DECISION_VARIANTS[decision.variant], seed=535)
             assert found.witness is not None
             sizes[did] = found.witness.cards
-    # One pile and the few cards that answer it: 15,1 against 1,2; 1 and 3 around a single 2; 9, an
-    # added 8 and the 7,8 that follows.
+    # One pile and the few cards that answer it: 15,1 against 1,2; 1 and 4 around the run 2,3 (not
+    # 1 and 3 around a single 2, which shows only while a single may be added to, another open
+    # question); 9, an added 8 and the 7,8 that follows (no table shows it without adding to a single).
     assert sizes["run_first_card"] == 4
-    assert sizes["add_both_ends"] == 3
+    assert sizes["add_both_ends"] == 4
     assert sizes["opening_pile"] <= 6
+
+
+def test_a_witness_does_not_hang_on_another_open_answer_where_one_need_not() -> None:
+    decision = DECISIONS["add_both_ends"]
+    found = search(SPEC, SPEC.ruleset(), decision, DECISION_VARIANTS[decision.variant], seed=535)
+    assert found.witness is not None
+    assert found.witness.situation["pile"] == {"kind": "run", "cards": [2, 3]}
+    # Without the robustness asked, the smallest table is the single 2 (three cards in all).
+    ruleset = SPEC.ruleset()
+    names = (decision.engine.label, decision.other.label)
+    variant = DECISION_VARIANTS[decision.variant]
+    plain, _, _ = search_play(Game(ruleset, 2), variant(ruleset, 2), names)
+    assert plain is not None and plain.situation["pile"]["kind"] == "single"
 
 
 class SameAsGame(Game):
@@ -297,7 +311,8 @@ def test_the_two_player_deal_says_it_departs_from_bga_and_is_graded_by_its_reach
     shown = {name: (o["hand_size"], o["set_aside"]) for name, o in w.outcomes.items()}
     assert shown == {decision.engine.label: (12, 28), decision.other.label: (24, 4)}
     wording = next(q for q in WORDS.questions.values() if "two_player_hands" in q.topics).wordings[0].text
-    assert "28" in wording["de"] and "28" in wording["es"] and "Hand" not in wording["de"]
+    # It says what sets it apart from the deal question's table: one hand, not Board Game Arena's two.
+    assert "28" in wording["de"] and "28" in wording["es"] and "nicht mit zwei Händen" in wording["de"]
 
 
 def test_a_departure_from_evidence_the_words_file_lacks_is_refused_at_its_line(tmp_path: Path) -> None:
