@@ -88,8 +88,8 @@ def smallest_divergence(
 
     One solver holds the whole question (both readings' decisions over one symbolic situation); the
     lexicographic objectives are met by tightening: the total of cards (pile plus play) rises from 1
-    to the first total with a witness, then the sum of ranks is pushed down, then the player count,
-    then an 8 in the opening pile is avoided, then freed readings are put back to the ruleset's (or
+    to the first total with a witness, then the player count is pushed down, then the sum of ranks,
+    then the pile's size, then an 8 in the opening pile is avoided, then freed readings are put back to the ruleset's (or
     to their first reading that still shows).
 
     Among the situations that tie on all of that, the answer is the first in the canonical order
@@ -127,10 +127,12 @@ def smallest_divergence(
             break
     top = max(params.ranks) * (maxn + maxk)
     ranks = ma.sum_of_values(sit.kind, sit.low, sit.n) + _sum_play(ma, sit)
+    # The fewest players before the lowest ranks: a table of two reads more easily than one of five
+    # that low cards' fifth copies need (a single 1 and 2,3,4,5 added, not five 1s).
     objectives = (
+        (sit.players, params.players_min, params.players_max),
         (ranks, 0, top),
         (sit.n, 0, maxn),
-        (sit.players, params.players_min, params.players_max),
         (z3.If(sit.opening8, 1, 0), 0, 1),
     )
     for objective, lowest, highest in objectives:
