@@ -109,7 +109,10 @@ def _question_choice(
     points = q.words.points
     if not points:
         assumed = any(not spec.parameters[p].in_text for p in q.words.parameters if p in spec.parameters)
-        basis = "assumed" if assumed else "engine"
+        # Settled with no reading named: the texts' own words and numbers settle it (a rule part
+        # that no reading lets apply).
+        by_text = not q.status.is_open and not q.status.readings
+        basis = "text" if by_text else "assumed" if assumed else "engine"
         words = BASIS_WORDS[basis]
         # An engine decision that departs from outside evidence says so where it gives its basis:
         # the evidence is cited, never as settling the question.

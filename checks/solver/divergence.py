@@ -89,8 +89,8 @@ def smallest_divergence(
     One solver holds the whole question (both readings' decisions over one symbolic situation); the
     lexicographic objectives are met by tightening: the total of cards (pile plus play) rises from 1
     to the first total with a witness, then the player count is pushed down, then the sum of ranks,
-    then the pile's size, then an 8 in the opening pile is avoided, then freed readings are put back to the ruleset's (or
-    to their first reading that still shows).
+    then the pile's size, then an 8 in the opening pile is avoided, then freed readings are put
+    back to the ruleset's (or to their first reading that still shows).
 
     Among the situations that tie on all of that, the answer is the first in the canonical order
     (_canonical_fields), so it depends only on the question and not on what Z3 worked on before in

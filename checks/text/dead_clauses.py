@@ -27,6 +27,7 @@ from ..findings import (
     Finding,
     FindingKind,
     Severity,
+    Status,
     Witness,
     profile_status,
     readings_of,
@@ -311,7 +312,11 @@ def to_finding(spec: Spec, ruleset: Ruleset, d: Dead) -> Finding:
             outcomes={"applies": False, "reason": d.part.reason},
             cards=0,
         ),
-        status=profile_status(ruleset, [p for p, _ in d.combo], applies_to_ruleset),
+        # Dead under every reading: the texts' own numbers rule the part out, which no reading of
+        # an open question changes (settled by the texts, for a designer to confirm).
+        status=profile_status(ruleset, [p for p, _ in d.combo], applies_to_ruleset)
+        if d.combo
+        else Status.settled(ruleset.profile, ()),
         unsat_core=names(d.core),
     )
 
