@@ -197,10 +197,14 @@ def _last_placer_wins(game: Game) -> str | None:
         for reason in TrickEndReason:
             winner = game.trick_winner(trick, (reason,))
             if winner != last:
+                # Seats named as the report numbers players (from 1): "the player who opened it"
+                # may also be the player after the last placer, so say which seat it is.
+                led = trick[0].player + 1
                 return (
-                    f"a trick ended by {ENDED_BY[reason]} goes to "
-                    + ("the player who opened it" if winner == trick[0].player else "another player")
-                    + ", not to the last player who placed a card"
+                    f"a trick ended by {ENDED_BY[reason]}, led by player {led} and last placed on by "
+                    f"player {last + 1}, goes to "
+                    + (f"player {winner + 1}" if winner is not None else "no player")
+                    + f", not to player {last + 1}"
                 )
     return None
 
@@ -234,8 +238,9 @@ def _set_closes(game: Game) -> str | None:
 
 
 def _closing_card_placeable(kind: str) -> Callable[[Game], str | None]:
-    """The card that closes a set (or a run) can be placed: some add makes a set (a run) of the
-    size at which it closes, where the deck holds that many copies."""
+    """The card that closes a set (or a run) can be placed: some add, onto a pile a turn placed or
+    earlier adds lengthened, makes a set (a run) of the size at which it closes, where the deck
+    holds that many copies."""
     return lambda game: _closing_placed(game, kind)
 
 
@@ -249,11 +254,23 @@ def _closing_placed(game: Game, kind: str) -> str | None:
             break
     if closing is None or (kind == "set" and closing > game.copies):
         return None
-    # Asked pile by pile, stopping at the first add that makes the closing size.
-    for pile in game.placeable_piles():
-        if pile.kind == kind and any(new.size == closing for _, new in game.add_options(pile)):
-            return None
-    return f"no add makes a {kind} of {closing}, the size that ends the trick"
+    # From every pile a turn places, then from every pile earlier adds made of it ('Eine oder
+    # mehrere Karten' in one add or over several), stopping at the first add that closes.
+    frontier = [pile for pile in game.placeable_piles() if pile.kind == kind]
+    seen = set(frontier)
+    while frontier:
+        grown = []
+        for pile in frontier:
+            for _, new in game.add_options(pile):
+                if new.kind != kind:
+                    continue
+                if new.size == closing:
+                    return None
+                if new.size < closing and new not in seen:
+                    seen.add(new)
+                    grown.append(new)
+        frontier = grown
+    return f"no add, in one turn or over several, makes a {kind} of {closing}, the size that ends the trick"
 
 
 def _run_closes(game: Game) -> str | None:
@@ -437,6 +454,10 @@ QUESTIONS: tuple[Question, ...] = (
         "Karten aufeinanderfolgender Ränge",
         _runs_consecutive,
         other="cartas de rango consecutivo",
+        rests_on=(
+            "reading “aufeinanderfolgend” / “consecutivo” as going up the numbers, as both texts write "
+            "their runs (1,2,3 and 11,12,13); which run beats which is a question of its own"
+        ),
     ),
     Question(
         "eight.trigger.single",
