@@ -941,6 +941,10 @@ def _interaction_problems(section: Mapping[str, Any] | None) -> Iterator[tuple[K
     for name, text in (section or {}).items():
         if name == "scope":
             yield from _blank_problems(("interactions", name), text, INTERACTION_SCOPE_BLANKS)
+        elif name == "apart_scope":
+            yield from _blank_problems(("interactions", name), text, frozenset({"players"}))
+        elif name == "kind_rule":
+            yield from _blank_problems(("interactions", name), text, frozenset({"name", "kind"}))
         elif name not in ("at_once", "decisions"):
             yield from _blank_problems(("interactions", name), text, INTERACTION_BLANKS)
 
@@ -964,6 +968,8 @@ def _interactions(section: Mapping[str, Any] | None) -> InteractionWords | None:
         settled_needs=section["settled_needs"],
         scope=section["scope"],
         decisions=dict(section["decisions"]),
+        apart_scope=section.get("apart_scope", ""),
+        kind_rule=section.get("kind_rule", ""),
     )
 
 

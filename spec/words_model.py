@@ -324,6 +324,12 @@ class InteractionWords:
     #: what a rule decides (the engine's vocabulary of decisions, engine/state.py), in plain words:
     #: the `decisions` blank of the templates.
     decisions: Mapping[str, str]
+    #: over what a `dead` result the solver proved holds ({players}); "" where the file has none
+    #: (such a result then keeps the explored scope).
+    apart_scope: str = ""
+    #: a rule about one type of pile as the interactions name it ({name}, {kind}): what its applying
+    #: to a play means (the play leaves that type of pile); "" names it by {name} alone.
+    kind_rule: str = ""
 
 
 #: The languages of a proposed wording: English, and the rulebook's own German and Spanish.

@@ -50,6 +50,8 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, cast
 
+import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
+
 from ...engine import Game, Move, Pile, Position, State
 from ...engine.game import Option
 from ...engine.state import (
@@ -76,8 +78,22 @@ from ..findings import (
     Witness,
     kind_severity,
 )
-from ..oracles.z3model import decision_points
+from ..oracles.z3model import (
+    ADD,
+    KIND_NAMES,
+    LEAD,
+    OVERWRITE,
+    Model,
+    Params,
+    Readings,
+    SymSituation,
+    Z3Alg,
+    as_bool,
+    decision_points,
+    loop_bounds,
+)
 from ..play.graphs import HAND_PICKED, Deal, seeded_deals
+from .liveness.outcome import players_text
 
 CHECK = "discovery.interactions"
 TITLE = "Rule interactions: pairs and triples of rules that meet on one play, each order played"
@@ -920,9 +936,56 @@ def _rule_names(spec: Spec, rules: Sequence[str]) -> str:
         clause = rid if rid in spec.clauses else next(iter(by_id[rid].cites), rid)
         own = named[rid].name if rid in named and rid not in spec.clauses else None
         name = f"\u2018{own or words.clause_name(clause)}\u2019"
+        kind = by_id[rid].kind if rid in by_id else None
+        said = words.interactions.kind_rule if words.interactions is not None else ""
+        if kind is not None and said:
+            name = said.format(name=name, kind=kind)
         if name not in names:
             names.append(name)
     return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+
+
+_ACTIONS = {"lead": LEAD, "overwrite": OVERWRITE, "add": ADD}
+_KINDS = {name: kind for kind, name in KIND_NAMES.items()}
+
+
+def proved_apart(ruleset: Ruleset, rules: Sequence[Rule], moments: Sequence[str], rlimit: int) -> bool:
+    """Whether the compiled model proves that `rules` never all apply to one lead, overwrite or add
+    at any of `moments`: for every central pile and every play the rules allow (the model's bounds:
+    every pile up to the longest one a trick can hold), under the ruleset's readings. False where
+    one rule's applying cannot be said in the model (going out, a pass, a reason it lacks) or the
+    solver does not answer unsat within its resource limit."""
+    try:
+        maxk, maxn = loop_bounds(ruleset)
+        m = Model(Z3Alg(), Params.of(ruleset), Readings.of_ruleset(ruleset), maxk, maxn)
+    except (ValueError, SpecError):
+        return False
+    sit = SymSituation.fresh("apart.", maxk)
+    out = m.decide(sit.action, sit.pile, sit.k, sit.p, sit.players, sit.opening8)
+    reasons = {name for name, _ in out.ends}
+    solver = m.solver(rlimit)
+    solver.add(*sit.domain(m), as_bool(out.legal))
+    for moment in moments:
+        if moment in _ACTIONS:
+            at: list[Any] = [sit.action == _ACTIONS[moment]]
+        elif moment == "trick_end":
+            at = [z3.Or(*(as_bool(holds) for _, holds in out.ends))] if out.ends else [z3.BoolVal(False)]
+        else:
+            return False  # a pass or the end of a round: not a play the model decides
+        for rule in rules:
+            if moment not in rule.when:
+                at.append(z3.BoolVal(False))
+            elif rule.kind is not None:
+                at.append(out.kind == _KINDS[rule.kind])
+            elif "trick_ends" in rule.decides:
+                if rule.reason not in reasons:
+                    return False
+                at.append(as_bool(out.end(rule.reason or "")))
+            elif "round_ends" in rule.decides:
+                return False
+        if solver.check(*at) != z3.unsat:
+            return False
+    return True
 
 
 def _moments(moments: Sequence[str]) -> str:
@@ -988,12 +1051,23 @@ def check_interactions(ctx: CheckContext) -> CheckResult:
             template = words.dead_follows if c.how == "follows" else words.dead
             if v.meets_under is not None:
                 template += " " + words.elsewhere
+            # Never met on the plays explored; where the compiled model can say when each rule
+            # applies, the solver proves it for every pile and play, and the scope says so.
+            apart = (
+                bool(words.apart_scope)
+                and c.how != "follows"
+                and proved_apart(ruleset, [rules[r] for r in c.all_rules], c.moments, ctx.solver_rlimit)
+            )
             proved.append(
                 ProvedProperty(
                     name=c.topic,
                     statement=template.format(**blanks),
-                    method="exhaustive",
-                    scope=proved_scope,
+                    method="z3" if apart else "exhaustive",
+                    scope=words.apart_scope.format(
+                        players=players_text(ruleset.players_min, ruleset.players_max)
+                    )
+                    if apart
+                    else proved_scope,
                     clauses=clauses,
                 )
             )
