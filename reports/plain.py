@@ -244,7 +244,11 @@ def _setup(sit: Mapping[str, Any]) -> str:
         parts.append(f"a deck of {sit['deck']} cards")
     if "seed" in sit:
         # The seed that replays it is the technical appendix's; a designer meets a match.
-        parts.append("in one of the simulated matches")
+        # A deal's witness before any card is played: the first trick of the match.
+        opening = sit.get("leading") is True and sit.get("pile") is None and "trick" not in sit
+        parts.append(
+            "as one of the simulated matches begins" if opening else "in one of the simulated matches"
+        )
     head = ", ".join(parts)
     sentences = [_capital(head) + "." if head else ""]
     if "round_leader" in sit and "went_out" in sit:
