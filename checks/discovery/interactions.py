@@ -78,20 +78,8 @@ from ..findings import (
     Witness,
     kind_severity,
 )
-from ..oracles.z3model import (
-    ADD,
-    KIND_NAMES,
-    LEAD,
-    OVERWRITE,
-    Model,
-    Params,
-    Readings,
-    SymSituation,
-    Z3Alg,
-    as_bool,
-    decision_points,
-    loop_bounds,
-)
+from ..oracles import z3model as zm
+from ..oracles.z3model import decision_points
 from ..play.graphs import HAND_PICKED, Deal, seeded_deals
 from .liveness.outcome import players_text
 
@@ -945,8 +933,8 @@ def _rule_names(spec: Spec, rules: Sequence[str]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
 
 
-_ACTIONS = {"lead": LEAD, "overwrite": OVERWRITE, "add": ADD}
-_KINDS = {name: kind for kind, name in KIND_NAMES.items()}
+_ACTIONS = {"lead": zm.LEAD, "overwrite": zm.OVERWRITE, "add": zm.ADD}
+_KINDS = {name: kind for kind, name in zm.KIND_NAMES.items()}
 
 
 def proved_apart(ruleset: Ruleset, rules: Sequence[Rule], moments: Sequence[str], rlimit: int) -> bool:
@@ -956,20 +944,24 @@ def proved_apart(ruleset: Ruleset, rules: Sequence[Rule], moments: Sequence[str]
     one rule's applying cannot be said in the model (going out, a pass, a reason it lacks) or the
     solver does not answer unsat within its resource limit."""
     try:
-        maxk, maxn = loop_bounds(ruleset)
-        m = Model(Z3Alg(), Params.of(ruleset), Readings.of_ruleset(ruleset), maxk, maxn)
+        maxk, maxn = zm.loop_bounds(ruleset)
+        m = zm.Model(zm.Z3Alg(), zm.Params.of(ruleset), zm.Readings.of_ruleset(ruleset), maxk, maxn)
     except (ValueError, SpecError):
         return False
-    sit = SymSituation.fresh("apart.", maxk)
+    sit = zm.SymSituation.fresh("apart.", maxk)
     out = m.decide(sit.action, sit.pile, sit.k, sit.p, sit.players, sit.opening8)
     reasons = {name for name, _ in out.ends}
     solver = m.solver(rlimit)
-    solver.add(*sit.domain(m), as_bool(out.legal))
+    solver.add(*sit.domain(m), zm.as_bool(out.legal))
     for moment in moments:
         if moment in _ACTIONS:
             at: list[Any] = [sit.action == _ACTIONS[moment]]
         elif moment == "trick_end":
-            at = [z3.Or(*(as_bool(holds) for _, holds in out.ends))] if out.ends else [z3.BoolVal(False)]
+            # A pass ends a trick too, which the model does not decide: only rules a pass cannot
+            # all meet at (one about a pile, or a reason a pass never gives) are asked of plays.
+            if all(r.kind is None and r.reason in (None, TrickEndReason.ALL_PASSED.value) for r in rules):
+                return False
+            at = [z3.Or(*(zm.as_bool(holds) for _, holds in out.ends))] if out.ends else [z3.BoolVal(False)]
         else:
             return False  # a pass or the end of a round: not a play the model decides
         for rule in rules:
@@ -980,7 +972,7 @@ def proved_apart(ruleset: Ruleset, rules: Sequence[Rule], moments: Sequence[str]
             elif "trick_ends" in rule.decides:
                 if rule.reason not in reasons:
                     return False
-                at.append(as_bool(out.end(rule.reason or "")))
+                at.append(zm.as_bool(out.end(rule.reason or "")))
             elif "round_ends" in rule.decides:
                 return False
         if solver.check(*at) != z3.unsat:
