@@ -309,6 +309,12 @@ class ProvedProperty:
     scope: str
     clauses: tuple[str, ...] = ()
     plain_scope: str = ""  # the scope in a designer's words ("" where only the appendix says it)
+    # Where a check states many properties of one form (rule interactions), the form (`group`), what
+    # this one is about (`subject`) and where it holds (`where`): the appendix lists them as one
+    # table per form rather than as many sentences. "" where the statement stands alone.
+    group: str = ""
+    subject: str = ""
+    where: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -318,6 +324,9 @@ class ProvedProperty:
             "scope": self.scope,
             "plain_scope": self.plain_scope,
             "clauses": list(self.clauses),
+            "group": self.group,
+            "subject": self.subject,
+            "where": self.where,
         }
 
 

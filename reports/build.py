@@ -14,6 +14,7 @@ Nothing here plays the engine or decides a rule, a severity or a wording.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -131,6 +132,9 @@ def _proved(spec: Spec, results: Sequence[CheckResult]) -> list[dict[str, Any]]:
             "method_words": METHOD_WORDS[p.method],
             "scope": p.scope,
             "plain_scope": p.plain_scope,
+            "group": p.group,
+            "subject": p.subject,
+            "where": p.where,
             "clauses": [{"id": c, "name": words.clause_name(c)} for c in p.clauses],
             "shown": p.name in DESIGNER_PROPERTIES,
             "explored": check.name == EXPLORED_CHECK,
@@ -141,12 +145,53 @@ def _proved(spec: Spec, results: Sequence[CheckResult]) -> list[dict[str, Any]]:
 
 def _settled(spec: Spec, results: Sequence[CheckResult]) -> list[dict[str, Any]]:
     """Every candidate question the run's checks considered and a clause settles (the first of a
-    candidate), with the clause in both texts, for a designer to read and disagree with."""
+    candidate), with the clause in both texts, for a designer to read and disagree with. Changes
+    that differ only in one number (the player count, the rank) and are settled by the same words
+    are one entry, the number written N and its values listed (`numbers`, `also`)."""
     seen: dict[str, SettledCandidate] = {}
     for r in results:
         for c in r.settled:
             seen.setdefault(c.candidate, c)
-    return [{**c.to_json(), "clauses": clause_list(spec, c.clauses)} for c in seen.values()]
+    groups: dict[tuple[str, str], list[SettledCandidate]] = {}
+    for c in seen.values():
+        groups.setdefault((c.by, _NUMBER.sub("#", c.change)), []).append(c)
+    out = []
+    for members in groups.values():
+        first = members[0]
+        entry = {**first.to_json(), "clauses": clause_list(spec, first.clauses), "numbers": [], "also": []}
+        varying = _varying_number(members)
+        if varying is not None:
+            values = [_NUMBER.findall(m.change)[varying] for m in members]
+            entry["change"] = _with_n(first.change, varying)
+            entry["numbers"] = values
+            entry["also"] = [m.candidate for m in members[1:]]
+            out.append(entry)
+        else:
+            out.extend(
+                {**m.to_json(), "clauses": clause_list(spec, m.clauses), "numbers": [], "also": []}
+                for m in members
+            )
+    return out
+
+
+_NUMBER = re.compile(r"\d+")
+
+
+def _with_n(text: str, position: int) -> str:
+    """`text` with its number at `position` (among its numbers) written N."""
+    hits = list(_NUMBER.finditer(text))
+    hit = hits[position]
+    return text[: hit.start()] + "N" + text[hit.end() :]
+
+
+def _varying_number(members: Sequence[SettledCandidate]) -> int | None:
+    """The one position among the numbers of the members' changes where they differ (None: a
+    single member, or they differ in more than one place)."""
+    if len(members) < 2:
+        return None
+    columns = list(zip(*(_NUMBER.findall(m.change) for m in members), strict=True))
+    differing = [i for i, column in enumerate(columns) if len(set(column)) > 1]
+    return differing[0] if len(differing) == 1 else None
 
 
 def _discovery(
@@ -285,6 +330,8 @@ def report_data(data: ReportData) -> dict[str, Any]:
         "failures": [f.to_json() for f in failures],
         "discovery": discovery,
         "proved": proved,
+        # The headings of the appendix's tables of properties stated in one form (interactions).
+        "proved_groups": dict(interactions.groups) if (interactions := plain.words.interactions) else {},
         "settled": _settled(spec, data.results),
         "questions": questions,
         "engine_notes": engine_notes,

@@ -945,7 +945,7 @@ def _interaction_problems(section: Mapping[str, Any] | None) -> Iterator[tuple[K
             yield from _blank_problems(("interactions", name), text, frozenset({"players"}))
         elif name == "kind_rule":
             yield from _blank_problems(("interactions", name), text, frozenset({"name", "kind"}))
-        elif name not in ("at_once", "decisions"):
+        elif name not in ("at_once", "decisions", "groups"):
             yield from _blank_problems(("interactions", name), text, INTERACTION_BLANKS)
 
 
@@ -970,6 +970,9 @@ def _interactions(section: Mapping[str, Any] | None) -> InteractionWords | None:
         decisions=dict(section["decisions"]),
         apart_scope=section.get("apart_scope", ""),
         kind_rule=section.get("kind_rule", ""),
+        groups=dict(section.get("groups", {})),
+        where_same=section.get("where_same", ""),
+        where_dead=section.get("where_dead", ""),
     )
 
 

@@ -330,6 +330,12 @@ class InteractionWords:
     #: a rule about one type of pile as the interactions name it ({name}, {kind}): what its applying
     #: to a play means (the play leaves that type of pile); "" names it by {name} alone.
     kind_rule: str = ""
+    #: the appendix's tables of interactions: a heading sentence per form (same, apart, dead,
+    #: follows) and where a row holds (`where_same`, `where_dead`; INTERACTION_BLANKS). Without
+    #: them each interaction is listed as its own sentence.
+    groups: Mapping[str, str] = field(default_factory=dict)
+    where_same: str = ""
+    where_dead: str = ""
 
 
 #: The languages of a proposed wording: English, and the rulebook's own German and Spanish.

@@ -1035,6 +1035,9 @@ def check_interactions(ctx: CheckContext) -> CheckResult:
                     method="exhaustive",
                     scope=proved_scope,
                     clauses=clauses,
+                    group="same" if words.where_same else "",
+                    subject=blanks["rules"],
+                    where=words.where_same.format(**blanks),
                 )
             )
         elif v.status == "dead":
@@ -1061,6 +1064,12 @@ def check_interactions(ctx: CheckContext) -> CheckResult:
                     if apart
                     else proved_scope,
                     clauses=clauses,
+                    group=("apart" if apart else "follows" if c.how == "follows" else "dead")
+                    if words.where_dead
+                    else "",
+                    subject=blanks["rules"],
+                    where=words.where_dead.format(**blanks)
+                    + (". " + words.elsewhere.format(**blanks) if v.meets_under is not None else ""),
                 )
             )
         elif v.status == "unevaluated":

@@ -89,8 +89,14 @@ def _single_example(game: Game) -> str | None:
     if not _has(game, 1, 7, 14):
         return None
     one, seven, fourteen = (Pile("single", (r,)) for r in (1, 7, 14))
-    if not (game.beats(seven, one) and game.beats(fourteen, seven)) or game.beats(one, seven):
-        return "a single 7 does not beat a single 1, or a 14 a 7"
+    # The one comparison of the example that fails, named alone (a 1 made strongest still loses
+    # 7 < 14; a 7 made strongest still beats the 1).
+    if not game.beats(seven, one):
+        return "a single 7 does not beat a single 1"
+    if not game.beats(fourteen, seven):
+        return "a single 14 does not beat a single 7"
+    if game.beats(one, seven):
+        return "a single 1 beats a single 7"
     return None
 
 
@@ -98,8 +104,10 @@ def _set_example(game: Game) -> str | None:
     if not _has(game, 1, 14) or game.copies < 3 or game.ruleset.max_cards_per_turn < 3:
         return None
     low, high = Pile("set", (1, 1, 1)), Pile("set", (14, 14, 14))
-    if not game.beats(high, low) or game.beats(low, high):
+    if not game.beats(high, low):
         return "the set 14,14,14 does not beat 1,1,1"
+    if game.beats(low, high):
+        return "the set 1,1,1 beats 14,14,14"
     return None
 
 
@@ -427,19 +435,19 @@ QUESTIONS: tuple[Question, ...] = (
     Question("pile.single.example", "pile.single", "(1 < 7 < 14)", _single_example),
     Question("pile.set.example", "pile.set", "(1,1,1 < 14,14,14)", _set_example),
     Question(
+        "action.overwrite.strictly",
+        "action.overwrite",
+        "einen höherrangigen Stapel",
+        _never_its_equal,
+        other="una combinación de rango superior",
+    ),
+    Question(
         "action.overwrite.higher",
         "action.overwrite",
         "einen höherrangigen Stapel",
         _higher_ranked,
         other="una combinación de rango superior",
         rests_on=_NUMBER_ORDER,
-    ),
-    Question(
-        "action.overwrite.strictly",
-        "action.overwrite",
-        "einen höherrangigen Stapel",
-        _never_its_equal,
-        other="una combinación de rango superior",
     ),
     Question(
         "action.overwrite.match",
@@ -587,6 +595,10 @@ QUESTIONS: tuple[Question, ...] = (
         "Eine oder mehrere Karten ... um Sätze/Läufe zu verlängern",
         every.adds_lengthen_every,
         other="una o varias cartas ... haciendo que los sets/escaleras sean más largos",
+        rests_on=(
+            "the turn's limit, “eine, zwei oder drei Karten” / “una, dos o tres cartas”: an add of "
+            "up to three cards keeps it under either answer to how many cards one add may place"
+        ),
     ),
     Question(
         "pile.ranked.every",

@@ -217,7 +217,10 @@ def adds_lengthen_every(game: Game) -> str | None:
                     grown = True
                     break
             if not grown:
-                return f"no add of {count} card{'s' if count > 1 else ''} lengthens the {pile}"
+                return (
+                    f"with {game.players} players no add of {count} card{'s' if count > 1 else ''} "
+                    f"lengthens the {pile}"
+                )
     return None
 
 

@@ -84,6 +84,19 @@ SETTLED = (
         "(1 < 7 < 14)",
         "a single 7 does not beat a single 1",
     ),
+    *(
+        SettledCandidate(
+            f"test.close.p{n}",
+            f"with {n} players a set ends the trick one card earlier",
+            ("trick.end.set",),
+            "trick.end.set.card",
+            "die vierte Karte",
+            f"with {n} players adding card 3 of a set ends the trick, not card 4",
+            says_in="de",
+            other="la cuarta carta",
+        )
+        for n in (2, 3, 4)
+    ),
 )
 
 
@@ -206,7 +219,7 @@ def test_what_a_clause_settled_is_in_the_appendix_with_the_clause_in_both_texts(
     German and Spanish and the reason in one sentence, where a designer can read it and disagree;
     the designer's pages keep to the questions."""
     d = data()
-    [entry] = d["settled"]
+    entry, grouped = d["settled"]
     clause = SPEC.clauses["pile.single"]
     [quoted] = entry["clauses"]
     assert quoted["de"] == clause.de and quoted["es"] == clause.es
@@ -218,6 +231,15 @@ def test_what_a_clause_settled_is_in_the_appendix_with_the_clause_in_both_texts(
         "“(1 < 7 < 14)”, and with this change a single 7 does not beat a single 1."
     ) in technical
     assert f"> de: {clause.de}" in technical and f"> es: {clause.es}" in technical
+    # Changes that differ in one number and are settled by the same words are one entry, N listed;
+    # a quote from one text says which, with the other text's words.
+    assert grouped["numbers"] == ["2", "3", "4"] and grouped["also"] == ["test.close.p3", "test.close.p4"]
+    assert (
+        "2. **If with N players a set ends the trick one card earlier (N = 2, 3 or 4):** settled by the "
+        "clause ‘the set that ends the trick’. The German text says “die vierte Karte” and the Spanish “la "
+        "cuarta carta”, and with this change, for N = 2, with 2 players adding card 3 of a set ends the "
+        "trick, not card 4."
+    ) in technical
     for name in ("report.md", "report.html"):
         assert "test.flip" not in files[name] and "Considered and settled" not in files[name]
 
