@@ -14,7 +14,7 @@ Every expected answer is the reference's own: each conversation is sent through
 - one scene per clause that governs play, set up by hand;
 - deals the rules refuse (too many players, a rank the deck lacks, too many copies);
 - for every variation point, its minimal witness: the smallest position (sized as the divergence
-  check sizes its witnesses: cards, then ranks, then pile, then players) within a bounded search (a
+  check sizes its witnesses: cards, then players, then ranks, then pile) within a bounded search (a
   lead, then one play onto it) where changing that reading alone changes an answer. It is searched
   on the engine rather than taken from the check's Z3 model: no solver is needed, the search sees
   every answer the protocol compares (the state's `aside` too, which the model does not hold), and
@@ -297,9 +297,9 @@ def search(
 ) -> tuple[Position, Move] | None:
     """The smallest position within SEARCH_BOUNDS where changing `point`'s reading alone changes the
     answer to one move: legal or refused, its events, the state after it. Smallest as the divergence
-    check measures its witnesses: fewest cards on the pile and in the play, then the lowest sum of
-    their ranks, then the smallest pile, then the fewest players; remaining ties go to the first in
-    a fixed order, so the answer never varies."""
+    check measures its witnesses: fewest cards on the pile and in the play, then the fewest players,
+    then the lowest sum of their ranks, then the smallest pile; remaining ties go to the first in a
+    fixed order, so the answer never varies."""
     engines = engines or _Engines()
     others = alternatives(spec, ruleset, point)
     tables = [
@@ -317,13 +317,13 @@ def search(
             for lead in t.leads:
                 if len(lead.cards) == size:
                     position = _position(ruleset, t.players, (), (0, lead))
-                    key = (size, sum(lead.cards), 0, t.players, str(lead))
+                    key = (size, t.players, sum(lead.cards), 0, str(lead))
                     candidates.append((key, t.mine, t.theirs, position, lead))
             for lead, state, pile in t.opened(size):
                 for reply in t.replies(pile, size - len(lead.cards)):
                     position = _position(ruleset, t.players, [(0, lead)], (state.to_move, reply))
                     total = sum(lead.cards) + sum(reply.cards)
-                    key = (size, total, len(lead.cards), t.players, f"{lead}/{reply}")
+                    key = (size, t.players, total, len(lead.cards), f"{lead}/{reply}")
                     candidates.append((key, t.mine, t.theirs, position, reply))
         candidates.sort(key=lambda c: c[0])
         for _, mine, theirs, position, move in candidates:

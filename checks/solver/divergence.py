@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations_with_replacement
 from typing import Any
@@ -82,6 +82,8 @@ def smallest_divergence(
     free_others: bool,
     rlimit: int,
     prefer: Callable[[Found], bool] | None = None,
+    at_least: int = 1,
+    also_under: Sequence[Mapping[str, str]] = (),
 ) -> tuple[Found | None, int]:
     """The smallest situation where readings a and b of `point` decide a play differently, and the
     number of solver queries it took.
@@ -94,7 +96,9 @@ def smallest_divergence(
 
     Among the situations that tie on all of that, the answer is the first in the canonical order
     (_canonical_fields), so it depends only on the question and not on what Z3 worked on before in
-    this process (which model Z3 returns among equals does). With `prefer` (e.g. "the engine can
+    this process (which model Z3 returns among equals does). With `at_least`, tables of fewer cards
+    are not asked for; with `also_under`, the readings must part under each of those readings of
+    other points as well. With `prefer` (e.g. "the engine can
     reach it by play"), the tied situations are walked in that order, at most MAX_TIES of them, and
     the first it accepts is the answer; when it accepts none of them, the first.
     """
@@ -115,12 +119,22 @@ def smallest_divergence(
     out_a = ma.decide(sit.action, sit.pile, sit.k, sit.p, sit.players, sit.opening8)
     out_b = mb.decide(sit.action, sit.pile, sit.k, sit.p, sit.players, sit.opening8)
     solver.add(outcome_differs(out_a, out_b))
+    # The table must show the difference under these other readings too (the ones a smaller table
+    # needed as played), so that it needs no other open answer.
+    for other in also_under:
+        ra = Readings({**shared.choice, **other, point: a}, names)
+        rb = Readings({**shared.choice, **other, point: b}, names)
+        oa_m, ob_m = Model(Z3Alg(), params, ra, maxk, maxn), Model(Z3Alg(), params, rb, maxk, maxn)
+        solver.add(*sit.domain(oa_m), *sit.domain(ob_m))
+        oa = oa_m.decide(sit.action, sit.pile, sit.k, sit.p, sit.players, sit.opening8)
+        ob = ob_m.decide(sit.action, sit.pile, sit.k, sit.p, sit.players, sit.opening8)
+        solver.add(outcome_differs(oa, ob))
     queries = 1
     if solver.check() != z3.sat:
         return None, queries
     total = sit.n + sit.k
     keep: list[Any] = []
-    for t in range(1, maxn + maxk + 1):
+    for t in range(at_least, maxn + maxk + 1):
         queries += 1
         if solver.check(total == t) == z3.sat:
             keep.append(total == t)
@@ -301,13 +315,54 @@ def _with_spare_card(ruleset: Ruleset, sit: Situation) -> Situation:
     return sit
 
 
+def rests_on(ctx: CheckContext, point: str, found: Found) -> dict[str, str]:
+    """The other points whose played reading the answer's table needs: under another of their
+    readings (one changed at a time) the deck cannot hold the table, or the readings of `point` no
+    longer part there. A designer is told, so that an example never hangs on another open answer
+    unsaid."""
+    sit, move, key = witness_situation(ctx, found)
+    readings = ctx.spec.variation_points[point].playable
+    out: dict[str, str] = {}
+    for other, vp in ctx.spec.variation_points.items():
+        if other == point or other in found.extra_readings:
+            continue
+        played = ctx.ruleset.reading(other)
+        for reading in vp.playable:
+            if reading == played:
+                continue
+            base = [*found.extra_readings.items(), (other, reading)]
+            try:
+                rs = ruleset_with(ctx, base)
+                # Too few copies of a card for the table under that reading (where it sits at the
+                # table, a seat, is no matter: any seat can be the mover's).
+                if max(Counter([*sit.hand, *table_cards(sit)]).values()) > rs.copies(sit.players):
+                    out[other] = played
+                    break
+                answers = set()
+                for mine in readings:
+                    rm = ruleset_with(ctx, [*base, (point, mine)])
+                    m = Model.concrete(rm)
+                    answers.add(repr((model_answer(m, rm, sit, key, move), legal_moves(m, rm, sit, key))))
+            except (ValueError, SpecError):
+                out[other] = played
+                break
+            if len(answers) < 2:
+                out[other] = played
+                break
+    return out
+
+
 def reachable(ctx: CheckContext, found: Found) -> bool:
     """Whether the engine plays to the answer's table from a Position (what a witness then carries)."""
     sit, _, _ = witness_situation(ctx, found)
     return reached(ctx.engine(ruleset_with(ctx, found.extra_readings.items()), sit.players), sit) is not None
 
 
-def play_witness(ctx: CheckContext, point: str, found: Found) -> Witness:
+def play_witness(
+    ctx: CheckContext, point: str, found: Found, instead_of: Mapping[str, str] | None = None
+) -> Witness:
+    """The witness of `found`; `instead_of`: what a smaller table needed as played, which this
+    one was taken to avoid (recorded so that a comparison with a plain smallest search knows)."""
     ruleset = ruleset_with(ctx, found.extra_readings.items())
     sit, move, key = witness_situation(ctx, found)
     players, pile = sit.players, sit.pile
@@ -333,6 +388,11 @@ def play_witness(ctx: CheckContext, point: str, found: Found) -> Witness:
     data = sit.to_json() | {"move": move.to_json()}
     if found.extra_readings:
         data["needs_readings"] = dict(found.extra_readings)
+    resting = rests_on(ctx, point, found)
+    if resting:
+        data["rests_on"] = resting
+    if instead_of:
+        data["instead_of_needing"] = dict(instead_of)
     # A reading whose deck holds fewer copies of a card than the table shows (five 1s with four
     # copies) never meets this table: the scene says under which readings it arises.
     shown = Counter([*sit.hand, *table_cards(sit)])
@@ -506,7 +566,9 @@ def point_witness(ctx: CheckContext, point: str) -> tuple[Witness | None, int]:
                 other,
                 free,
                 ctx.solver_rlimit,
-                prefer=lambda f: reachable(ctx, f),
+                # Among tables alike in size: one play reaches, and (better) one that needs no other
+                # open answer as played.
+                prefer=lambda f, p=point: reachable(ctx, f) and not rests_on(ctx, p, f),
             )
             queries += asked
             if found is not None:
@@ -520,7 +582,34 @@ def point_witness(ctx: CheckContext, point: str) -> tuple[Witness | None, int]:
             break
     if best is None:
         return None, queries
-    return play_witness(ctx, point, best[1]), queries
+    chosen = best[1]
+    # A table that needs another open answer as played: a larger one that shows the difference
+    # under that question's other answers too reads better (the 1 added below the run 2,3, not to a
+    # single 2); the smallest such, where one exists.
+    needed = rests_on(ctx, point, chosen)
+    if needed and not chosen.extra_readings:
+        alternatives = [
+            {other: r}
+            for other in needed
+            for r in ctx.spec.variation_points[other].playable
+            if r != ctx.ruleset.reading(other)
+        ]
+        for other in others:
+            robust, asked = smallest_divergence(
+                ctx.spec,
+                ctx.ruleset,
+                point,
+                vp.default,
+                other,
+                False,
+                ctx.solver_rlimit,
+                prefer=lambda f, p=point: reachable(ctx, f) and not rests_on(ctx, p, f),
+                also_under=alternatives,
+            )
+            queries += asked
+            if robust is not None and reachable(ctx, robust) and not rests_on(ctx, point, robust):
+                return play_witness(ctx, point, robust, instead_of=needed), queries
+    return play_witness(ctx, point, chosen), queries
 
 
 def witnesses(ctx: CheckContext) -> tuple[list[tuple[str, Witness | None]], int]:

@@ -368,21 +368,21 @@ def test_every_clause_text_example_and_showable_reading_is_covered(profile: str)
         )
 
 
-def _size(pile: list[int], play: list[int]) -> tuple[int, int]:
-    return (len(pile) + len(play), sum(pile) + sum(play))
+def _size(pile: list[int], play: list[int], players: int) -> tuple[int, int, int]:
+    return (len(pile) + len(play), players, sum(pile) + sum(play))
 
 
 @pytest.mark.parametrize("profile", WITNESSED)
 def test_each_point_s_witness_is_as_small_as_the_divergence_check_s(profile: str) -> None:
     """The vectors search their witnesses on the engine, without the solver;
     where the Z3 check's witness can be set up by play under the profile, it has the same size:
-    cards on the pile and in the play, then the sum of their ranks."""
+    cards on the pile and in the play, then the players, then the sum of their ranks."""
     ours = {}
     for v in vectors(profile):
         if v["source"] == "witness":
             point = v["covers"]["witnesses"][0].removeprefix("divergence:vp.")
             pile = v["moves"][-1]["cards"] if v["moves"] else []
-            ours[point] = _size(pile, v["move"]["cards"])
+            ours[point] = _size(pile, v["move"]["cards"], len(v["deal"]["hands"]))
     compared = 0
     for point, w in witnesses_of(profile):
         if (
@@ -393,10 +393,13 @@ def test_each_point_s_witness_is_as_small_as_the_divergence_check_s(profile: str
         ):
             continue
         pile = w.situation["pile"]["cards"] if w.situation.get("pile") else []
-        theirs = _size(pile, w.situation["move"]["cards"])
+        theirs = _size(pile, w.situation["move"]["cards"], w.situation["players"])
         # five_player_copies shows in the state's `aside` (the deck's copies) with a single lead,
-        # which the Z3 model, judging one play, does not compare: there the vector is smaller.
-        assert ours[point] == theirs or (point == "five_player_copies" and ours[point] < theirs), point
+        # which the Z3 model, judging one play, does not compare: there the vector is smaller. The
+        # check takes a larger table where the smallest needs another open answer as played (the
+        # vectors need no such care: an engine is held to every answer).
+        smaller_ok = point == "five_player_copies" or bool(w.situation.get("instead_of_needing"))
+        assert ours[point] == theirs or (smaller_ok and ours[point] < theirs), point
         compared += 1
     assert compared >= 9
 
