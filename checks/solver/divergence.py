@@ -121,9 +121,9 @@ def smallest_divergence(
     solver.add(outcome_differs(out_a, out_b))
     # The table must show the difference under these other readings too (the ones a smaller table
     # needed as played), so that it needs no other open answer.
-    for other in also_under:
-        ra = Readings({**shared.choice, **other, point: a}, names)
-        rb = Readings({**shared.choice, **other, point: b}, names)
+    for alternative in also_under:
+        ra = Readings({**shared.choice, **alternative, point: a}, names)
+        rb = Readings({**shared.choice, **alternative, point: b}, names)
         oa_m, ob_m = Model(Z3Alg(), params, ra, maxk, maxn), Model(Z3Alg(), params, rb, maxk, maxn)
         solver.add(*sit.domain(oa_m), *sit.domain(ob_m))
         oa = oa_m.decide(sit.action, sit.pile, sit.k, sit.p, sit.players, sit.opening8)
