@@ -555,6 +555,10 @@ def point_witness(ctx: CheckContext, point: str) -> tuple[Witness | None, int]:
         return None, 0
     queries = 0
     best: tuple[tuple[int, int, bool], Found] | None = None
+
+    def plain_and_reached(found: Found) -> bool:
+        return reachable(ctx, found) and not rests_on(ctx, point, found)
+
     others = [r for r in vp.playable if r != vp.default]
     for free in (False, True):
         for other in others:
@@ -568,7 +572,7 @@ def point_witness(ctx: CheckContext, point: str) -> tuple[Witness | None, int]:
                 ctx.solver_rlimit,
                 # Among tables alike in size: one play reaches, and (better) one that needs no other
                 # open answer as played.
-                prefer=lambda f, p=point: reachable(ctx, f) and not rests_on(ctx, p, f),
+                prefer=plain_and_reached,
             )
             queries += asked
             if found is not None:
@@ -603,7 +607,7 @@ def point_witness(ctx: CheckContext, point: str) -> tuple[Witness | None, int]:
                 other,
                 False,
                 ctx.solver_rlimit,
-                prefer=lambda f, p=point: reachable(ctx, f) and not rests_on(ctx, p, f),
+                prefer=plain_and_reached,
                 also_under=alternatives,
             )
             queries += asked
