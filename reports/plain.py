@@ -213,8 +213,12 @@ class Plain:
         if isinstance(resting, Mapping) and resting:
             # The example hangs on the answer played to another question: said, never left unsaid.
             needed = _join([quoted(self.reading(str(p), str(r))) for p, r in resting.items()])
-            plural = "s" if len(resting) > 1 else ""
-            setup += f" (It needs {needed}, the answer{plural} played to another question{plural}.)"
+            played = (
+                "the answers played to other questions"
+                if len(resting) > 1
+                else "the answer played to another question"
+            )
+            setup += f" (It needs {needed}, {played}.)"
         only = sit.get("only_under")
         if isinstance(only, list) and only and point is not None:
             # The other readings' decks hold too few copies of a card on this table.
