@@ -26,6 +26,9 @@ SHARED = (
     ),
     ("tests/test_architecture.py::", "architecture"),  # the import graph, read once
     ("tests/checks/discovery/test_interactions.py::", "interactions"),  # the check's module fixture
+    # the source's digests, played once (test_engine_builds._here)
+    ("tests/engine/test_engine_builds.py::test_the_installed_engine_plays_like_its_source", "engine_builds"),
+    ("tests/engine/test_engine_builds.py::test_the_compiled_engine_plays_like_its_source", "engine_builds"),
 )
 
 #: Tests that take a minute or so each on the 2-core machine, longest first. The scheduler hands
