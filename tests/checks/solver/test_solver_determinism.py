@@ -17,8 +17,16 @@ from five35.checks.runner import run_checks
 from five35.spec import dumps, load_spec
 from spec_copies import THREE_COPIES_TO_30, write_spec_copy
 
-#: The checks that ask Z3 (every other check is seeded play or search, with no solver).
-Z3_CHECKS = ("proofs", "divergence", "text_examples", "dead_clauses", "discovery.liveness")
+#: The checks that ask Z3 (every other check is seeded play or search, with no solver; the rule
+#: interactions ask it whether rules that never met can meet at all).
+Z3_CHECKS = (
+    "proofs",
+    "divergence",
+    "text_examples",
+    "dead_clauses",
+    "discovery.liveness",
+    "discovery.interactions",
+)
 BUSY = 2  # CPU-bound processes beside the loaded run (as many as the 2 cores its workers use)
 
 
