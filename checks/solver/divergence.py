@@ -315,7 +315,25 @@ def _with_spare_card(ruleset: Ruleset, sit: Situation) -> Situation:
     return sit
 
 
+#: rests_on's answers in this process, by ruleset, point and table: a search asks it of the same
+#: table several times (among ties, then for the witness it keeps).
+_RESTS: dict[tuple[Any, ...], dict[str, str]] = {}
+
+
 def rests_on(ctx: CheckContext, point: str, found: Found) -> dict[str, str]:
+    """`_rests_on`, remembered per ruleset, point and table."""
+    key = (
+        ctx.ruleset,
+        point,
+        repr(sorted(found.situation.items())),
+        tuple(sorted(found.extra_readings.items())),
+    )
+    if key not in _RESTS:
+        _RESTS[key] = _rests_on(ctx, point, found)
+    return dict(_RESTS[key])
+
+
+def _rests_on(ctx: CheckContext, point: str, found: Found) -> dict[str, str]:
     """The other points whose played reading the answer's table needs: under another of their
     readings (one changed at a time) the deck cannot hold the table, or the readings of `point` no
     longer part there. A designer is told, so that an example never hangs on another open answer
@@ -591,7 +609,9 @@ def point_witness(ctx: CheckContext, point: str) -> tuple[Witness | None, int]:
     # under that question's other answers too reads better (the 1 added below the run 2,3, not to a
     # single 2); the smallest such, where one exists.
     needed = rests_on(ctx, point, chosen)
-    if needed and not chosen.extra_readings:
+    # At level deep only: the search again under the other answers costs level ci about a third of
+    # this check; there the example says what it needs instead.
+    if needed and not chosen.extra_readings and ctx.level == "deep":
         alternatives = [
             {other: r}
             for other in needed

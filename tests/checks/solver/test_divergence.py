@@ -7,7 +7,7 @@ from five35.checks.findings import CheckContext, Finding, ReadingRef
 from five35.checks.oracles.situations import Situation, pile_key
 from five35.checks.oracles.z3model import Model
 from five35.checks.play.conformance import model_answer, ruleset_with
-from five35.checks.solver.divergence import DIRECT, check_divergence
+from five35.checks.solver.divergence import DIRECT, check_divergence, point_witness
 from five35.engine import Game, Move, Pile
 from five35.spec import dumps, load_spec
 
@@ -45,10 +45,7 @@ def test_the_smallest_witnesses_are_the_expected_ones() -> None:
         "add_to_single": ("add 1", 2),
         "eight_on_add": ("add 8", 2),
         "eight_exemption": ("add 8", 2),
-        # Onto the set 1,1, not a single 1: the smallest table onto a single needs cards to be added
-        # to a single, another open answer, so the smallest that needs none is taken.
-        "five_player_set_close": ("add 1,1", 4),
-        "add_run_ends": ("add 1", 3),  # below the run 2,3, not below a single 2, for the same reason
+        "five_player_set_close": ("add 1,1,1", 4),  # onto a single 1: fewest cards on the table first
         # Ties in the explicit order: a single 8 below a single 9, but no play leaves a single 8 to
         # face (it ends the trick), so the first tie play can set up: an 8 onto a 9.
         "eight_rank": ("overwrite 8", 2),
@@ -61,10 +58,26 @@ def test_the_smallest_witnesses_are_the_expected_ones() -> None:
         assert w.cards == cards, (point, w.summary)
     assert got["vp.five_player_set_close"].witness.situation["players"] == 5  # type: ignore[union-attr]
     assert got["vp.eight_rank"].witness.situation["pile"]["cards"] == [9]  # type: ignore[union-attr]
-    assert got["vp.add_run_ends"].witness.situation["pile"] == {"kind": "run", "cards": [2, 3]}  # type: ignore[union-attr]
-    # Where no table needs none, the example says which answer played it needs.
+    # At level ci the example says which answer played to another question it needs.
+    assert got["vp.add_run_ends"].witness.situation["rests_on"] == {"add_to_single": "allowed"}  # type: ignore[union-attr]
     assert got["vp.eight_on_add"].witness.situation["rests_on"] == {"add_to_single": "allowed"}  # type: ignore[union-attr]
     assert got["vp.run_order"].witness.situation["pile"]["cards"] == [1, 2]  # type: ignore[union-attr]
+
+
+def test_at_level_deep_a_table_needs_no_other_open_answer_where_a_larger_one_does_not() -> None:
+    """The 1 added below the run 2,3, not to a single 2 (which needs cards to be added to a single,
+    another open question); the set 1,1, not a single 1, for the same reason."""
+    deep = CheckContext(SPEC, SPEC.ruleset(), level="deep")
+    for point, pile, move in (
+        ("add_run_ends", {"kind": "run", "cards": [2, 3]}, "add 1"),
+        ("five_player_set_close", {"kind": "set", "cards": [1, 1]}, "add 1,1"),
+    ):
+        w = point_witness(deep, point)[0]
+        assert w is not None
+        assert w.situation["pile"] == pile and str(Move.from_json(w.situation["move"])) == move, w.summary
+        assert "rests_on" not in w.situation and w.situation["instead_of_needing"] == {
+            "add_to_single": "allowed"
+        }
 
 
 def test_each_witness_separates_its_readings_in_the_model() -> None:
