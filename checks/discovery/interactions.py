@@ -937,22 +937,40 @@ _ACTIONS = {"lead": zm.LEAD, "overwrite": zm.OVERWRITE, "add": zm.ADD}
 _KINDS = {name: kind for kind, name in zm.KIND_NAMES.items()}
 
 
+#: One symbolic play per ruleset and resource limit, its solver holding the play's domain and
+#: legality: every candidate asks it under assumptions of its own (building the model is most of
+#: the cost).
+_PLAYS: dict[tuple[Ruleset, int], tuple[Any, Any, Any] | None] = {}
+
+
+def _compiled_play(ruleset: Ruleset, rlimit: int) -> tuple[Any, Any, Any] | None:
+    key = (ruleset, rlimit)
+    if key not in _PLAYS:
+        try:
+            maxk, maxn = zm.loop_bounds(ruleset)
+            m = zm.Model(zm.Z3Alg(), zm.Params.of(ruleset), zm.Readings.of_ruleset(ruleset), maxk, maxn)
+        except (ValueError, SpecError):
+            _PLAYS[key] = None
+            return None
+        sit = zm.SymSituation.fresh("apart.", maxk)
+        out = m.decide(sit.action, sit.pile, sit.k, sit.p, sit.players, sit.opening8)
+        solver = m.solver(rlimit)
+        solver.add(*sit.domain(m), zm.as_bool(out.legal))
+        _PLAYS[key] = (sit, out, solver)
+    return _PLAYS[key]
+
+
 def proved_apart(ruleset: Ruleset, rules: Sequence[Rule], moments: Sequence[str], rlimit: int) -> bool:
     """Whether the compiled model proves that `rules` never all apply to one lead, overwrite or add
     at any of `moments`: for every central pile and every play the rules allow (the model's bounds:
     every pile up to the longest one a trick can hold), under the ruleset's readings. False where
     one rule's applying cannot be said in the model (going out, a pass, a reason it lacks) or the
     solver does not answer unsat within its resource limit."""
-    try:
-        maxk, maxn = zm.loop_bounds(ruleset)
-        m = zm.Model(zm.Z3Alg(), zm.Params.of(ruleset), zm.Readings.of_ruleset(ruleset), maxk, maxn)
-    except (ValueError, SpecError):
+    compiled = _compiled_play(ruleset, rlimit)
+    if compiled is None:
         return False
-    sit = zm.SymSituation.fresh("apart.", maxk)
-    out = m.decide(sit.action, sit.pile, sit.k, sit.p, sit.players, sit.opening8)
+    sit, out, solver = compiled
     reasons = {name for name, _ in out.ends}
-    solver = m.solver(rlimit)
-    solver.add(*sit.domain(m), zm.as_bool(out.legal))
     for moment in moments:
         if moment in _ACTIONS:
             at: list[Any] = [sit.action == _ACTIONS[moment]]
