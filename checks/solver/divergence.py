@@ -579,22 +579,28 @@ def point_witness(ctx: CheckContext, point: str) -> tuple[Witness | None, int]:
         # says so instead), which keeps level ci within its budget.
         return reachable(ctx, found) and (ctx.level != "deep" or not rests_on(ctx, point, found))
 
+    def search(other: str, free: bool, also_under: Sequence[Mapping[str, str]] = ()) -> Found | None:
+        nonlocal queries
+        # Among tables alike in size: one play reaches, and (better) one that needs no other open
+        # answer as played.
+        found, asked = smallest_divergence(
+            ctx.spec,
+            ctx.ruleset,
+            point,
+            vp.default,
+            other,
+            free,
+            ctx.solver_rlimit,
+            prefer=plain_and_reached,
+            also_under=also_under,
+        )
+        queries += asked
+        return found
+
     others = [r for r in vp.playable if r != vp.default]
     for free in (False, True):
         for other in others:
-            found, asked = smallest_divergence(
-                ctx.spec,
-                ctx.ruleset,
-                point,
-                vp.default,
-                other,
-                free,
-                ctx.solver_rlimit,
-                # Among tables alike in size: one play reaches, and (better) one that needs no other
-                # open answer as played.
-                prefer=plain_and_reached,
-            )
-            queries += asked
+            found = search(other, free)
             if found is not None:
                 s = found.situation
                 # Fewest cards, fewest other readings needed, then one play can set up; on a full tie
@@ -621,18 +627,7 @@ def point_witness(ctx: CheckContext, point: str) -> tuple[Witness | None, int]:
             if r != ctx.ruleset.reading(other)
         ]
         for other in others:
-            robust, asked = smallest_divergence(
-                ctx.spec,
-                ctx.ruleset,
-                point,
-                vp.default,
-                other,
-                False,
-                ctx.solver_rlimit,
-                prefer=plain_and_reached,
-                also_under=alternatives,
-            )
-            queries += asked
+            robust = search(other, False, alternatives)
             if robust is not None and reachable(ctx, robust) and not rests_on(ctx, point, robust):
                 return play_witness(ctx, point, robust, instead_of=needed), queries
     return play_witness(ctx, point, chosen), queries
