@@ -287,8 +287,8 @@ def test_a_spec_copy_with_other_numbers_is_described_with_its_own(tmp_path: Path
     spec = load_spec(write_spec_copy(tmp_path / "copy.yaml", changes))
     for lang, copies, points, deal in (
         ("en", "holds 3 copies of each card", "and each 8 five points", "dealt 13 cards"),
-        ("de", "enthält das Deck 3 Kopien jeder Karte", "jede 8 5 Punkte", "13 Karten"),
-        ("es", "la baraja contiene 3 copias de cada carta", "cada 8, 5 puntos", "13 cartas"),
+        ("de", "enthält das Deck 3 Kopien jeder Karte", "jede 8 fünf Punkte", "13 Karten"),
+        ("es", "la baraja contiene 3 copias de cada carta", "cada 8, cinco puntos", "13 cartas"),
     ):
         md = render_md(rulebook(spec, spec.ruleset(), lang))
         assert copies in md, lang
@@ -298,6 +298,8 @@ def test_a_spec_copy_with_other_numbers_is_described_with_its_own(tmp_path: Path
     embedded = render_md(rulebook(SPEC, SPEC.ruleset(), "en"))
     assert "holds 5 copies of each card" in embedded and "and each 8 five points" in embedded
     assert "dealt 13 cards" in embedded
+    assert "jede 8 fünf Punkte" in render_md(rulebook(SPEC, SPEC.ruleset(), "de"))
+    assert "cada 8, cinco puntos" in render_md(rulebook(SPEC, SPEC.ruleset(), "es"))
 
 
 def test_a_decision_names_the_spec_s_numbers(tmp_path: Path) -> None:
