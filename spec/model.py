@@ -526,6 +526,21 @@ class Spec:
         base.update(self.hardwired)
         return self.ruleset(ruleset.profile, {p: r for p, r in merged.items() if base.get(p) != r})
 
+    def one_reading_changed(self, ruleset: Ruleset) -> list[tuple[str, str, Ruleset]]:
+        """(point, reading, ruleset) for every playable reading `ruleset` does not play, one point
+        changed at a time; a reading the spec cannot build a ruleset for is left out."""
+        out = []
+        for point, vp in self.variation_points.items():
+            if point not in ruleset.readings:
+                continue
+            for reading in vp.playable:
+                if reading != ruleset.reading(point):
+                    try:
+                        out.append((point, reading, self.with_readings(ruleset, {point: reading})))
+                    except SpecError:
+                        continue
+        return out
+
     def without_point(self, point: str) -> Spec:
         """This spec with `point` no longer a variation point: its default reading hard-wired (every
         ruleset still gives it to the engine), the point gone from the points and from every

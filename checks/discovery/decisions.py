@@ -410,17 +410,13 @@ def _other_readings(
     """The engine and `variant` under each other reading of every variation point but `skip` (the
     decision's own), one point changed at a time; a reading that cannot seat `players` is left out."""
     out: list[tuple[Engine, Engine]] = []
-    for point, vp in spec.variation_points.items():
+    for point, _, rs in spec.one_reading_changed(ruleset):
         if point in skip:
             continue
-        for reading in vp.readings:
-            if reading == ruleset.reading(point):
-                continue
-            rs = spec.with_readings(ruleset, {point: reading})
-            try:
-                out.append((Game(rs, players), variant(rs, players)))
-            except SpecError:
-                continue
+        try:
+            out.append((Game(rs, players), variant(rs, players)))
+        except SpecError:
+            continue
     return out
 
 

@@ -79,7 +79,7 @@ from ..findings import (
     kind_severity,
 )
 from ..oracles import z3model as zm
-from ..oracles.z3model import decision_points
+from ..oracles.z3model import decision_points, memo, spec_digest
 from ..play.graphs import HAND_PICKED, Deal, seeded_deals
 from .liveness.outcome import players_text
 
@@ -937,39 +937,31 @@ _ACTIONS = {"lead": zm.LEAD, "overwrite": zm.OVERWRITE, "add": zm.ADD}
 _KINDS = {name: kind for kind, name in zm.KIND_NAMES.items()}
 
 
-#: One symbolic play per ruleset and resource limit, its solver holding the play's domain and
-#: legality: every candidate asks it under assumptions of its own (building the model is most of
-#: the cost).
-_PLAYS: dict[tuple[Ruleset, int], tuple[Any, Any, Any] | None] = {}
+def proved_apart(
+    ruleset: Ruleset, candidates: Sequence[tuple[str, Sequence[Rule], Sequence[str]]], rlimit: int
+) -> frozenset[str]:
+    """The candidates (topic, rules, moments) the compiled model proves never to meet: `rules` never
+    all apply to one lead, overwrite or add at any of `moments`, for every central pile and every
+    play the rules allow (the model's bounds: every pile up to the longest one a trick can hold),
+    under the ruleset's readings. Left out where one rule's applying cannot be said in the model
+    (going out, a pass, a reason it lacks) or the solver does not answer unsat within its resource
+    limit. One symbolic play serves them all, each asked under assumptions of its own (building the
+    model is most of the cost)."""
+    try:
+        maxk, maxn = zm.loop_bounds(ruleset)
+        m = zm.Model(zm.Z3Alg(), zm.Params.of(ruleset), zm.Readings.of_ruleset(ruleset), maxk, maxn)
+    except (ValueError, SpecError):
+        return frozenset()
+    sit = zm.SymSituation.fresh("apart.", maxk)
+    out = m.decide(sit.action, sit.pile, sit.k, sit.p, sit.players, sit.opening8)
+    solver = m.solver(rlimit)
+    solver.add(*sit.domain(m), zm.as_bool(out.legal))
+    return frozenset(
+        topic for topic, rules, moments in candidates if _apart(sit, out, solver, rules, moments)
+    )
 
 
-def _compiled_play(ruleset: Ruleset, rlimit: int) -> tuple[Any, Any, Any] | None:
-    key = (ruleset, rlimit)
-    if key not in _PLAYS:
-        try:
-            maxk, maxn = zm.loop_bounds(ruleset)
-            m = zm.Model(zm.Z3Alg(), zm.Params.of(ruleset), zm.Readings.of_ruleset(ruleset), maxk, maxn)
-        except (ValueError, SpecError):
-            _PLAYS[key] = None
-            return None
-        sit = zm.SymSituation.fresh("apart.", maxk)
-        out = m.decide(sit.action, sit.pile, sit.k, sit.p, sit.players, sit.opening8)
-        solver = m.solver(rlimit)
-        solver.add(*sit.domain(m), zm.as_bool(out.legal))
-        _PLAYS[key] = (sit, out, solver)
-    return _PLAYS[key]
-
-
-def proved_apart(ruleset: Ruleset, rules: Sequence[Rule], moments: Sequence[str], rlimit: int) -> bool:
-    """Whether the compiled model proves that `rules` never all apply to one lead, overwrite or add
-    at any of `moments`: for every central pile and every play the rules allow (the model's bounds:
-    every pile up to the longest one a trick can hold), under the ruleset's readings. False where
-    one rule's applying cannot be said in the model (going out, a pass, a reason it lacks) or the
-    solver does not answer unsat within its resource limit."""
-    compiled = _compiled_play(ruleset, rlimit)
-    if compiled is None:
-        return False
-    sit, out, solver = compiled
+def _apart(sit: Any, out: Any, solver: Any, rules: Sequence[Rule], moments: Sequence[str]) -> bool:
     reasons = {name for name, _ in out.ends}
     for moment in moments:
         if moment in _ACTIONS:
@@ -1033,6 +1025,20 @@ def check_interactions(ctx: CheckContext) -> CheckResult:
         built=found.built,
         built_players=_counts_text(found.built_players),
     )
+    # Rules that never met on the plays explored: where the compiled model can say when each rule
+    # applies, the solver proves it for every pile and play (in a Z3 context of its own, once per
+    # process), and the scope says so.
+    asked = tuple(
+        (v.candidate.topic, tuple(rules[r] for r in v.candidate.all_rules), v.candidate.moments)
+        for v in found.verdicts
+        if v.status == "dead" and v.candidate.how != "follows"
+    )
+    key = ("interactions.apart", spec_digest(spec), ruleset, ctx.solver_rlimit, tuple(t for t, _, _ in asked))
+    apart_topics = (
+        memo(key, lambda: proved_apart(ruleset, asked, ctx.solver_rlimit))
+        if words.apart_scope
+        else frozenset()
+    )
     for v in found.verdicts:
         c = v.candidate
         counts[v.status] = counts.get(v.status, 0) + 1
@@ -1064,13 +1070,7 @@ def check_interactions(ctx: CheckContext) -> CheckResult:
             template = words.dead_follows if c.how == "follows" else words.dead
             if v.meets_under is not None:
                 template += " " + words.elsewhere
-            # Never met on the plays explored; where the compiled model can say when each rule
-            # applies, the solver proves it for every pile and play, and the scope says so.
-            apart = (
-                bool(words.apart_scope)
-                and c.how != "follows"
-                and proved_apart(ruleset, [rules[r] for r in c.all_rules], c.moments, ctx.solver_rlimit)
-            )
+            apart = c.topic in apart_topics
             proved.append(
                 ProvedProperty(
                     name=c.topic,

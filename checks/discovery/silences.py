@@ -439,21 +439,6 @@ def trial(
 # ---- against the spec's declared points ---------------------------------------------------------
 
 
-def other_readings(spec: Spec, ruleset: Ruleset) -> list[tuple[str, str, Ruleset]]:
-    """(point, reading, ruleset) for every playable reading the ruleset does not play."""
-    out = []
-    for point, vp in spec.variation_points.items():
-        if point not in ruleset.readings:
-            continue
-        for reading in vp.playable:
-            if reading != ruleset.reading(point):
-                try:
-                    out.append((point, reading, spec.with_readings(ruleset, {point: reading})))
-                except SpecError:
-                    continue
-    return out
-
-
 _LIKE: dict[tuple[Ruleset, str, Ruleset, Budget, int], bool] = {}
 
 
@@ -536,7 +521,7 @@ def classify(spec: Spec, ruleset: Ruleset, name: str, budget: Budget, seed: int)
         return Outcome(t, "killed")
     asked = tuple(
         f"{point}={reading}"
-        for point, reading, other in other_readings(spec, ruleset)
+        for point, reading, other in spec.one_reading_changed(ruleset)
         if plays_like(ruleset, name, other, budget, seed)
     )
     return Outcome(t, "already_asked" if asked else "silence", asked)

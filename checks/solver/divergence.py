@@ -82,7 +82,6 @@ def smallest_divergence(
     free_others: bool,
     rlimit: int,
     prefer: Callable[[Found], bool] | None = None,
-    at_least: int = 1,
     also_under: Sequence[Mapping[str, str]] = (),
 ) -> tuple[Found | None, int]:
     """The smallest situation where readings a and b of `point` decide a play differently, and the
@@ -96,9 +95,8 @@ def smallest_divergence(
 
     Among the situations that tie on all of that, the answer is the first in the canonical order
     (_canonical_fields), so it depends only on the question and not on what Z3 worked on before in
-    this process (which model Z3 returns among equals does). With `at_least`, tables of fewer cards
-    are not asked for; with `also_under`, the readings must part under each of those readings of
-    other points as well. With `prefer` (e.g. "the engine can
+    this process (which model Z3 returns among equals does). With `also_under`, the readings must
+    part under each of those readings of other points as well. With `prefer` (e.g. "the engine can
     reach it by play"), the tied situations are walked in that order, at most MAX_TIES of them, and
     the first it accepts is the answer; when it accepts none of them, the first.
     """
@@ -134,7 +132,7 @@ def smallest_divergence(
         return None, queries
     total = sit.n + sit.k
     keep: list[Any] = []
-    for t in range(at_least, maxn + maxk + 1):
+    for t in range(1, maxn + maxk + 1):
         queries += 1
         if solver.check(total == t) == z3.sat:
             keep.append(total == t)
@@ -315,22 +313,13 @@ def _with_spare_card(ruleset: Ruleset, sit: Situation) -> Situation:
     return sit
 
 
-#: rests_on's answers in this process, by ruleset, point and table: a search asks it of the same
-#: table several times (among ties, then for the witness it keeps).
-_RESTS: dict[tuple[Any, ...], dict[str, str]] = {}
-
-
 def rests_on(ctx: CheckContext, point: str, found: Found) -> dict[str, str]:
-    """`_rests_on`, remembered per ruleset, point and table."""
-    key = (
-        ctx.ruleset,
-        point,
-        repr(sorted(found.situation.items())),
-        tuple(sorted(found.extra_readings.items())),
-    )
-    if key not in _RESTS:
-        _RESTS[key] = _rests_on(ctx, point, found)
-    return dict(_RESTS[key])
+    """`_rests_on`, remembered per ruleset, point and table (a search asks it of the same table
+    several times: among ties, then for the witness it keeps)."""
+    situation = repr(sorted(found.situation.items()))
+    extra = tuple(sorted(found.extra_readings.items()))
+    key = ("divergence.rests_on", spec_digest(ctx.spec), ctx.ruleset, point, situation, extra)
+    return dict(memo(key, lambda: _rests_on(ctx, point, found)))
 
 
 def _rests_on(ctx: CheckContext, point: str, found: Found) -> dict[str, str]:
@@ -340,6 +329,7 @@ def _rests_on(ctx: CheckContext, point: str, found: Found) -> dict[str, str]:
     unsaid."""
     sit, move, key = witness_situation(ctx, found)
     readings = ctx.spec.variation_points[point].playable
+    most_copies = max(Counter([*sit.hand, *table_cards(sit)]).values())
     out: dict[str, str] = {}
     for other, vp in ctx.spec.variation_points.items():
         if other == point or other in found.extra_readings:
@@ -353,7 +343,7 @@ def _rests_on(ctx: CheckContext, point: str, found: Found) -> dict[str, str]:
                 rs = ruleset_with(ctx, base)
                 # Too few copies of a card for the table under that reading (where it sits at the
                 # table, a seat, is no matter: any seat can be the mover's).
-                if max(Counter([*sit.hand, *table_cards(sit)]).values()) > rs.copies(sit.players):
+                if most_copies > rs.copies(sit.players):
                     out[other] = played
                     break
                 answers = set()

@@ -253,10 +253,11 @@ def check_liveness(ctx: CheckContext) -> CheckResult:
                     method=o.method,
                     scope=scope_words.scope.format_map(blanks),
                     clauses=o.clauses,
-                    # Said to a designer only where the tables it names were all explored.
+                    # Said to a designer only where the tables it names were all explored (a
+                    # state property whose tables were cut short has no plain words for them).
                     plain_scope=(
                         scope_words.plain_scope.format_map(blanks)
-                        if scope_words.plain_scope and blanks.get("tables_plain", "x")
+                        if scope_words.plain_scope and blanks.get("tables_plain") != ""
                         else ""
                     ),
                 )
