@@ -20,10 +20,7 @@ SHARED = (
     ("tests/cli/test_issue11_examples.py::", "issue11"),  # outcomes starts every selected example
     ("tests/checks/oracles/test_compiled_agreement.py::", "compiled_agreement"),  # the swept domain
     ("tests/checks/solver/test_divergence.py::", "divergence"),  # the witnesses, memoised per process
-    (
-        "tests/checks/solver/test_divergence_canonical.py::test_witnesses_and_query_counts_are_the_same_",
-        "divergence",
-    ),
+    ("tests/checks/solver/test_divergence_canonical.py::", "divergence"),
     ("tests/test_architecture.py::", "architecture"),  # the import graph, read once
     ("tests/checks/discovery/test_interactions.py::", "interactions"),  # the check's module fixture
     # the source's digests, played once (test_engine_builds._here)

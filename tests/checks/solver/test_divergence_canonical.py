@@ -1,7 +1,7 @@
 """Divergence witnesses do not depend on what ran before them: Z3's choice among equally small
 answers is replaced by an explicit order, so the same question gives the same bytes in a fresh
 process, after other Z3 work, under another Z3 random seed, and after the checks a full run does
-before it."""
+before it (a full run's own bytes: tests/checks/solver/test_solver_determinism.py)."""
 
 from __future__ import annotations
 
@@ -61,6 +61,14 @@ def test_witnesses_and_query_counts_are_the_same_whatever_z3_did_before() -> Non
     clean = check_divergence(CTX)
     found_0 = [(f.variation_point, f.witness) for f in clean.findings]
     assert [point for point, _ in found_0] == list(SPEC.variation_points)
+    # What a full run does before divergence, in the runner's order: of the checks before it, the
+    # ones that ask Z3 (whose context and memo divergence shares; conformance and the interpreter
+    # check hold the engines to the concrete model and ask Z3 nothing). Here in this process, after
+    # whatever the test run did before.
+    before = [c.name for c in CHECKS[: [c.name for c in CHECKS].index("divergence")]]
+    asking = [name for name in before if name not in ("conformance", "interpreter")]
+    assert asking == ["proofs"]
+    run_checks(SPEC, SPEC.ruleset(), level="ci", seed=535, only=asking)
     # Under seed 5 the earlier search (the model Z3 returned among ties) drew run_order's witness on
     # another pile than under seed 0; the explicit order makes the seed irrelevant.
     with z3_random_seed(5):
@@ -132,20 +140,13 @@ def divergence_json(args: list[str], out: Path) -> tuple[str, int]:
     return json.dumps(findings, sort_keys=True, ensure_ascii=False), proofs
 
 
-def test_the_same_divergence_findings_alone_and_after_every_check_before_it(tmp_path: Path) -> None:
-    alone, proofs = divergence_json(["--only", "divergence"], tmp_path / "alone.json")
-    # What a full run does before divergence, in the runner's order, here one after the other in
-    # this process (after whatever the test run did before): the checks after it cannot change it (a
-    # full run's own bytes: tests/checks/solver/test_solver_determinism.py). The command's default
-    # seed, which the first_leader witness deals from.
-    before = [c.name for c in CHECKS[: [c.name for c in CHECKS].index("divergence") + 1]]
-    assert before[-2:] == ["proofs", "divergence"]
-    # Of those, the ones that ask Z3 (whose context and memo divergence shares): conformance and
-    # the interpreter check hold the engines to the concrete model and ask Z3 nothing.
-    asking = [name for name in before if name not in ("conformance", "interpreter")]
-    assert asking == ["proofs", "divergence"]
-    run = run_checks(SPEC, SPEC.ruleset(), level="ci", seed=535, only=asking)
-    (result,) = [r for r in run.results if r.name == "divergence"]
+def test_the_same_divergence_findings_in_a_fresh_process_as_in_this_one(tmp_path: Path) -> None:
+    """`535-check check --only divergence` in a fresh process (with this context's seed, which the
+    first_leader witness deals from) finds the witnesses this process found after other work (the
+    check's memo: the test above and tests/checks/solver/test_divergence.py ask the same)."""
+    args = ["--only", "divergence", "--seed", str(CTX.seed)]
+    alone, proofs = divergence_json(args, tmp_path / "alone.json")
+    result = check_divergence(CTX)
     # The output adds its own fields to a finding, such as whether it is new: the witnesses are
     # compared.
     here = {f.id: json.loads(dumps(f.witness.to_json() if f.witness else None)) for f in result.findings}

@@ -27,7 +27,9 @@ Z3_CHECKS = (
     "discovery.liveness",
     "discovery.interactions",
 )
-BUSY = 2  # CPU-bound processes beside the loaded run (as many as the 2 cores its workers use)
+# A CPU-bound process beside the loaded run: with the suite's own workers (one per core and one
+# more) the run's worker processes get less than a core each, and another order of finishing.
+BUSY = 1
 
 
 @contextlib.contextmanager
@@ -66,19 +68,14 @@ def check_json(specs: list[Path | None], outs: list[Path]) -> list[bytes]:
 
 
 def test_check_level_ci_gives_the_same_json_idle_and_beside_busy_processes(tmp_path: Path) -> None:
-    """The embedded spec and a copy with other numbers, each checked alone on an idle machine, then
-    both at once beside BUSY CPU-bound processes: the same bytes."""
-    specs: list[Path | None] = [None, write_spec_copy(tmp_path / "house.yaml", THREE_COPIES_TO_30)]
-    names = ("embedded", "three-copies-to-30")
-    idle = [
-        check_json([spec], [tmp_path / f"idle-{name}.json"])[0]
-        for spec, name in zip(specs, names, strict=True)
-    ]
+    """The embedded spec checked alone, then beside BUSY CPU-bound processes: the same bytes. (A copy
+    with other numbers is held to the same below, where its unsat cores once came out otherwise: run
+    twice more here it cost the suite half a minute of CPU.)"""
+    (idle,) = check_json([None], [tmp_path / "idle.json"])
     with busy_processes(BUSY) as procs:
-        loaded = check_json(specs, [tmp_path / f"loaded-{name}.json" for name in names])
-        assert all(p.poll() is None for p in procs)  # they were busy all along
-    for name, a, b in zip(names, idle, loaded, strict=True):
-        assert b == a, name
+        (loaded,) = check_json([None], [tmp_path / "loaded.json"])
+        assert all(p.poll() is None for p in procs)  # busy all along
+    assert loaded == idle
 
 
 def test_a_z3_check_answers_the_same_whatever_z3_did_before_in_the_process(
