@@ -162,9 +162,11 @@ class Plain:
         if kind is FindingKind.CONTRADICTION:
             langs = self._languages(finding)
             text = f"the {' and the '.join(langs)} text of {clauses}" if langs else f"what {clauses} say"
+            # A text example's contradiction holds the clauses to their words as they stand.
+            literally = "" if langs else ", read word for word"
             if under:
-                return f"Under {under}{players}, the rules contradict {text}."
-            return f"The rules contradict {text}{players} under every reading."
+                return f"Under {under}{players}, the rules contradict {text}{literally}."
+            return f"The rules contradict {text}{players} under every reading{literally}."
         if kind is FindingKind.DEAD_CLAUSE:
             where = f" under {under}" if under else " whatever the readings"
             part = finding.title.split(": ", 1)[1] if ": " in finding.title else f"A part of {clauses}"
