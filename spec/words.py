@@ -819,7 +819,13 @@ def _liveness_problems(section: Mapping[str, Any]) -> Iterator[tuple[Key, str]]:
             tables["plain_table"],
             frozenset({"players", "cards", "deals"}),
         )
-    yield from _blank_problems(("liveness", "tables", "changed"), tables["changed"], frozenset({"count"}))
+    yield from _blank_problems(
+        ("liveness", "tables", "changed"), tables["changed"], frozenset({"count", "varied"})
+    )
+    if "varied" in tables:
+        yield from _blank_problems(
+            ("liveness", "tables", "varied"), tables["varied"], frozenset({"count", "left"})
+        )
     yield from _blank_problems(
         ("liveness", "tables", "stopped"), tables["stopped"], frozenset({"table", "limit"})
     )
@@ -945,6 +951,9 @@ def _interaction_problems(section: Mapping[str, Any] | None) -> Iterator[tuple[K
             yield from _blank_problems(("interactions", name), text, frozenset({"players"}))
         elif name == "kind_rule":
             yield from _blank_problems(("interactions", name), text, frozenset({"name", "kind"}))
+        elif name == "meets_order" and isinstance(text, Mapping):
+            for form, sentence in text.items():
+                yield from _blank_problems(("interactions", name, form), sentence, INTERACTION_BLANKS)
         elif name not in ("at_once", "decisions", "groups"):
             yield from _blank_problems(("interactions", name), text, INTERACTION_BLANKS)
 
@@ -973,6 +982,8 @@ def _interactions(section: Mapping[str, Any] | None) -> InteractionWords | None:
         groups=dict(section.get("groups", {})),
         where_same=section.get("where_same", ""),
         where_dead=section.get("where_dead", ""),
+        same_elsewhere=section.get("same_elsewhere", ""),
+        meets_order=dict(section.get("meets_order", {})),
     )
 
 

@@ -62,6 +62,7 @@ LIVENESS_SCOPE_BLANKS = frozenset(
         "points",
         "tables",
         "tables_plain",
+        "varied",
     }
 )
 #: The blanks of the liveness section's `tables` words: `scope`'s, and a table's.
@@ -281,6 +282,9 @@ class LivenessTables:
     #: A table in a designer's words (blanks: {players}, {cards}, {deals}) and what joins them.
     plain_table: str = ""
     plain_join: str = ""
+    #: Which questions' answers the rulesets change (blanks: {count} questions, {left} the titles of
+    #: those left as played): the {varied} blank of `changed` and of the properties' scopes.
+    varied: str = ""
 
 
 @dataclass(frozen=True)
@@ -336,6 +340,12 @@ class InteractionWords:
     groups: Mapping[str, str] = field(default_factory=dict)
     where_same: str = ""
     where_dead: str = ""
+    #: added to a `same` result where another reading ({reading}) makes the order change an
+    #: outcome, and what the order does where rules meet under another reading: "same", "fixed"
+    #: (the texts fix it: {clauses}) or "open". Without them the result is said under the readings
+    #: played alone.
+    same_elsewhere: str = ""
+    meets_order: Mapping[str, str] = field(default_factory=dict)
 
 
 #: The languages of a proposed wording: English, and the rulebook's own German and Spanish.

@@ -67,6 +67,7 @@ from ...engine.state import (
 from ...spec import Ruleset, Spec, SpecError
 from ...spec.model import Rule
 from ...spec.words import words_of
+from ...spec.words_model import InteractionWords
 from ..findings import (
     CheckContext,
     CheckResult,
@@ -79,7 +80,7 @@ from ..findings import (
     kind_severity,
 )
 from ..oracles import z3model as zm
-from ..oracles.z3model import decision_points, memo, spec_digest
+from ..oracles.z3model import memo, spec_digest
 from ..play.graphs import HAND_PICKED, Deal, seeded_deals
 from .liveness.outcome import players_text
 
@@ -405,6 +406,12 @@ class Verdict:
     orders: tuple[tuple[str, ...], ...] = ()
     #: for rules that never meet: the first other reading under which the built plays meet them
     meets_under: tuple[str, str] | None = None
+    #: what their order does where they meet under that reading: None where every order gave the
+    #: same outcome, else how the texts fix it there (None inside: they do not)
+    meets_order: tuple[tuple[str, tuple[str, ...]] | None] | None = None
+    #: for rules whose order changed nothing: the first other reading under which the order
+    #: changes an outcome on the built plays, and how the texts fix it there (None: they do not)
+    differs_under: tuple[str, str, tuple[str, tuple[str, ...]] | None] | None = None
 
     @property
     def status(self) -> str:
@@ -593,28 +600,23 @@ def _other_readings(
     rules: Mapping[str, Rule],
     at_once: Mapping[str, tuple[str, ...]],
 ) -> None:
-    """For the candidates whose rules never meet under the checked readings, the built plays under
-    each other reading of every point that changes what a play decides or one of their rules (one
-    reading changed at a time, at 2 players below level deep): the first reading that makes them
-    meet is named (`Verdict.meets_under`)."""
+    """The built plays again under each other reading of every point (one reading changed at a
+    time, at 2 players below level deep), for the candidates whose rules never meet and those whose
+    order changed nothing under the checked readings: the first reading that makes the rules meet
+    (`Verdict.meets_under`), or makes their order change an outcome (`Verdict.differs_under`), is
+    named. Every point, not only those of the candidates' rules: a reading of another rule can
+    change what one of them decides (who leads the next round, for the end of a round)."""
     spec, ruleset = out.spec, out.ruleset
     book = spec.rulebook
-    dead = [v for v in out.verdicts if v.status == "dead"]
-    if book is None or not dead:
+    looked_at = [v for v in out.verdicts if v.status in ("dead", "same")]
+    if book is None or not looked_at:
         return
-    # The readings that can change what one play does (the plays built are single plays), and
-    # those of the candidates' own rules.
-    touched = {r for v in dead for r in v.candidate.all_rules}
-    deciding = set(decision_points(spec))
-    points = dict.fromkeys(
-        f.point
-        for f in book.fragments
-        if f.point in spec.variation_points
-        and (f.point in deciding or any(rule in touched for rule, _ in f.changes))
-    )
+    points = dict.fromkeys(f.point for f in book.fragments if f.point in spec.variation_points)
     for point in points:
         for reading in spec.variation_points[point].playable:
-            waiting = [v for v in dead if v.meets_under is None]
+            waiting = [
+                v for v in looked_at if (v.meets_under if v.status == "dead" else v.differs_under) is None
+            ]
             if reading == ruleset.readings.get(point) or not waiting:
                 continue
             try:
@@ -637,8 +639,11 @@ def _other_readings(
                 except (ValueError, SpecError):
                     continue
             for v, t in zip(waiting, trial.verdicts, strict=True):
-                if t.occurs:
+                if v.status == "dead" and t.occurs:
                     v.meets_under = (point, reading)
+                    v.meets_order = (None if t.unsettled else t.settled_by,) if t.differ else None
+                elif v.status == "same" and t.differ:
+                    v.differs_under = (point, reading, None if t.unsettled else t.settled_by)
 
 
 def built_counts(level: str, ruleset: Ruleset) -> range:
@@ -870,8 +875,8 @@ def _judge_one(
 # ---- the check -----------------------------------------------------------------------------------
 
 
-def _markers_in(spec: Spec, clauses: Sequence[str], markers: Mapping[str, Sequence[str]]) -> str:
-    """The words of `clauses` that say a rule acts at once, as each text writes them, joined."""
+def _marker_list(spec: Spec, clauses: Sequence[str], markers: Mapping[str, Sequence[str]]) -> list[str]:
+    """The words of `clauses` that say a rule acts at once, as each text writes them."""
     found: list[str] = []
     for cid in clauses:
         clause = spec.clauses.get(cid)
@@ -879,7 +884,12 @@ def _markers_in(spec: Spec, clauses: Sequence[str], markers: Mapping[str, Sequen
             word = _marker(clause.text(code), words) if clause is not None else ""
             if word and word not in found:
                 found.append(word)
-    return " / ".join(found)
+    return found
+
+
+def _markers_in(spec: Spec, clauses: Sequence[str], markers: Mapping[str, Sequence[str]]) -> str:
+    """The words of `clauses` that say a rule acts at once, as each text writes them, joined."""
+    return " / ".join(_marker_list(spec, clauses, markers))
 
 
 def _reading_words(spec: Spec, point: str, reading: str) -> str:
@@ -1001,6 +1011,26 @@ def _json(value: Any) -> Any:
     return value
 
 
+def _order_words(
+    spec: Spec,
+    words: InteractionWords,
+    blanks: Mapping[str, str],
+    order: tuple[tuple[str, tuple[str, ...]] | None] | None,
+) -> str:
+    """What the order of rules that meet does, in the words file's words: every order the same
+    (`order` None), or it changes an outcome and the texts fix it (with the clauses' own words
+    where a rule acting at once fixes it, 'sofort'), or no clause says which comes first."""
+    if order is None:
+        return words.meets_order["same"].format(**blanks)
+    (fixed,) = order
+    if fixed is None:
+        return words.meets_order["open"].format(**blanks)
+    how, cited = fixed
+    quoted = [f"\u2018{w}\u2019" for w in _marker_list(spec, cited, words.at_once)]
+    said = " / ".join(quoted) if how == "at_once" and quoted else ", ".join(cited)
+    return words.meets_order["fixed"].format(**blanks, clauses=said)
+
+
 def check_interactions(ctx: CheckContext) -> CheckResult:
     started = time.perf_counter()
     spec, ruleset = ctx.spec, ctx.ruleset
@@ -1052,29 +1082,40 @@ def check_interactions(ctx: CheckContext) -> CheckResult:
         }
         clauses = tuple(dict.fromkeys(cl for r in c.all_rules for cl in rules[r].cites))
         if v.status == "same":
+            # What holds under the readings played may not under another: said beside it.
+            elsewhere = ""
+            if v.differs_under is not None and words.same_elsewhere and words.meets_order:
+                point, reading, fixed = v.differs_under
+                changed = {**blanks, "reading": _reading_words(spec, point, reading)}
+                elsewhere = " " + words.same_elsewhere.format(**changed)
+                elsewhere += " " + _order_words(spec, words, changed, (fixed,))
             proved.append(
                 ProvedProperty(
                     name=c.topic,
-                    statement=words.same.format(**blanks),
+                    statement=words.same.format(**blanks) + elsewhere,
                     method="exhaustive",
                     scope=proved_scope,
                     clauses=clauses,
                     group="same" if words.where_same else "",
                     subject=blanks["rules"],
-                    where=words.where_same.format(**blanks),
+                    where=words.where_same.format(**blanks) + (f".{elsewhere}" if elsewhere else ""),
                 )
             )
         elif v.status == "dead":
             # Listed with what was proved: that two rules never meet is worth a designer's reading
             # (the Rule of 8 never closes a set when the opening pile's 8 switches it off).
             template = words.dead_follows if c.how == "follows" else words.dead
+            # Where another reading lets them meet: that reading, and what their order does there.
+            meets = ""
             if v.meets_under is not None:
-                template += " " + words.elsewhere
+                meets = words.elsewhere.format(**blanks)
+                if words.meets_order:
+                    meets += " " + _order_words(spec, words, blanks, v.meets_order)
             apart = c.topic in apart_topics
             proved.append(
                 ProvedProperty(
                     name=c.topic,
-                    statement=template.format(**blanks),
+                    statement=template.format(**blanks) + (f" {meets}" if meets else ""),
                     method="z3" if apart else "exhaustive",
                     scope=words.apart_scope.format(
                         players=players_text(ruleset.players_min, ruleset.players_max)
@@ -1086,8 +1127,7 @@ def check_interactions(ctx: CheckContext) -> CheckResult:
                     if words.where_dead
                     else "",
                     subject=blanks["rules"],
-                    where=words.where_dead.format(**blanks)
-                    + (". " + words.elsewhere.format(**blanks) if v.meets_under is not None else ""),
+                    where=words.where_dead.format(**blanks) + (f". {meets}" if meets else ""),
                 )
             )
         elif v.status == "unevaluated":

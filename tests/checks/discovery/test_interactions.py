@@ -112,16 +112,26 @@ def test_the_check_on_the_embedded_spec(embedded: CheckResult) -> None:
     names = {p.name for p in first.proved}
     assert "interaction:" + "+".join(GOING_OUT_ON_A_SET) in names
     # The Rule of 8 never closes a set when an 8 in the opening pile switches it off for the trick;
-    # under the reading that exempts only the opening play itself, it can.
+    # under the reading that exempts only the opening play itself, it can, and both end the trick
+    # alike there, in either order.
     statements = {p.name: p.statement for p in first.proved}
     assert statements["interaction:trick.end.set+trick.end.eight"].endswith(
         "cannot apply to the same play (lead, overwrite or add). Under the reading \u2018off for the "
-        "opening play only\u2019 (How long an 8 in the opening pile switches the Rule of 8 off) they can."
+        "opening play only\u2019 (How long an 8 in the opening pile switches the Rule of 8 off) they can. "
+        "There every order gives the same outcome."
     )
     # A run of five never holds an 8 while the gaps at 6 and 10 break runs; it can if they do not.
     assert statements["interaction:trick.end.run+trick.end.eight"].endswith(
         "Under the reading \u2018runs skip the missing 6 and 10\u2019 (Runs across the missing 6 and 10) "
-        "they can."
+        "they can. There every order gives the same outcome."
+    )
+    # Going out with a play that ends the trick: whoever went out took the trick too, so the end of
+    # the round and the trick's end name the same next leader. Where the next round's leader is the
+    # next player in turn they do not, and the round ending 'sofort' fixes which comes first.
+    assert statements["interaction:trick.end.set+round.end+trick.next"].endswith(
+        "Under the reading \u2018the next player in turn\u2019 (Who leads a later round) it is otherwise. "
+        "There the order changes who moves next, and the texts fix it (\u2018sofort\u2019 / "
+        "\u2018inmediatamente\u2019)."
     )
     # Nobody passes after the last placer went out: the round has ended at once.
     assert "the second cannot apply" in statements["interaction:round.end+trick.end.passes"]
