@@ -64,6 +64,23 @@ def _state_rulesets(spec: Spec, ruleset: Ruleset, plan: StatePlan) -> list[Rules
     return out
 
 
+def varied_words(spec: Spec, ruleset: Ruleset, rulesets: Sequence[Ruleset]) -> str:
+    """Which questions' answers `rulesets` change around `ruleset`, and which they leave (the
+    words file's `liveness.tables.varied`; "" where it has none)."""
+    words = words_of(spec)
+    template = words.liveness.tables.varied
+    if not template:
+        return ""
+    varied = {p for rs in rulesets for p in spec.variation_points if rs.reading(p) != ruleset.reading(p)}
+    titles = {p: q.title for q in words.questions.values() for p in q.points}
+    left = [
+        f"\u2018{titles.get(p, p)}\u2019"
+        for p in spec.variation_points
+        if p not in varied and len(spec.variation_points[p].playable) > 1
+    ]
+    return template.format(count=len(varied), left=", ".join(dict.fromkeys(left)))
+
+
 Problem = tuple[str, dict[str, Any]]  # the property a state or step breaks, and the facts that show it
 
 
@@ -348,7 +365,11 @@ def every_deal_of(
         for t in tables
         if t in scope
     )
-    under = words.checked if len(rulesets) == 1 else words.changed.format(count=len(rulesets))
+    under = (
+        words.checked
+        if len(rulesets) == 1
+        else words.changed.format(count=len(rulesets), varied=varied_words(spec, ruleset, rulesets))
+    )
     said = [plain[t] for t in tables if t in plain and t not in stopped]
     plain_tables = (words.plain_join.join(said) if said else "") if words.plain_table else ""
     return states, words.scope.format(rulesets=under, tables=joined, states=f"{states:,}"), plain_tables
@@ -408,6 +429,7 @@ def states(
         "states": f"{states:,}",
         "deals": str(len(explored_deals)),
         "rulesets": str(len(rulesets)),
+        "varied": varied_words(spec, ruleset, rulesets),
         "tables": tables,
         "tables_plain": tables_plain,
     }
