@@ -290,14 +290,16 @@ def _set_close(large_from: int) -> Callable[[Tracked], Any]:
     return build
 
 
-def _copies(large_from: int) -> Callable[[Tracked], Any]:
+def _copies(small_to: int, large_from: int) -> Callable[[Tracked], Any]:
+    """4 copies up to `small_to` players and 5 from `large_from`: a count between the two brackets
+    is one the text does not give (the Spanish 'más de 5' leaves 5 players in neither)."""
+
     def build(t: Tracked) -> Any:
         m = t.model
+        players = range(t.ruleset.players_min, t.ruleset.players_max + 1)
         return z3.And(
-            [
-                m.copies(p) == (5 if p >= large_from else 4)
-                for p in range(t.ruleset.players_min, t.ruleset.players_max + 1)
-            ]
+            [m.copies(p) == 4 for p in players if p <= small_to]
+            + [m.copies(p) == 5 for p in players if p >= large_from]
         )
 
     return build
@@ -464,14 +466,14 @@ EXAMPLES: tuple[Example, ...] = (
         "deck.copies",
         "4 pro Karte bei 2-4 Spielern / 5 pro Karte bei 5+ Spielern",
         ("five_player_copies",),
-        _copies(5),
+        _copies(4, 5),
     ),
     Example(
         "deck.copies@es",
         "deck.copies",
         "4 de cada una con 2-4 jugadores / 5 de cada una con más de 5 jugadores",
         ("five_player_copies",),
-        _copies(6),
+        _copies(4, 6),
     ),
     Example(
         "trick.end.run",
