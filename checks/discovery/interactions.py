@@ -135,6 +135,11 @@ class Candidate:
     def all_rules(self) -> tuple[str, ...]:
         return (*self.rules, *self.via)
 
+    @cached_property
+    def rule_set(self) -> frozenset[str]:
+        """`rules` as a set: whether they all apply at a step is asked at every play explored."""
+        return frozenset(self.rules)
+
     @property
     def topic(self) -> str:
         return "interaction:" + "+".join(self.all_rules)
@@ -818,7 +823,7 @@ def _judge(
     for moment in moments:
         for v in out.by_moment.get(moment, ()):
             c = v.candidate
-            if id(v) in judged or not all(r in applying[moment] for r in c.rules):
+            if id(v) in judged or not c.rule_set <= applying[moment]:
                 continue
             judged.add(id(v))
             _judge_one(v, step, moment, position, rules, at_once)
