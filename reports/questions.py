@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..checks.findings import Failure, FindingKind
+from ..checks.findings import Failure, Finding, FindingKind
 from ..checks.job.review import Question, ReportData, Reviewed
 from ..spec import Ruleset, Spec, SpecError
 from ..spec.words import words_of
@@ -279,6 +279,14 @@ def _kind_words(spec: Spec, ruleset: Ruleset, q: Question, plain: Plain) -> str:
     return plain.words.kinds[q.kind.value]
 
 
+def _plays_everywhere(finding: Finding) -> bool:
+    """Whether a finding's table is one every side it compares can deal and reach (no reading named
+    that it needs, no answer's deck short of its cards)."""
+    assert finding.witness is not None
+    sit = finding.witness.situation
+    return not sit.get("only_under") and not sit.get("needs_readings")
+
+
 def question_json(
     spec: Spec,
     ruleset: Ruleset,
@@ -299,7 +307,10 @@ def question_json(
             evidence_ids += [e for e in spec.parameters[parameter].evidence if e not in evidence_ids]
     for r in members:
         evidence_ids += [e for e in r.finding.evidence if e in evidence_table(spec) and e not in evidence_ids]
-    head = next((r for r in members if r.finding.witness is not None), None)
+    # The example: the first table every side compared can be dealt and reached, where there is one
+    # (a table only one answer's deck can hold shows little of the other).
+    shown = [r for r in members if r.finding.witness is not None]
+    head = next((r for r in shown if _plays_everywhere(r.finding)), shown[0] if shown else None)
     counts: dict[str, int] = {}
     for r in members:
         counts[r.finding.kind.value] = counts.get(r.finding.kind.value, 0) + 1
