@@ -4,6 +4,7 @@ stand alone. Arranged from a finished ReportData by five35.reports.build."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -279,6 +280,13 @@ def _kind_words(spec: Spec, ruleset: Ruleset, q: Question, plain: Plain) -> str:
     return plain.words.kinds[q.kind.value]
 
 
+def _shows_difference(finding: Finding) -> bool:
+    """Whether a finding's example plays out otherwise on some side it compares."""
+    assert finding.witness is not None
+    outcomes = finding.witness.outcomes
+    return len({json.dumps(o, sort_keys=True, default=str) for o in outcomes.values()}) > 1
+
+
 def _plays_everywhere(finding: Finding) -> bool:
     """Whether a finding's table is one every side it compares can deal and reach (no reading named
     that it needs, no answer's deck short of its cards)."""
@@ -307,10 +315,15 @@ def question_json(
             evidence_ids += [e for e in spec.parameters[parameter].evidence if e not in evidence_ids]
     for r in members:
         evidence_ids += [e for e in r.finding.evidence if e in evidence_table(spec) and e not in evidence_ids]
-    # The example: the first table every side compared can be dealt and reached, where there is one
-    # (a table only one answer's deck can hold shows little of the other).
+    # The example: the first table where the sides play differently and every side compared can
+    # deal and reach it, else the first where they differ (a table where all play alike, or that
+    # only one answer's deck can hold, shows little of the other).
     shown = [r for r in members if r.finding.witness is not None]
-    head = next((r for r in shown if _plays_everywhere(r.finding)), shown[0] if shown else None)
+    head = min(
+        shown,
+        key=lambda r: (not _shows_difference(r.finding), not _plays_everywhere(r.finding)),
+        default=None,
+    )
     counts: dict[str, int] = {}
     for r in members:
         counts[r.finding.kind.value] = counts.get(r.finding.kind.value, 0) + 1
