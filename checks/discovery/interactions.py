@@ -47,7 +47,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any, cast
 
 import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
@@ -197,7 +197,14 @@ def candidates(spec: Spec) -> tuple[Candidate, ...]:
 
 
 def _level(rule: Rule) -> int:
-    return max((_ENDS_LEVEL.get(d, 0) for d in rule.decides), default=0)
+    return _ends_level(rule.decides)
+
+
+@cache
+def _ends_level(decides: tuple[str, ...]) -> int:
+    """The largest unit (trick 1, round 2, match 3) a rule deciding `decides` ends; 0: none. Asked
+    for every rule, order and play the search judges."""
+    return max((_ENDS_LEVEL.get(d, 0) for d in decides), default=0)
 
 
 def _follows(rules: Sequence[Rule]) -> Iterator[Candidate]:
@@ -373,14 +380,14 @@ def outcome(
     later: list[tuple[Rule, str]] = []
     for rid in order:
         rule = spec_rules[rid]
-        level = max((_ENDS_LEVEL.get(d, 0) for d in rule.decides), default=0)
+        level = _ends_level(rule.decides)
         if ended and level and level <= ended:
             continue  # its trick or round has already ended at once
         _apply(rule, step, moment, decided)
         now = rid in at_once and level > 0
         if now:
             ended = max(ended, level)
-        for decision in rule.decides:
+        for decision in rule.decides if cand.via else ():
             opened = OPENS.get(decision)
             for vid in cand.via:
                 if opened is not None and opened in spec_rules[vid].when:
