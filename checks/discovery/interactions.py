@@ -380,7 +380,7 @@ def outcome(
     later: list[tuple[Rule, str]] = []
     for rid in order:
         rule = spec_rules[rid]
-        level = _ends_level(rule.decides)
+        level = _level(rule)
         if ended and level and level <= ended:
             continue  # its trick or round has already ended at once
         _apply(rule, step, moment, decided)
@@ -416,14 +416,12 @@ class Verdict:
     differing: tuple[Position, Move, dict[str, Decided]] | None = None  # the first where orders differ
     settled_by: tuple[str, tuple[str, ...]] | None = None  # how ("needs" | "at_once"), the clauses
     orders: tuple[tuple[str, ...], ...] = ()
-    #: for rules that never meet: the first other reading under which the built plays meet them
-    meets_under: tuple[str, str] | None = None
-    #: what their order does where they meet under that reading: None where every order gave the
-    #: same outcome, else how the texts fix it there (None inside: they do not)
-    meets_order: tuple[tuple[str, tuple[str, ...]] | None] | None = None
+    #: for rules that never meet: the first other reading under which the built plays meet them,
+    #: with what the plays built under it found (where they meet, what their order does)
+    meets_under: Elsewhere | None = None
     #: for rules whose order changed nothing: the first other reading under which the order
-    #: changes an outcome on the built plays, and how the texts fix it there (None: they do not)
-    differs_under: tuple[str, str, tuple[str, tuple[str, ...]] | None] | None = None
+    #: changes an outcome on the built plays, with what they found there
+    differs_under: Elsewhere | None = None
 
     @property
     def status(self) -> str:
@@ -435,6 +433,15 @@ class Verdict:
         if not self.differ:
             return "same"
         return "silence" if self.unsettled else "fixed"
+
+
+@dataclass(frozen=True)
+class Elsewhere:
+    """Another reading (one point changed) and the verdict the plays built under it gave."""
+
+    point: str
+    reading: str
+    trial: Verdict
 
 
 @dataclass
@@ -652,10 +659,9 @@ def _other_readings(
                     continue
             for v, t in zip(waiting, trial.verdicts, strict=True):
                 if v.status == "dead" and t.occurs:
-                    v.meets_under = (point, reading)
-                    v.meets_order = (None if t.unsettled else t.settled_by,) if t.differ else None
+                    v.meets_under = Elsewhere(point, reading, t)
                 elif v.status == "same" and t.differ:
-                    v.differs_under = (point, reading, None if t.unsettled else t.settled_by)
+                    v.differs_under = Elsewhere(point, reading, t)
 
 
 def built_counts(level: str, ruleset: Ruleset) -> range:
@@ -1023,21 +1029,16 @@ def _json(value: Any) -> Any:
     return value
 
 
-def _order_words(
-    spec: Spec,
-    words: InteractionWords,
-    blanks: Mapping[str, str],
-    order: tuple[tuple[str, tuple[str, ...]] | None] | None,
-) -> str:
-    """What the order of rules that meet does, in the words file's words: every order the same
-    (`order` None), or it changes an outcome and the texts fix it (with the clauses' own words
-    where a rule acting at once fixes it, 'sofort'), or no clause says which comes first."""
-    if order is None:
+def _order_words(spec: Spec, words: InteractionWords, blanks: Mapping[str, str], trial: Verdict) -> str:
+    """What the order of rules that meet under another reading does there (`trial`, the verdict of
+    the plays built under it), in the words file's words: every order the same, or it changes an
+    outcome and the texts fix it (with the clauses' own words where a rule acting at once fixes it,
+    'sofort'), or no clause says which comes first."""
+    if not trial.differ:
         return words.meets_order["same"].format(**blanks)
-    (fixed,) = order
-    if fixed is None:
+    if trial.unsettled or trial.settled_by is None:
         return words.meets_order["open"].format(**blanks)
-    how, cited = fixed
+    how, cited = trial.settled_by
     quoted = [f"\u2018{w}\u2019" for w in _marker_list(spec, cited, words.at_once)]
     said = " / ".join(quoted) if how == "at_once" and quoted else ", ".join(cited)
     return words.meets_order["fixed"].format(**blanks, clauses=said)
@@ -1090,17 +1091,19 @@ def check_interactions(ctx: CheckContext) -> CheckResult:
             "decisions": ", ".join(words.decisions.get(d, d.replace("_", " ")) for d in c.overlap),
             "plays": str(v.occurs),
             "differ": str(v.differ),
-            "reading": _reading_words(spec, *v.meets_under) if v.meets_under is not None else "",
+            "reading": _reading_words(spec, v.meets_under.point, v.meets_under.reading)
+            if v.meets_under is not None
+            else "",
         }
         clauses = tuple(dict.fromkeys(cl for r in c.all_rules for cl in rules[r].cites))
         if v.status == "same":
             # What holds under the readings played may not under another: said beside it.
             elsewhere = ""
             if v.differs_under is not None and words.same_elsewhere and words.meets_order:
-                point, reading, fixed = v.differs_under
-                changed = {**blanks, "reading": _reading_words(spec, point, reading)}
+                e = v.differs_under
+                changed = {**blanks, "reading": _reading_words(spec, e.point, e.reading)}
                 elsewhere = " " + words.same_elsewhere.format(**changed)
-                elsewhere += " " + _order_words(spec, words, changed, (fixed,))
+                elsewhere += " " + _order_words(spec, words, changed, e.trial)
             proved.append(
                 ProvedProperty(
                     name=c.topic,
@@ -1122,7 +1125,7 @@ def check_interactions(ctx: CheckContext) -> CheckResult:
             if v.meets_under is not None:
                 meets = words.elsewhere.format(**blanks)
                 if words.meets_order:
-                    meets += " " + _order_words(spec, words, blanks, v.meets_order)
+                    meets += " " + _order_words(spec, words, blanks, v.meets_under.trial)
             apart = c.topic in apart_topics
             proved.append(
                 ProvedProperty(

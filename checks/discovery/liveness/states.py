@@ -72,9 +72,8 @@ def varied_words(spec: Spec, ruleset: Ruleset, rulesets: Sequence[Ruleset]) -> s
     if not template:
         return ""
     varied = {p for rs in rulesets for p in spec.variation_points if rs.reading(p) != ruleset.reading(p)}
-    titles = {p: q.title for q in words.questions.values() for p in q.points}
     left = [
-        f"\u2018{titles.get(p, p)}\u2019"
+        f"\u2018{q.title if (q := words.question_of(p)) is not None else p}\u2019"
         for p in spec.variation_points
         if p not in varied and len(spec.variation_points[p].playable) > 1
     ]
