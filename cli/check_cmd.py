@@ -54,6 +54,7 @@ from .common import (
     info,
     keep_interrupts_from_z3,
     level_option,
+    option_place,
     resolve,
     rules_options,
     seed_option,
@@ -244,7 +245,8 @@ def check(
     except ValueError as exc:
         message = str(exc)
         if message.startswith(("no check called", "only:")):
-            message = "--only: " + message.removeprefix("only: ")
+            # --only, or the [tool.five35] line that gave the checks
+            message = f"{option_place('--only', 'only')}: " + message.removeprefix("only: ")
         fail_usage(message)
     except BaselineError as exc:
         fail_usage(str(exc))

@@ -335,7 +335,7 @@ def out_dir_option(help: str, **attrs: Any) -> Callable[[F], F]:
     return click.option("--out", "out", type=PathGiven(file_okay=False, path_type=Path), help=help, **attrs)
 
 
-def _place(option: str, param: str) -> str:
+def option_place(option: str, param: str) -> str:
     """The option, or the [tool.five35] line when the value came from there."""
     ctx = click.get_current_context(silent=True)
     config = ctx.meta.get(CONFIG_KEY) if ctx is not None else None
@@ -350,10 +350,10 @@ def cli_executor(kind: str, jobs: int, scheduler: str | None) -> LocalExecutor |
     option when they do not fit together, dask is missing or the scheduler does not answer."""
     ctx = click.get_current_context(silent=True)
     if kind == "local" and scheduler is not None:
-        raise SpecError(_place("--scheduler", "scheduler"), "only used with --executor dask")
+        raise SpecError(option_place("--scheduler", "scheduler"), "only used with --executor dask")
     if kind == "dask":
         if scheduler is None:
-            raise SpecError(_place("--executor", "executor_kind"), "dask needs --scheduler ADDRESS")
+            raise SpecError(option_place("--executor", "executor_kind"), "dask needs --scheduler ADDRESS")
         jobs_given = ctx is not None and ctx.get_parameter_source("jobs") is ParameterSource.COMMANDLINE
         if jobs_given:
             raise SpecError("--jobs", "not used with --executor dask (the cluster's workers run the work)")
@@ -361,8 +361,8 @@ def cli_executor(kind: str, jobs: int, scheduler: str | None) -> LocalExecutor |
         return make_executor(kind, jobs, scheduler)
     except ExecutorUnavailable as exc:
         if exc.argument == "scheduler":
-            raise SpecError(_place("--scheduler", "scheduler"), str(exc)) from None
-        raise SpecError(_place("--executor", "executor_kind"), str(exc)) from None
+            raise SpecError(option_place("--scheduler", "scheduler"), str(exc)) from None
+        raise SpecError(option_place("--executor", "executor_kind"), str(exc)) from None
 
 
 class PathGiven(click.Path):

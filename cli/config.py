@@ -1,8 +1,8 @@
 """`[tool.five35]` in pyproject.toml: a project's defaults for `535-check`.
 
 The nearest pyproject.toml, in the working directory or a parent, is read; its `[tool.five35]`
-table may set `level`, `format`, `baseline`, `spec`, `profile`, `executor`, `scheduler` (strings)
-and `solver-rlimit` (a whole number). The command line overrides every one of them. Paths are
+table may set `level`, `format`, `baseline`, `spec`, `profile`, `executor`, `scheduler` (strings),
+`solver-rlimit` (a whole number) and `only` (an array of check names, as `check --only` takes them). The command line overrides every one of them. Paths are
 relative to the pyproject.toml's directory, as with ruff and mypy, so the defaults mean the same
 from any subdirectory. A bad value is a one-line
 error naming `pyproject.toml:LINE: tool.five35.KEY` (tomllib gives no line numbers, so the key's
@@ -39,6 +39,11 @@ KEYS: dict[str, tuple[str, ...] | None] = {
 PATH_KEYS = ("baseline", "spec")
 #: The keys that take a whole number, and its bounds.
 INT_KEYS: dict[str, tuple[int, int]] = {"solver-rlimit": (1, MAX_SOLVER_RLIMIT)}
+#: The keys that take an array of strings: the checks a project's `check` runs (a pre-commit hook
+#: or a CI step that runs only some). The names are checked where the checks are chosen.
+LIST_KEYS = ("only",)
+#: Entries an array may hold (there are fewer checks than this).
+MAX_LIST = 100
 
 
 @dataclass(frozen=True)
@@ -107,8 +112,18 @@ def load(start: Path | None = None) -> Config | None:
     if not isinstance(table, dict):
         raise SpecError(f"{path}:{lines.get('', 1)}: tool.five35", "expected a table of settings")
     for key, value in table.items():
-        if key not in KEYS and key not in INT_KEYS:
-            raise SpecError(config.place(key), f"unknown setting (settings: {', '.join([*KEYS, *INT_KEYS])})")
+        if key not in KEYS and key not in INT_KEYS and key not in LIST_KEYS:
+            settings = ", ".join([*KEYS, *INT_KEYS, *LIST_KEYS])
+            raise SpecError(config.place(key), f"unknown setting (settings: {settings})")
+        if key in LIST_KEYS:
+            strings = isinstance(value, list) and all(isinstance(v, str) and v.strip() for v in value)
+            if not strings or not value or len(value) > MAX_LIST:
+                raise SpecError(
+                    config.place(key),
+                    f"expected an array of 1 to {MAX_LIST} check names, got {_toml(value)}",
+                )
+            config.values[key] = tuple(value)
+            continue
         if key in INT_KEYS:
             low, high = INT_KEYS[key]
             # A bool is an int to Python; `true` is not a number of steps.

@@ -159,6 +159,7 @@ CONFIG_PARAMS: dict[str, tuple[str, tuple[str, ...]]] = {
     "executor": ("executor_kind", ("simulate", "report", "fuzz", "check")),
     "scheduler": ("scheduler", ("simulate", "report", "fuzz", "check")),
     "solver-rlimit": ("solver_rlimit", ("check", "report")),
+    "only": ("only", ("check",)),
 }
 
 
@@ -182,7 +183,7 @@ Examples:
 
 \b
 Defaults for a project: [tool.five35] in pyproject.toml (level, format, baseline, spec, profile,
-executor, scheduler, solver-rlimit).
+executor, scheduler, solver-rlimit, only).
 """
 
 #: An example for the help of each command whose module gives none.

@@ -69,6 +69,12 @@ def code_under_test() -> None:
     )
 
 
+#: What the projects of these tests check: the integrations are under test here, not the checks
+#: (tests/checks hold those), so the runs take the text audit (findings of every severity, in a tenth
+#: of a second) and a check that is skipped at level quick rather than the whole quick level.
+ONLY = '[tool.five35]\nonly = ["text_audit", "divergence"]\n'
+
+
 def annotations(stdout: str) -> list[tuple[str, dict[str, str]]]:
     out = []
     for line in stdout.splitlines():
@@ -88,6 +94,7 @@ def test_github_annotations_on_the_embedded_spec_land_and_the_summary_holds_the_
     summary = tmp_path / "summary.md"
     summary.write_text("# an earlier step's summary\n", encoding="utf-8")
     sarif = tmp_path / "out.sarif"
+    (tmp_path / "pyproject.toml").write_text(ONLY, encoding="utf-8")
     result = subprocess.run(
         [CLI, "check", "--level", "quick", "--format", "github", "--sarif-file", str(sarif)],
         cwd=tmp_path,
@@ -118,7 +125,7 @@ def test_github_annotations_on_the_embedded_spec_land_and_the_summary_holds_the_
     assert "| check | status |" in text and "| finding | kind | severity |" in text
     assert "| divergence | skipped: not run at level quick" in text
     assert text.count("\n| `") == len(findings)
-    assert sorted(tmp_path.iterdir()) == sorted([summary, sarif])
+    assert sorted(tmp_path.iterdir()) == sorted([summary, sarif, tmp_path / "pyproject.toml"])
 
 
 def test_annotations_of_a_spec_in_the_repository_carry_its_relative_path(tmp_path: Path) -> None:
@@ -292,7 +299,8 @@ def test_pip_can_install_the_actions_checkout() -> None:
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    """A repository of a project that keeps a house-rules spec."""
+    """A repository of a project that keeps a house-rules spec (and checks only what ONLY names)."""
+    (tmp_path / "pyproject.toml").write_text(ONLY, encoding="utf-8")
     (tmp_path / "house.535.yaml").write_text(SPEC.path.read_text(encoding="utf-8"), encoding="utf-8")
     return tmp_path
 

@@ -487,6 +487,22 @@ SURFACES: list[tuple[str, list[str], Setup, Env, int, tuple[str, ...]]] = [
         ("pyproject.toml:2: tool.five35.executor", "--scheduler"),
     ),
     (
+        "config-only-not-an-array",
+        ["check", "--level", "quick"],
+        _pyproject('[tool.five35]\nonly = "graphs"\n'),
+        {},
+        2,
+        ("pyproject.toml:2: tool.five35.only", "array"),
+    ),
+    (
+        "config-only-unknown-check",
+        ["check", "--level", "quick"],
+        _pyproject('[tool.five35]\nlevel = "quick"\nonly = ["graphs", "grpahs"]\n'),
+        {},
+        2,
+        ("pyproject.toml:3: tool.five35.only", "'grpahs'"),
+    ),
+    (
         "config-not-utf8",
         ["rules"],
         _bytes("pyproject.toml", b"[tool.five35]\nlevel = '\xff'\n"),
