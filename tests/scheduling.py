@@ -15,6 +15,8 @@ SHARED = (
     ("tests/reports/test_reports.py::test_every_settled_candidate_of_a_full_report_", "full_report"),
     ("tests/reports/test_reports.py::test_every_proved_property_of_a_full_report_", "full_report"),
     ("tests/reports/test_reports.py::test_findings_that_cannot_change_play_", "full_report"),
+    # the Z3 checks of a fresh process against the report's (tests/full_report.py)
+    ("tests/checks/solver/test_solver_determinism.py::test_the_z3_checks_at_level_ci_", "full_report"),
     ("tests/checks/discovery/test_hidden_points.py::", "hidden_points"),  # the recall fixture
     ("tests/protocol/test_vectors.py::", "vectors"),  # the suites, files and witnesses, cached
     ("tests/cli/test_issue11_examples.py::", "issue11"),  # outcomes starts every selected example
@@ -32,7 +34,6 @@ SHARED = (
 #: out the shared groups first (largest first), then the other tests in this order: one of these
 #: started last would leave a worker alone with it at the end of the run.
 LONGEST_FIRST = (
-    "tests/checks/solver/test_solver_determinism.py::test_check_level_ci_gives_the_same_json_idle_and_",
     "tests/engine/test_engine_builds.py::",
     "tests/checks/solver/test_divergence_canonical.py::",
     "tests/checks/oracles/test_compiled_agreement.py::",

@@ -8,7 +8,8 @@ from typing import Any
 
 from five35.reports import consistency
 from five35.spec import load_spec
-from test_reports import fixture_data, full_report
+from full_report import full_report
+from test_reports import fixture_data
 
 SPEC = load_spec()
 

@@ -22,7 +22,8 @@ from five35.reports.rulebook import render_md, rulebook
 from five35.spec import embedded_spec_path, load_spec
 from five35.spec.words import questions_of, words_of
 from five35.spec.words_model import LANGUAGES, WORDS_SUFFIX
-from test_reports import _validate, fixture_data, full_report
+from full_report import full_report
+from test_reports import _validate, fixture_data
 
 SPEC = load_spec()
 WORDS = words_of(SPEC)

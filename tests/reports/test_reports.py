@@ -36,9 +36,7 @@ from five35.reports import FILES, render_all, report_data, write_report
 from five35.reports.render import render_html, render_markdown, variant_view
 from five35.reports.svg import nice_ceiling
 from five35.spec import Spec, load_spec
-
-SEED = 5
-GAMES = 3
+from full_report import GAMES, SEED, full_report
 
 
 def fixture_results(spec: Spec) -> list[CheckResult]:
@@ -561,22 +559,6 @@ def test_the_real_checks_feed_the_report() -> None:
 
 
 # ---- the acceptance test of issue 4 ----------------------------------------------------------------
-
-
-@cache
-def full_report() -> tuple[dict[str, Any], list[CheckResult]]:
-    """The embedded spec's report with the real checks at level ci, over a few games."""
-    spec = load_spec()
-    data = report_job.report_result(
-        spec,
-        spec.ruleset(),
-        games=GAMES,
-        seed=SEED,
-        level="ci",
-        bots=("greedy", "cautious", "random"),
-        variants=False,
-    )
-    return report_data(data), list(data.results)
 
 
 def test_every_settled_candidate_of_a_full_report_quotes_its_clause() -> None:

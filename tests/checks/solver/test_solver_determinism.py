@@ -5,6 +5,7 @@ each check's Z3 work in a context of its own."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import subprocess
 import sys
@@ -13,8 +14,9 @@ from pathlib import Path
 
 import pytest
 from five35.checks.oracles import z3model
-from five35.checks.runner import run_checks
+from five35.checks.runner import CheckRun, run_checks
 from five35.spec import dumps, load_spec
+from full_report import SEED, full_report
 from spec_copies import THREE_COPIES_TO_30, write_spec_copy
 
 #: The checks that ask Z3 (every other check is seeded play or search, with no solver; the rule
@@ -49,7 +51,7 @@ def _check_command(spec: Path | None, out: Path) -> tuple[list[str], dict[str, s
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY")}
     only = [arg for name in Z3_CHECKS for arg in ("--only", name)]
     spec_args = ["--spec", str(spec)] if spec is not None else []
-    output = ["--format", "json", "--output-file", str(out), "-q"]
+    output = ["--seed", str(SEED), "--format", "json", "--output-file", str(out), "-q"]
     return [sys.executable, "-c", code, "check", "--level", "ci", *spec_args, *only, *output], env
 
 
@@ -67,15 +69,32 @@ def check_json(specs: list[Path | None], outs: list[Path]) -> list[bytes]:
     return [out.read_bytes() for out in outs]
 
 
-def test_check_level_ci_gives_the_same_json_idle_and_beside_busy_processes(tmp_path: Path) -> None:
-    """The embedded spec checked alone, then beside BUSY CPU-bound processes: the same bytes. (A copy
-    with other numbers is held to the same below, where its unsat cores once came out otherwise: run
-    twice more here it cost the suite half a minute of CPU.)"""
-    (idle,) = check_json([None], [tmp_path / "idle.json"])
+def test_the_z3_checks_at_level_ci_give_the_same_json_beside_busy_processes_as_in_the_report(
+    tmp_path: Path,
+) -> None:
+    """The embedded spec's Z3 checks, `check --level ci` in a fresh process beside BUSY CPU-bound
+    processes, against the same checks of the report's run in this worker (after whatever tests ran
+    in it before): the same checks and findings, byte for byte. (A copy with other numbers is held to
+    the same below, where its unsat cores once came out otherwise: run twice more here it cost the
+    suite half a minute of CPU.)"""
+    _, results = full_report()
+    spec = load_spec()
+    here = CheckRun(
+        spec_path=str(spec.path),
+        ruleset=spec.ruleset(),
+        level="ci",
+        seed=SEED,
+        engine="the report's",
+        results=tuple(r for r in results if r.name in Z3_CHECKS),
+    )
+    assert [r.name for r in here.results] == list(Z3_CHECKS)
     with busy_processes(BUSY) as procs:
         (loaded,) = check_json([None], [tmp_path / "loaded.json"])
         assert all(p.poll() is None for p in procs)  # busy all along
-    assert loaded == idle
+    fresh, ours = json.loads(loaded), json.loads(dumps(here.to_json()))
+    assert [dumps(fresh[key]) for key in ("checks", "findings")] == [
+        dumps(ours[key]) for key in ("checks", "findings")
+    ]
 
 
 def test_a_z3_check_answers_the_same_whatever_z3_did_before_in_the_process(

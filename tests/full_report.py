@@ -1,0 +1,33 @@
+"""The embedded spec's report with the real checks at level ci, built once per worker process: the
+report tests read it, and the solver's determinism test holds a fresh process's Z3 checks to its
+results (tests/scheduling.py runs them all in one worker, the "full_report" group)."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from five35.checks.findings import CheckResult
+from five35.checks.job import run as report_job
+from five35.reports import report_data
+from five35.spec import load_spec
+
+#: The seed and the games per reading of the report (a few: the checks are what the tests read).
+SEED = 5
+GAMES = 3
+
+
+@cache
+def full_report() -> tuple[dict[str, Any], list[CheckResult]]:
+    """The embedded spec's report with the real checks at level ci, over a few games."""
+    spec = load_spec()
+    data = report_job.report_result(
+        spec,
+        spec.ruleset(),
+        games=GAMES,
+        seed=SEED,
+        level="ci",
+        bots=("greedy", "cautious", "random"),
+        variants=False,
+    )
+    return report_data(data), list(data.results)
