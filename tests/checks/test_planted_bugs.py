@@ -108,7 +108,16 @@ def test_the_state_machine_catches_the_bug_with_a_replayable_scenario(name: str)
 
 def test_the_command_exits_1_on_a_planted_bug() -> None:
     result = CliRunner().invoke(
-        main, ["check", "--level", "quick", "--engine", "python:tests.planted:LeaderMayPass"]
+        main,
+        [
+            "check",
+            "--level",
+            "quick",
+            "--only",
+            "invariants",
+            "--engine",
+            "python:tests.planted:LeaderMayPass",
+        ],
     )
     assert result.exit_code == 1
     assert "leader.no_pass" in result.stdout and "FAILED" in result.stdout
