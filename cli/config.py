@@ -2,11 +2,11 @@
 
 The nearest pyproject.toml, in the working directory or a parent, is read; its `[tool.five35]`
 table may set `level`, `format`, `baseline`, `spec`, `profile`, `executor`, `scheduler` (strings),
-`solver-rlimit` (a whole number) and `only` (an array of check names, as `check --only` takes them). The command line overrides every one of them. Paths are
-relative to the pyproject.toml's directory, as with ruff and mypy, so the defaults mean the same
-from any subdirectory. A bad value is a one-line
-error naming `pyproject.toml:LINE: tool.five35.KEY` (tomllib gives no line numbers, so the key's
-line is found in the text).
+`solver-rlimit` (a whole number) and `only` (an array of check names, as `check --only` takes
+them). The command line overrides every one of them. Paths are relative to the pyproject.toml's
+directory, as with ruff and mypy, so the defaults mean the same from any subdirectory. A bad value
+is a one-line error naming `pyproject.toml:LINE: tool.five35.KEY` (tomllib gives no line numbers,
+so the key's line is found in the text).
 """
 
 from __future__ import annotations
