@@ -83,14 +83,12 @@ def hidden_point_recall(
     budget: Budget = BUDGETS["ci"],
     seed: int = 0,
     names: tuple[str, ...] | None = None,
-    points: tuple[str, ...] | None = None,
 ) -> Recall:
-    """Hide each variation point of `spec` (or each of `points`) in turn and count those discovery
-    brings back."""
+    """Hide each variation point of `spec` in turn and count those discovery brings back."""
     full = ruleset or spec.ruleset()
     chosen = tuple(MUTANTS) if names is None else names
     hidden: list[Hidden] = []
-    for point in spec.variation_points if points is None else points:
+    for point in spec.variation_points:
         copy = spec.without_point(point)
         played = copy.ruleset(full.profile)
         others = _others(spec, full, point)

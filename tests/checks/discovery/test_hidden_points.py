@@ -24,27 +24,18 @@ from five35.spec import load_spec
 SPEC = load_spec()
 SEED = 535
 ESCAPES = {"add_past_closing"}
-#: Hidden by default: every third point, from the runs, the adds, the Rule of 8, the deal and the
-#: turn, and the escape; `-m slow` (and benchmarks/bench_discovery.py) hides all 17.
-SAMPLE = (*tuple(SPEC.variation_points)[::3], *ESCAPES)
 
 
-@pytest.fixture(
-    scope="module",
-    params=[pytest.param(SAMPLE, id="sample"), pytest.param(None, id="all", marks=pytest.mark.slow)],
-)
-def recall(request: pytest.FixtureRequest) -> Recall:
-    return hidden_point_recall(SPEC, budget=silences.BUDGETS["ci"], seed=SEED, points=request.param)
+@pytest.fixture(scope="module")
+def recall() -> Recall:
+    return hidden_point_recall(SPEC, budget=silences.BUDGETS["ci"], seed=SEED)
 
 
 def test_at_least_14_of_the_17_points_come_back(recall: Recall) -> None:
-    """All 17 under `-m slow`; by default every point of the sample but the escape."""
-    hidden = [h.point for h in recall.points]
-    assert hidden == list(SPEC.variation_points if len(hidden) == 17 else SAMPLE)
-    assert len(SPEC.variation_points) == 17
+    assert len(recall.points) == len(SPEC.variation_points) == 17
+    assert recall.recovered >= 14, "\n".join(recall.lines())
     escaped = {h.point for h in recall.points if not h.recovered}
     assert escaped <= ESCAPES, "\n".join(recall.lines())
-    assert recall.recovered >= len(hidden) - 3, "\n".join(recall.lines())
 
 
 def test_a_point_that_comes_back_is_already_asked_while_it_is_declared(recall: Recall) -> None:
