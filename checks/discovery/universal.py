@@ -33,10 +33,10 @@ size, an added 8) they ask nothing.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ...engine import PASS, Game, Move, Pile, Play, State, TrickEndReason
-from ...engine.state import TrickEnd
+from ...engine.state import TrickEnd, new_state
 from ...spec import SpecError
 
 EIGHT = 8
@@ -114,10 +114,7 @@ def table(
     if trick:
         # They passed after the last placer placed (a pass in a row before the mover's move).
         trick = (*trick, *(Play(s, PASS) for s in range(players) if out >> s & 1))
-    state = replace(
-        start, to_move=seat, pile=pile, trick=trick, last_player=last, passed=out, opening_has_eight=has_eight
-    )
-    return holding(game, state, cards, moment.kept)
+    return holding(game, _at(start, seat, pile, trick, last, out, has_eight), cards, moment.kept)
 
 
 def holding(game: Game, state: State, cards: Sequence[int], kept: int = 1) -> State:
@@ -128,7 +125,23 @@ def holding(game: Game, state: State, cards: Sequence[int], kept: int = 1) -> St
     hand = (*cards, *(spare[i % len(spare)] for i in range(kept)))
     hands = list(state.hands)
     hands[state.to_move] = game.codec.pack(hand)
-    return replace(state, hands=tuple(hands))
+    s = state
+    return new_state(
+        s.players, tuple(hands), s.to_move, s.pile, s.last_player, s.passed, s.opening_has_eight, s.trick,
+        s.cleared, s.aside, s.scores, s.round, s.round_leader, s.phase, s.seed, s.out,
+    )  # fmt: skip
+
+
+# The universal questions build hundreds of thousands of these tables per discovery run:
+# `new_state` is several times faster than dataclasses.replace (a third of the run's time).
+def _at(
+    s: State, seat: int, pile: Pile | None, trick: tuple[Play, ...], last: int, passed: int, has_eight: bool
+) -> State:
+    """`s` with `seat` to move onto `pile` in `trick`, `last` the last placer, `passed` out."""
+    return new_state(
+        s.players, s.hands, seat, pile, last, passed, has_eight, trick,
+        s.cleared, s.aside, s.scores, s.round, s.round_leader, s.phase, s.seed, s.out,
+    )  # fmt: skip
 
 
 def reasons_of(game: Game, state: State, move: Move) -> tuple[TrickEndReason, ...] | None:
