@@ -169,6 +169,8 @@ def _past_lists(spec: Spec, language: str, pieces: Sequence[Piece]) -> dict[str,
 
 def _basis(spec: Spec, ruleset: Ruleset, q: QuestionWords) -> str:
     if not q.points:
+        if q.texts_point_to_answer:
+            return "text"
         assumed = any(not spec.parameters[p].in_text for p in q.parameters if p in spec.parameters)
         return "assumed" if assumed else "engine"
     profile = spec.profiles[ruleset.profile]

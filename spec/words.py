@@ -454,6 +454,11 @@ def _own_problems(data: dict[str, Any]) -> Iterator[tuple[Key, str]]:
             continue
         yield from _blank_problems(("templates", name), text, TEMPLATE_BLANKS[name])
     for qid, q in data["questions"].items():
+        if q.get("texts_point_to_answer") and q.get("points"):
+            yield (
+                ("questions", qid, "texts_point_to_answer"),
+                "is for a question without points (one with points stands as its profile's readings do)",
+            )
         for i, w in enumerate(q["wordings"]):
             for lang in LANGUAGES:
                 if lang in w:
@@ -735,6 +740,7 @@ def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Words:
             ),
             topics=tuple(q.get("topics", ())),
             grounds=q.get("grounds"),
+            texts_point_to_answer=bool(q.get("texts_point_to_answer", False)),
         )
         for qid, q in data["questions"].items()
     }

@@ -388,6 +388,9 @@ class QuestionWords:
     #: why the proposed answer is what it is, and what it leaves unresolved, in a designer's words
     #: (English; the report shows it with the answer's basis); None: not said
     grounds: str | None = None
+    #: a question without points whose answer the texts' own words or examples point to: the report
+    #: says it is to confirm rather than open, and the rulebooks print its wording as a clarification
+    texts_point_to_answer: bool = False
 
     def wordings_for(self, readings: Mapping[str, str]) -> tuple[Wording, ...]:
         """The sentences that settle the question under `readings` (point -> reading)."""

@@ -630,6 +630,8 @@ def _question_status(spec: Spec, ruleset: Ruleset, q: QuestionWords, members: Se
         return Status()
     if members and all(not r.finding.status.is_open for r in members):
         return members[0].finding.status
+    if members and q.texts_point_to_answer:
+        return Status.settled(ruleset.profile, [])  # by the texts, which point to the answer
     return Status()
 
 

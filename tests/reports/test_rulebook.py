@@ -100,11 +100,14 @@ def blocks_of(md: str, lang: str) -> list[tuple[str, str, str, str]]:
 
 
 def is_open(qid: str) -> bool:
-    """Open unless the profile settles every point of the question on a text or evidence (found
-    here from the spec, independently of the rulebook module)."""
+    """Open unless the profile settles every point of the question on a text or evidence, or (a
+    question without points) the words file says the texts point to its answer (found here from the
+    spec, independently of the rulebook module)."""
     q = next(q for q in questions_of(SPEC) if q.id == qid)
     profile = SPEC.profiles[SPEC.default_profile]
-    return not q.points or any(profile.readings[p].basis not in ("text", "evidence") for p in q.points)
+    if not q.points:
+        return not q.texts_point_to_answer
+    return any(profile.readings[p].basis not in ("text", "evidence") for p in q.points)
 
 
 @pytest.mark.parametrize("lang", ["de", "es", "en"])

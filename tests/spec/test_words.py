@@ -133,6 +133,12 @@ def _line_of(text: str, needle: str) -> int:
             "turn_ordre",
             "neither a variation point",
         ),
+        (
+            "    points: [turn_order]\n",
+            "    points: [turn_order]\n    texts_point_to_answer: true\n",
+            "texts_point_to_answer",
+            "is for a question without points",
+        ),
         ("    hands: [[3], [1, 8, 15]]", "    hands: [[3], [1, 8, 16]]", "[1, 8, 16]", "ranks [16]"),
         ("mismatches:\n", "mismatchez:\n", "mismatchez", "unknown key 'mismatchez'"),
     ],
