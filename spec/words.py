@@ -823,7 +823,11 @@ def _liveness_problems(section: Mapping[str, Any]) -> Iterator[tuple[Key, str]]:
         yield from _blank_problems(
             ("liveness", "tables", "plain_table"),
             tables["plain_table"],
-            frozenset({"players", "cards", "deals"}),
+            frozenset({"players", "cards", "deals", "too_few"}),
+        )
+    if "too_few" in tables:
+        yield from _blank_problems(
+            ("liveness", "tables", "too_few"), tables["too_few"], frozenset({"total", "piles"})
         )
     yield from _blank_problems(
         ("liveness", "tables", "changed"), tables["changed"], frozenset({"count", "varied"})

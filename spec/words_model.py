@@ -279,9 +279,18 @@ class LivenessTables:
     one_card: str
     cards: str  # blank: {most}
     join: str
-    #: A table in a designer's words (blanks: {players}, {cards}, {deals}) and what joins them.
+    #: A table in a designer's words (blanks: {players}, {cards}, {deals}, {too_few}) and what joins
+    #: them.
     plain_table: str = ""
     plain_join: str = ""
+    #: The {too_few} blank of `plain_table` where a table's cards are too few for a pile to reach
+    #: the size that ends a trick (blanks: {total} cards in all, {piles}: `too_few_runs`,
+    #: `too_few_sets` or, both, `too_few_piles`), so that its scope does not read larger than it
+    #: is; "" otherwise.
+    too_few: str = ""
+    too_few_runs: str = ""
+    too_few_sets: str = ""
+    too_few_piles: str = ""
     #: Which questions' answers the rulesets change (blanks: {count} questions, {left} the titles of
     #: those left as played): the {varied} blank of `changed` and of the properties' scopes.
     varied: str = ""

@@ -348,6 +348,16 @@ def every_deal_of(
                     Position(hands=starts[origin], leader=0, moves=tuple(path)),
                 )
             if table not in scope:  # the checked ruleset's words (it comes first)
+                total = table.players * table.most
+                runs_short = total < rs.run_closing_size
+                sets_short = total < rs.set_closing_size(table.players)
+                piles = (
+                    words.too_few_piles
+                    if runs_short and sets_short
+                    else words.too_few_runs
+                    if runs_short
+                    else words.too_few_sets
+                )
                 blanks = {
                     "players": str(table.players),
                     "cards": words.one_card if table.most == 1 else words.cards.format(most=table.most),
@@ -355,6 +365,9 @@ def every_deal_of(
                     "classes": f"{len(classes):,}",
                     "merged": ", ".join(f"{seg[0]}-{seg[-1]}" for seg in symmetry.segments),
                     "part": symmetry.refused,
+                    "too_few": words.too_few.format(total=total, piles=piles)
+                    if runs_short or sets_short
+                    else "",
                 }
                 merged = symmetry.segments and not symmetry.refused
                 scope[table] = (words.table if merged else words.unmerged).format(**blanks)
