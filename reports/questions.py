@@ -162,10 +162,11 @@ def _question_choice(
     }
 
 
-def _standing(spec: Spec, q: Question) -> str:
+def _standing(spec: Spec, ruleset: Ruleset, q: Question) -> str:
     """Where the question stands, in the words file's words: open, or answered on the basis of the
     readings that settle it (outside evidence before the texts where both play a part: the answer
-    is only as firm as its least firm reading)."""
+    is only as firm as its least firm reading); an answer of outside sources that both texts, read
+    word for word, contradict is a change to the texts."""
     templates = words_of(spec).templates
     if q.status.is_open:
         return templates["standing_open"]
@@ -176,6 +177,8 @@ def _standing(spec: Spec, q: Question) -> str:
         if profile is not None and (choice := profile.readings.get(point)) is not None
     }
     basis = next((b for b in ("house", "evidence", "text") if b in bases), "text")
+    if basis == "evidence" and _departs_from_texts(spec, ruleset, q):
+        return templates["standing_change"]
     return templates[f"standing_{basis}"]
 
 
@@ -271,13 +274,20 @@ def _kind_words(spec: Spec, ruleset: Ruleset, q: Question, plain: Plain) -> str:
     (the literal profiles), answer alike and otherwise than the rules played is not two readings of
     the texts: the answer played departs from what they say (the rulebooks propose it as a
     change to the text)."""
-    literal = spec.texts_read_literally
-    if q.kind is FindingKind.AMBIGUITY and literal:
-        for point in q.words.points:
-            said = {texts.get(point) for texts in literal}
-            if len(said) == 1 and None not in said and ruleset.reading(point) not in said:
-                return plain.words.template("texts_say_otherwise")
+    if q.kind is FindingKind.AMBIGUITY and _departs_from_texts(spec, ruleset, q):
+        return plain.words.template("texts_say_otherwise")
     return plain.words.kinds[q.kind.value]
+
+
+def _departs_from_texts(spec: Spec, ruleset: Ruleset, q: Question) -> bool:
+    """Whether the texts, each read on its own word (the literal profiles), answer a point of the
+    question alike and otherwise than the rules played."""
+    literal = spec.texts_read_literally
+    for point in q.words.points:
+        said = {texts.get(point) for texts in literal}
+        if literal and len(said) == 1 and None not in said and ruleset.reading(point) not in said:
+            return True
+    return False
 
 
 def _shows_difference(finding: Finding) -> bool:
@@ -338,7 +348,7 @@ def question_json(
         "kind_words": _kind_words(spec, ruleset, q, plain),
         "severity": q.severity.value,
         "status": "open" if q.status.is_open else "settled",
-        "standing": _standing(spec, q),
+        "standing": _standing(spec, ruleset, q),
         "settled_by": None if q.status.is_open else q.status.to_json(),
         "points": list(q.words.points),
         "parameters": list(q.words.parameters),

@@ -28,6 +28,7 @@ TEMPLATE_BLANKS: Mapping[str, frozenset[str]] = {
     "standing_text": frozenset(),
     "standing_evidence": frozenset(),
     "standing_house": frozenset(),
+    "standing_change": frozenset(),
     "high_unsettled": frozenset({"count", "questions"}),
     "high_unsettled_item": frozenset({"title", "standing"}),
     "no_clear_change": frozenset({"questions"}),

@@ -410,11 +410,17 @@ def test_an_answer_is_settled_for_the_designer_only_by_a_house_rule() -> None:
             assert q["standing"] == templates["standing_open"]
             continue
         basis = q["choice"]["basis"]
-        assert q["standing"] == templates[f"standing_{basis}"], q["id"]
+        # an outside source's answer that both texts, read word for word, contradict is a change
+        change = basis == "evidence" and q["kind_words"] == templates["texts_say_otherwise"]
+        assert q["standing"] == templates["standing_change" if change else f"standing_{basis}"], q["id"]
     md = render_all(data)["report.md"]
     assert "Settled" not in md and "settled" not in md.split("## The questions in detail")[0]
     standings = {q["standing"] for q in data["questions"]}
-    assert {templates["standing_text"], templates["standing_evidence"]} <= standings
+    assert {
+        templates["standing_text"],
+        templates["standing_evidence"],
+        templates["standing_change"],
+    } <= standings
 
 
 def test_questions_of_wording_only_stand_apart_after_those_that_change_play() -> None:
