@@ -73,24 +73,27 @@ def _question_readings(
                 }
             )
         return out
-    for r in members:
-        alt = r.finding.alternative
-        if alt is None:
+    # Every alternative its findings put, after the side played (the first finding's): a question
+    # gathered from several mutants (each rank made the strongest) names each, so that its example
+    # and its outcome table, which may show different ones, both stand among its readings.
+    alternatives = [r.finding.alternative for r in members if r.finding.alternative is not None]
+    sides = [alternatives[0].played, *(alt.compared for alt in alternatives)] if alternatives else []
+    for i, side in enumerate(sides):
+        # A discovered finding's sides are engines named by id (a mutant's name): its words
+        # are the label a designer reads.
+        label = side.words.rstrip(".") if q.words.topics else side.label
+        if any(entry["label"] == label for entry in out):
             continue
-        for i, side in enumerate((alt.played, alt.compared)):
-            # A discovered finding's sides are engines named by id (a mutant's name): its words
-            # are the label a designer reads.
-            out.append(
-                {
-                    "name": None,
-                    "points": [],
-                    "label": side.words.rstrip(".") if q.words.topics else side.label,
-                    "explain": "" if q.words.topics else side.words,
-                    "chosen": i == 0,
-                    "profiles": [],
-                }
-            )
-        break
+        out.append(
+            {
+                "name": None,
+                "points": [],
+                "label": label,
+                "explain": "" if q.words.topics else side.words,
+                "chosen": i == 0,
+                "profiles": [],
+            }
+        )
     return out
 
 
