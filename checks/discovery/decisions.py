@@ -84,15 +84,24 @@ def _both_ends(pile: Pile, new: Pile) -> bool:
 
 class OpeningPileGrows(Game):
     """The opening pile is the pile the trick opened with as long as it is only added to: an 8
-    added to it before the first overwrite makes it an opening pile with an 8, and under
-    eight_exemption=whole_trick the Rule of 8 is off for the rest of the trick. (The add of the 8
-    itself still follows eight_on_add; so the two choices part only where that add does not end the
-    trick, under eight_on_add=plays_only.)"""
+    added to it before the first overwrite joins an opening pile, which then holds an 8, so under
+    eight_exemption=whole_trick that add does not set the Rule of 8 off, nor does any 8 after it in
+    the trick. (Two designer reviews read 'adds belong to the opening pile' so; the add of the 8
+    once set the Rule of 8 off before joining, and the two choices parted only under
+    eight_on_add=plays_only.)"""
 
     def rule_of_8(self, option: Option, state: State) -> bool:
-        if state.pile is not None and self.exempt_whole_trick and _opening_grew_an_eight(state.trick):
-            return False
+        if state.pile is not None and self.exempt_whole_trick:
+            if _opening_grew_an_eight(state.trick):
+                return False
+            if option.move.action == "add" and option.has_eight and _opening_still(state.trick):
+                return False
         return super().rule_of_8(option, state)
+
+
+def _opening_still(trick: Sequence[Play]) -> bool:
+    """Whether the central pile is still the trick's opening pile (no one has overwritten it)."""
+    return all(play.move.action != "overwrite" for play in trick[1:])
 
 
 def _opening_grew_an_eight(trick: Sequence[Play]) -> bool:

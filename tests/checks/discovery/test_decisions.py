@@ -4,6 +4,7 @@ file:line, each other choice a variant that overrides only public hooks, and the
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import json
 from pathlib import Path
@@ -279,17 +280,22 @@ def test_the_check_is_registered_and_deterministic() -> None:
 
 
 def test_a_witness_found_only_under_other_readings_names_them() -> None:
-    # The opening pile's two choices part only where an added 8 does not end the trick at once: the
-    # witness is a table of eight_on_add=plays_only, and it says so for the report's caveat.
-    ruleset = SPEC.ruleset()
-    decision = DECISIONS["opening_pile"]
-    assert ruleset.reading("eight_on_add") != "plays_only"
+    # The opening pile's two choices part only where the exemption lasts the whole trick: under
+    # eight_exemption=opening_play the witness is a table of the `under` readings, and it says so
+    # for the report's caveat.
+    ruleset = SPEC.with_readings(SPEC.ruleset(), {"eight_exemption": "opening_play"})
+    decision = dataclasses.replace(DECISIONS["opening_pile"], under={"eight_exemption": "whole_trick"})
     found = search(SPEC, ruleset, decision, DECISION_VARIANTS[decision.variant or ""], seed=535)
     assert found.witness is not None and found.ruleset != ruleset
-    assert found.witness.situation["needs_readings"] == {"eight_on_add": "plays_only"}
+    assert found.witness.situation["needs_readings"] == {"eight_exemption": "whole_trick"}
     finding = decision_finding(SPEC, ruleset, decision, DECISION_VARIANTS[decision.variant or ""], found)
-    assert "only under eight_on_add=plays_only" in finding.detail
+    assert "only under eight_exemption=whole_trick" in finding.detail
     assert "no game simulated under them changes" in finding.detail
+    # Under the rules as played the two choices part at once: an 8 added to the leader's pile.
+    played = search(
+        SPEC, SPEC.ruleset(), DECISIONS["opening_pile"], DECISION_VARIANTS["opening_pile_grows"], 535
+    )
+    assert played.witness is not None and "needs_readings" not in played.witness.situation
     # A witness of the rules as played carries no such caveat.
     first = DECISIONS["add_both_ends"]
     plain = search(
