@@ -271,6 +271,9 @@ class Finding:
     # What a discovered finding is about (an engine hook, a rule pair, an engine decision's id): the
     # pipeline gathers the findings of one topic into one question.
     topic: str | None = None
+    # The other checks that made a finding of the same id: a run keeps one finding per id, and a
+    # check's count of findings names it too, so the appendix must say that both found it.
+    also_by: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -294,6 +297,7 @@ class Finding:
             "settled_by": None if self.status.is_open else self.status.to_json(),
             "unsat_core": list(self.unsat_core),
             "topic": self.topic,
+            "also_by": list(self.also_by),
         }
 
 

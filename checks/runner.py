@@ -296,11 +296,13 @@ class CheckRun:
 
     @property
     def findings(self) -> tuple[Finding, ...]:
-        """Every finding once (the first check to make an id wins), sorted by id."""
+        """Every finding once (the first check to make an id wins, naming the others), by id."""
         seen: dict[str, Finding] = {}
         for result in self.results:
             for f in result.findings:
-                seen.setdefault(f.id, f)
+                first = seen.setdefault(f.id, f)
+                if first is not f and f.check != first.check and f.check not in first.also_by:
+                    seen[f.id] = replace(first, also_by=(*first.also_by, f.check))
         return tuple(seen[i] for i in sorted(seen))
 
     @property

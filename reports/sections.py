@@ -227,6 +227,7 @@ def section_json(spec: Spec, ruleset: Ruleset, r: Reviewed, plain: Plain) -> dic
         "title": f.title,
         "detail": f.detail,
         "check": f.check,
+        "also_by": list(f.also_by),
         "status": str(f.status),
         "settled_by": None if f.status.is_open else f.status.to_json(),
         "variation_point": f.variation_point,
