@@ -8,6 +8,8 @@ rendered from (report.json), so the Markdown, the HTML and the rulebooks cannot 
   gives another answer;
 - a question that is settled never shares its wording with one that is open: the rulebooks would
   print the open answer as settled;
+- the rulebooks print an open question's answer as a proposal and a settled one's as a
+  clarification, a correction or a change, as the report calls them;
 - an example never contradicts itself: a move that ends the round does not let the trick go on;
 - the summary adds up: open and settled findings make the whole, each kind's row its total, and
   every finding stands in exactly one place (under a question, beside one, in the notes for engine
@@ -58,6 +60,23 @@ def _shared_wordings(data: Mapping[str, Any]) -> Iterator[str]:
         if len({q["status"] for q in qs}) > 1:
             names = " and ".join(f"{q['rank']} ({q['title']})" for q in qs)
             yield f"Questions {names} share one wording, but one is open and one settled: “{text}”"
+
+
+def _rulebook_kinds(data: Mapping[str, Any]) -> Iterator[str]:
+    for q in data["questions"]:
+        for book in q["in_rulebooks"]:
+            kinds = set(book["kinds"])
+            if q["status"] == "open" and kinds - {"proposal"}:
+                yield (
+                    f"Question {q['rank']} ({q['title']}) is open, but the {book['language']} rulebook "
+                    f"prints its answer as settled ({', '.join(book['labels'])})."
+                )
+            elif q["status"] != "open" and "proposal" in kinds:
+                yield (
+                    f"Question {q['rank']} ({q['title']}) is {q['standing']}, but the {book['language']} "
+                    "rulebook prints its answer as a proposal for an open question "
+                    f"({', '.join(book['labels'])})."
+                )
 
 
 def _scenes(data: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:
@@ -117,6 +136,7 @@ def problems(spec: Spec, data: Mapping[str, Any]) -> list[str]:
     found: Sequence[Iterator[str]] = (
         _settled_by_text(spec, data),
         _shared_wordings(data),
+        _rulebook_kinds(data),
         _self_contradicting_examples(data),
         _counts(data),
     )

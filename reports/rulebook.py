@@ -610,12 +610,18 @@ def insertion_labels(spec: Spec, ruleset: Ruleset) -> dict[str, list[dict[str, A
     # English first: the report a designer reads is English.
     for language in sorted(LANGUAGES, key=lambda lang: lang != "en"):
         book = rulebook(spec, ruleset, language)
-        labels: dict[str, list[str]] = {}
+        labels: dict[str, list[tuple[str, Kind]]] = {}
         for ins in book.insertions:
             for q in ins.questions:
-                labels.setdefault(q.id, []).append(_label(book, ins))
+                labels.setdefault(q.id, []).append((_label(book, ins), ins.kind))
         for qid, found in labels.items():
-            out.setdefault(qid, []).append({"language": language, "labels": found})
+            out.setdefault(qid, []).append(
+                {
+                    "language": language,
+                    "labels": [label for label, _ in found],
+                    "kinds": [k for _, k in found],
+                }
+            )
     return out
 
 

@@ -44,6 +44,19 @@ def test_a_wording_shared_by_an_open_and_a_settled_question_is_caught() -> None:
     assert "one is open and one settled" in problem and settled["title"] in problem
 
 
+def test_a_rulebook_insertion_whose_kind_disagrees_with_the_report_is_caught() -> None:
+    data = copy.deepcopy(full_report()[0])
+    opened = next(q for q in data["questions"] if q["status"] == "open" and q["in_rulebooks"])
+    opened["in_rulebooks"][1]["kinds"] = ["clarification"] * len(opened["in_rulebooks"][1]["kinds"])
+    (problem,) = consistency.problems(SPEC, data)
+    assert opened["title"] in problem and "prints its answer as settled" in problem
+    data = copy.deepcopy(full_report()[0])
+    settled = next(q for q in data["questions"] if q["status"] == "settled" and q["in_rulebooks"])
+    settled["in_rulebooks"][0]["kinds"][0] = "proposal"
+    (problem,) = consistency.problems(SPEC, data)
+    assert settled["title"] in problem and "as a proposal for an open question" in problem
+
+
 def test_an_example_whose_trick_goes_on_after_the_round_ended_is_caught() -> None:
     data = copy.deepcopy(full_report()[0])
     q = next(q for q in data["questions"] if q["scene"] and q["scene"].get("outcomes"))
