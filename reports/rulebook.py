@@ -336,7 +336,9 @@ def rulebook(spec: Spec, ruleset: Ruleset, language: str) -> Rulebook:
     name = own.get("profiles", {}).get(ruleset.profile) or (profile.title if profile else ruleset.profile)
     if ruleset.overridden and own.get("changed"):
         name = f"{name} {own['changed']}"
-    blanks = {"game": spec.game, "profile": name}
+    # Only a house rule settles an answer for good; without one the legend does not mention them.
+    house = profile is not None and any(choice.basis == "house" for choice in profile.readings.values())
+    blanks = {"game": spec.game, "profile": name, "house": own.get("house_except", "") if house else ""}
     return Rulebook(
         language=language,
         title=own["title"].format_map(blanks),

@@ -121,7 +121,7 @@ NUMBER_BLANKS = frozenset(
     }
 )
 #: The blanks the rulebook's own words may use.
-RULEBOOK_BLANKS = frozenset({"game", "profile", "n", "basis", "by"})
+RULEBOOK_BLANKS = frozenset({"game", "profile", "n", "basis", "by", "house"})
 #: The blanks an alternative's labels, words and method may use.
 ALTERNATIVE_BLANKS = frozenset(
     {"points", "most_valued", "above_highest", "clause", "where", "under", "label", "combo", "plain", "part"}
