@@ -266,6 +266,20 @@ def report_data(data: ReportData) -> dict[str, Any]:
         for q in data.questions
         if for_implementers(q, by_id)
     ]
+    # The rulebooks answer every question of the words file the rules played have words for; one
+    # that no finding of this run raised is still named, so no insertion goes unexplained.
+    shown = {q["id"] for q in questions} | {n["id"] for n in engine_notes}
+    rulebooks_also = [
+        {
+            "id": qid,
+            "title": words.title,
+            "ask": words.ask["en"],
+            "wording": words.wording(ruleset.readings),
+            "in_rulebooks": labels,
+        }
+        for qid, labels in placed.items()
+        if qid not in shown and (words := plain.words.questions.get(qid)) is not None
+    ]
     proved = _proved(spec, data.results)
     discovery = _discovery(data.results, sections, questions, proved)
     verdict = plain_verdict(questions, failures, plain)
@@ -335,6 +349,7 @@ def report_data(data: ReportData) -> dict[str, Any]:
         "settled": _settled(spec, data.results),
         "questions": questions,
         "engine_notes": engine_notes,
+        "rulebooks_also": rulebooks_also,
         "standalone": list(data.standalone),
         "standalone_groups": standalone_groups(data.standalone, by_id),
         "findings": sections,
