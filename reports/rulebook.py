@@ -358,7 +358,7 @@ _LABEL = {
     "clarification": "clarification",
     "proposal": "proposal",
     "correction": "repair",
-    "change": "proposal",
+    "change": "change",
 }
 #: And how each kind cites its question.
 _CITES = {
@@ -370,7 +370,9 @@ _CITES = {
 
 
 def _label(book: Rulebook, ins: Insertion) -> str:
-    return str(book.words[_LABEL[ins.kind]]).format(n=ins.number)
+    # A words file without a label for changes names them as proposals, which they also are.
+    label = book.words.get(_LABEL[ins.kind]) or book.words["proposal"]
+    return str(label).format(n=ins.number)
 
 
 def _cites(book: Rulebook, ins: Insertion, received: bool = True) -> str:

@@ -25,6 +25,7 @@ WORDS = words_of(SPEC)
 MARK = {"de": "Klarstellung", "es": "Aclaración", "en": "Clarification"}
 PROPOSAL = {"de": "Vorschlag", "es": "Propuesta", "en": "Proposal"}
 REPAIR = {"de": "Berichtigung", "es": "Corrección", "en": "Correction"}
+CHANGE = {"de": "Änderung", "es": "Cambio", "en": "Change"}
 
 
 def source_sentences(lang: str) -> list[str]:
@@ -95,7 +96,7 @@ def test_the_german_source_keeps_its_non_breaking_spaces() -> None:
 
 def blocks_of(md: str, lang: str) -> list[tuple[str, str, str, str]]:
     """Every marked answer of a rulebook: (kind word, number, sentence, what it cites)."""
-    kinds = "|".join((MARK[lang], PROPOSAL[lang], REPAIR[lang]))
+    kinds = "|".join((MARK[lang], PROPOSAL[lang], REPAIR[lang], CHANGE[lang]))
     return re.findall(rf"^> \*\*\[({kinds}) (\w+)\]\*\* (.+)\n> \*\((.+)\)\*$", md, re.M)
 
 
@@ -129,10 +130,11 @@ def test_every_answer_is_marked_for_what_it_is_and_cites_its_question(lang: str)
         for q in asked:
             assert text in {w.text[lang] for w in q.wordings_for(readings)}
             cited.add(q.id)
-            # an open question's answer is a proposal, never a clarification, and says so; so is
-            # an answer only an outside source gives against this text (a proposed change)
+            # an open question's answer is a proposal, never a clarification, and says so; an
+            # answer only an outside source gives against this text is a change, and says so too
             change = WORDS.rulebook[lang]["proposes_change"] in cites
-            assert (kind == PROPOSAL[lang]) == (is_open(q.id) or change), (q.id, kind)
+            assert (kind == PROPOSAL[lang]) == is_open(q.id), (q.id, kind)
+            assert (kind == CHANGE[lang]) == change, (q.id, kind)
             assert not (change and is_open(q.id))
         texts.append(text)
     assert cited == expected
@@ -140,7 +142,9 @@ def test_every_answer_is_marked_for_what_it_is_and_cites_its_question(lang: str)
     assert "Ref" not in md and "engine" not in md.lower() and "Engine" not in md
     # the list of changes names every insertion once
     errata = md.split(f"## {WORDS.rulebook[lang]['errata']}\n")[1]
-    listed = re.findall(rf"^- (?:{MARK[lang]}|{PROPOSAL[lang]}|{REPAIR[lang]}) (\w+),", errata, re.M)
+    listed = re.findall(
+        rf"^- (?:{MARK[lang]}|{PROPOSAL[lang]}|{REPAIR[lang]}|{CHANGE[lang]}) (\w+),", errata, re.M
+    )
     assert sorted(listed) == sorted(n for _, n, _, _ in blocks)
 
 
@@ -182,7 +186,7 @@ def test_an_answer_against_this_language_s_text_is_a_correction() -> None:
 def test_an_answer_only_an_outside_source_gives_against_both_texts_is_a_proposed_change() -> None:
     # Both texts say an add makes sets and runs longer (a single is neither); the published answer
     # lets an add extend a single because Board Game Arena plays so: no text of the rules says
-    # it, so the rulebooks propose the change rather than print it as a correction.
+    # it, so the rulebooks mark it as a change of their own rather than as a correction.
     for lang, sentence in (
         ("en", "Cards may also be added to a single card"),
         ("de", "Auch an eine Einzelkarte"),
@@ -190,7 +194,7 @@ def test_an_answer_only_an_outside_source_gives_against_both_texts_is_a_proposed
     ):
         md = invoke("--lang", lang)
         (block,) = [b for b in blocks_of(md, lang) if sentence in b[2]]
-        assert block[0] == PROPOSAL[lang]
+        assert block[0] == CHANGE[lang]
         assert block[3].startswith(WORDS.rulebook[lang]["proposes_change"])
 
 
