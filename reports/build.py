@@ -356,6 +356,9 @@ def report_data(data: ReportData) -> dict[str, Any]:
         "variants": variants,
         "seat_advantages": seat_advantages(variants, questions),
         "evidence": [{"id": e, **table[e]} for e in used_evidence],
+        "evidence_uncited": [
+            {"id": e, **table[e]} for e in sorted(table, key=_evidence_key) if e not in used
+        ],
     }
     out["consistency"] = consistency.problems(spec, out)
     return out
