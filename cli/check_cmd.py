@@ -36,7 +36,15 @@ from ..checks.runner import (
 from ..engine import Game
 from ..engine.executor import default_jobs
 from ..protocol.client import EngineFault, load_factory, raised
-from ..reports.check_formats import FORMAT_HELP, FORMATS, Format, plural, render, render_markdown_summary
+from ..reports.check_formats import (
+    FORMAT_HELP,
+    FORMATS,
+    Format,
+    Rendering,
+    plural,
+    render,
+    render_markdown_summary,
+)
 from ..spec import SpecError
 from .common import (
     EXIT_ENGINE_FAULT,
@@ -318,7 +326,7 @@ def check(
             info(f"535-check check: wrote {sarif_file}")
         if summary_file is not None:
             markdown = render_markdown_summary(
-                run, spec=choice.spec, baseline=baseline, strict=strict, root=root
+                Rendering(run, spec=choice.spec, baseline=baseline, strict=strict, root=root)
             )
             append_text(summary_file, markdown, STEP_SUMMARY)
             detail(f"535-check check: appended the summary to {summary_file}")

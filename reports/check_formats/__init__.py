@@ -11,7 +11,8 @@ JSON, SARIF and GitLab carry no timings, so the same seed gives byte-identical f
 summary, JUnit (whose schema has a `time` attribute) and the Markdown summary show them.
 
 Each format has a module (text, junit, sarif, github, gitlab, job_summary); what they share is in
-common.py (counts in words, the verdict) and places.py (where a result points). `render` lives
+common.py (the Rendering they take, counts in words, the verdict) and places.py (where a result
+points). `render` lives
 here because it needs every format: the format modules import common and places, never this
 package, so that no import runs in a circle.
 """
@@ -23,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from ...spec import Spec, dumps
-from .common import kind_count, plural, status_word, summary_line
+from .common import Rendering, kind_count, plural, status_word, summary_line
 from .github import GITHUB_LIMIT, Annotation, render_github
 from .gitlab import render_gitlab
 from .job_summary import render_markdown_summary
@@ -43,6 +44,7 @@ __all__ = [
     "Annotation",
     "Format",
     "Place",
+    "Rendering",
     "kind_count",
     "plural",
     "render",
@@ -80,15 +82,14 @@ def render(
 ) -> str:
     """`root`: what paths are relative to (default: the working directory). `full_list`: where
     the GitHub annotations' overflow notice says the whole list is."""
+    rendering = Rendering(run, spec=spec, baseline=baseline, strict=strict, root=root)
     renderers: dict[str, Callable[[], str]] = {
         "text": lambda: render_text(run, baseline=baseline, strict=strict),
         "json": lambda: dumps(run.to_json(baseline, strict=strict)) + "\n",
-        "junit": lambda: render_junit(run, spec=spec, baseline=baseline, strict=strict, root=root),
-        "sarif": lambda: render_sarif(run, spec=spec, baseline=baseline, strict=strict, root=root),
-        "github": lambda: render_github(
-            run, spec=spec, baseline=baseline, strict=strict, root=root, full_list=full_list
-        ),
-        "gitlab": lambda: render_gitlab(run, spec=spec, baseline=baseline, strict=strict, root=root),
+        "junit": lambda: render_junit(rendering),
+        "sarif": lambda: render_sarif(rendering),
+        "github": lambda: render_github(rendering, full_list=full_list),
+        "gitlab": lambda: render_gitlab(rendering),
     }
     if fmt not in renderers:
         raise ValueError(f"unknown format {fmt!r} (formats: {', '.join(FORMATS)})")

@@ -1,17 +1,50 @@
-"""What every format says the same way: counts in words, the verdict and summary line, each check's
-status word, what discovery did.
+"""What every format says the same way: what it renders a run against (Rendering), counts in words,
+the verdict and summary line, each check's status word, what discovery did.
 
 The underscore names are the package's own: the format modules share them, nothing outside imports them.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...checks.findings import CheckResult, FindingKind, MutantTally, ProvedProperty
+from ...checks.findings import CheckResult, Failure, Finding, FindingKind, MutantTally, ProvedProperty
+from ...spec import Spec
+from .places import Place, failure_place, finding_place, ordered_findings
 
 if TYPE_CHECKING:
     from ...checks.runner import CheckRun
+
+
+@dataclass(frozen=True)
+class Rendering:
+    """A run and what a format renders it against: the spec (the line a result points at), the
+    baseline (which findings are new), --strict (whether a new finding fails) and the root paths are
+    relative to. The formats that place results take one of these, so that the five travel together."""
+
+    run: CheckRun
+    spec: Spec | None = None
+    baseline: frozenset[str] | None = None
+    strict: bool = False
+    root: Path | None = None
+
+    def new_ids(self) -> set[str]:
+        """The ids of the findings the baseline does not hold (all of them without a baseline)."""
+        return {f.id for f in self.run.new_findings(self.baseline)}
+
+    def failure_place(self, f: Failure) -> Place:
+        return failure_place(self.run, f, self.spec, self.root)
+
+    def finding_place(self, f: Finding) -> Place:
+        return finding_place(self.run, f, self.spec, self.root)
+
+    def ordered_findings(self) -> list[Finding]:
+        return ordered_findings(self.run, self.baseline)
+
+    def verdict(self) -> str:
+        return verdict(self.run, baseline=self.baseline, strict=self.strict)
 
 
 #: Plurals that are not the word and an s.

@@ -4,16 +4,10 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
-from ...spec import Spec
-from .common import KIND_NOUNS, plural, summary_line, verdict
-from .places import Place, failure_place, finding_place, ordered_findings
-
-if TYPE_CHECKING:
-    from ...checks.runner import CheckRun
-
+from .common import KIND_NOUNS, Rendering, plural, summary_line
+from .places import Place
 
 #: GitHub shows at most this many annotations of each kind (error, warning, notice) per step.
 GITHUB_LIMIT = 10
@@ -45,32 +39,26 @@ class Annotation:
         return f"::{self.kind} {','.join(props)}::{_escape_data(message)}"
 
 
-def github_annotations(
-    run: CheckRun,
-    *,
-    spec: Spec | None = None,
-    baseline: frozenset[str] | None = None,
-    strict: bool = False,
-    root: Path | None = None,
-) -> list[Annotation]:
+def github_annotations(rendering: Rendering) -> list[Annotation]:
     """Every annotation, most severe first: failures (errors); new findings (warnings, errors under
     --strict) by severity; known findings (notices)."""
-    new = {f.id for f in run.new_findings(baseline)}
+    run = rendering.run
+    new = rendering.new_ids()
     out = [
-        Annotation("error", failure_place(run, f, spec, root), f"535-check {f.check}", f.message)
+        Annotation("error", rendering.failure_place(f), f"535-check {f.check}", f.message)
         for f in run.failures
     ]
     # A check that examined nothing is a warning before any finding's; it is about no line of the spec.
     out += [Annotation("warning", None, f"535-check {r.name}", w) for r in run.warned for w in r.warnings]
-    for finding in ordered_findings(run, baseline):
+    for finding in rendering.ordered_findings():
         is_new = finding.id in new
         kind: Literal["error", "warning", "notice"] = (
-            ("error" if strict else "warning") if is_new else "notice"
+            ("error" if rendering.strict else "warning") if is_new else "notice"
         )
         out.append(
             Annotation(
                 kind,
-                finding_place(run, finding, spec, root),
+                rendering.finding_place(finding),
                 f"{KIND_NOUNS.get(finding.kind, (str(finding.kind),))[0]}: {finding.id}",
                 f"{finding.title}. {finding.detail}",
             )
@@ -79,19 +67,11 @@ def github_annotations(
     return sorted(out, key=lambda a: rank[a.kind])  # stable: the order within a kind is kept
 
 
-def render_github(
-    run: CheckRun,
-    *,
-    spec: Spec | None = None,
-    baseline: frozenset[str] | None = None,
-    strict: bool = False,
-    root: Path | None = None,
-    full_list: str | None = None,
-) -> str:
+def render_github(rendering: Rendering, *, full_list: str | None = None) -> str:
     """GitHub Actions workflow commands: at most GITHUB_LIMIT annotations of each kind (GitHub drops
     the rest without a word), most severe first; then one notice saying how many more there are and
     where the full list is; then the summary line."""
-    every = github_annotations(run, spec=spec, baseline=baseline, strict=strict, root=root)
+    every = github_annotations(rendering)
     by_kind = Counter(a.kind for a in every)
     overflow = any(n > GITHUB_LIMIT for n in by_kind.values())
     # The overflow notice is a notice too: it takes one of the notices' places.
@@ -118,7 +98,7 @@ def render_github(
             ).command()
         )
     lines.append(
-        f"535-check check (level {run.level}, seed {run.seed}): {summary_line(run, baseline)} "
-        f"{verdict(run, baseline=baseline, strict=strict)}"
+        f"535-check check (level {rendering.run.level}, seed {rendering.run.seed}): "
+        f"{summary_line(rendering.run, rendering.baseline)} {rendering.verdict()}"
     )
     return "\n".join(lines) + "\n"

@@ -3,17 +3,12 @@
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...checks.findings import Severity
-from ...spec import Spec, dumps
-from .common import _one_line
-from .places import Place, _place, failure_place, finding_place, ordered_findings
-
-if TYPE_CHECKING:
-    from ...checks.runner import CheckRun
-
+from ...spec import dumps
+from .common import Rendering, _one_line
+from .places import Place, _place
 
 _GITLAB_SEVERITY = {Severity.HIGH: "major", Severity.MEDIUM: "minor", Severity.LOW: "info"}
 
@@ -22,18 +17,12 @@ def _fingerprint(*parts: str) -> str:
     return hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()
 
 
-def render_gitlab(
-    run: CheckRun,
-    *,
-    spec: Spec | None = None,
-    baseline: frozenset[str] | None = None,
-    strict: bool = False,
-    root: Path | None = None,
-) -> str:
+def render_gitlab(rendering: Rendering) -> str:
     """A GitLab Code Quality report (the Code Climate issue subset GitLab reads). GitLab needs a
     path for every issue: a spec outside the root is named by its package path (EMBEDDED_NAME) or
     file name, which GitLab shows without a link."""
-    new = {f.id for f in run.new_findings(baseline)}
+    run = rendering.run
+    new = rendering.new_ids()
     issues: list[dict[str, Any]] = []
 
     def issue(check_name: str, description: str, severity: str, place: Place, key: str) -> dict[str, Any]:
@@ -48,15 +37,17 @@ def render_gitlab(
         }
 
     for n, f in enumerate(run.failures):
-        place = failure_place(run, f, spec, root)
+        place = rendering.failure_place(f)
         issues.append(issue(f"535-check/{f.check}", f.message, "critical", place, f"failure/{f.check}/{n}"))
     for r in run.warned:
-        place = _place(run, spec, root, ("", ""))
+        place = _place(run, rendering.spec, rendering.root, ("", ""))
         for n, w in enumerate(r.warnings):
             issues.append(issue(f"535-check/{r.name}", w, "minor", place, f"warning/{r.name}/{n}"))
-    for finding in ordered_findings(run, baseline):
-        place = finding_place(run, finding, spec, root)
-        severity = "critical" if strict and finding.id in new else _GITLAB_SEVERITY[finding.severity]
+    for finding in rendering.ordered_findings():
+        place = rendering.finding_place(finding)
+        severity = (
+            "critical" if rendering.strict and finding.id in new else _GITLAB_SEVERITY[finding.severity]
+        )
         issues.append(
             issue(
                 f"535-check/{finding.kind}",

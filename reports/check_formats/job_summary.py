@@ -2,36 +2,23 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING
-
-from ...spec import Spec
-from .common import _one_line, discovery_lines, status_word, summary_line, verdict
-from .places import Place, failure_place, finding_place, ordered_findings, spec_name
-
-if TYPE_CHECKING:
-    from ...checks.runner import CheckRun
+from .common import Rendering, _one_line, discovery_lines, status_word, summary_line
+from .places import Place, spec_name
 
 
 def _md(text: str) -> str:
     return _one_line(text).replace("|", "\\|")
 
 
-def render_markdown_summary(
-    run: CheckRun,
-    *,
-    spec: Spec | None = None,
-    baseline: frozenset[str] | None = None,
-    strict: bool = False,
-    root: Path | None = None,
-) -> str:
+def render_markdown_summary(rendering: Rendering) -> str:
     """The job summary: the verdict, the checks table, the failures and the findings table."""
-    new = {f.id for f in run.new_findings(baseline)}
+    run, baseline = rendering.run, rendering.baseline
+    new = rendering.new_ids()
     lines = [
-        f"## 535-check check: {verdict(run, baseline=baseline, strict=strict)}",
+        f"## 535-check check: {rendering.verdict()}",
         "",
         f"Level {run.level}, seed {run.seed}, ruleset `{run.ruleset.label()}`, spec "
-        f"`{spec_name(run.spec_path, root)}`. {summary_line(run, baseline)}",
+        f"`{spec_name(run.spec_path, rendering.root)}`. {summary_line(run, baseline)}",
         "",
         "| check | status | exhaustive | generated | proofs | findings | failures | time |",
         "|---|---|---:|---:|---:|---:|---:|---:|",
@@ -57,16 +44,14 @@ def render_markdown_summary(
             "|---|---|---|",
         ]
         for f in run.failures:
-            lines.append(
-                f"| {f.check} | {_where(failure_place(run, f, spec, root))} | {_md(f.message)[:300]} |"
-            )
+            lines.append(f"| {f.check} | {_where(rendering.failure_place(f))} | {_md(f.message)[:300]} |")
     discovered = discovery_lines(run)
     if discovered:
         lines += ["", "### Discovery", ""]
         lines += [
             f"- {_md(line)}" if not line.startswith("  ") else f"  - {_md(line)}" for line in discovered
         ]
-    findings = ordered_findings(run, baseline)
+    findings = rendering.ordered_findings()
     if findings:
         counted = f"{len(findings)}; {len(new)} new" if baseline is not None else f"{len(findings)}"
         lines += [
@@ -80,7 +65,7 @@ def render_markdown_summary(
             state = ("**new**" if finding.id in new else "known") if baseline is not None else "-"
             lines.append(
                 f"| `{finding.id}` | {finding.kind} | {finding.severity} | {state} | "
-                f"{_where(finding_place(run, finding, spec, root))} | {_md(finding.title)} |"
+                f"{_where(rendering.finding_place(finding))} | {_md(finding.title)} |"
             )
     return "\n".join(lines) + "\n"
 

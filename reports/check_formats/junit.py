@@ -5,17 +5,11 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from collections import Counter
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ...checks.findings import CheckResult, Failure
-from ...spec import Spec, dumps
-from .common import _one_line, _scenario_line, plural, proved_properties, summary_line
-from .places import failure_place, finding_place, ordered_findings, spec_name
-
-if TYPE_CHECKING:
-    from ...checks.runner import CheckRun
-
+from ...spec import dumps
+from .common import Rendering, _one_line, _scenario_line, plural, proved_properties, summary_line
+from .places import spec_name
 
 _XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
@@ -24,26 +18,20 @@ def _xml_text(text: str) -> str:
     return _XML_ILLEGAL.sub("?", text)
 
 
-def render_junit(
-    run: CheckRun,
-    *,
-    spec: Spec | None = None,
-    baseline: frozenset[str] | None = None,
-    strict: bool = False,
-    root: Path | None = None,
-) -> str:
+def render_junit(rendering: Rendering) -> str:
     """JUnit XML, as a CI test tab should show the run: a test case per check -- <skipped/> when not
     run at this level, <error> when it raised (or all it found was the engine under check raising),
     <failure> when the engine broke the rules -- and a test case per finding, which fails only when
     it is new under --strict."""
-    new = {f.id for f in run.new_findings(baseline)}
+    run, baseline, strict = rendering.run, rendering.baseline, rendering.strict
+    new = rendering.new_ids()
     suite = ET.Element("testsuite", name=f"535-check check ({run.ruleset.label()})")
     counts: Counter[str] = Counter()
     props = ET.SubElement(suite, "properties")
     for key, value in (
         ("level", run.level),
         ("seed", str(run.seed)),
-        ("spec", spec_name(run.spec_path, root)),
+        ("spec", spec_name(run.spec_path, rendering.root)),
         ("engine", run.engine),
         ("ruleset", run.ruleset.label()),
         ("strict", "true" if strict else "false"),
@@ -61,7 +49,7 @@ def render_junit(
             name=r.name,
             time=f"{r.seconds:.3f}",
         )
-        outcome = _junit_outcome(run, r, spec, root)
+        outcome = _junit_outcome(rendering, r)
         if outcome is not None:
             counts[outcome.tag] += 1
             case.append(outcome)
@@ -73,9 +61,9 @@ def render_junit(
             *(f"finding {f.id}: {f.title}" for f in r.findings),
         ]
         ET.SubElement(case, "system-out").text = _xml_text("\n".join(out))
-    for finding in ordered_findings(run, baseline):
+    for finding in rendering.ordered_findings():
         counts["tests"] += 1
-        place = finding_place(run, finding, spec, root)
+        place = rendering.finding_place(finding)
         case = ET.SubElement(
             suite, "testcase", classname=f"five35.findings.{finding.kind}", name=finding.id, time="0.000"
         )
@@ -125,7 +113,7 @@ def render_junit(
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
 
 
-def _junit_outcome(run: CheckRun, r: CheckResult, spec: Spec | None, root: Path | None) -> ET.Element | None:
+def _junit_outcome(rendering: Rendering, r: CheckResult) -> ET.Element | None:
     if r.skipped is not None:
         return ET.Element("skipped", message=_xml_text(r.skipped))
     if r.error is not None:
@@ -154,12 +142,12 @@ def _junit_outcome(run: CheckRun, r: CheckResult, spec: Spec | None, root: Path 
         message=_xml_text(_one_line(first.message)[:500] + more),
         type="five35.EngineCrash" if crashes else "five35.Failure",
     )
-    element.text = _xml_text("\n\n".join(_failure_detail(run, x, spec, root) for x in r.failures))
+    element.text = _xml_text("\n\n".join(_failure_detail(rendering, x) for x in r.failures))
     return element
 
 
-def _failure_detail(run: CheckRun, f: Failure, spec: Spec | None, root: Path | None) -> str:
-    place = failure_place(run, f, spec, root)
+def _failure_detail(rendering: Rendering, f: Failure) -> str:
+    place = rendering.failure_place(f)
     parts = [f.message, f"at {place.words() if place.file is None else f'{place.file}:{place.line}'}"]
     if f.witness is not None:
         parts.append(f"witness ({plural(f.witness.cards, 'card')}): {f.witness.summary}")

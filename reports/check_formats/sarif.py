@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...spec import Spec, dumps
-from .common import KIND_NOUNS, _one_line, _skipped_not_for_level, proved_properties
-from .places import Place, failure_place, finding_place, ordered_findings, spec_name
-
-if TYPE_CHECKING:
-    from ...checks.runner import CheckRun
-
+from .common import KIND_NOUNS, Rendering, _one_line, _skipped_not_for_level, proved_properties
+from .places import Place, spec_name
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 TOOL_URI = "https://github.com/five35/five35"
@@ -29,15 +24,9 @@ def _sarif_location(place: Place) -> dict[str, Any]:
     }
 
 
-def render_sarif(
-    run: CheckRun,
-    *,
-    spec: Spec | None = None,
-    baseline: frozenset[str] | None = None,
-    strict: bool = False,
-    root: Path | None = None,
-) -> str:
-    new = {f.id for f in run.new_findings(baseline)}
+def render_sarif(rendering: Rendering) -> str:
+    run, baseline = rendering.run, rendering.baseline
+    new = rendering.new_ids()
     rules: dict[str, dict[str, Any]] = {}
     results: list[dict[str, Any]] = []
     for f in run.failures:
@@ -56,15 +45,15 @@ def render_sarif(
                 "ruleId": rule_id,
                 "level": "error",
                 "message": {"text": _one_line(f.message)},
-                "locations": [_sarif_location(failure_place(run, f, spec, root))],
+                "locations": [_sarif_location(rendering.failure_place(f))],
                 "properties": {
                     "readings": dict(f.readings),
                     "witness": f.witness.to_json() if f.witness else None,
                 },
             }
         )
-    by_kind = _kind_severity(spec)
-    for finding in ordered_findings(run, baseline):
+    by_kind = _kind_severity(rendering.spec)
+    for finding in rendering.ordered_findings():
         rule_id = f"finding/{finding.kind}"
         one, _, means = KIND_NOUNS.get(finding.kind, (str(finding.kind), "", str(finding.kind)))
         rules.setdefault(
@@ -79,9 +68,9 @@ def render_sarif(
         is_new = finding.id in new
         result: dict[str, Any] = {
             "ruleId": rule_id,
-            "level": "error" if strict and is_new else ("warning" if is_new else "note"),
+            "level": "error" if rendering.strict and is_new else ("warning" if is_new else "note"),
             "message": {"text": _one_line(f"{finding.title}. {finding.detail}")},
-            "locations": [_sarif_location(finding_place(run, finding, spec, root))],
+            "locations": [_sarif_location(rendering.finding_place(finding))],
             "partialFingerprints": {"findingId": finding.id},
             "properties": {
                 "id": finding.id,
@@ -142,7 +131,7 @@ def render_sarif(
                     "seed": run.seed,
                     "level": run.level,
                     "ruleset": run.ruleset.label(),
-                    "spec": spec_name(run.spec_path, root),
+                    "spec": spec_name(run.spec_path, rendering.root),
                     "totals": run.totals(),
                     "skipped": [r.name for r in run.skipped],
                     "mutants": {r.name: r.mutants for r in run.results if r.mutants},

@@ -23,6 +23,7 @@ from five35.reports.check_formats import (
     GITHUB_LIMIT,
     Annotation,
     Place,
+    Rendering,
     render,
     render_markdown_summary,
     summary_line,
@@ -528,7 +529,7 @@ def test_the_summaries_count_and_show_the_checks_a_level_does_not_run() -> None:
         CheckResult("dead_clauses", "Dead clauses", 0.0, skipped="not run at level quick"),
     )
     assert summary_line(run, None).endswith("; 2 checks not run at level quick.")
-    summary = render_markdown_summary(run, spec=SPEC)
+    summary = render_markdown_summary(Rendering(run, spec=SPEC))
     assert "| divergence | skipped: not run at level quick | 0 |" in summary
     assert "| graphs.beats | ok | 5 |" in summary
 
