@@ -63,6 +63,7 @@ from .state import (
     State,
     TrickEnd,
     TrickEndReason,
+    evolve,
     new_state,
     step_state,
 )
@@ -88,28 +89,6 @@ class Option(NamedTuple):
 
 EIGHT = 8
 LISTED_EIGHT_RUNS = ((7, 8), (7, 8, 9))
-
-
-def _evolve(state: State, **changes: Any) -> State:
-    """`dataclasses.replace(state, **changes)`, without the frozen dataclass's __init__."""
-    get = changes.get
-    return new_state(
-        get("players", state.players),
-        get("hands", state.hands),
-        get("to_move", state.to_move),
-        get("pile", state.pile),
-        get("last_player", state.last_player),
-        get("passed", state.passed),
-        get("opening_has_eight", state.opening_has_eight),
-        get("trick", state.trick),
-        get("cleared", state.cleared),
-        get("aside", state.aside),
-        get("scores", state.scores),
-        get("round", state.round),
-        get("round_leader", state.round_leader),
-        get("phase", state.phase),
-        get("seed", state.seed),
-    )
 
 
 def build() -> str:
@@ -755,9 +734,7 @@ class Game:
             # Only the last player to place cards is left (everyone after them passed).
             reasons = (TrickEndReason.ALL_PASSED,)
             return self._end_trick(state, trick, self.trick_winner(trick, reasons), reasons)
-        return _evolve(
-            state, passed=passed, trick=trick, to_move=self._next_active(state.to_move, passed)
-        ), ()
+        return evolve(state, passed=passed, trick=trick, to_move=self._next_active(state.to_move, passed)), ()
 
     def _apply_play(self, state: State, option: Option, hand: int) -> tuple[State, tuple[Event, ...]]:
         player = state.to_move
@@ -769,7 +746,7 @@ class Game:
         if option.closes is not None:
             reasons.append(option.closes)
         opening_has_eight = option.has_eight if state.pile is None else state.opening_has_eight
-        moved = _evolve(
+        moved = evolve(
             state,
             hands=hands,
             trick=trick,
@@ -783,7 +760,7 @@ class Game:
         if reasons:
             ended = tuple(reasons)
             return self._end_trick(moved, trick, self.trick_winner(trick, ended), ended)
-        return _evolve(moved, to_move=self._next_active(player, state.passed)), ()
+        return evolve(moved, to_move=self._next_active(player, state.passed)), ()
 
     def _next_active(self, seat: int, passed: int) -> int:
         seat = self.next_seat(seat)
@@ -798,7 +775,7 @@ class Game:
         self, state: State, trick: tuple[Play, ...], winner: int, reasons: tuple[TrickEndReason, ...]
     ) -> tuple[State, tuple[Event, ...]]:
         cleared = state.cleared + self._trick_cards(trick)
-        new = _evolve(
+        new = evolve(
             state,
             pile=None,
             trick=(),
@@ -826,7 +803,7 @@ class Game:
         if over:
             best = min(scores)
             events = (*events, MatchEnd(scores, tuple(i for i, s in enumerate(scores) if s == best)))
-        new = _evolve(state, scores=scores, to_move=went_out, phase="match_over" if over else "round_over")
+        new = evolve(state, scores=scores, to_move=went_out, phase="match_over" if over else "round_over")
         return new, events
 
     # ---- dealing -------------------------------------------------------------------------------

@@ -43,6 +43,7 @@ from .state import (
     State,
     TrickEnd,
     TrickEndReason,
+    evolve,
     new_state,
 )
 
@@ -434,7 +435,7 @@ class SpecEngine:
             if play.move.action != "pass":
                 break
             in_a_row += 1
-        moved = _evolve(state, passed=passed, trick=trick)
+        moved = evolve(state, passed=passed, trick=trick)
         env = self._trick_env(
             moved,
             action="pass",
@@ -449,7 +450,7 @@ class SpecEngine:
         reasons = self._ended(self._ends_after_pass, env)
         if reasons:
             return self._end_trick(moved, trick, player, reasons)
-        return _evolve(moved, to_move=self._next_active(player, passed)), ()
+        return evolve(moved, to_move=self._next_active(player, passed)), ()
 
     def _apply_play(self, state: State, option: _Option, hand: int) -> tuple[State, tuple[Event, ...]]:
         player = state.to_move
@@ -490,14 +491,14 @@ class SpecEngine:
             "out": out,
         }
         if reasons or ends_round:
-            moved = _evolve(state, **played)
+            moved = evolve(state, **played)
             if ends_round:
                 events: tuple[Event, ...] = ()
                 if reasons:
                     events = (TrickEnd(self._winner(moved, player), reasons),)
                 return self._end_round(moved, player, events)
             return self._end_trick(moved, trick, player, reasons)
-        return _evolve(state, to_move=self._next_active(player, passed), **played), ()
+        return evolve(state, to_move=self._next_active(player, passed), **played), ()
 
     def _winner(self, state: State, mover: int) -> int:
         key = (state.last_player, mover)
@@ -534,7 +535,7 @@ class SpecEngine:
         gone = self._gone(state.hands)
         # A winner who has gone out cannot lead: the next player in turn who holds cards does.
         leader = self._next_active(winner, gone) if gone >> winner & 1 else winner
-        new = _evolve(
+        new = evolve(
             state,
             pile=None,
             trick=(),
@@ -579,7 +580,7 @@ class SpecEngine:
                 if self.program.ask("match_end", "winner", score=s, highest_score=high, lowest_score=low)
             )
             events = (*events, MatchEnd(scores, winners))
-        new = _evolve(state, scores=scores, to_move=went_out, phase="match_over" if over else "round_over")
+        new = evolve(state, scores=scores, to_move=went_out, phase="match_over" if over else "round_over")
         return new, events
 
     # ---- dealing -------------------------------------------------------------------------------
@@ -689,25 +690,3 @@ class SpecEngine:
 
     def returns(self, state: State) -> tuple[int, ...]:
         return state.scores
-
-
-def _evolve(state: State, **changes: Any) -> State:
-    get = changes.get
-    return new_state(
-        get("players", state.players),
-        get("hands", state.hands),
-        get("to_move", state.to_move),
-        get("pile", state.pile),
-        get("last_player", state.last_player),
-        get("passed", state.passed),
-        get("opening_has_eight", state.opening_has_eight),
-        get("trick", state.trick),
-        get("cleared", state.cleared),
-        get("aside", state.aside),
-        get("scores", state.scores),
-        get("round", state.round),
-        get("round_leader", state.round_leader),
-        get("phase", state.phase),
-        get("seed", state.seed),
-        get("out", state.out),
-    )

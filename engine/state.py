@@ -373,6 +373,31 @@ def new_state(
     return state
 
 
+def evolve(state: State, **changes: Any) -> State:
+    """`dataclasses.replace(state, **changes)`, without the frozen dataclass's __init__: the one
+    copy-with-changes both engines (game.py, interpreter.py) make their States with where
+    `step_state`'s fixed set of fields does not fit."""
+    get = changes.get
+    return new_state(
+        get("players", state.players),
+        get("hands", state.hands),
+        get("to_move", state.to_move),
+        get("pile", state.pile),
+        get("last_player", state.last_player),
+        get("passed", state.passed),
+        get("opening_has_eight", state.opening_has_eight),
+        get("trick", state.trick),
+        get("cleared", state.cleared),
+        get("aside", state.aside),
+        get("scores", state.scores),
+        get("round", state.round),
+        get("round_leader", state.round_leader),
+        get("phase", state.phase),
+        get("seed", state.seed),
+        get("out", state.out),
+    )
+
+
 def step_state(
     state: State,
     hands: tuple[int, ...],
