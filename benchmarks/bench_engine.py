@@ -60,7 +60,11 @@ TARGET_RATIO = 100
 Playout = Callable[[int, random.Random], int]
 
 
-def reference_round(game: Game) -> Playout:
+def uniform_round(game: Any) -> Playout:
+    """Rounds of `game` choosing uniformly among the legal moves: `legal_moves`, `rng.choice` and
+    `apply`, nothing else. The loop of the reference and compiled engines here and of both engines
+    in bench_interpreter.py; `Any`, since the source copies' classes are not five35.engine's."""
+
     def play(seed: int, rng: random.Random) -> int:
         state = game.new_match(seed)
         moves = 0
@@ -148,7 +152,7 @@ def variant_lines(ruleset: Ruleset, players: int, seed: int, seconds: float, ref
     lines = []
     for name, cls in chosen.items():
         rate = Rate()
-        rate.measure(reference_round(cls(ruleset, players)), seed, seconds)
+        rate.measure(uniform_round(cls(ruleset, players)), seed, seconds)
         lines.append(
             f"{name:<33} {rate.per_cpu_second:>10,.0f} moves/s, {rate.per_cpu_second / reference:.2f}x Game"
         )
@@ -247,8 +251,8 @@ def main(argv: list[str] | None = None) -> int:
     source: type[Game] = source_engine().Game
     compiled = build() != "pure Python"
     loops: dict[str, Playout] = {
-        "reference": reference_round(source(ruleset, args.players)),
-        **({"compiled": reference_round(game)} if compiled else {}),
+        "reference": uniform_round(source(ruleset, args.players)),
+        **({"compiled": uniform_round(game)} if compiled else {}),
         "play_game": bot_round(game),
         "naive<=3": naive_round(args.players, naive.MAX_CARDS),
         "naive": naive_round(args.players, None),

@@ -23,30 +23,15 @@ import importlib
 import random
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from five35.spec import load_spec
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_engine import Playout, uniform_round
 from source_engine import source_engine
 
 TARGET_RATIO = 0.25
-
-Playout = Callable[[int, random.Random], int]
-
-
-def rounds(game: Any) -> Playout:
-    def play(seed: int, rng: random.Random) -> int:
-        state = game.new_match(seed)
-        moves = 0
-        while state.phase == "play":
-            state, _ = game.apply(state, rng.choice(game.legal_moves(state)))
-            moves += 1
-        return moves
-
-    return play
 
 
 def rate(play: Playout, seconds: float, seed: int) -> float:
@@ -76,7 +61,10 @@ def main(argv: list[str] | None = None) -> int:
     target = load_spec(args.spec).ruleset() if args.spec else embedded
     # The interpreter from the same source copy: both loops run the same pure-Python values.
     interpreter = importlib.import_module(f"{source.__name__}.interpreter").SpecEngine(target, args.players)
-    loops = {"reference (pure Python)": rounds(reference), "spec interpreter": rounds(interpreter)}
+    loops = {
+        "reference (pure Python)": uniform_round(reference),
+        "spec interpreter": uniform_round(interpreter),
+    }
     best = dict.fromkeys(loops, 0.0)
     for _ in range(args.repeats):
         for name, play in loops.items():
