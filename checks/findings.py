@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Literal, TypeVar
 
-from ..engine import Game, Move, Position, TrickEndReason
+from ..engine import Game, Move, Position, State, TrickEndReason
 from ..engine.engines import Engine
 from ..spec import Ruleset, Spec
 from ..spec.words import words_of
@@ -155,6 +155,24 @@ class Witness:
             "cards": self.cards,
             "position": self.position.to_json() if self.position else None,
         }
+
+
+def table_situation(game: Engine, state: State) -> dict[str, Any]:
+    """The table keys of a Witness's `situation` for `state`, in the order every witness lists them
+    (a witness adds its own keys after them). A mover outside the table, which only a broken engine's
+    state has, holds no hand."""
+    cards = game.codec.cards
+    return {
+        "players": state.players,
+        "to_move": state.to_move,
+        "leading": state.leading,
+        "hand": cards(state.hands[state.to_move]) if 0 <= state.to_move < state.players else [],
+        "hands": [cards(h) for h in state.hands],
+        "pile": state.pile.to_json() if state.pile else None,
+        "opening_has_eight": state.opening_has_eight,
+        "trick": [{"player": p.player, **p.move.to_json()} for p in state.trick],
+        "passed": [p for p in range(state.players) if state.has_passed(p)],
+    }
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from typing import Any
 
 from ...engine import Move, Pile, Position, RoundEnd, State, TrickEnd
 from ...engine.engines import Engine
-from ..findings import Witness
+from ..findings import Witness, table_situation
 
 
 @dataclass
@@ -56,20 +56,8 @@ def _pile_json(pile: Pile | None) -> dict[str, Any] | None:
 
 
 def situation_of(game: Engine, state: State) -> dict[str, Any]:
-    cards = game.codec.cards
-    return {
-        "players": state.players,
-        "to_move": state.to_move,
-        "leading": state.leading,
-        "hand": cards(state.hands[state.to_move]),
-        "hands": [cards(h) for h in state.hands],
-        "pile": _pile_json(state.pile),
-        "opening_has_eight": state.opening_has_eight,
-        "trick": [{"player": p.player, **p.move.to_json()} for p in state.trick],
-        "passed": [p for p in range(state.players) if state.has_passed(p)],
-        "round": state.round,
-        "scores": list(state.scores),
-    }
+    """A state as witness data (see Witness.situation): the table, the round and the scores."""
+    return {**table_situation(game, state), "round": state.round, "scores": list(state.scores)}
 
 
 def state_cards(game: Engine, state: State) -> int:

@@ -39,6 +39,7 @@ from typing import Any
 from ...engine import Move, State
 from ...engine.engines import Engine
 from ...engine.state import Event, MatchEnd, RoundEnd, TrickEnd
+from ..findings import table_situation
 from ..oracles.rules_model import SpecRules
 from ..oracles.z3model import EIGHT
 
@@ -55,21 +56,8 @@ class Violation:
 
 
 def situation(game: Engine, state: State) -> dict[str, Any]:
-    """A state as witness data (see Witness.situation)."""
-    cards = game.codec.cards
-    return {
-        "players": state.players,
-        "to_move": state.to_move,
-        "leading": state.leading,
-        "hand": cards(state.hands[state.to_move]) if 0 <= state.to_move < state.players else [],
-        "hands": [cards(h) for h in state.hands],
-        "pile": state.pile.to_json() if state.pile else None,
-        "opening_has_eight": state.opening_has_eight,
-        "trick": [{"player": p.player, **p.move.to_json()} for p in state.trick],
-        "passed": [p for p in range(state.players) if state.has_passed(p)],
-        "scores": list(state.scores),
-        "phase": state.phase,
-    }
+    """A state as witness data (see Witness.situation): the table, the scores and the phase."""
+    return {**table_situation(game, state), "scores": list(state.scores), "phase": state.phase}
 
 
 def state_cards(game: Engine, state: State) -> int:
