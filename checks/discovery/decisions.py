@@ -45,6 +45,7 @@ from ..findings import (
     kind_severity,
 )
 from ..impact.measure import outcome_key
+from ..impact.variants import named_variant
 from ..impact.witnesses import RoundHistory, deal_witness, shrunk_witness, step_witness, undealable_witness
 
 EIGHT = 8
@@ -437,15 +438,7 @@ def variant_of(words_where: str, decision: DecisionWords) -> type[Game] | None:
     name this module does not have."""
     if decision.variant is None:
         return None
-    found = DECISION_VARIANTS.get(decision.variant)
-    if found is None:
-        known = ", ".join(sorted(DECISION_VARIANTS))
-        raise SpecError(
-            words_where,
-            f"names variant {decision.variant!r}, which checks/discovery/decisions.py does not have "
-            f"(variants: {known})",
-        )
-    return found
+    return named_variant(DECISION_VARIANTS, decision.variant, words_where, "checks/discovery/decisions.py")
 
 
 def decision_finding(

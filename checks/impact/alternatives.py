@@ -11,28 +11,21 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from ...engine import Game
-from ...spec import Ruleset, Spec, SpecError
+from ...spec import Ruleset, Spec
 from ...spec.words import words_of
 from ...spec.words_model import AlternativeWords, SceneWords, Words
 from ..findings import Alternative, ReadingRef, Side
 from .measure import dealable
 from .scenes import scene_of
-from .variants import VARIANTS
+from .variants import VARIANTS, named_variant
 
 
 def variant(words: Words, alt: AlternativeWords) -> type[Game]:
     """The engine class an alternative's words name for its compared side."""
     if alt.variant is None:
         return Game
-    engine = VARIANTS.get(alt.variant)
-    if engine is None:
-        known = ", ".join(sorted(VARIANTS))
-        raise SpecError(
-            words.where("alternatives", alt.name, "variant"),
-            f"names variant {alt.variant!r}, which checks/impact/variants.py does not have "
-            f"(variants: {known})",
-        )
-    return engine
+    where = words.where("alternatives", alt.name, "variant")
+    return named_variant(VARIANTS, alt.variant, where, "checks/impact/variants.py")
 
 
 def from_words(

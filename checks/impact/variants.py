@@ -13,11 +13,13 @@ engine plays the other side.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import ClassVar
 
 from ...engine import Game, Pile, Play, State, TrickEndReason
 from ...engine.game import Option
+from ...spec import SpecError
 
 
 class AddClosesOnly(Game):
@@ -137,3 +139,13 @@ VARIANTS: dict[str, type[Game]] = {
     "sets_uncapped": SetsUncapped,
     "runs_uncapped": RunsUncapped,
 }
+
+
+def named_variant(variants: Mapping[str, type[Game]], name: str, where: str, module: str) -> type[Game]:
+    """The engine class `variants` (a table of `module`'s) holds under the name a words-file entry
+    gives; SpecError at the entry (`where`) listing the names there are, for a name it does not hold."""
+    engine = variants.get(name)
+    if engine is None:
+        known = ", ".join(sorted(variants))
+        raise SpecError(where, f"names variant {name!r}, which {module} does not have (variants: {known})")
+    return engine
