@@ -149,6 +149,16 @@ def _components(graph: nx.DiGraph) -> str:
     return ", ".join(f"{c[0]}-{c[-1]}" if len(c) > 1 else str(c[0]) for c in parts)
 
 
+def _side_by_side(
+    ctx: CheckContext, points: tuple[str, ...]
+) -> Iterator[tuple[Ruleset, SpecRules, Engine, str]]:
+    """The graph checks' subjects, at the smallest table: for every combination of the readings of
+    `points`, the ruleset, the spec's rules, the engine under check, and the label messages name it by."""
+    players = max(ctx.ruleset.players_min, 2)
+    for rs in variants(ctx.spec, ctx.ruleset, points, all_combinations=True):
+        yield rs, SpecRules(rs, players), ctx.engine(rs, players), _label(ctx.ruleset, rs)
+
+
 def check_succession(ctx: CheckContext) -> CheckResult:
     """(a) The rank-succession graph per reading: the engine's against the spec's."""
     require_readings(ctx)
@@ -156,15 +166,11 @@ def check_succession(ctx: CheckContext) -> CheckResult:
     failures: list[Failure] = []
     notes: list[str] = []
     compared = 0
-    players = max(ctx.ruleset.players_min, 2)
-    for rs in variants(ctx.spec, ctx.ruleset, SUCCESSION_POINTS, all_combinations=True):
-        rules = SpecRules(rs, players)
-        game = ctx.engine(rs, players)
+    for rs, rules, game, label in _side_by_side(ctx, SUCCESSION_POINTS):
         ranks = rs.ranks
         want = succession_graph(ranks, rules.follows)
         got = succession_graph(ranks, game.follows)
         compared += len(ranks) * len(ranks)
-        label = _label(ctx.ruleset, rs)
         for a, b in sorted(set(got.edges) ^ set(want.edges)):
             engine_says = got.has_edge(a, b)
             verb = "follows" if engine_says else "does not follow"
@@ -261,11 +267,7 @@ def check_beats(ctx: CheckContext) -> CheckResult:
     findings: list[Finding] = []
     notes: list[str] = []
     compared = 0
-    players = max(ctx.ruleset.players_min, 2)
-    for rs in variants(ctx.spec, ctx.ruleset, PILE_ORDER_POINTS, all_combinations=True):
-        rules = SpecRules(rs, players)
-        game = ctx.engine(rs, players)
-        label = _label(ctx.ruleset, rs)
+    for rs, rules, game, label in _side_by_side(ctx, PILE_ORDER_POINTS):
         groups: dict[tuple[str, int], list[Pile]] = {}
         for pile in game.placeable_piles():
             groups.setdefault((pile.kind, pile.size), []).append(pile)
