@@ -20,7 +20,7 @@ score 0 (a match that never ends).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -126,6 +126,16 @@ def _embedded_parameters() -> dict[str, Any]:
 _PARAMETERS = _embedded_parameters()
 _RANKS: tuple[int, ...] = tuple(sorted(_PARAMETERS["ranks"]))
 _PLAYERS: tuple[int, ...] = tuple(range(_PARAMETERS["players"]["min"], _PARAMETERS["players"]["max"] + 1))
+#: A number's off-by-one mutants: the step and the word in the mutant's name.
+_STEPS: tuple[tuple[int, str], ...] = ((-1, "minus1"), (1, "plus1"))
+
+
+def _steps_per_table() -> Iterator[tuple[int, int, str]]:
+    """(players, step, word): the off-by-one mutants of a number that depends on the table size,
+    one table size at a time."""
+    for players in _PLAYERS:
+        for step, word in _STEPS:
+            yield players, step, word
 
 
 def _next_in_deck(game: Game, a: int) -> int | None:
@@ -247,9 +257,8 @@ def _closing_bound(kind: str, players: int, step: int) -> Callable[..., Any]:
 
 def _closing_size() -> None:
     for kind in ("set", "run"):
-        for players in _PLAYERS:
-            for step, word in ((-1, "minus1"), (1, "plus1")):
-                _add(f"closing_size.{kind}.p{players}.{word}", _closing_bound(kind, players, step))
+        for players, step, word in _steps_per_table():
+            _add(f"closing_size.{kind}.p{players}.{word}", _closing_bound(kind, players, step))
 
 
 # ---- closes(pile, action) --------------------------------------------------------------------------
@@ -303,7 +312,7 @@ def _add_limit() -> None:
             f"add_limit.{kind}.drop",
             _limit(kind, None),
         )
-        for step, word in ((-1, "minus1"), (1, "plus1")):
+        for step, word in _STEPS:
             _add(f"add_limit.{kind}.{word}", _limit(kind, step))
 
 
@@ -384,7 +393,7 @@ def _add_options() -> None:
         "add_options.split",
         _adds_filtered(lambda g, p, a, n: len(a) == 1),
     )
-    for step, word in ((-1, "minus1"), (1, "plus1")):
+    for step, word in _STEPS:
         _add(f"add_options.count.{word}", _adds_counted(step))
 
 
@@ -546,9 +555,8 @@ def _per_players(hook: str, players: int, step: int) -> Callable[..., Any]:
 
 def _deal() -> None:
     for hook in ("deck_copies", "hand_size"):
-        for players in _PLAYERS:
-            for step, word in ((-1, "minus1"), (1, "plus1")):
-                _add(f"{hook}.p{players}.{word}", _per_players(hook, players, step))
+        for players, step, word in _steps_per_table():
+            _add(f"{hook}.p{players}.{word}", _per_players(hook, players, step))
 
     def deal_all(self: Game) -> int:
         return self.copies * len(self.ruleset.ranks) // self.players
