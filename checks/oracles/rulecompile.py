@@ -24,9 +24,10 @@ What the model represents, and what it refuses (`ModelLimit`, one line naming th
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar, cast
 
 import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
 
@@ -307,6 +308,23 @@ SAME, ONE, CHAIN = "same", "one", "chain"
 
 def _is_symbolic(x: Any) -> bool:
     return isinstance(x, z3.ExprRef)
+
+
+_Question = TypeVar("_Question", bound=Callable[..., Any])
+
+
+def _over_branches(question: _Question) -> _Question:
+    """A Compiler's question about cards (their size, whether they hold a rank, ...), asked of an
+    if-then-else of cards, is the if-then-else of the question asked of each branch: the one rule
+    every such question follows, so that each method states only what it asks of plain cards."""
+
+    @functools.wraps(question)
+    def asked(self: Compiler, cards: Cards, *args: Any) -> Any:
+        if isinstance(cards, IteCards):
+            return self.ite(cards.cond, asked(self, cards.then, *args), asked(self, cards.other, *args))
+        return question(self, cards, *args)
+
+    return cast(_Question, asked)
 
 
 class Compiler:
@@ -756,6 +774,7 @@ class Compiler:
             return out
         raise ModelLimit(f"{COMPONENT} cannot list the cards of {type(cards).__name__}")
 
+    @_over_branches
     def size(self, cards: Cards) -> Any:
         if isinstance(cards, LitCards):
             return len(cards.ranks)
@@ -763,14 +782,11 @@ class Compiler:
             return cards.k
         if isinstance(cards, PileCards):
             return cards.pile.size
-        if isinstance(cards, IteCards):
-            return self.ite(cards.cond, self.size(cards.then), self.size(cards.other))
         raise ModelLimit(f"{COMPONENT} knows of the opening pile only whether it holds an 8")
 
+    @_over_branches
     def has(self, cards: Cards, r: Rank) -> Any:
         A = self.A
-        if isinstance(cards, IteCards):
-            return self.ite(cards.cond, self.has(cards.then, r), self.has(cards.other, r))
         if isinstance(cards, OpeningCards):
             if r.exact and isinstance(r.index, int) and self.m.values[r.index] == EIGHT:
                 return cards.has_eight
@@ -779,18 +795,16 @@ class Compiler:
             return A.and_(cards.pile.size >= 1, self.eq(self.m.rank_at(cards.pile.low), r))
         return A.any_(A.and_(present, self.eq(card, r)) for present, card in self.items(cards))
 
+    @_over_branches
     def count(self, cards: Cards, r: Rank) -> Any:
         A = self.A
-        if isinstance(cards, IteCards):
-            return self.ite(cards.cond, self.count(cards.then, r), self.count(cards.other, r))
         terms = [A.ite(A.and_(present, self.eq(card, r)), 1, 0) for present, card in self.items(cards)]
         return sum(terms[1:], terms[0]) if terms else 0
 
+    @_over_branches
     def same_rank(self, cards: Cards) -> Any:
         A = self.A
         m = self.m
-        if isinstance(cards, IteCards):
-            return self.ite(cards.cond, self.same_rank(cards.then), self.same_rank(cards.other))
         if isinstance(cards, PileCards):
             return A.or_(m.same_kind(cards.pile.kind), cards.pile.size == 1)
         if isinstance(cards, Placed):
@@ -804,11 +818,10 @@ class Compiler:
         first = found[0][1]
         return A.all_(A.implies(present, self.eq(card, first)) for present, card in found[1:])
 
+    @_over_branches
     def chain(self, cards: Cards) -> Any:
         A = self.A
         m = self.m
-        if isinstance(cards, IteCards):
-            return self.ite(cards.cond, self.chain(cards.then), self.chain(cards.other))
         if isinstance(cards, PileCards):
             pile = cards.pile
             return self.ite(m.same_kind(pile.kind), pile.size == 1, m.run_ok(pile.low, pile.size))
@@ -833,10 +846,9 @@ class Compiler:
             return A.any_(m.run_ok(s, len(indices)) for s in starts)
         raise ModelLimit(f"{COMPONENT} knows of the opening pile only whether it holds an 8")
 
+    @_over_branches
     def total(self, cards: Cards, table: Table) -> Any:
         A = self.A
-        if isinstance(cards, IteCards):
-            return self.ite(cards.cond, self.total(cards.then, table), self.total(cards.other, table))
 
         def value(r: Rank) -> Any:
             v = r.value
