@@ -73,6 +73,9 @@ _TRICK = {
     "passes_in_a_row": INT,
     "others_in": INT,
 }
+#: Whether a move that places cards onto the central pile may be made: overwriting and adding ask
+#: it over the same names (the pile there, `old`; the pile after, `new`; the cards placed).
+_ONTO_PILE = Part(BOOL, {**_P, "new": PILE, "old": PILE, "placed": CARDS}, explain="whether it is allowed")
 
 SLOTS: dict[str, Slot] = {
     s.name: s
@@ -123,22 +126,14 @@ SLOTS: dict[str, Slot] = {
         Slot(
             "overwrite",
             "overwriting: playing a new pile over the central pile",
-            {
-                "may": Part(
-                    BOOL, {**_P, "new": PILE, "old": PILE, "placed": CARDS}, explain="whether it is allowed"
-                )
-            },
+            {"may": _ONTO_PILE},
             "optional",
             cards=True,
         ),
         Slot(
             "add",
             "adding: placing cards onto the central pile, which becomes `new`",
-            {
-                "may": Part(
-                    BOOL, {**_P, "new": PILE, "old": PILE, "placed": CARDS}, explain="whether it is allowed"
-                )
-            },
+            {"may": _ONTO_PILE},
             "optional",
             cards=True,
         ),
