@@ -605,11 +605,10 @@ def point_witness(ctx: CheckContext, point: str) -> tuple[Witness | None, int]:
     chosen = best[1]
     # A table that needs another open answer as played: a larger one that shows the difference
     # under that question's other answers too reads better (the 1 added below the run 2,3, not to a
-    # single 2); the smallest such, where one exists.
+    # single 2); the smallest such, where one exists. At every level: a designer reads an example
+    # that hangs on another answer as a claim about that answer too (the seventh review).
     needed = rests_on(ctx, point, chosen)
-    # At level deep only: the search again under the other answers costs level ci about a third of
-    # this check; there the example says what it needs instead.
-    if needed and not chosen.extra_readings and ctx.level == "deep":
+    if needed and not chosen.extra_readings:
         alternatives = [
             {other: r}
             for other in needed
