@@ -394,7 +394,14 @@ def question_json(
         "counts": counts,
         "scene": scene_json(plain, head.finding) if head is not None else None,
         "scene_from": head.finding.id if head is not None else None,
+        "rests_on": sorted(_rests_on(head.finding)) if head is not None else [],
     }
+
+
+def _rests_on(finding: Finding) -> list[str]:
+    """The points whose played answer the finding's example needs (the divergence check names them)."""
+    resting = finding.witness.situation.get("rests_on") if finding.witness is not None else None
+    return [str(p) for p in resting] if isinstance(resting, Mapping) else []
 
 
 def standalone_groups(standalone: Sequence[str], by_id: Mapping[str, Reviewed]) -> list[list[str]]:
@@ -493,6 +500,26 @@ def plain_verdict(
             f"{len(never)} question{'s change' if len(never) != 1 else ' changes'} no simulated game "
             "(wording only): " + "; ".join(q["title"] for q in never) + "."
         )
+    # A question whose answer other questions' examples rest on is best settled first.
+    by_point = {p: q for q in questions for p in q["points"]}
+    resting: dict[str, list[Mapping[str, Any]]] = {}
+    for q in questions:
+        for point in q["rests_on"]:
+            base = by_point.get(point)
+            if base is not None and base is not q and q not in resting.setdefault(base["id"], []):
+                resting[base["id"]].append(q)
+    for base in questions:
+        if base["id"] in resting:
+            lines.append(
+                plain.words.template(
+                    "settle_first",
+                    title=base["title"],
+                    rank=str(base["rank"]),
+                    questions=", ".join(
+                        f"question {q['rank']} (‘{q['title']}’)" for q in resting[base["id"]]
+                    ),
+                )
+            )
     settled = plain.words.template("standing_house")
     high = [q for q in questions if q["severity"] == "high" and q["standing"] != settled]
     if high:

@@ -31,6 +31,7 @@ TEMPLATE_BLANKS: Mapping[str, frozenset[str]] = {
     "standing_change": frozenset(),
     "high_unsettled": frozenset({"count", "questions"}),
     "high_unsettled_item": frozenset({"title", "standing"}),
+    "settle_first": frozenset({"title", "rank", "questions"}),
     "no_clear_change": frozenset({"questions"}),
     "match_length": frozenset({"by_count", "end"}),
     "match_length_first": frozenset({"mean", "players"}),
