@@ -20,7 +20,7 @@ from typing import Any
 
 from ..checks.findings import FINDING_KINDS, CheckResult, Failure, ProvedProperty, SettledCandidate
 from ..checks.impact.measure import COMES_UP_GAMES
-from ..checks.job.review import ReportData
+from ..checks.job.review import ReportData, Reviewed
 from ..engine.engines import engine_note, reference_lacks
 from ..spec import Ruleset, Spec
 from ..spec.words import no_wording, words_of
@@ -28,7 +28,7 @@ from . import consistency
 from .at_table import seat_advantages, variant_json
 from .plain import Plain
 from .questions import for_implementers, plain_verdict, question_json, standalone_groups
-from .rulebook import insertion_labels
+from .rulebook import insertion_labels, repair_labels
 from .sections import DISCOVERED_KINDS, clause_list, evidence_table, section_json, summary_json
 
 REPORT_FORMAT = "five35-report/3"
@@ -243,6 +243,28 @@ def _evidence_key(eid: str) -> tuple[int, str]:
     return (int(digits) if digits else 0, eid)
 
 
+def _standalone_repairs(
+    groups: Sequence[Sequence[str]],
+    by_id: Mapping[str, Reviewed],
+    repairs: Mapping[str, Sequence[Mapping[str, Any]]],
+) -> dict[str, list[dict[str, Any]]]:
+    """The rulebooks' corrections of each group's damaged clauses, language by language."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for group in groups:
+        clauses = list(dict.fromkeys(c for fid in group for c in by_id[fid].finding.clauses))
+        books: dict[str, dict[str, Any]] = {}
+        for clause in clauses:
+            for entry in repairs.get(clause, ()):
+                book = books.setdefault(
+                    entry["language"], {"language": entry["language"], "labels": [], "kinds": []}
+                )
+                book["labels"] += entry["labels"]
+                book["kinds"] += entry["kinds"]
+        if books:
+            out[group[0]] = list(books.values())
+    return out
+
+
 def report_data(data: ReportData) -> dict[str, Any]:
     """The whole report as JSON-able data (report.json)."""
     spec, ruleset = data.spec, data.ruleset
@@ -280,6 +302,7 @@ def report_data(data: ReportData) -> dict[str, Any]:
         for qid, labels in placed.items()
         if qid not in shown and (words := plain.words.questions.get(qid)) is not None
     ]
+    groups = standalone_groups(data.standalone, by_id)
     proved = _proved(spec, data.results)
     discovery = _discovery(data.results, sections, questions, proved)
     verdict = plain_verdict(questions, failures, plain)
@@ -351,7 +374,8 @@ def report_data(data: ReportData) -> dict[str, Any]:
         "engine_notes": engine_notes,
         "rulebooks_also": rulebooks_also,
         "standalone": list(data.standalone),
-        "standalone_groups": standalone_groups(data.standalone, by_id),
+        "standalone_groups": groups,
+        "standalone_repairs": _standalone_repairs(groups, by_id, repair_labels(spec, ruleset)),
         "findings": sections,
         "variants": variants,
         "seat_advantages": seat_advantages(variants, questions),

@@ -57,6 +57,8 @@ class Insertion:
     # A repair of a clause this text has, damaged: the clause as received, which the repair is
     # printed in place of (the damaged line is quoted in its note, not printed twice).
     replaces: str | None = None
+    # The clause a repair restores (None for an answer).
+    restores: str | None = None
     # Who the outside evidence that settles it is (a basis of evidence names its sources).
     by: tuple[str, ...] = ()
     # Who plays the other answer: the outside sources an answer of the engine's departs from.
@@ -309,12 +311,14 @@ def _insertions(spec: Spec, ruleset: Ruleset, language: str, pieces: Sequence[Pi
         raw.append((rank, number[i], ins))
     received = {p.clause: p.text for p in pieces}
     repairs = sorted(
-        (place(clause, lists=False), repaired[language], received.get(clause))
+        (place(clause, lists=False), repaired[language], received.get(clause), clause)
         for clause, repaired in words.repairs.items()
         if language in repaired and clause in spec.clauses
     )
-    for n, ((rank, after), text, damaged) in enumerate(repairs):
-        ins = Insertion(_letter(n), after, text, None, "repair", "correction", replaces=damaged)
+    for n, ((rank, after), text, damaged, clause) in enumerate(repairs):
+        ins = Insertion(
+            _letter(n), after, text, None, "repair", "correction", replaces=damaged, restores=clause
+        )
         raw.append((rank, -1, ins))
     raw.sort(key=lambda r: (r[0], r[1]))
     return [ins for _, _, ins in raw]
@@ -338,14 +342,22 @@ def rulebook(spec: Spec, ruleset: Ruleset, language: str) -> Rulebook:
         name = f"{name} {own['changed']}"
     # Only a house rule settles an answer for good; without one the legend does not mention them.
     house = profile is not None and any(choice.basis == "house" for choice in profile.readings.values())
-    blanks = {"game": spec.game, "profile": name, "house": own.get("house_except", "") if house else ""}
+    insertions = tuple(_insertions(spec, ruleset, language, pieces))
+    # Only a text with a restored line says what its letters mean.
+    lettered = any(ins.restores is not None for ins in insertions)
+    blanks = {
+        "game": spec.game,
+        "profile": name,
+        "house": own.get("house_except", "") if house else "",
+        "letters": own.get("letters_note", "") if lettered else "",
+    }
     return Rulebook(
         language=language,
         title=own["title"].format_map(blanks),
         intro=own["intro"].format_map(blanks),
         lead=lead,
         pieces=tuple(pieces),
-        insertions=tuple(_insertions(spec, ruleset, language, pieces)),
+        insertions=insertions,
         words=own,
     )
 
@@ -626,6 +638,23 @@ def insertion_labels(spec: Spec, ruleset: Ruleset) -> dict[str, list[dict[str, A
                     "kinds": [k for _, k in found],
                 }
             )
+    return out
+
+
+def repair_labels(spec: Spec, ruleset: Ruleset) -> dict[str, list[dict[str, Any]]]:
+    """The corrections that restore each damaged clause, by clause id: in each language whose
+    rulebook restores it, the insertion's label ("Corrección A"), so that the report can point a
+    designer to them. Empty where the spec has no rulebook words."""
+    if no_wording(spec) is not None:
+        return {}
+    out: dict[str, list[dict[str, Any]]] = {}
+    for language in sorted(LANGUAGES, key=lambda lang: lang != "en"):
+        book = rulebook(spec, ruleset, language)
+        for ins in book.insertions:
+            if ins.restores is not None:
+                out.setdefault(ins.restores, []).append(
+                    {"language": language, "labels": [_label(book, ins)], "kinds": [ins.kind]}
+                )
     return out
 
 

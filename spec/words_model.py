@@ -122,7 +122,7 @@ NUMBER_BLANKS = frozenset(
     }
 )
 #: The blanks the rulebook's own words may use.
-RULEBOOK_BLANKS = frozenset({"game", "profile", "n", "basis", "by", "house"})
+RULEBOOK_BLANKS = frozenset({"game", "profile", "n", "basis", "by", "house", "letters"})
 #: The blanks an alternative's labels, words and method may use.
 ALTERNATIVE_BLANKS = frozenset(
     {"points", "most_valued", "above_highest", "clause", "where", "under", "label", "combo", "plain", "part"}
