@@ -402,11 +402,11 @@ def _cites(book: Rulebook, ins: Insertion, received: bool = True) -> str:
             return f"{book.words['basis_label']}: {book.words['basis']['damaged']}"
         return (
             f"{book.words['basis_label']}: {book.words['basis']['damaged']}; "
-            f"{book.words['received']} {_quote(book.language, ins.replaces)}"
+            f"{book.words['received']} {quote(book.language, ins.replaces)}"
         )
     verb = book.words[_CITES[ins.kind]]
     return "; ".join(
-        f"{verb} {_quote(book.language, q.ask.get(book.language) or q.ask['en'])}" for q in ins.questions
+        f"{verb} {quote(book.language, q.ask.get(book.language) or q.ask['en'])}" for q in ins.questions
     )
 
 
@@ -459,9 +459,16 @@ def _basis_words(book: Rulebook, ins: Insertion) -> str:
     return said
 
 
-def _quote(language: str, text: str) -> str:
-    marks = {"de": ("„", "“"), "es": ("«", "»")}.get(language, ("“", "”"))
-    return f"{marks[0]}{text}{marks[1]}"
+#: The quotation marks of each language, and those of a quotation inside a quotation.
+_MARKS = {"de": ("„", "“"), "es": ("«", "»"), "en": ("“", "”")}
+_INNER = {"de": ("‚", "‘"), "es": ("“", "”"), "en": ("‘", "’")}
+
+
+def quote(language: str, text: str) -> str:
+    outer, inner = _MARKS.get(language, _MARKS["en"]), _INNER.get(language, _INNER["en"])
+    # A quotation inside takes the inner marks, as the language writes them (not „…„…““).
+    text = text.replace(outer[0], inner[0]).replace(outer[1], inner[1])
+    return f"{outer[0]}{text}{outer[1]}"
 
 
 def _ends_line(gap: str) -> bool:
@@ -483,9 +490,9 @@ def _where(book: Rulebook, ins: Insertion, by_clause: Mapping[str, str]) -> str:
     """Where an insertion stands, for the list of changes: after a clause, in place of a damaged
     one, or before the text."""
     if ins.replaces is not None:
-        return f"{book.words['instead_of']} {_quote(book.language, _short(ins.replaces))}"
+        return f"{book.words['instead_of']} {quote(book.language, _short(ins.replaces))}"
     if ins.after is not None and ins.after in by_clause:
-        return f"{book.words['after']} {_quote(book.language, _short(by_clause[ins.after]))}"
+        return f"{book.words['after']} {quote(book.language, _short(by_clause[ins.after]))}"
     return str(book.words["before_text"])
 
 

@@ -15,7 +15,7 @@ import pytest
 from cli_tools import run_bad_input
 from click.testing import CliRunner
 from five35.cli import main
-from five35.reports.rulebook import render_html, render_md, rulebook, rulebook_files
+from five35.reports.rulebook import quote, render_html, render_md, rulebook, rulebook_files
 from five35.spec import load_spec
 from five35.spec.words import questions_of, words_of
 from spec_copies import THREE_COPIES_TO_30, write_spec_copy
@@ -125,7 +125,7 @@ def test_every_answer_is_marked_for_what_it_is_and_cites_its_question(lang: str)
         if number.isalpha():  # a restored clause
             assert kind == REPAIR[lang]
             continue
-        asked = [q for q in questions_of(SPEC) if q.ask[lang] in cites]
+        asked = [q for q in questions_of(SPEC) if quote(lang, q.ask[lang]) in cites]
         assert asked, cites
         for q in asked:
             assert text in {w.text[lang] for w in q.wordings_for(readings)}
@@ -153,7 +153,7 @@ def test_an_answer_has_the_same_number_in_every_language() -> None:
     for lang in ("de", "es", "en"):
         md = invoke("--lang", lang)
         numbered[lang] = {
-            number: frozenset(q.id for q in questions_of(SPEC) if q.ask[lang] in cites)
+            number: frozenset(q.id for q in questions_of(SPEC) if quote(lang, q.ask[lang]) in cites)
             for _, number, _, cites in blocks_of(md, lang)
             if number.isdigit()
         }
