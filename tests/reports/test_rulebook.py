@@ -315,7 +315,7 @@ def test_a_decision_names_the_spec_s_numbers(tmp_path: Path) -> None:
     engine = words_of(spec).decisions["two_player_hands"].engine
     assert (
         engine.words
-        == "With 2 players each player is dealt 12 cards; the other 15 cards are set aside face down."
+        == "With 2 players each player is dealt 12 cards; the other 15 cards are set aside."
     )
     other = words_of(SPEC).decisions["two_player_hands"].other
     assert "one hand of 24 cards" in other.words and "{" not in other.words + other.label
