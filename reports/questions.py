@@ -394,13 +394,15 @@ def question_json(
         "counts": counts,
         "scene": scene_json(plain, head.finding) if head is not None else None,
         "scene_from": head.finding.id if head is not None else None,
-        "rests_on": sorted(_rests_on(head.finding)) if head is not None else [],
+        "rests_on": sorted(_rests_on(head.finding, "rests_on")) if head is not None else [],
+        "needs_other": sorted(_rests_on(head.finding, "needs_readings")) if head is not None else [],
     }
 
 
-def _rests_on(finding: Finding) -> list[str]:
-    """The points whose played answer the finding's example needs (the divergence check names them)."""
-    resting = finding.witness.situation.get("rests_on") if finding.witness is not None else None
+def _rests_on(finding: Finding, key: str) -> list[str]:
+    """The points whose answers the finding's example needs (the divergence check names them): as
+    played (`rests_on`), or another answer than the one played (`needs_readings`)."""
+    resting = finding.witness.situation.get(key) if finding.witness is not None else None
     return [str(p) for p in resting] if isinstance(resting, Mapping) else []
 
 
@@ -506,7 +508,11 @@ def plain_verdict(
     for q in questions:
         for point in q["rests_on"]:
             base = by_point.get(point)
-            if base is not None and base is not q and q not in resting.setdefault(base["id"], []):
+            # An example that needs another answer of the same question than the one played does
+            # not rest on the answer played.
+            if base is None or base is q or set(base["points"]) & set(q["needs_other"]):
+                continue
+            if q not in resting.setdefault(base["id"], []):
                 resting[base["id"]].append(q)
     for base in questions:
         if base["id"] in resting:

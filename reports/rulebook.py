@@ -655,11 +655,19 @@ def repair_labels(spec: Spec, ruleset: Ruleset) -> dict[str, list[dict[str, Any]
     if no_wording(spec) is not None:
         return {}
     out: dict[str, list[dict[str, Any]]] = {}
+    order = list(spec.clauses)
     for language in sorted(LANGUAGES, key=lambda lang: lang != "en"):
         book = rulebook(spec, ruleset, language)
         for ins in book.insertions:
-            if ins.restores is not None:
-                out.setdefault(ins.restores, []).append(
+            if ins.restores is None:
+                continue
+            clauses = [ins.restores]
+            if _layout_only(ins) and order.index(ins.restores) > 0:
+                # Only the line break before it was lost: the damage of the clause before it, whose
+                # line ran on into this one.
+                clauses.insert(0, order[order.index(ins.restores) - 1])
+            for clause in clauses:
+                out.setdefault(clause, []).append(
                     {"language": language, "labels": [_label(book, ins)], "kinds": [ins.kind]}
                 )
     return out
