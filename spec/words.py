@@ -31,6 +31,7 @@ from .model import Spec
 from .vocabulary import ENGINE_HOOKS
 from .words_model import (
     ALTERNATIVE_BLANKS,
+    CHECK_SENTENCE_BLANKS,
     INTERACTION_BLANKS,
     INTERACTION_SCOPE_BLANKS,
     LANGUAGES,
@@ -516,6 +517,11 @@ def _own_problems(data: dict[str, Any]) -> Iterator[tuple[Key, str]]:
     yield from _interaction_problems(data.get("interactions"))
     yield from _mutation_problems(data.get("mutations", {}))
     yield from _rule_mutation_problems(data.get("rule_mutations"))
+    for check, sentences in data["checks"]["sentences"].items():
+        for name, text in sentences.items():
+            yield from _blank_problems(
+                ("checks", "sentences", check, name), text, CHECK_SENTENCE_BLANKS[check][name]
+            )
     owner: dict[str, str] = {}
     topic_owner: dict[str, str] = {}
     for qid, q in data["questions"].items():
@@ -791,6 +797,8 @@ def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Words:
         rule_mutations=_rule_mutations(data.get("rule_mutations")),
         game=data.get("game"),
         lines=lines,
+        check_titles=dict(data["checks"]["titles"]),
+        check_sentences={check: dict(row) for check, row in data["checks"]["sentences"].items()},
     )
 
 

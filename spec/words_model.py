@@ -135,6 +135,145 @@ RULE_MUTATION_BLANKS = frozenset({"name", "operator", "players", "found"})
 MUTATION_TEXT_BLANKS = frozenset({"description", "players", "found", "invariant"})
 
 
+#: The checks whose one-line title the `checks.titles` section gives (the 'Checks run' table), by
+#: the name the runner registers them under (checks/runner.py; spec/ cannot import it).
+CHECK_NAMES: tuple[str, ...] = (
+    "conformance",
+    "interpreter",
+    "proofs",
+    "divergence",
+    "text_examples",
+    "dead_clauses",
+    "invariants.matches",
+    "graphs.succession",
+    "graphs.beats",
+    "graphs.endgames",
+    "text_audit",
+    "discovery.decisions",
+    "discovery.mutants",
+    "discovery.rules",
+    "discovery.liveness",
+    "discovery.interactions",
+)
+#: The sentences of the checks' findings and notes (`checks.sentences`): per check (or per group of
+#: checks that share them, `graphs`), each sentence's name and the blanks it may use.
+CHECK_SENTENCE_BLANKS: Mapping[str, Mapping[str, frozenset[str]]] = {
+    "text_audit": {
+        "defect_source": frozenset({"language", "file"}),
+        "defect_clause": frozenset({"clause"}),
+        "neither_gives": frozenset(),
+        "one_does_not_give": frozenset(),
+        "gap_parameter": frozenset({"name", "silent"}),
+        "gap_point": frozenset({"question"}),
+        "neither_says": frozenset(),
+        "one_does_not_say": frozenset(),
+        "gap_point_detail": frozenset({"silent", "rationale"}),
+        "mismatch_detail": frozenset({"german", "spanish", "detail"}),
+        "german": frozenset(),
+        "spanish": frozenset(),
+        "only_one_text": frozenset({"clause", "present"}),
+        "only_one_text_detail": frozenset({"missing", "present"}),
+        "read": frozenset({"clauses", "parameters", "points", "known"}),
+    },
+    "text_examples": {
+        "read": frozenset({"examples", "scope", "pairs", "conflicts"}),
+        "scope_ruleset": frozenset(),
+        "scope_every": frozenset(),
+        "quoted": frozenset({"example", "quote"}),
+        "contradict": frozenset({"first", "second"}),
+        "contradict_detail": frozenset({"said", "core"}),
+        "conflicts": frozenset({"example", "against"}),
+        "against_reading": frozenset({"readings"}),
+        "against_parameters": frozenset(),
+        "conflict_detail": frozenset({"said", "under", "core"}),
+        "as_written": frozenset(),
+    },
+    "dead_clauses": {
+        "quick": frozenset(),
+        "read": frozenset({"parts", "dead"}),
+        "with_players": frozenset({"players"}),
+        "under": frozenset({"readings"}),
+        "under_every": frozenset(),
+        "never_applies": frozenset({"players", "under", "part"}),
+        "never_detail": frozenset({"part", "players", "under", "reason", "core"}),
+        "no_situation": frozenset({"players", "under"}),
+        "overwrite_size": frozenset({"size"}),
+        "overwrite_size_reason": frozenset({"max_cards"}),
+        "set_closes": frozenset(),
+        "set_closes_reason": frozenset(),
+        "run_closes": frozenset(),
+        "run_closes_reason": frozenset(),
+        "eight_unlisted_run": frozenset(),
+        "eight_unlisted_run_reason": frozenset(),
+        "eight_added": frozenset(),
+        "eight_added_reason": frozenset(),
+        "exemption_later": frozenset(),
+        "exemption_later_reason": frozenset(),
+        "set_overflow": frozenset(),
+        "set_overflow_reason": frozenset(),
+        "run_overflow": frozenset(),
+        "run_overflow_reason": frozenset(),
+    },
+    "proofs": {
+        "order": frozenset({"kind", "shape"}),
+        "lead_always": frozenset(),
+        "add_window": frozenset(),
+        "overwrite_never_closes": frozenset(),
+        "lead_never_rule_of_8": frozenset(),
+        "reach_close": frozenset({"kind", "players"}),
+        "fails": frozenset({"property"}),
+        "fails_detail": frozenset({"property", "combos"}),
+        "every_reading": frozenset(),
+        "under": frozenset({"readings"}),
+        "read": frozenset({"held", "total", "scope", "names"}),
+        "scope_ruleset": frozenset(),
+        "scope_every": frozenset(),
+    },
+    "divergence": {
+        "quick": frozenset(),
+        "no_witness": frozenset({"point"}),
+        "differ": frozenset({"point", "summary"}),
+        "inseparable": frozenset({"point"}),
+        "not_in_text": frozenset(),
+        "nothing": frozenset(),
+    },
+    "graphs": {
+        "under_check": frozenset(),
+    },
+    "graphs.succession": {
+        "read": frozenset({"label", "groups", "cycle", "runs", "low", "high"}),
+        "cycle": frozenset(),
+        "no_cycle": frozenset(),
+    },
+    "graphs.beats": {
+        "cycle": frozenset({"kind", "size"}),
+        "cycle_detail": frozenset({"label", "kind", "size", "cycle"}),
+        "chains": frozenset({"label", "chains"}),
+        "chain": frozenset({"kind", "size", "length", "piles"}),
+        "more": frozenset({"count"}),
+    },
+    "graphs.endgames": {
+        "read": frozenset({"label", "endgames", "states", "largest", "endings"}),
+        "all_sound": frozenset({"graphs", "states", "moves"}),
+        "counted": frozenset({"graphs", "states", "moves"}),
+        "more": frozenset({"count"}),
+        "never": frozenset({"endings"}),
+        "never_detail": frozenset({"label", "deals", "endings"}),
+    },
+    "invariants.matches": {
+        "read": frozenset({"examples", "rulesets", "steps", "states", "finished"}),
+    },
+    "conformance": {
+        "read": frozenset({"pairs", "generated"}),
+        "generated": frozenset({"situations", "seed"}),
+    },
+    "interpreter": {
+        "itself": frozenset(),
+        "read": frozenset({"moves"}),
+    },
+}
+
+
 @dataclass(frozen=True)
 class Evidence:
     """One fact about the published game and where it comes from (the page named in full, even
@@ -180,6 +319,27 @@ class AlternativeWords:
 class _Blanks(dict[str, str]):
     def __missing__(self, key: str) -> str:
         return ""
+
+
+class _Filled(dict[str, object]):
+    """A check sentence's blanks: a value of any type, written as str() writes it."""
+
+    def __missing__(self, key: str) -> str:
+        return ""
+
+
+@dataclass(frozen=True)
+class CheckWords:
+    """One check's words (the `checks` section): its one-line title ("" for a group of checks
+    sharing sentences) and the sentences of its findings and notes (CHECK_SENTENCE_BLANKS)."""
+
+    name: str
+    title: str
+    sentences: Mapping[str, str]
+
+    def say(self, which: str, /, **blanks: object) -> str:
+        """Sentence `which` with its blanks filled in."""
+        return self.sentences[which].format_map(_Filled(blanks))
 
 
 Play = tuple[str, tuple[int, ...]]  # an action and its cards, sorted
@@ -569,11 +729,19 @@ class Words:
     #: language -> {"ordinal" | "cardinal": number -> word}: how a wording's blank `{name:ord}` or
     #: `{name:word}` writes a number (the `numbers` section).
     numbers: Mapping[str, Mapping[str, Mapping[int, str]]] = field(default_factory=dict)
+    #: check name -> its one-line title (`checks.titles`).
+    check_titles: Mapping[str, str] = field(default_factory=dict)
+    #: check (or group of checks) -> sentence name -> the sentence (`checks.sentences`).
+    check_sentences: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     def where(self, *key: str | int) -> str:
         """`file:line: key` of an entry, for errors that point into the words file."""
         dotted = ".".join(str(k) for k in key)
         return f"{self.path}:{nearest_line(dict(self.lines), tuple(key))}: {dotted}"
+
+    def check(self, name: str) -> CheckWords:
+        """The words of check (or group of checks) `name`: handed to a check once per run."""
+        return CheckWords(name, self.check_titles.get(name, ""), self.check_sentences.get(name, {}))
 
     def template(self, which: str, /, **blanks: str) -> str:
         """Template `which` with its blanks filled in."""

@@ -12,14 +12,16 @@ from cli_tools import run_bad_input
 from five35.checks.impact.alternatives import variant
 from five35.checks.impact.scenes import scene_of
 from five35.checks.impact.variants import VARIANTS
+from five35.checks.runner import all_checks
 from five35.checks.solver.proofs import PROPERTIES
 from five35.checks.text.dead_clauses import catalogue, player_classes
 from five35.checks.text.text_audit import text_audit
 from five35.checks.text.text_examples import EXAMPLES
 from five35.engine import Game
 from five35.spec import SpecError, embedded_spec_path, load_spec
+from five35.spec.files import bundled_schema
 from five35.spec.words import words_of, words_path
-from five35.spec.words_model import WORDS_SUFFIX, Words
+from five35.spec.words_model import CHECK_NAMES, CHECK_SENTENCE_BLANKS, WORDS_SUFFIX, Words
 
 SPEC = load_spec()
 WORDS = words_of(SPEC)
@@ -141,6 +143,18 @@ def _line_of(text: str, needle: str) -> int:
         ),
         ("    hands: [[3], [1, 8, 15]]", "    hands: [[3], [1, 8, 16]]", "[1, 8, 16]", "ranks [16]"),
         ("mismatches:\n", "mismatchez:\n", "mismatchez", "unknown key 'mismatchez'"),
+        (
+            'defect_clause: "Clause {clause} is',
+            'defect_clause: "Clause {clauses} is',
+            "{clauses} is",
+            "checks.sentences.text_audit.defect_clause: has the blank {clauses}",
+        ),
+        (
+            '      scope_ruleset: "the ruleset"\n',
+            '      scope_rulset: "the ruleset"\n',
+            "scope_rulset",
+            "'scope_rulset'",
+        ),
     ],
 )
 def test_a_mistake_in_the_words_is_one_line_naming_file_and_line(
@@ -178,3 +192,16 @@ def test_an_evidence_id_the_spec_cites_must_be_in_the_evidence_table(tmp_path: P
 def test_the_command_line_names_the_words_file_and_exits_2(tmp_path: Path) -> None:
     path = _house(tmp_path, TEXT.replace("scene: scoring}", "scene: nowhere}", 1))
     run_bad_input(["rules", "--spec", str(path)], 2, f"house{WORDS_SUFFIX}:", "nowhere", cwd=tmp_path)
+
+
+def test_the_checks_words_are_the_ones_the_loader_knows() -> None:
+    """The schema's `checks` section and the blanks table name the same sentences, and the
+    embedded words give every registered check its title."""
+    checks = bundled_schema("words.schema.json")["properties"]["checks"]["properties"]
+    assert list(checks["titles"]["properties"]) == list(CHECK_NAMES)
+    sentences = checks["sentences"]["properties"]
+    assert {c: set(row["properties"]) for c, row in sentences.items()} == {
+        c: set(table) for c, table in CHECK_SENTENCE_BLANKS.items()
+    }
+    assert [c.name for c in all_checks()] == list(CHECK_NAMES)
+    assert all(WORDS.check(name).title for name in CHECK_NAMES)
