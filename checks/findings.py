@@ -664,7 +664,6 @@ class Check:
     engine); `levels` are the levels it runs at (elsewhere it is reported skipped)."""
 
     name: str
-    title: str
     run: CheckFn
     uses_engine: bool = True
     #: Why the check can speak only of rules the reference engine plays (it plays mutants or
@@ -684,3 +683,6 @@ class Check:
     #: The levels at which the report's job runs it (`535-check check` runs every check at every
     #: level of `levels`): a check whose findings only mean something in full runs at deep alone.
     report_levels: tuple[Level, ...] = LEVELS
+    #: The check's one-line title where the words file gives none (`checks.titles`, by `name`): a
+    #: check a test makes up. A registered check's title is the words file's.
+    title: str | None = None

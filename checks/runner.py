@@ -43,6 +43,8 @@ from ..engine.executor import Executor, LocalExecutor, describes_units
 from ..engine.simulate import DEFAULT_SEED
 from ..spec import Ruleset, Spec, other_game
 from ..spec.limits import MAX_FILE_BYTES, InputLimitError, load_json
+from ..spec.words import words_of
+from ..spec.words_model import Words
 from .findings import (
     DEFAULT_SOLVER_RLIMIT,
     LEVELS,
@@ -89,11 +91,11 @@ class _Deferred:
         return type(self), (self.module, self.function)
 
 
-#: Every check of `535-check check`, in the order they run, each under the one name it is known by.
+#: Every check of `535-check check`, in the order they run, each under the one name it is known by
+#: (its title is the words file's, `checks.titles`: check_title).
 CHECKS: tuple[Check, ...] = (
     Check(
         "conformance",
-        "Engine decisions equal the Z3 model's on a bounded domain of situations",
         _Deferred(".play.conformance", "check_conformance"),
         bound_to_535=(
             "it holds the engine's decisions to the Z3 model, whose situations are 535's (piles by kind, "
@@ -102,20 +104,17 @@ CHECKS: tuple[Check, ...] = (
     ),
     Check(
         "interpreter",
-        "Seeded matches played by the engine and by the spec interpreter agree move for move",
         _Deferred(".play.interpreter", "check_interpreter"),
         bound_to_535="it plays the reference engine, which plays 535 alone, beside the spec interpreter",
     ),
     Check(
         "proofs",
-        "Properties of the rules proved within the bounds for every reading combination (Z3)",
         _Deferred(".solver.proofs", "check_proofs"),
         bound_to_535="it proves 535's properties of the rules on the Z3 model of 535's situations",
         uses_engine=False,
     ),
     Check(
         "divergence",
-        "Smallest situation per variation point where its readings play differently",
         _Deferred(".solver.divergence", "check_divergence"),
         bound_to_535="it searches its witnesses on the Z3 model of 535's situations",
         # The witness searches take several seconds: not at level quick.
@@ -123,14 +122,12 @@ CHECKS: tuple[Check, ...] = (
     ),
     Check(
         "text_examples",
-        "The texts' own examples against every reading and the spec's parameters (Z3, unsat cores)",
         _Deferred(".text.text_examples", "check_text_examples"),
         bound_to_535="it holds the rules to the examples of 535's German and Spanish texts",
         uses_engine=False,
     ),
     Check(
         "dead_clauses",
-        "Rules that can never apply under a reading (Z3, unsat cores)",
         _Deferred(".text.dead_clauses", "check_dead_clauses"),
         bound_to_535="it asks the Z3 model of 535's situations whether each of 535's trick endings can apply",
         uses_engine=False,
@@ -138,13 +135,11 @@ CHECKS: tuple[Check, ...] = (
     ),
     Check(
         "invariants.matches",
-        "Invariants at every step of whole matches (Hypothesis state machine)",
         _Deferred(".play.matches", "check_matches"),
         bound_to_535="its invariants ask the rules model, which holds 535's situations alone",
     ),
     Check(
         "graphs.succession",
-        "Rank-succession graph per reading (runs are its paths)",
         _Deferred(".play.graphs", "check_succession"),
         bound_to_535=(
             "it compares the reference engine's rank succession (its follows hook) with the rules model's"
@@ -152,19 +147,16 @@ CHECKS: tuple[Check, ...] = (
     ),
     Check(
         "graphs.beats",
-        "Beats graph per pile kind, size and reading (acyclic, longest overwrite chain)",
         _Deferred(".play.graphs", "check_beats"),
         bound_to_535="it compares the reference engine's beats hook with the rules model's",
     ),
     Check(
         "graphs.endgames",
-        "Exhaustive endgame state graphs per reading (every invariant on every move)",
         _Deferred(".play.graphs", "check_endgames"),
         bound_to_535="its endgames count 535's trick endings (set_closed, run_closed, rule_of_8)",
     ),
     Check(
         "text_audit",
-        "Text audit: source defects, undefined terms and German/Spanish mismatches",
         _Deferred(".text.text_audit", "check_text_audit"),
         # It reads the texts; the engine only draws its witness scenes, so the reference draws them.
         uses_engine=False,
@@ -174,7 +166,6 @@ CHECKS: tuple[Check, ...] = (
     ),
     Check(
         "discovery.decisions",
-        "The engine's own decisions where the texts are silent, each with its smallest witness",
         # It plays the reference engine against the other choices, never the engine under check.
         _Deferred(".discovery.decisions", "check_decisions"),
         bound_to_535=(
@@ -184,7 +175,6 @@ CHECKS: tuple[Check, ...] = (
     ),
     Check(
         "discovery.mutants",
-        "Engine mutants against the texts: the silences nobody declared (mutation analysis)",
         _Deferred(".discovery.silences", "check_mutants"),
         bound_to_535="it plays mutants of the reference engine's hooks, which are 535's",
         # It plays the reference engine against its mutants, never the engine under check.
@@ -193,7 +183,6 @@ CHECKS: tuple[Check, ...] = (
     ),
     Check(
         "discovery.rules",
-        "Mutants of the rules: every part of every rule under generic operators, each classified",
         _Deferred(".discovery.rules.check", "check_rule_mutants"),
         bound_to_535="the questions that kill a mutant are 535's clauses",
         # Its mutants are classified one by one: at level deep, four units of contiguous blocks.
@@ -208,7 +197,6 @@ CHECKS: tuple[Check, ...] = (
     ),
     Check(
         "discovery.liveness",
-        "Every trick, round and match ends; whoever moves can move",
         _Deferred(".discovery.liveness", "check_liveness"),
         bound_to_535=(
             "its bounds are 535's (the points table, the closing sizes) and its searches play the "
@@ -219,7 +207,6 @@ CHECKS: tuple[Check, ...] = (
     ),
     Check(
         "discovery.interactions",
-        "Rule pairs and triples that meet on one play, each order of them played on small deals",
         _Deferred(".discovery.interactions", "check_interactions"),
         bound_to_535="the reference engine plays each order of the rules that meet",
         # A question about the spec's rules: the reference engine plays the orders, so a broken
@@ -526,12 +513,19 @@ def _run_unit(
     return _run_one(check, ctx)
 
 
+def check_title(check: Check, words: Words) -> str:
+    """A check's one-line title: the words file's (`checks.titles`), or the check's own where it
+    brings one (a check a test makes up, which the words file does not know)."""
+    return check.title or words.check(check.name).title or check.name
+
+
 def _run_one(check: Check, ctx: CheckContext) -> CheckResult:
     """One check's result under the check's registered name and title, whatever it calls itself;
     a check that raises is a failure under that same name."""
+    title = check_title(check, words_of(ctx.spec))
     if ctx.level not in check.levels:
         reason = f"not run at level {ctx.level} (it runs at level {' and '.join(check.levels)})"
-        return CheckResult(name=check.name, title=check.title, seconds=0.0, skipped=reason, notes=(reason,))
+        return CheckResult(name=check.name, title=title, seconds=0.0, skipped=reason, notes=(reason,))
     foreign = other_game(ctx.spec)
     if foreign is not None and not check.other_games:
         # Not "these rules are not 535's, rule by rule": another game is not 535 at all.
@@ -539,13 +533,13 @@ def _run_one(check: Check, ctx: CheckContext) -> CheckResult:
             f"not run: {check.bound_to_535}, and {foreign}: it can say nothing of it; the spec "
             "interpreter plays it"
         )
-        return CheckResult(name=check.name, title=check.title, seconds=0.0, skipped=reason, notes=(reason,))
+        return CheckResult(name=check.name, title=title, seconds=0.0, skipped=reason, notes=(reason,))
     lacks = reference_lacks(ctx.ruleset)
     if check.reference_only and lacks is not None:
         reason = (
             f"not run: {check.reference_only}, and the reference engine does not play these rules ({lacks})"
         )
-        return CheckResult(name=check.name, title=check.title, seconds=0.0, skipped=reason, notes=(reason,))
+        return CheckResult(name=check.name, title=title, seconds=0.0, skipped=reason, notes=(reason,))
     if not check.uses_engine:
         # The engine that plays these rules, never the engine under check: see Check.uses_engine.
         ctx = replace(ctx, engine=engine_for(ctx.ruleset))
@@ -561,7 +555,7 @@ def _run_one(check: Check, ctx: CheckContext) -> CheckResult:
         )
         return CheckResult(
             name=check.name,
-            title=check.title,
+            title=title,
             seconds=time.perf_counter() - started,
             failures=(Failure(check=check.name, message=message),),
         )
@@ -571,7 +565,7 @@ def _run_one(check: Check, ctx: CheckContext) -> CheckResult:
         reason = f"not run: the Z3 model cannot state these rules ({exc})"
         return CheckResult(
             name=check.name,
-            title=check.title,
+            title=title,
             seconds=time.perf_counter() - started,
             skipped=reason,
             notes=(reason,),
@@ -587,7 +581,7 @@ def _run_one(check: Check, ctx: CheckContext) -> CheckResult:
         )
         return CheckResult(
             name=check.name,
-            title=check.title,
+            title=title,
             seconds=time.perf_counter() - started,
             failures=(Failure(check=check.name, message=f"the check stopped: {last}"),),
             error=error,
@@ -600,7 +594,7 @@ def _run_one(check: Check, ctx: CheckContext) -> CheckResult:
         )
     # Timed here, for every check alike: a check's own figure may leave out part of its work.
     seconds = time.perf_counter() - started
-    return replace(result, name=check.name, title=check.title, warnings=warnings, seconds=seconds)
+    return replace(result, name=check.name, title=title, warnings=warnings, seconds=seconds)
 
 
 def _engine_modules(engine: EngineFactory) -> set[str]:

@@ -29,6 +29,7 @@ from ..checks.runner import (
     CheckRun,
     all_checks,
     baseline_text,
+    check_title,
     load_baseline,
     run_checks,
     select_checks,
@@ -46,6 +47,7 @@ from ..reports.check_formats import (
     render_markdown_summary,
 )
 from ..spec import SpecError
+from ..spec.words import embedded_words
 from .common import (
     EXIT_ENGINE_FAULT,
     EXIT_FAILED,
@@ -125,11 +127,12 @@ def load_engine(spec: str, timeout: float = IMPORT_TIMEOUT) -> EngineFactory:
 def complete_checks(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """Every check's name, and the module names before their dots (`graphs`)."""
     names: dict[str, str] = {}
+    words = embedded_words()  # no spec is given yet while the shell completes a name
     for check in all_checks():
         group = check.name.partition(".")[0]
         if group != check.name:
             names.setdefault(group, f"every {group} check")
-        names[check.name] = check.title
+        names[check.name] = check_title(check, words)
     return [CompletionItem(n, help=h) for n, h in names.items() if n.startswith(incomplete)]
 
 

@@ -91,6 +91,12 @@ def load_words(path: Path) -> Words:
     return _read_words(path)
 
 
+def embedded_words() -> Words:
+    """The embedded words file's words, for what speaks before any spec is loaded (the shell's
+    completion of a check's name with its title)."""
+    return _embedded_words()
+
+
 def _embedded_words_path() -> Path:
     embedded = embedded_spec_path()
     return embedded.with_name(embedded.stem + WORDS_SUFFIX)

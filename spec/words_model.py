@@ -331,13 +331,14 @@ class _Filled(dict[str, object]):
 @dataclass(frozen=True)
 class CheckWords:
     """One check's words (the `checks` section): its one-line title ("" for a group of checks
-    sharing sentences) and the sentences of its findings and notes (CHECK_SENTENCE_BLANKS)."""
+    sharing sentences) and the sentences of its findings and notes (CHECK_SENTENCE_BLANKS), each
+    written by calling it with the sentence's name and blanks."""
 
     name: str
     title: str
     sentences: Mapping[str, str]
 
-    def say(self, which: str, /, **blanks: object) -> str:
+    def __call__(self, which: str, /, **blanks: object) -> str:
         """Sentence `which` with its blanks filled in."""
         return self.sentences[which].format_map(_Filled(blanks))
 

@@ -25,6 +25,7 @@ from ...engine.engines import reference_lacks
 from ...engine.executor import Executor, LocalExecutor, describes_units, games_text, unit_name
 from ...engine.simulate import Stats, merge_all, simulate
 from ...spec import Ruleset, Spec, SpecError
+from ...spec.words import words_of
 from ..findings import (
     DEFAULT_SOLVER_RLIMIT,
     Alternative,
@@ -54,7 +55,7 @@ from ..impact.outcomes import (
     measures_at,
     play_outcomes,
 )
-from ..runner import CHECKS, all_checks, load_checks, run_checks
+from ..runner import CHECKS, all_checks, check_title, load_checks, run_checks
 from .review import (
     PointImpact,
     ReportData,
@@ -85,7 +86,7 @@ def run_all_checks(
     audit = next(c for c in CHECKS if c.name == "text_audit")
     if not any(r.name == audit.name for r in results):
         ctx = CheckContext(spec=spec, ruleset=ruleset, level=level, seed=seed)
-        results.append(replace(audit.run(ctx), name=audit.name, title=audit.title))
+        results.append(replace(audit.run(ctx), name=audit.name, title=check_title(audit, words_of(spec))))
     return results, []
 
 
@@ -586,7 +587,7 @@ def report_result(
         audit = next(c for c in CHECKS if c.name == "text_audit")
         if not any(r.name == audit.name for r in checked):
             ctx = CheckContext(spec=spec, ruleset=ruleset, level=level, seed=seed)
-            checked.append(replace(audit.run(ctx), name=audit.name, title=audit.title))
+            checked.append(replace(audit.run(ctx), name=audit.name, title=check_title(audit, words_of(spec))))
     done = done[len(checks) :]
     impacts = impacts_of(done[: len(impact_work)])
     if variants:

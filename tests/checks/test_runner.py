@@ -107,7 +107,7 @@ def test_a_check_that_raises_becomes_a_failure(monkeypatch: pytest.MonkeyPatch) 
         """Falls over."""
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(runner, "all_checks", lambda: (Check("test.boom", "Falls over", check_boom),))
+    monkeypatch.setattr(runner, "all_checks", lambda: (Check("test.boom", check_boom, title="Falls over"),))
     run = run_checks(SPEC, BASE, level="quick", seed=1)
     assert not run.ok
     assert run.failures[0].check == "test.boom" and "RuntimeError: boom" in run.failures[0].message
@@ -163,7 +163,7 @@ def test_a_check_not_registered_for_the_level_is_skipped_not_passed(monkeypatch:
         return CheckResult("slow", "Slow", 0.0, proofs=1)
 
     monkeypatch.setattr(
-        runner, "all_checks", lambda: (Check("slow", "Slow", check_slow, levels=("ci", "deep")),)
+        runner, "all_checks", lambda: (Check("slow", check_slow, title="Slow", levels=("ci", "deep")),)
     )
     quick = run_checks(SPEC, BASE, level="quick", seed=1)
     assert called == [] and quick.results[0].skipped and "level quick" in quick.results[0].skipped
@@ -188,7 +188,7 @@ def test_a_check_is_known_by_its_registered_name_whatever_it_calls_itself(
         return CheckResult("something.else", "Another title", 0.0, exhaustive=1, findings=(finding("f"),))
 
     monkeypatch.setattr(
-        runner, "all_checks", lambda: (Check("registered", "The registered title", check_modest),)
+        runner, "all_checks", lambda: (Check("registered", check_modest, title="The registered title"),)
     )
     seen: list[str] = []
     run = run_checks(SPEC, BASE, level="quick", seed=1, progress=lambda name, result: seen.append(name))
@@ -207,7 +207,7 @@ def test_the_runner_times_every_check_whatever_the_check_says_it_took(
             pass
         return CheckResult("slow", "", 0.0, exhaustive=1)
 
-    monkeypatch.setattr(runner, "all_checks", lambda: (Check("slow", "A slow check", check_slow),))
+    monkeypatch.setattr(runner, "all_checks", lambda: (Check("slow", check_slow, title="A slow check"),))
     run = run_checks(SPEC, BASE, level="quick", seed=1)
     assert run.results[0].seconds >= 0.05
 

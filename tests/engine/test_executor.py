@@ -233,7 +233,7 @@ def test_a_check_split_into_units_at_level_deep_is_one_result_in_the_registry_or
         return CheckResult("split", "", 0.0, exhaustive=len(ctx.share(range(10))), notes=(str(ctx.shard),))
 
     monkeypatch.setattr(
-        runner, "all_checks", lambda: (Check("split", "A check in three units", shared, shards=3),)
+        runner, "all_checks", lambda: (Check("split", shared, title="A check in three units", shards=3),)
     )
     executor = RecordingExecutor(2)
     deep = runner.run_checks(load_spec(), ruleset, level="deep", seed=3, executor=executor)

@@ -497,7 +497,7 @@ def test_the_runner_warns_of_a_check_that_examined_nothing(monkeypatch: pytest.M
         return CheckResult("counted", "Counts on its own", 0.0, examined=3)
 
     monkeypatch.setattr(
-        runner, "CHECKS", (Check("empty", "Empty", empty), Check("counted", "Counted", counted))
+        runner, "CHECKS", (Check("empty", empty, title="Empty"), Check("counted", counted, title="Counted"))
     )
     run = run_checks(SPEC, SPEC.ruleset(), level="quick")
     assert run.ok and [r.name for r in run.warned] == ["empty"]
