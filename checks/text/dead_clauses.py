@@ -20,6 +20,7 @@ import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
 from ...engine import Game
 from ...spec import Ruleset, Spec
 from ...spec.words import words_of
+from ...spec.words_model import CheckWords, Words
 from ..findings import (
     Alternative,
     CheckContext,
@@ -58,21 +59,28 @@ from .labels import Label, names, readings_in
 from .text_examples import Tracked, clauses_of, combos
 
 NAME = "dead_clauses"
-TITLE = "Rules that can never apply under a reading (Z3, unsat cores)"
 
 
 @dataclass(frozen=True)
 class Part:
     id: str
-    title: str
+    # The part in words: the words file's sentence `says` (its title) and `says`_reason (why it is
+    # dead, when it is), with `blanks`; named, not written, so that a memoised search holds no words.
+    says: str
     clauses: tuple[str, ...]
     points: tuple[str, ...]
-    reason: str  # why it is dead, in words, when it is
     applies: Callable[[Model, SymSituation, int], Any]  # holds where this part of the rule applies
     per_players: bool = False  # check each player-count class separately
     fixed: Mapping[str, str] = field(default_factory=dict)  # readings the part only exists under
     deleted: type[Game] | None = None  # the rules without this part (checks/impact/variants.py), if playable
     needs: Mapping[str, str] = field(default_factory=dict)  # readings its formula is stated with
+    blanks: Mapping[str, int] = field(default_factory=dict)
+
+    def title(self, say: CheckWords) -> str:
+        return say(self.says, **self.blanks)
+
+    def reason(self, say: CheckWords) -> str:
+        return say(f"{self.says}_reason", **self.blanks)
 
 
 def _play(m: Model, sit: SymSituation, players: int) -> Any:
@@ -137,68 +145,62 @@ def catalogue(ruleset: Ruleset) -> tuple[Part, ...]:
     parts = [
         Part(
             id=f"overwrite.size-{size}",
-            title=f"Overwriting a central pile of {size} cards",
+            says="overwrite_size",
             clauses=("action.overwrite", "turn.cards"),
             points=(),
-            reason=f"an overwrite must match the central pile's size, and a turn places at most {maxk} cards",
             applies=_overwrite_size(size),
             deleted=NoOverwriteOfFour if size == NoOverwriteOfFour.SIZE else None,
+            blanks={"size": size, "max_cards": maxk},
         )
         for size in range(maxk + 1, largest + 1)
     ]
     parts += [
         Part(
             "trick.end.set",
-            "The card that completes a set to its closing size ends the trick",
+            "set_closes",
             ("trick.end.set", "deck.copies"),
             ("five_player_copies", "five_player_set_close", "add_to_single"),
-            "the deck has fewer copies of a rank than the closing size, so that card does not exist",
             _set_closes,
             per_players=True,
             deleted=SetsNeverClose,
         ),
         Part(
             "trick.end.run",
-            "The card that completes a run to its closing size ends the trick",
+            "run_closes",
             ("trick.end.run", "pile.run", "deck.ranks"),
             ("run_gaps", "run_wrap", "add_to_single"),
-            "no run in the rank succession is that long",
             _run_closes,
         ),
         Part(
             "eight.trigger.unlisted_run",
-            "The Rule of 8 by a run the list does not name (8,9; 5,7,8; ...)",
+            "eight_unlisted_run",
             ("eight.trigger", "trick.end.eight"),
             ("eight_forms", "run_gaps"),
-            "only the listed forms (a single 8, a set of 8s, the runs 7,8 and 7,8,9) count",
             _eight_unlisted_run,
             deleted=OnlyListedEights,
         ),
         Part(
             "eight.trigger.added",
-            "The Rule of 8 by an 8 added to the central pile",
+            "eight_added",
             ("eight.trigger", "trick.end.eight", "action.add"),
             ("eight_on_add", "add_to_single"),
-            "an added 8 does not count as playing a pile",
             _eight_by_add,
             deleted=NoEightByAdd,
         ),
         Part(
             "eight.exemption.later_plays",
-            "The exemption switching off the Rule of 8 after the opening play",
+            "exemption_later",
             ("eight.exemption",),
             ("eight_exemption",),
-            "the exemption then only covers the opening play, which never triggers anyway",
             _exemption_after_opening,
             deleted=NoExemptionAfterOpening,
             needs={"eight_exemption": "opening_play"},
         ),
         Part(
             "add_past_closing.set",
-            "An add taking a set past its closing size (reading overflow)",
+            "set_overflow",
             ("action.add", "trick.end.set", "deck.copies"),
             ("five_player_copies", "five_player_set_close"),
-            "the deck has no more copies of a rank than the closing size",
             _overflow(SET),
             per_players=True,
             fixed={"add_past_closing": "overflow"},
@@ -206,10 +208,9 @@ def catalogue(ruleset: Ruleset) -> tuple[Part, ...]:
         ),
         Part(
             "add_past_closing.run",
-            "An add taking a run past its closing size (reading overflow)",
+            "run_overflow",
             ("action.add", "trick.end.run", "pile.run"),
             ("run_gaps", "run_wrap"),
-            "no run in the rank succession is longer than the closing size",
             _overflow(RUN),
             fixed={"add_past_closing": "overflow"},
             deleted=RunsUncapped,
@@ -267,12 +268,11 @@ def find_dead(
     return list(unique.values()), queries
 
 
-def _alternative(spec: Spec, ruleset: Ruleset, d: Dead) -> Alternative | None:
+def _alternative(spec: Spec, ruleset: Ruleset, d: Dead, words: Words, part: str) -> Alternative | None:
     """The rules with the dead part and without it, under the readings its core needs, on the
     table situation closest to where it would apply."""
     if d.part.deleted is None:
         return None
-    words = words_of(spec)
     scene = words.scene_for(NAME, f"{d.part.id}@{d.players}") if d.players is not None else None
     return clause_deleted(
         spec,
@@ -281,14 +281,17 @@ def _alternative(spec: Spec, ruleset: Ruleset, d: Dead) -> Alternative | None:
         d.part.deleted,
         players=(d.players,) if d.players is not None else (),
         scene=scene or words.scene_for(NAME, d.part.id),
-        part=d.part.title,
+        part=part,
     )
 
 
-def to_finding(spec: Spec, ruleset: Ruleset, d: Dead) -> Finding:
+def to_finding(spec: Spec, ruleset: Ruleset, d: Dead, words: Words) -> Finding:
+    say = words.check(NAME)
     chosen = dict(ruleset.reading_items)
-    under = " under " + ", ".join(f"{p}={r}" for p, r in d.combo) if d.combo else " under every reading"
-    players = f" with {d.players} players" if d.players is not None else ""
+    readings = ", ".join(f"{p}={r}" for p, r in d.combo)
+    under = say("under", readings=readings) if d.combo else say("under_every")
+    players = say("with_players", players=d.players) if d.players is not None else ""
+    part, reason = d.part.title(say), d.part.reason(say)
     applies_to_ruleset = all(chosen.get(p) == r for p, r in d.combo)
     fid = f"dead.{d.part.id}" + (f".players-{d.players}" if d.players is not None else "")
     fid += "".join(f".{p}={r}" for p, r in d.combo)
@@ -296,20 +299,26 @@ def to_finding(spec: Spec, ruleset: Ruleset, d: Dead) -> Finding:
     return Finding(
         id=fid,
         kind=FindingKind.DEAD_CLAUSE,
-        title=f"Never applies{players}{under}: {d.part.title}",
+        title=say("never_applies", players=players, under=under, part=part),
         clauses=tuple(sorted(set(d.part.clauses) | set(clauses_of(spec, d.core)))),
-        detail=f"{d.part.title} can never happen{players}{under}: {d.part.reason} "
-        f"(unsat core: {', '.join(names(d.core))}).",
+        detail=say(
+            "never_detail",
+            part=part,
+            players=players,
+            under=under,
+            reason=reason,
+            core=", ".join(names(d.core)),
+        ),
         check=NAME,
         severity=severity,
         variation_point=d.combo[0][0] if len(d.combo) == 1 else None,
         readings=readings_of(spec, d.combo),
         players=d.players,
-        alternative=_alternative(spec, ruleset, d),
+        alternative=_alternative(spec, ruleset, d, words, part),
         witness=Witness(
-            summary=f"no situation{players}{under}",
+            summary=say("no_situation", players=players, under=under),
             situation={"players": d.players, "readings": dict(d.combo)},
-            outcomes={"applies": False, "reason": d.part.reason},
+            outcomes={"applies": False, "reason": reason},
             cards=0,
         ),
         # Dead under every reading: the texts' own numbers rule the part out, which no reading of
@@ -323,18 +332,18 @@ def to_finding(spec: Spec, ruleset: Ruleset, d: Dead) -> Finding:
 
 def check_dead_clauses(ctx: CheckContext) -> CheckResult:
     start = time.perf_counter()
+    words = words_of(ctx.spec)
+    say = words.check(NAME)
     if ctx.level == "quick":
-        return CheckResult.noted(
-            NAME, TITLE, start, "not run at level quick: the searches take a few seconds; run --level ci"
-        )
+        return CheckResult.noted(NAME, say.title, start, say("quick"))
     dead, queries = memo_check(
         "dead_clauses", ctx, lambda: find_dead(ctx.spec, ctx.ruleset, ctx.solver_rlimit)
     )
     return CheckResult.noted(
         NAME,
-        TITLE,
+        say.title,
         start,
-        f"{len(catalogue(ctx.ruleset))} rule parts against every reading of their points; {len(dead)} dead",
+        say("read", parts=len(catalogue(ctx.ruleset)), dead=len(dead)),
         proofs=queries,
-        findings=(to_finding(ctx.spec, ctx.ruleset, d) for d in dead),
+        findings=(to_finding(ctx.spec, ctx.ruleset, d, words) for d in dead),
     )

@@ -23,7 +23,7 @@ from dataclasses import replace
 from ...engine import Game
 from ...spec import Ruleset, Spec
 from ...spec.words import words_of
-from ...spec.words_model import Use, Words
+from ...spec.words_model import CheckWords, Use, Words
 from ..findings import (
     OPEN,
     Alternative,
@@ -42,12 +42,10 @@ from ..impact.scenes import scene_witness, skipped_scenes
 CHECK_NAME = "text_audit"
 
 
-def _silent(spec: Spec, verb: str) -> str:
-    """That the texts do not `verb` it: "neither text says" of 535's two, "the text does not say"
-    of one."""
-    if len(spec.sources) > 1:
-        return f"neither text {verb}s"
-    return f"the text does not {verb}"
+def _silent(spec: Spec, say: CheckWords, many: str, one: str) -> str:
+    """That the texts do not say it: sentence `many` of 535's two ("neither text says"), `one` of a
+    single text ("the text does not say")."""
+    return say(many if len(spec.sources) > 1 else one)
 
 
 def _alternative(words: Words, use: Use | None, ruleset: Ruleset, **blanks: str) -> Alternative | None:
@@ -58,6 +56,7 @@ def _alternative(words: Words, use: Use | None, ruleset: Ruleset, **blanks: str)
 
 def defect_findings(spec: Spec, ruleset: Ruleset) -> list[Finding]:
     words = words_of(spec)
+    say = words.check(CHECK_NAME)
     out: list[Finding] = []
     for code, source in sorted(spec.sources.items()):
         for n, text in enumerate(source.defects, start=1):
@@ -67,7 +66,7 @@ def defect_findings(spec: Spec, ruleset: Ruleset) -> list[Finding]:
                 Finding(
                     id=f"defect.source.{code}.{n}",
                     kind=FindingKind.DEFECT,
-                    title=f"The {source.language} text ({source.file.name}) is damaged",
+                    title=say("defect_source", language=source.language, file=source.file.name),
                     clauses=damaged,
                     detail=text,
                     check=CHECK_NAME,
@@ -86,7 +85,7 @@ def defect_findings(spec: Spec, ruleset: Ruleset) -> list[Finding]:
             Finding(
                 id=f"defect.{clause.id}",
                 kind=FindingKind.DEFECT,
-                title=f"Clause {clause.id} is damaged in one text",
+                title=say("defect_clause", clause=clause.id),
                 clauses=(clause.id,),
                 detail=clause.defect,
                 check=CHECK_NAME,
@@ -106,6 +105,7 @@ def _gap_severity(words: Words, subject: str) -> Severity:
 
 def gap_findings(spec: Spec, ruleset: Ruleset) -> list[Finding]:
     words = words_of(spec)
+    say = words.check(CHECK_NAME)
     out: list[Finding] = []
     # The blanks of a parameter's alternative (the point table's): the same for every parameter.
     table = points_by_value(ruleset.ranks, dict(ruleset.point_items))
@@ -122,7 +122,11 @@ def gap_findings(spec: Spec, ruleset: Ruleset) -> list[Finding]:
             Finding(
                 id=f"gap.parameter.{param.name}",
                 kind=FindingKind.GAP,
-                title=f"Undefined: {name} ({_silent(spec, 'give')} it)",
+                title=say(
+                    "gap_parameter",
+                    name=name,
+                    silent=_silent(spec, say, "neither_gives", "one_does_not_give"),
+                ),
                 # A value no clause mentions is shown against the clauses of the point it feeds.
                 clauses=param.cites or (spec.variation_points[related].cites if related else ()),
                 detail=param.explain,
@@ -153,9 +157,13 @@ def gap_findings(spec: Spec, ruleset: Ruleset) -> list[Finding]:
             Finding(
                 id=f"gap.point.{vp.name}",
                 kind=FindingKind.GAP,
-                title=f"Undefined: {vp.question}",
+                title=say("gap_point", question=vp.question),
                 clauses=vp.cites,
-                detail=f"{_silent(spec, 'say').capitalize()}. {vp.rationale}",
+                detail=say(
+                    "gap_point_detail",
+                    silent=_silent(spec, say, "neither_says", "one_does_not_say"),
+                    rationale=vp.rationale,
+                ),
                 check=CHECK_NAME,
                 severity=_gap_severity(words, vp.name),
                 variation_point=vp.name,
@@ -170,6 +178,7 @@ def gap_findings(spec: Spec, ruleset: Ruleset) -> list[Finding]:
 
 def mismatch_findings(spec: Spec, ruleset: Ruleset) -> list[Finding]:
     words = words_of(spec)
+    say = words.check(CHECK_NAME)
     out: list[Finding] = []
     for m in words.mismatches:
         clause = spec.clauses.get(m.clause)
@@ -188,7 +197,7 @@ def mismatch_findings(spec: Spec, ruleset: Ruleset) -> list[Finding]:
                 kind=FindingKind.MISMATCH,
                 title=m.title,
                 clauses=(m.clause,),
-                detail=f"German: \u201c{m.de_quote}\u201d. Spanish: \u201c{m.es_quote}\u201d. {m.detail}",
+                detail=say("mismatch_detail", german=m.de_quote, spanish=m.es_quote, detail=m.detail),
                 check=CHECK_NAME,
                 severity=Severity(m.severity),
                 variation_point=point,
@@ -202,14 +211,15 @@ def mismatch_findings(spec: Spec, ruleset: Ruleset) -> list[Finding]:
     for clause in spec.clauses.values():
         if (clause.de is None) == (clause.es is None):
             continue
-        present, missing = ("German", "Spanish") if clause.de is not None else ("Spanish", "German")
+        german, spanish = say("german"), say("spanish")
+        present, missing = (german, spanish) if clause.de is not None else (spanish, german)
         out.append(
             Finding(
                 id=f"mismatch.only_one_text.{clause.id}",
                 kind=FindingKind.MISMATCH,
-                title=f"Clause {clause.id} is in the {present} text only",
+                title=say("only_one_text", clause=clause.id, present=present),
                 clauses=(clause.id,),
-                detail=f"The {missing} text has nothing that corresponds to this {present} clause.",
+                detail=say("only_one_text_detail", missing=missing, present=present),
                 check=CHECK_NAME,
                 severity=Severity(words.only_one_text.severity),
                 alternative=_alternative(words, words.only_one_text, ruleset, clause=clause.id),
@@ -245,17 +255,22 @@ def check_text_audit(ctx: CheckContext) -> CheckResult:
     """The text audit as a check for the runner."""
     start = time.perf_counter()
     findings = text_audit(ctx.spec, ctx.ruleset, ctx.engine)
-    known = len(words_of(ctx.spec).mismatches)
+    words = words_of(ctx.spec)
+    say = words.check(CHECK_NAME)
     return CheckResult(
         name=CHECK_NAME,
-        title="Text audit: source defects, undefined terms and German/Spanish mismatches",
+        title=say.title,
         seconds=time.perf_counter() - start,
         exhaustive=len(ctx.spec.clauses),
         findings=findings,
         notes=(
-            f"{len(ctx.spec.clauses)} clauses, {len(ctx.spec.parameters)} parameters and "
-            f"{len(ctx.spec.variation_points)} variation points read; {known} known "
-            "German/Spanish differences looked for",
+            say(
+                "read",
+                clauses=len(ctx.spec.clauses),
+                parameters=len(ctx.spec.parameters),
+                points=len(ctx.spec.variation_points),
+                known=len(words.mismatches),
+            ),
             # The words file's scenes this spec cannot supply: the findings they would show go without.
             *skipped_scenes(ctx.spec, ctx.ruleset),
         ),

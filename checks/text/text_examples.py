@@ -23,6 +23,7 @@ import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
 
 from ...spec import Ruleset, Spec
 from ...spec.words import words_of
+from ...spec.words_model import Words
 from ..findings import (
     CheckContext,
     CheckResult,
@@ -55,7 +56,6 @@ from ..oracles.z3model import (
 from .labels import Label, ParameterPin, ReadingPin, Stated, names, readings_in
 
 NAME = "text_examples"
-TITLE = "The texts' own examples against every reading and the spec's parameters (Z3, unsat cores)"
 
 
 @dataclass
@@ -594,33 +594,29 @@ def check_pair(spec: Spec, ruleset: Ruleset, a: Example, b: Example, rlimit: int
     return Conflict((a.id, b.id), (), core) if unsat else None
 
 
-def to_finding(spec: Spec, ruleset: Ruleset, conflict: Conflict) -> Finding:
-    words = words_of(spec)
+def to_finding(spec: Spec, ruleset: Ruleset, conflict: Conflict, words: Words) -> Finding:
+    say = words.check(NAME)
     by_id = {e.id: e for e in EXAMPLES}
     examples = [by_id[label] for label in conflict.labels]
     readings_text = ", ".join(f"{p}={r}" for p, r in conflict.combo)
     chosen = dict(ruleset.reading_items)
     under_ruleset = all(chosen.get(p) == r for p, r in conflict.combo)
-    said = "; ".join(f"{e.id}: \u201c{e.quote}\u201d" for e in examples)
+    said = "; ".join(say("quoted", example=e.id, quote=e.quote) for e in examples)
+    core = ", ".join(names(conflict.core))
     if len(examples) == 2:
-        title = f"The texts contradict each other: {examples[0].id} against {examples[1].id}"
-        detail = (
-            f"{said}. These cannot both hold under any reading or parameter values (unsat core: "
-            f"{', '.join(names(conflict.core))})."
-        )
+        title = say("contradict", first=examples[0].id, second=examples[1].id)
+        detail = say("contradict_detail", said=said, core=core)
         suffix = "-".join(e.id.split("@")[-1] for e in examples)
         pair = next((m for m in words.mismatches if m.pair == examples[0].clause), None)
         fid = f"mismatch.{pair.key}" if pair else f"text.{examples[0].clause}.{suffix}"
         point, wording = (pair.variation_point, pair.wording) if pair else (None, None)
     else:
         point, wording = None, None
-        title = f"{examples[0].id} conflicts with " + (
-            f"the reading {readings_text}" if conflict.combo else "the spec's parameters"
+        against = (
+            say("against_reading", readings=readings_text) if conflict.combo else say("against_parameters")
         )
-        detail = (
-            f"The text says {said}; under {readings_text or 'the spec as written'} this cannot hold "
-            f"(unsat core: {', '.join(names(conflict.core))})."
-        )
+        title = say("conflicts", example=examples[0].id, against=against)
+        detail = say("conflict_detail", said=said, under=readings_text or say("as_written"), core=core)
         fid = f"text.{examples[0].id}" + (
             f".{'.'.join(f'{p}={r}' for p, r in conflict.combo)}" if conflict.combo else ""
         )
@@ -690,13 +686,19 @@ def check_text_examples(ctx: CheckContext) -> CheckResult:
         ctx,
         lambda: text_conflicts(ctx.spec, ctx.ruleset, ctx.solver_rlimit, ctx.level != "quick"),
     )
+    words = words_of(ctx.spec)
+    say = words.check(NAME)
     return CheckResult.noted(
         NAME,
-        TITLE,
+        say.title,
         start,
-        f"{len(EXAMPLES)} text examples against "
-        + ("the ruleset" if ctx.level == "quick" else "every reading of their points")
-        + f", {len(TEXT_PAIRS)} German/Spanish pairs; {len(conflicts)} conflict(s)",
+        say(
+            "read",
+            examples=len(EXAMPLES),
+            scope=say("scope_ruleset" if ctx.level == "quick" else "scope_every"),
+            pairs=len(TEXT_PAIRS),
+            conflicts=len(conflicts),
+        ),
         proofs=queries,
-        findings=(to_finding(ctx.spec, ctx.ruleset, c) for c in conflicts),
+        findings=(to_finding(ctx.spec, ctx.ruleset, c, words) for c in conflicts),
     )
