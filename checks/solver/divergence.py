@@ -26,6 +26,7 @@ import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
 from ...engine import Move, Position
 from ...engine.engines import Engine
 from ...spec import Ruleset, Spec, SpecError, VariationPoint
+from ...spec.words import words_of
 from ..findings import (
     CheckContext,
     CheckResult,
@@ -59,7 +60,6 @@ from ..play.conformance import model_answer, ruleset_with
 from ..text.text_audit import proposal_for_point
 
 NAME = "divergence"
-TITLE = "Smallest situation per variation point where its readings play differently"
 
 
 @dataclass(frozen=True)
@@ -634,13 +634,9 @@ def witnesses(ctx: CheckContext) -> tuple[list[tuple[str, Witness | None]], int]
 
 def check_divergence(ctx: CheckContext) -> CheckResult:
     start = time.perf_counter()
+    say = words_of(ctx.spec).check(NAME)
     if ctx.level == "quick":
-        return CheckResult.noted(
-            NAME,
-            TITLE,
-            start,
-            "not run at level quick: the witness searches take several seconds; run --level ci",
-        )
+        return CheckResult.noted(NAME, say.title, start, say("quick"))
     # Pure in the spec, ruleset and level -- and the engine, which deals for the first_leader witness.
     key = (
         "divergence",
@@ -657,7 +653,7 @@ def check_divergence(ctx: CheckContext) -> CheckResult:
     for point, witness in found:
         vp = ctx.spec.variation_points[point]
         if witness is None:
-            notes.append(f"{point}: no situation within the bounds where its readings differ")
+            notes.append(say("no_witness", point=point))
         findings.append(
             Finding(
                 id=f"vp.{point}",
@@ -665,11 +661,11 @@ def check_divergence(ctx: CheckContext) -> CheckResult:
                 title=vp.question,
                 clauses=vp.cites,
                 detail=(
-                    f"The readings of {point} decide the same situation differently: {witness.summary}."
+                    say("differ", point=point, summary=witness.summary)
                     if witness
-                    else f"No situation within the bounds separates the readings of {point}."
+                    else say("inseparable", point=point)
                 )
-                + ("" if vp.in_text else " The texts do not settle this point at all."),
+                + ("" if vp.in_text else say("not_in_text")),
                 check=NAME,
                 severity=Severity.MEDIUM if vp.in_text else Severity.LOW,
                 variation_point=point,
@@ -682,12 +678,12 @@ def check_divergence(ctx: CheckContext) -> CheckResult:
         )
     return CheckResult(
         name=NAME,
-        title=TITLE,
+        title=say.title,
         seconds=time.perf_counter() - start,
         proofs=proofs,
         findings=tuple(findings),
         notes=tuple(notes),
         # The points searched: a direct witness (the deal, who leads) takes no solver query.
         examined=len(found),
-        warnings=() if found else ("examined nothing: the spec declares no variation point to search",),
+        warnings=() if found else (say("nothing"),),
     )

@@ -11,13 +11,14 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
 
 from ...spec import Ruleset, Spec
 from ...spec.words import words_of
+from ...spec.words_model import Words
 from ..findings import (
     CheckContext,
     CheckResult,
@@ -50,7 +51,6 @@ from ..oracles.z3model import (
 )
 
 NAME = "proofs"
-TITLE = "Properties of the rules proved within the bounds for every reading combination (Z3)"
 
 
 @dataclass
@@ -75,12 +75,15 @@ def setup(spec: Spec, ruleset: Ruleset, rlimit: int, all_readings: bool = True) 
 @dataclass(frozen=True)
 class Property:
     id: str
-    title: str
+    # Its title: the words file's sentence `says` of the check, with `blanks` (named, not written,
+    # so that a memoised proof holds no words).
+    says: str
     clauses: tuple[str, ...]
     points: tuple[str, ...]  # the points whose readings a counterexample is reported with
     kind: str  # finding kind when it fails
     # Builds the negation (a counterexample) and a reader that turns a Z3 model into witness data.
     counterexample: Callable[[Setup], tuple[Any, Callable[[z3.ModelRef], dict[str, Any]]]]
+    blanks: Mapping[str, str | int] = field(default_factory=dict)
 
 
 def _pile_vars(prefix: str) -> tuple[z3.ArithRef, z3.ArithRef]:
@@ -216,18 +219,19 @@ PROPERTIES: tuple[Property, ...] = (
     *(
         Property(
             id=f"order.{KIND_NAMES[kind]}.{shape}",
-            title=f"Comparing {KIND_NAMES[kind]}s of one size is {shape}",
+            says="order",
             clauses=(f"pile.{KIND_NAMES[kind]}", "action.overwrite"),
             points=("eight_rank",) if kind != RUN else ("run_order", "run_gaps", "run_wrap"),
             kind="gap",
             counterexample=_order(kind, shape),
+            blanks={"kind": KIND_NAMES[kind], "shape": shape},
         )
         for kind in (SINGLE, SET, RUN)
         for shape in ("irreflexive", "asymmetric", "transitive", "total")
     ),
     Property(
         "lead.always",
-        "The player who leads always has a legal play",
+        "lead_always",
         ("lead.no_pass", "turn.cards"),
         (),
         "contradiction",
@@ -235,7 +239,7 @@ PROPERTIES: tuple[Property, ...] = (
     ),
     Property(
         "add.window",
-        "Every legal add places the pile's rank or cards touching the pile's ends",
+        "add_window",
         ("action.add",),
         ("add_to_single", "add_run_ends", "run_gaps", "run_wrap"),
         "gap",
@@ -243,7 +247,7 @@ PROPERTIES: tuple[Property, ...] = (
     ),
     Property(
         "overwrite.never_closes",
-        "An overwrite never ends a trick by reaching a closing size",
+        "overwrite_never_closes",
         ("action.overwrite", "trick.end.set", "trick.end.run"),
         ("five_player_copies", "five_player_set_close"),
         "gap",
@@ -251,7 +255,7 @@ PROPERTIES: tuple[Property, ...] = (
     ),
     Property(
         "lead.never_rule_of_8",
-        "The opening play is never the Rule of 8",
+        "lead_never_rule_of_8",
         ("eight.exemption",),
         ("eight_forms",),
         "contradiction",
@@ -287,10 +291,11 @@ def _block(s: Setup, combo: Mapping[str, str]) -> Any:
 @dataclass(frozen=True)
 class Result:
     property: str
-    title: str
+    says: str  # as Property's
     clauses: tuple[str, ...]
     kind: str
     failing: tuple[tuple[dict[str, str], dict[str, Any]], ...]
+    blanks: Mapping[str, str | int] = field(default_factory=dict)
 
 
 def prove(s: Setup, prop: Property, limit: int) -> tuple[Result, int]:
@@ -310,7 +315,7 @@ def prove(s: Setup, prop: Property, limit: int) -> tuple[Result, int]:
             break
         s.solver.add(_block(s, combo))
     s.solver.pop()
-    return Result(prop.id, prop.title, prop.clauses, prop.kind, tuple(failing)), queries
+    return Result(prop.id, prop.says, prop.clauses, prop.kind, tuple(failing), prop.blanks), queries
 
 
 def prove_reachable(s: Setup, kind: int, limit: int, all_readings: bool = True) -> tuple[list[Result], int]:
@@ -343,30 +348,34 @@ def prove_reachable(s: Setup, kind: int, limit: int, all_readings: bool = True) 
         results.append(
             Result(
                 f"reach.{name}_close.players-{players}",
-                f"A {name} can reach its closing size with {players} players",
+                "reach_close",
                 ("trick.end.set", "deck.copies")
                 if kind == SET
                 else ("trick.end.run", "pile.run", "deck.ranks"),
                 "contradiction",
                 tuple(failing[:limit]),
+                {"kind": name, "players": players},
             )
         )
     return results, queries
 
 
-def to_finding(spec: Spec, ruleset: Ruleset, r: Result) -> Finding:
+def to_finding(spec: Spec, ruleset: Ruleset, r: Result, words: Words) -> Finding:
+    say = words.check(NAME)
     combos = [c for c, _ in r.failing]
     chosen = dict(ruleset.reading_items)
     under_ruleset = any(all(chosen.get(p) == v for p, v in c.items()) for c in combos)
     first_combo, first_witness = r.failing[0]
-    listed = "; ".join(", ".join(f"{p}={v}" for p, v in sorted(c.items())) or "every reading" for c in combos)
+    every = say("every_reading")
+    listed = "; ".join(", ".join(f"{p}={v}" for p, v in sorted(c.items())) or every for c in combos)
+    title = say(r.says, **r.blanks)
     reach_players = first_witness.get("players") if r.property.startswith("reach.") else None
     return Finding(
         id=f"proof.{r.property}",
         kind=FindingKind(r.kind),
-        title=f"Fails: {r.title}",
+        title=say("fails", property=title),
         clauses=r.clauses,
-        detail=f"The property '{r.title}' fails under: {listed}.",
+        detail=say("fails_detail", property=title, combos=listed),
         check=NAME,
         severity=Severity.HIGH if under_ruleset else Severity.MEDIUM,
         variation_point=next(iter(first_combo), None) if len(first_combo) == 1 else None,
@@ -378,14 +387,15 @@ def to_finding(spec: Spec, ruleset: Ruleset, r: Result) -> Finding:
             ruleset,
             first_readings((p, v) for c in combos for p, v in sorted(c.items())),
             players=(reach_players,) if reach_players is not None else (),
-            scene=words_of(spec).scene_for(NAME, r.property),
+            scene=words.scene_for(NAME, r.property),
         )
         if len(first_combo) != 1 and r.kind == FindingKind.CONTRADICTION
         else None,
         readings=readings_of(spec, ((p, v) for c in combos for p, v in sorted(c.items()))),
         witness=Witness(
-            summary="under "
-            + (", ".join(f"{p}={v}" for p, v in sorted(first_combo.items())) or "every reading"),
+            summary=say(
+                "under", readings=", ".join(f"{p}={v}" for p, v in sorted(first_combo.items())) or every
+            ),
             situation=first_witness,
             outcomes={"property": "fails"},
             cards=len(first_witness.get("hand", []))
@@ -421,15 +431,21 @@ def check_proofs(ctx: CheckContext) -> CheckResult:
     results, queries = memo_check(
         "proofs", ctx, lambda: run_proofs(ctx.spec, ctx.ruleset, ctx.level, ctx.solver_rlimit)
     )
+    words = words_of(ctx.spec)
+    say = words.check(NAME)
     held = [r for r in results if not r.failing]
-    findings = [to_finding(ctx.spec, ctx.ruleset, r) for r in results if r.failing]
-    scope = "the checked ruleset's readings" if ctx.level == "quick" else "every reading combination"
+    findings = [to_finding(ctx.spec, ctx.ruleset, r, words) for r in results if r.failing]
     return CheckResult.noted(
         NAME,
-        TITLE,
+        say.title,
         start,
-        f"{len(held)} of {len(results)} properties hold under {scope}: "
-        + ", ".join(r.property for r in held),
+        say(
+            "read",
+            held=len(held),
+            total=len(results),
+            scope=say("scope_ruleset" if ctx.level == "quick" else "scope_every"),
+            names=", ".join(r.property for r in held),
+        ),
         proofs=queries,
         findings=findings,
     )
