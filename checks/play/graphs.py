@@ -35,6 +35,8 @@ from ...engine.engines import Engine
 from ...engine.state import Event, TrickEnd
 from ...spec import Ruleset, Spec, SpecError
 from ...spec.vocabulary import Vocabulary
+from ...spec.words import words_of
+from ...spec.words_model import CheckWords
 from ..findings import (
     CheckContext,
     CheckResult,
@@ -111,9 +113,11 @@ def _changed(base: Ruleset, rs: Ruleset) -> dict[str, str]:
     return {p: r for p, r in rs.reading_items if base.reading(p) != r}
 
 
-def _label(base: Ruleset, rs: Ruleset) -> str:
+def _label(base: Ruleset, rs: Ruleset, under_check: str) -> str:
+    """How the graph checks name `rs`: its readings that differ from `base`'s, or `under_check`
+    (the words file's) where none does."""
     changed = _changed(base, rs)
-    return ",".join(f"{p}={r}" for p, r in changed.items()) or "the ruleset under check"
+    return ",".join(f"{p}={r}" for p, r in changed.items()) or under_check
 
 
 # ---- (a) rank succession ------------------------------------------------------------------------
@@ -155,14 +159,16 @@ def _side_by_side(
     """The graph checks' subjects, at the smallest table: for every combination of the readings of
     `points`, the ruleset, the spec's rules, the engine under check, and the label messages name it by."""
     players = max(ctx.ruleset.players_min, 2)
+    under_check = words_of(ctx.spec).check("graphs")("under_check")
     for rs in variants(ctx.spec, ctx.ruleset, points, all_combinations=True):
-        yield rs, SpecRules(rs, players), ctx.engine(rs, players), _label(ctx.ruleset, rs)
+        yield rs, SpecRules(rs, players), ctx.engine(rs, players), _label(ctx.ruleset, rs, under_check)
 
 
 def check_succession(ctx: CheckContext) -> CheckResult:
     """(a) The rank-succession graph per reading: the engine's against the spec's."""
     require_readings(ctx)
     started = time.perf_counter()
+    say = words_of(ctx.spec).check("graphs.succession")
     failures: list[Failure] = []
     notes: list[str] = []
     compared = 0
@@ -205,14 +211,21 @@ def check_succession(ctx: CheckContext) -> CheckResult:
                     len(run),
                 )
             )
-        cycle = "a cycle (runs wrap round)" if not nx.is_directed_acyclic_graph(want) else "no cycle"
+        cycle = say("cycle") if not nx.is_directed_acyclic_graph(want) else say("no_cycle")
         notes.append(
-            f"{label}: rank groups {_components(want)}; {cycle}; {len(spec_runs)} runs of "
-            f"{rs.min_run_size}-{max_run} cards"
+            say(
+                "read",
+                label=label,
+                groups=_components(want),
+                cycle=cycle,
+                runs=len(spec_runs),
+                low=rs.min_run_size,
+                high=max_run,
+            )
         )
     return CheckResult(
         name="graphs.succession",
-        title="Rank-succession graph per reading (runs are its paths)",
+        title=say.title,
         seconds=time.perf_counter() - started,
         exhaustive=compared,
         failures=tuple(_dedupe(failures, ctx.ruleset)),
@@ -263,6 +276,7 @@ def check_beats(ctx: CheckContext) -> CheckResult:
     """(b) The beats graph per pile kind, size and reading: acyclic, the spec's, longest chain."""
     require_readings(ctx)
     started = time.perf_counter()
+    say = words_of(ctx.spec).check("graphs.beats")
     failures: list[Failure] = []
     findings: list[Finding] = []
     notes: list[str] = []
@@ -297,7 +311,8 @@ def check_beats(ctx: CheckContext) -> CheckResult:
                     )
                 )
             if nx.is_directed_acyclic_graph(got):
-                chains.append(f"{kind} {size}: {nx.dag_longest_path_length(got) + 1} of {len(piles)}")
+                length = nx.dag_longest_path_length(got) + 1
+                chains.append(say("chain", kind=kind, size=size, length=length, piles=len(piles)))
                 continue
             cycle = [edge[0] for edge in nx.find_cycle(got)]
             text = " > ".join(str(p) for p in [*cycle, cycle[0]])
@@ -306,9 +321,9 @@ def check_beats(ctx: CheckContext) -> CheckResult:
                     Finding(
                         id=f"graphs.beats.cycle.{kind}-{size}",
                         kind=FindingKind.CONTRADICTION,
-                        title=f"Overwriting {kind}s of {size} cards goes round in a circle",
+                        title=say("cycle", kind=kind, size=size),
                         clauses=("action.overwrite", f"pile.{kind}"),
-                        detail=f"Under {label} the spec's order of {kind}s of {size} has a cycle: {text}.",
+                        detail=say("cycle_detail", label=label, kind=kind, size=size, cycle=text),
                         check="graphs.beats",
                         severity=Severity.HIGH,
                         witness=Witness(
@@ -332,16 +347,15 @@ def check_beats(ctx: CheckContext) -> CheckResult:
                         sum(p.size for p in cycle) + cycle[0].size,
                     )
                 )
-        notes.append(f"{label}: longest overwrite chains (piles in chain of piles) {'; '.join(chains)}")
+        notes.append(say("chains", label=label, chains="; ".join(chains)))
     return CheckResult(
         name="graphs.beats",
-        title="Beats graph per pile kind, size and reading (acyclic, longest overwrite chain)",
+        title=say.title,
         seconds=time.perf_counter() - started,
         exhaustive=compared,
         findings=tuple(findings),
         failures=tuple(_dedupe(failures, ctx.ruleset)),
-        notes=tuple(notes[:4])
-        + ((f"... {len(notes) - 4} more reading combinations",) if len(notes) > 4 else ()),
+        notes=tuple(notes[:4]) + ((say("more", count=len(notes) - 4),) if len(notes) > 4 else ()),
     )
 
 
@@ -529,6 +543,8 @@ def _start(game: Engine, deal: Deal) -> State | None:
 def check_endgames(ctx: CheckContext) -> CheckResult:
     """(c) Exhaustive state graphs of small endgames per reading, every invariant on every move."""
     require_readings(ctx)
+    words = words_of(ctx.spec)
+    say, under_check = words.check("graphs.endgames"), words.check("graphs")("under_check")
     started = time.perf_counter()
     plan = PLANS[ctx.level]
     deals = sorted(
@@ -567,7 +583,7 @@ def check_endgames(ctx: CheckContext) -> CheckResult:
             transitions += result.transitions
             counts.append(result.states)
             endings.update(result.endings)
-            for failure in _graph_failures(ctx, rs, deal, game, result):
+            for failure in _graph_failures(rs, deal, game, result, _label(ctx.ruleset, rs, under_check)):
                 key = failure.message.split(":", 1)[0]
                 rank = (
                     failure.witness.cards if failure.witness else 0,
@@ -575,35 +591,36 @@ def check_endgames(ctx: CheckContext) -> CheckResult:
                 )
                 if key not in best or rank < best[key][0]:
                     best[key] = (rank, failure)
-        label = _label(ctx.ruleset, rs)
+        label = _label(ctx.ruleset, rs, under_check)
         never = [e for e in TRICK_END_REASONS if endings[e] == 0]
         if never and not best:
-            findings.append(_never_finding(ctx, rs, label, never, len(counts)))
+            findings.append(_never_finding(ctx, rs, label, never, len(counts), say))
         seen = ", ".join(f"{e} {endings[e]}" for e in TRICK_END_REASONS)
         notes.append(
-            f"{label}: {len(counts)} endgames, {sum(counts)} states (largest {max(counts, default=0)}); "
-            f"trick endings {seen}"
+            say(
+                "read",
+                label=label,
+                endgames=len(counts),
+                states=sum(counts),
+                largest=max(counts, default=0),
+                endings=seen,
+            )
         )
-    summary = (
-        f"{graphs} endgame graphs, {states} states, {transitions} moves, all acyclic and without dead ends"
-        if not best
-        else f"{graphs} endgame graphs, {states} states, {transitions} moves"
-    )
+    summary = say("counted" if best else "all_sound", graphs=graphs, states=states, moves=transitions)
     return CheckResult(
         name="graphs.endgames",
-        title="Exhaustive endgame state graphs per reading (every invariant on every move)",
+        title=say.title,
         seconds=time.perf_counter() - started,
         exhaustive=states,
         findings=tuple(findings),
         failures=tuple(f for _, f in sorted(best.values(), key=lambda x: (x[0], x[1].message))),
-        notes=(summary, *notes[:3], *((f"... {len(notes) - 3} more rulesets",) if len(notes) > 3 else ())),
+        notes=(summary, *notes[:3], *((say("more", count=len(notes) - 3),) if len(notes) > 3 else ())),
     )
 
 
 def _graph_failures(
-    ctx: CheckContext, rs: Ruleset, deal: Deal, game: Engine, result: EndgameGraph
+    rs: Ruleset, deal: Deal, game: Engine, result: EndgameGraph, label: str
 ) -> Iterator[Failure]:
-    label = _label(ctx.ruleset, rs)
     for violation, state, moves in result.violations[:1]:
         scenario = {
             "profile": rs.profile,
@@ -647,7 +664,7 @@ def _graph_failures(
 
 
 def _never_finding(
-    ctx: CheckContext, rs: Ruleset, label: str, never: list[TrickEndReason], deals: int
+    ctx: CheckContext, rs: Ruleset, label: str, never: list[TrickEndReason], deals: int, say: CheckWords
 ) -> Finding:
     clause = {
         TrickEndReason.ALL_PASSED: "trick.end.passes",
@@ -660,12 +677,9 @@ def _never_finding(
     return Finding(
         id=f"graphs.endgames.never.{'+'.join(never)}.{ident}",
         kind=FindingKind.DEAD_CLAUSE,
-        title=f"Trick endings never reached in small endgames: {', '.join(never)}",
+        title=say("never", endings=", ".join(never)),
         clauses=tuple(clause[e] for e in never),
-        detail=(
-            f"Under {label}, none of {deals} exhaustively explored endgames (including hand-picked ones "
-            f"built to reach every ending) ends a trick by {', '.join(never)}: a dead-clause candidate."
-        ),
+        detail=say("never_detail", label=label, deals=deals, endings=", ".join(never)),
         check="graphs.endgames",
         severity=Severity.LOW,
         readings=readings_of(ctx.spec, changed.items()),

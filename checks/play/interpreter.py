@@ -14,6 +14,7 @@ from typing import Any
 from ...engine.interpreter import SpecEngine
 from ...engine.state import Event, Move, Position, State
 from ...spec import SpecError
+from ...spec.words import words_of
 from ..findings import CheckContext, CheckResult, Failure, Witness
 
 #: Matches per player count, and the most moves of one, at each level.
@@ -35,11 +36,12 @@ def _events(events: tuple[Event, ...]) -> list[dict[str, Any]]:
 
 def check_interpreter(ctx: CheckContext) -> CheckResult:
     ruleset = ctx.ruleset
+    say = words_of(ctx.spec).check("interpreter")
     if ctx.engine is SpecEngine:
         # Where the reference does not play the rules, the interpreter is the engine under check:
         # it would be compared with itself.
-        reason = "not run: the engine under check is the spec interpreter itself"
-        return CheckResult(name="interpreter", title="", seconds=0.0, skipped=reason, notes=(reason,))
+        reason = say("itself")
+        return CheckResult(name="interpreter", title=say.title, seconds=0.0, skipped=reason, notes=(reason,))
     steps = 0
     failures: list[Failure] = []
     for players in range(ruleset.players_min, ruleset.players_max + 1):
@@ -57,9 +59,14 @@ def check_interpreter(ctx: CheckContext) -> CheckResult:
                 break
         if failures:
             break
-    notes = (f"{steps:,} moves compared with the spec interpreter",)
+    notes = (say("read", moves=f"{steps:,}"),)
     return CheckResult(
-        name="interpreter", title="", seconds=0.0, generated=steps, failures=tuple(failures), notes=notes
+        name="interpreter",
+        title=say.title,
+        seconds=0.0,
+        generated=steps,
+        failures=tuple(failures),
+        notes=notes,
     )
 
 

@@ -33,6 +33,7 @@ from ...engine import Game, Move, State
 from ...engine.engines import Engine
 from ...engine.state import Event
 from ...spec import Ruleset, Spec
+from ...spec.words import words_of
 from ..findings import CheckContext, CheckResult, EngineFactory, Failure, Level, ModelLimit, Witness
 from ..hypothesis_env import hypothesis_settings, private_hypothesis_home
 from ..oracles.rules_model import RULES_VOCABULARY, SpecRules
@@ -375,15 +376,20 @@ def check_matches(ctx: CheckContext) -> CheckResult:
     if broken is not None:
         failures.append(machine_failure(broken))
     stats = machine.stats
+    say = words_of(ctx.spec).check("invariants.matches")
     notes = (
-        f"{stats.examples} generated matches under {len(stats.rulesets)} rulesets "
-        f"(the one under check, the profiles, random reading combinations); "
-        f"{stats.steps} moves and {stats.states} states checked; {stats.matches_finished} matches played "
-        "to the end",
+        say(
+            "read",
+            examples=stats.examples,
+            rulesets=len(stats.rulesets),
+            steps=stats.steps,
+            states=stats.states,
+            finished=stats.matches_finished,
+        ),
     )
     return CheckResult(
         name="invariants.matches",
-        title="Invariants at every step of whole matches (Hypothesis state machine)",
+        title=say.title,
         seconds=time.perf_counter() - started,
         generated=stats.states,
         failures=tuple(failures),
