@@ -322,7 +322,7 @@ class _Blanks(dict[str, str]):
 
 
 class _Filled(dict[str, object]):
-    """A check sentence's blanks: a value of any type, written as str() writes it."""
+    """A check sentence's blanks: a number, an id or a sentence, written as format() writes it."""
 
     def __missing__(self, key: str) -> str:
         return ""

@@ -511,7 +511,7 @@ def check_decisions(ctx: CheckContext) -> CheckResult:
         findings.append(decision_finding(ctx.spec, ctx.ruleset, decision, variant, found))
     return CheckResult(
         name="discovery.decisions",
-        title="The engine's own decisions where the texts are silent, each against its other choice",
+        title=words.check("discovery.decisions").title,
         seconds=time.perf_counter() - started,
         exhaustive=tables,
         findings=tuple(findings),

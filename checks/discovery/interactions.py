@@ -85,7 +85,6 @@ from ..play.graphs import HAND_PICKED, Deal, seeded_deals
 from .liveness.outcome import players_text
 
 CHECK = "discovery.interactions"
-TITLE = "Rule interactions: pairs and triples of rules that meet on one play, each order played"
 
 #: How an ending ranks: an immediate rule that ends a round also ends the trick within it.
 _ENDS_LEVEL = {"trick_ends": 1, "round_ends": 2, "match_ends": 3}
@@ -1194,7 +1193,7 @@ def check_interactions(ctx: CheckContext) -> CheckResult:
     notes.insert(0, f"{len(found.verdicts)} candidates from the rules' when/decides: {summary}; {scope}")
     return CheckResult(
         name=CHECK,
-        title=TITLE,
+        title=words_of(ctx.spec).check(CHECK).title,
         seconds=time.perf_counter() - started,
         exhaustive=found.plays,
         proved=tuple(proved),

@@ -61,7 +61,6 @@ from .mutants import MUTANTS, Mutant
 from .oracle import ENDED_BY, Kill, ask_questions, contradicted, play_violation, question_of
 
 NAME = "discovery.mutants"
-TITLE = "Engine mutants against the texts: the silences nobody declared (mutation analysis)"
 
 Verdict = Literal["equivalent", "killed", "already_asked", "silence"]
 
@@ -741,7 +740,7 @@ def check_mutants(ctx: CheckContext) -> CheckResult:
     void = unexamined(ctx.ruleset, found)
     return CheckResult(
         name=NAME,
-        title=TITLE,
+        title=words_of(ctx.spec).check(NAME).title,
         seconds=time.perf_counter() - started,
         mutants=len(found.outcomes),
         exhaustive=sum(o.trial.tables for o in found.outcomes),

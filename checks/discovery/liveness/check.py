@@ -41,7 +41,6 @@ from .small_domains import deal, run_reachable, set_reachable, turn_order
 from .states import stated_otherwise, states
 
 NAME = "discovery.liveness"
-TITLE = "Every trick, round and match ends; whoever moves can move"
 MATCH_END_TOPIC = "liveness.match_end"
 
 
@@ -269,7 +268,7 @@ def check_liveness(ctx: CheckContext) -> CheckResult:
     held = len(proved)
     return CheckResult(
         name=NAME,
-        title=TITLE,
+        title=all_words.check(NAME).title,
         seconds=time.perf_counter() - started,
         proofs=sum(o.queries for o in analysis.outcomes),
         exhaustive=sum(o.cases for o in analysis.outcomes),

@@ -34,7 +34,6 @@ from .operators import OPERATORS, RuleMutant, mutants
 NAME = "discovery.rules"
 #: The verdicts whose mutants the result names one by one.
 NAMED = ("silence", "already_asked", "broken")
-TITLE = "Mutants of the rules: every part of every rule under generic operators, each classified"
 
 #: How many mutants a level classifies (None: all of them).
 SELECTION: dict[Level, int | None] = {"quick": 2, "ci": 6, "deep": None}
@@ -140,7 +139,7 @@ def check_rule_mutants(ctx: CheckContext) -> CheckResult:
     rule_order = tuple(r.id for r in ctx.ruleset.rules)
     return CheckResult(
         name=NAME,
-        title=TITLE,
+        title=words_of(ctx.spec).check(NAME).title,
         seconds=time.perf_counter() - started,
         mutants=len(verdicts),
         proofs=sum(1 for v in verdicts if v.verdict == "equivalent"),
