@@ -313,10 +313,7 @@ def test_a_decision_names_the_spec_s_numbers(tmp_path: Path) -> None:
     # With 3 copies of 13 ranks two players are dealt 12 of 39 cards: 15 are set aside, not 28.
     spec = load_spec(write_spec_copy(tmp_path / "copy.yaml", THREE_COPIES_TO_30))
     engine = words_of(spec).decisions["two_player_hands"].engine
-    assert (
-        engine.words
-        == "With 2 players each player is dealt 12 cards; the other 15 cards are set aside."
-    )
+    assert engine.words == "With 2 players each player is dealt 12 cards; the other 15 cards are set aside."
     other = words_of(SPEC).decisions["two_player_hands"].other
     assert "one hand of 24 cards" in other.words and "{" not in other.words + other.label
     assert "28 set aside" in words_of(SPEC).decisions["two_player_hands"].why

@@ -180,7 +180,7 @@ def test_a_mistake_in_the_words_is_one_line_naming_file_and_line(
 
 def test_an_evidence_id_the_spec_cites_must_be_in_the_evidence_table(tmp_path: Path) -> None:
     spec_text = (
-        embedded_spec_path().read_text(encoding="utf-8").replace("evidence: [E9]", "evidence: [E99]", 1)
+        embedded_spec_path().read_text(encoding="utf-8").replace("evidence: [E8, E9]", "evidence: [E99]", 1)
     )
     path = _house(tmp_path, TEXT, spec_text)
     with pytest.raises(SpecError) as err:

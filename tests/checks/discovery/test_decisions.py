@@ -318,7 +318,7 @@ def test_the_two_player_deal_says_it_departs_from_bga_and_is_graded_by_its_reach
     assert shown == {decision.engine.label: (12, 28), decision.other.label: (24, 4)}
     wording = next(q for q in WORDS.questions.values() if "two_player_hands" in q.topics).wordings[0].text
     # It says what sets it apart from the deal question's table: one hand, not Board Game Arena's two.
-    assert "28" in wording["de"] and "28" in wording["es"] and "nicht mit zwei Händen" in wording["de"]
+    assert "28" in wording["de"] and "28" in wording["es"] and "nicht mit zwei Kartenhänden" in wording["de"]
 
 
 def test_a_departure_from_evidence_the_words_file_lacks_is_refused_at_its_line(tmp_path: Path) -> None:
