@@ -21,7 +21,7 @@ ACTIONS: tuple[Action, ...] = ("lead", "overwrite", "add", "pass")
 
 # The vocabulary a spec's rules say when they apply in and what they decide with (`when:` and
 # `decides:` in spec/535.yaml); the loader refuses any other name, and the rule-interaction check
-# (checks/discovery/interactions.py) pairs rules by them. Declared here, beside the actions, because
+# (checks/discovery/interactions/) pairs rules by them. Declared here, beside the actions, because
 # they name the steps and the outcomes this engine has.
 
 #: The moments a rule can apply at: one of the four actions, or what follows a step (the end of a

@@ -91,7 +91,7 @@ LIVENESS_PROPERTY_FAILED_BLANKS = LIVENESS_FAILED_BLANKS | frozenset(
 #: the rules cannot deal (gap) or a closing rule that can never apply (dead_clause).
 LIVENESS_FAILED_KINDS = ("liveness", "gap", "dead_clause")
 LIVENESS_MATCH_END_BLANKS = frozenset({"zero_ranks", "players", "cards", "moves", "score"})
-#: The blanks of the interactions section's templates (checks/discovery/interactions.py).
+#: The blanks of the interactions section's templates (checks/discovery/interactions/check.py).
 INTERACTION_BLANKS = frozenset({"rules", "moment", "decisions", "plays", "differ", "clauses", "reading"})
 #: The blanks of the interactions section's `scope`: the deals explored, their player counts and
 #: the most cards a deal holds.
