@@ -8,9 +8,7 @@ from typing import Any
 
 import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
 
-from ....engine.state import (
-    TrickEndReason,
-)
+from ....engine.state import TrickEndReason
 from ....spec import Ruleset, SpecError
 from ....spec.model import Rule
 from ...oracles import z3model as zm

@@ -8,12 +8,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, cached_property
 
-from ....engine.state import (
-    MOMENTS,
-    NEEDS,
-    NEXT_MOMENTS,
-    OPENS,
-)
+from ....engine.state import MOMENTS, NEEDS, NEXT_MOMENTS, OPENS
 from ....spec import Spec
 from ....spec.model import Rule
 

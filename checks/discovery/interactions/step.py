@@ -11,14 +11,7 @@ from typing import Any
 
 from ....engine import Game, Move, State
 from ....engine.game import Option
-from ....engine.state import (
-    DECISIONS,
-    NEEDS,
-    OPENS,
-    Play,
-    RoundEnd,
-    TrickEndReason,
-)
+from ....engine.state import DECISIONS, NEEDS, OPENS, Play, RoundEnd, TrickEndReason
 from ....spec import Spec
 from ....spec.model import Rule
 from .candidates import Candidate, _level
