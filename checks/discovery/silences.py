@@ -54,7 +54,8 @@ from ..findings import (
     Witness,
     kind_severity,
 )
-from ..impact.measure import measure, player_counts
+from ..impact.estimate import player_counts
+from ..impact.measure import measure
 from ..impact.witnesses import undealable_witness
 from . import decisions
 from .mutants import MUTANTS, Mutant

@@ -15,7 +15,7 @@ from ...spec import Ruleset, Spec
 from ...spec.words import words_of
 from ...spec.words_model import AlternativeWords, SceneWords, Words
 from ..findings import Alternative, ReadingRef, Side
-from .measure import dealable
+from .estimate import dealable
 from .scenes import scene_of
 from .variants import VARIANTS, named_variant
 

@@ -52,7 +52,8 @@ from ..findings import (
     point_readings,
     point_status,
 )
-from ..impact.measure import ImpactCounts, estimate_alternatives
+from ..impact.estimate import estimate_alternatives
+from ..impact.measure import ImpactCounts
 from ..impact.outcomes import OutcomeChange
 from ..impact.scenes import scene_witness
 from ..impact.variants import VARIANTS

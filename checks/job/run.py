@@ -34,19 +34,15 @@ from ..findings import (
     EngineFactory,
     Level,
 )
-from ..impact.measure import (
-    DEFAULT_BOTS,
+from ..impact.estimate import (
     Comparison,
-    ImpactCounts,
-    Match,
     comparison,
     describe_method,
     estimate_alternatives,
-    measure,
-    measure_with_stats,
     player_counts,
     to_impact,
 )
+from ..impact.measure import DEFAULT_BOTS, ImpactCounts, Match, measure, measure_with_stats
 from ..impact.outcomes import (
     OutcomeChange,
     Outcomes,

@@ -9,15 +9,14 @@ from typing import Any
 import pytest
 from five35.checks.findings import Alternative, Finding
 from five35.checks.impact.alternatives import clause_deleted
-from five35.checks.impact.measure import (
-    ImpactCounts,
+from five35.checks.impact.estimate import (
     alternative_unit,
     comparison,
     estimate_alternatives,
     estimate_impact,
-    measure,
     to_impact,
 )
+from five35.checks.impact.measure import ImpactCounts, measure
 from five35.checks.impact.scenes import scene_witness
 from five35.checks.impact.variants import VARIANTS, AddClosesOnly, ExampleOrder, RunsUncapped, SetsNeverClose
 from five35.checks.impact.witnesses import situation_of

@@ -10,14 +10,8 @@ from dataclasses import replace
 import pytest
 from five35.checks.findings import Alternative, Side
 from five35.checks.impact import measure as measure_module
-from five35.checks.impact.measure import (
-    ImpactCounts,
-    _scope,
-    comparison,
-    comparison_of,
-    estimate_alternatives,
-    measure,
-)
+from five35.checks.impact.estimate import comparison, comparison_of, estimate_alternatives
+from five35.checks.impact.measure import ImpactCounts, _scope, measure
 from five35.checks.impact.variants import VARIANTS, ExampleOrder
 from five35.engine import Game
 from five35.spec import Spec

@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from five35.checks.impact.measure import COMES_UP_GAMES, comparison, measure
+from five35.checks.impact.estimate import comparison
+from five35.checks.impact.measure import COMES_UP_GAMES, measure
 from five35.checks.impact.outcomes import (
     Match,
     MeanChange,

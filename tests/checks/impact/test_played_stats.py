@@ -5,7 +5,8 @@ diverges early in a game, none is compared at all, or some never differ."""
 from __future__ import annotations
 
 import pytest
-from five35.checks.impact.measure import comparison, measure, measure_with_stats
+from five35.checks.impact.estimate import comparison
+from five35.checks.impact.measure import measure, measure_with_stats
 from five35.checks.impact.outcomes import play_outcomes
 from five35.checks.job import run as job
 from five35.engine import Game

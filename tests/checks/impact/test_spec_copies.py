@@ -12,7 +12,7 @@ import pytest
 from cli_tools import run_bad_input
 from five35.checks.discovery.decisions import BothHandsAsOne
 from five35.checks.findings import Alternative, Side
-from five35.checks.impact.measure import estimate_alternatives
+from five35.checks.impact.estimate import estimate_alternatives
 from five35.checks.impact.scenes import scene_problem, scene_witness, skipped_scenes
 from five35.checks.runner import run_checks
 from five35.checks.text.text_audit import text_audit

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from five35.checks.impact.measure import comparison, measure
+from five35.checks.impact.estimate import comparison
+from five35.checks.impact.measure import measure
 from five35.spec import Spec
 
 
