@@ -271,6 +271,17 @@ CHECK_SENTENCE_BLANKS: Mapping[str, Mapping[str, frozenset[str]]] = {
         "itself": frozenset(),
         "read": frozenset({"moves"}),
     },
+    "discovery.decisions": {
+        "no_hook": frozenset({"other", "reason"}),
+        "method": frozenset({"engine", "variant", "other"}),
+        "never_differ": frozenset({"tables", "plays", "stopped"}),
+        "stopped": frozenset(),
+        "only_under": frozenset({"changed"}),
+        "cards": frozenset({"cards"}),
+        "no_witness": frozenset(),
+        "searched": frozenset({"decision", "size", "tables"}),
+        "no_variant": frozenset({"decision", "reason"}),
+    },
 }
 
 

@@ -48,6 +48,8 @@ from ..impact.measure import outcome_key
 from ..impact.variants import named_variant
 from ..impact.witnesses import RoundHistory, deal_witness, shrunk_witness, step_witness, undealable_witness
 
+NAME = "discovery.decisions"
+
 EIGHT = 8
 
 
@@ -445,39 +447,35 @@ def decision_finding(
     spec: Spec, ruleset: Ruleset, decision: DecisionWords, variant: type[Game] | None, found: Search | None
 ) -> Finding:
     """The finding of one decision: its words, the two sides for the impact, and the witness."""
+    say = words_of(spec).check(NAME)
     detail = f"{decision.engine.words} {decision.why}"
     alternative = None
     if variant is None:
-        detail += f" No hook expresses the other choice ({decision.other.words}): {decision.reason}"
+        detail += say("no_hook", other=decision.other.words, reason=decision.reason)
     else:
         alternative = Alternative(
             played=Side(decision.engine.label, decision.engine.words, ruleset, Game),
             compared=Side(decision.other.label, decision.other.words, ruleset, variant),
-            method=f"the reference engine ({decision.engine.label}) against {decision.variant} "
-            f"({decision.other.label})",
+            method=say(
+                "method", engine=decision.engine.label, variant=decision.variant, other=decision.other.label
+            ),
             players=decision.players,
         )
         if found is not None and found.witness is None:
-            detail += (
-                f" Within the search ({found.tables} tables, up to {MAX_PLAYS} plays"
-                f"{'' if found.exhausted else ', stopped at its limit'}) the two choices never play "
-                "differently."
-            )
+            stopped = "" if found.exhausted else say("stopped")
+            detail += say("never_differ", tables=found.tables, plays=MAX_PLAYS, stopped=stopped)
         elif found is not None and found.ruleset is not None and found.ruleset != ruleset:
             changed = ", ".join(
                 f"{p}={r}" for p, r in sorted(decision.under.items()) if ruleset.reading(p) != r
             )
-            detail += (
-                f" The two choices play differently only under {changed} (the witness); under the "
-                "readings played they cannot part, so no game simulated under them changes."
-            )
+            detail += say("only_under", changed=changed)
     return Finding(
         id=f"decision.{decision.id}",
         kind=FindingKind.DECISION,
         title=decision.title,
         clauses=decision.clauses,
         detail=detail,
-        check="discovery.decisions",
+        check=NAME,
         severity=Severity(decision.severity)
         if decision.severity
         else kind_severity(spec, FindingKind.DECISION, Severity.LOW),
@@ -495,6 +493,7 @@ def check_decisions(ctx: CheckContext) -> CheckResult:
     the other choice play differently (or the search said to find none)."""
     started = time.perf_counter()
     words = words_of(ctx.spec)
+    say = words.check(NAME)
     findings: list[Finding] = []
     notes: list[str] = []
     tables = 0
@@ -504,14 +503,14 @@ def check_decisions(ctx: CheckContext) -> CheckResult:
         if variant is not None:
             found = search(ctx.spec, ctx.ruleset, decision, variant, ctx.seed)
             tables += found.tables
-            size = f"{found.witness.cards} cards" if found.witness else "no witness"
-            notes.append(f"{decision.id}: {size}, {found.tables} tables searched")
+            size = say("cards", cards=found.witness.cards) if found.witness else say("no_witness")
+            notes.append(say("searched", decision=decision.id, size=size, tables=found.tables))
         else:
-            notes.append(f"{decision.id}: no variant ({decision.reason})")
+            notes.append(say("no_variant", decision=decision.id, reason=decision.reason))
         findings.append(decision_finding(ctx.spec, ctx.ruleset, decision, variant, found))
     return CheckResult(
-        name="discovery.decisions",
-        title=words.check("discovery.decisions").title,
+        name=NAME,
+        title=say.title,
         seconds=time.perf_counter() - started,
         exhaustive=tables,
         findings=tuple(findings),
