@@ -42,6 +42,7 @@ from five35.engine import Game
 from five35.engine.engines import make_engine
 from five35.engine.game import build
 from five35.spec import load_spec
+from five35.spec.words import words_of
 
 
 def _timed(level: str, seed: int) -> str:
@@ -74,9 +75,10 @@ def main(argv: list[str] | None = None) -> int:
             print(_timed(level, args.seed))
     silences.clear_memory()
     cpu, wall = time.process_time(), time.perf_counter()
-    recall = hidden_point_recall(load_spec(), budget=silences.BUDGETS[args.level], seed=args.seed)
+    spec = load_spec()
+    recall = hidden_point_recall(spec, budget=silences.BUDGETS[args.level], seed=args.seed)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-    print("\n".join(recall.lines()))
+    print("\n".join(recall.lines(words_of(spec).check(silences.NAME))))
     print(f"benchmark: {cpu:.1f} CPU s ({wall:.1f} s wall), budget {args.level}, seed {args.seed}")
     return 0
 

@@ -282,6 +282,25 @@ CHECK_SENTENCE_BLANKS: Mapping[str, Mapping[str, frozenset[str]]] = {
         "searched": frozenset({"decision", "size", "tables"}),
         "no_variant": frozenset({"decision", "reason"}),
     },
+    "discovery.mutants": {
+        "none": frozenset(),
+        "run": frozenset({"count"}),
+        "killed_one": frozenset({"mutant", "by"}),
+        "killed": frozenset({"count", "mutants"}),
+        "asked_one": frozenset({"mutant", "points"}),
+        "asked": frozenset({"count", "mutants"}),
+        "invariant_one": frozenset({"mutant", "invariant"}),
+        "silences": frozenset({"count", "mutants"}),
+        "equivalent": frozenset({"count", "mutants"}),
+        "every_mutant": frozenset({"count"}),
+        "some": frozenset({"void", "count"}),
+        "unexamined": frozenset({"counted", "questions"}),
+        "nothing": frozenset({"said"}),
+        "recall": frozenset({"found", "points", "mutants"}),
+        "back": frozenset({"point", "mutants"}),
+        "escapes": frozenset({"point", "why"}),
+        "no_look_alike": frozenset(),
+    },
 }
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...spec import Ruleset, Spec, SpecError
+from ...spec.words_model import CheckWords
 from .mutants import MUTANTS
 from .silences import BUDGETS, Budget, discover, plays_like
 
@@ -50,17 +51,15 @@ class Recall:
     def recovered(self) -> int:
         return sum(1 for h in self.points if h.recovered)
 
-    def lines(self) -> list[str]:
-        out = [f"hidden-point recall: {self.recovered} of {len(self.points)} ({self.mutants} mutants)"]
+    def lines(self, say: CheckWords) -> list[str]:
+        """The recall in the words of discovery.mutants (`say`): the count, then each point."""
+        out = [say("recall", found=self.recovered, points=len(self.points), mutants=self.mutants)]
         for h in self.points:
             if h.recovered:
-                out.append(f"  {h.point}: back as {', '.join(h.back)}")
+                out.append(say("back", point=h.point, mutants=", ".join(h.back)))
             else:
-                why = (
-                    ", ".join(f"{m} ({v})" for m, v in h.escaped_as)
-                    or "no mutant plays like its other reading"
-                )
-                out.append(f"  {h.point}: escapes: {why}")
+                why = ", ".join(f"{m} ({v})" for m, v in h.escaped_as) or say("no_look_alike")
+                out.append(say("escapes", point=h.point, why=why))
         return out
 
 

@@ -40,6 +40,7 @@ from ...engine import Game, TrickEndReason
 from ...engine.engines import Engine
 from ...spec import Ruleset, Spec, SpecError
 from ...spec.words import words_of
+from ...spec.words_model import CheckWords
 from ..findings import (
     Alternative,
     CheckContext,
@@ -494,30 +495,29 @@ def settled_of(
     return tuple(out)
 
 
-def notes_of(discovery: Discovery) -> tuple[str, ...]:
+def notes_of(discovery: Discovery, say: CheckWords) -> tuple[str, ...]:
+    """The check's notes: how many mutants ran, and each verdict's mutants by name."""
     killed = discovery.of("killed")
     asked = discovery.of("already_asked")
     silent = discovery.of("silence")
     equal = discovery.of("equivalent")
-    notes = [f"mutants run: {len(discovery.outcomes)}"]
-    kills = [f"{o.name} by {killed_by(o)}" for o in killed]
-    notes.append(f"killed by a clause ({len(killed)}): {', '.join(kills) or 'none'}")
-    notes.append(
-        f"already asked ({len(asked)}): "
-        + (", ".join(f"{o.name} as {'/'.join(o.asked)}" for o in asked) or "none")
+
+    def listed(names: Sequence[str]) -> str:
+        return ", ".join(names) or say("none")
+
+    kills = [say("killed_one", mutant=o.name, by=killed_by(o)) for o in killed]
+    asks = [say("asked_one", mutant=o.name, points="/".join(o.asked)) for o in asked]
+    silences = [
+        say("invariant_one", mutant=o.name, invariant=o.trial.invariant.by) if o.trial.invariant else o.name
+        for o in silent
+    ]
+    return (
+        say("run", count=len(discovery.outcomes)),
+        say("killed", count=len(killed), mutants=listed(kills)),
+        say("asked", count=len(asked), mutants=listed(asks)),
+        say("silences", count=len(silent), mutants=listed(silences)),
+        say("equivalent", count=len(equal), mutants=listed([o.name for o in equal])),
     )
-    notes.append(
-        f"silences ({len(silent)}): "
-        + (
-            ", ".join(
-                o.name + (f" (only invariant {o.trial.invariant.by})" if o.trial.invariant else "")
-                for o in silent
-            )
-            or "none"
-        )
-    )
-    notes.append(f"equivalent ({len(equal)}): {', '.join(o.name for o in equal) or 'none'}")
-    return tuple(notes)
 
 
 def engine_contradicts(ruleset: Ruleset, players: int) -> dict[str, Kill]:
@@ -541,23 +541,21 @@ def unexamined(ruleset: Ruleset, discovery: Discovery) -> list[tuple[Outcome, Ki
     return out
 
 
-def warnings_of(discovery: Discovery, void: list[tuple[Outcome, Kill]]) -> tuple[str, ...]:
+def warnings_of(discovery: Discovery, void: list[tuple[Outcome, Kill]], say: CheckWords) -> tuple[str, ...]:
     if not void:
         return ()
     questions: dict[str, Kill] = {}
     for _, engine in void:
         questions.setdefault(engine.by, engine)
     which = "; ".join(f"{k.clause} ({k.by}): {k.message}" for k in questions.values())
+    every_one = len(void) == len(discovery.outcomes)
     counted = (
-        f"every mutant ({len(void)})"
-        if len(void) == len(discovery.outcomes)
-        else f"{len(void)} of {len(discovery.outcomes)} mutants"
+        say("every_mutant", count=len(void))
+        if every_one
+        else say("some", void=len(void), count=len(discovery.outcomes))
     )
-    said = (
-        f"{counted} killed by a question of the texts that the unmutated engine fails too under these "
-        f"rules, so never compared with the engine ({which})"
-    )
-    return (("examined nothing: " if len(void) == len(discovery.outcomes) else "") + said,)
+    said = say("unexamined", counted=counted, questions=which)
+    return (say("nothing", said=said) if every_one else said,)
 
 
 def check_mutants(ctx: CheckContext) -> CheckResult:
@@ -567,17 +565,18 @@ def check_mutants(ctx: CheckContext) -> CheckResult:
     names = mutants_for(ctx.level)
     found = discover(ctx.spec, ctx.ruleset, names, BUDGETS[ctx.level], ctx.seed)
     void = unexamined(ctx.ruleset, found)
+    say = words_of(ctx.spec).check(NAME)
     return CheckResult(
         name=NAME,
-        title=words_of(ctx.spec).check(NAME).title,
+        title=say.title,
         seconds=time.perf_counter() - started,
         mutants=len(found.outcomes),
         exhaustive=sum(o.trial.tables for o in found.outcomes),
         generated=sum(o.trial.matches for o in found.outcomes),
         findings=tuple(silence_finding(ctx.spec, ctx.ruleset, o) for o in found.of("silence")),
-        notes=notes_of(found),
+        notes=notes_of(found, say),
         examined=len(found.outcomes) - len(void),
-        warnings=warnings_of(found, void),
+        warnings=warnings_of(found, void, say),
         settled=settled_of(ctx.spec, found, void),
     )
 

@@ -263,7 +263,7 @@ def test_mutants_killed_by_a_question_the_engine_fails_too_are_a_warning_not_ok(
     found = silences.discover(spec, spec.ruleset(), silences.CI_MUTANTS, CI, SEED)
     void = silences.unexamined(spec.ruleset(), found)
     only_void = silences.Discovery([o for o, _ in void])
-    [said] = silences.warnings_of(only_void, void)
+    [said] = silences.warnings_of(only_void, void, words_of(spec).check(silences.NAME))
     assert said.startswith("examined nothing: every mutant (16) killed by a question of the texts")
 
 
