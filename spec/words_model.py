@@ -301,6 +301,22 @@ CHECK_SENTENCE_BLANKS: Mapping[str, Mapping[str, frozenset[str]]] = {
         "escapes": frozenset({"point", "why"}),
         "no_look_alike": frozenset(),
     },
+    "discovery.interactions": {
+        "no_players": frozenset(),
+        "scope": frozenset({"label", "deals", "players", "states", "plays", "built", "built_players"}),
+        "and": frozenset(),
+        "or": frozenset(),
+        "witness": frozenset({"move", "moves"}),
+        "read": frozenset({"candidates", "verdicts", "scope"}),
+    },
+    "discovery.liveness": {
+        "stated_otherwise": frozenset({"rules"}),
+        "measure_otherwise": frozenset(),
+        "checked_readings": frozenset(),
+        "as_checked": frozenset(),
+        "read": frozenset({"held", "asked", "proved"}),
+        "not_asked": frozenset({"property", "why"}),
+    },
 }
 
 

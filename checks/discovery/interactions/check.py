@@ -60,14 +60,15 @@ def check_interactions(ctx: CheckContext) -> CheckResult:
     settled: list[SettledCandidate] = []
     notes: list[str] = []
     counts: dict[str, int] = {}
-    scope = _scope(found)
+    say = words_of(spec).check(CHECK)
+    scope = _scope(found, say)
     # Only what holds in the deals explored is claimed, and the scope says exactly that much.
     proved_scope = words.scope.format(
         deals=found.deals,
-        players=_players(found),
+        players=_players(found, say),
         cards=found.most_cards,
         built=found.built,
-        built_players=_counts_text(found.built_players),
+        built_players=_counts_text(found.built_players, say),
     )
     # Rules that never met on the plays explored: where the compiled model can say when each rule
     # applies, the solver proves it for every pile and play (in a Z3 context of its own, once per
@@ -87,8 +88,8 @@ def check_interactions(ctx: CheckContext) -> CheckResult:
         c = v.candidate
         counts[v.status] = counts.get(v.status, 0) + 1
         blanks = {
-            "rules": _rule_names(spec, c.all_rules),
-            "moment": _moments(c.moments),
+            "rules": _rule_names(spec, c.all_rules, say),
+            "moment": _moments(c.moments, say),
             "decisions": ", ".join(words.decisions.get(d, d.replace("_", " ")) for d in c.overlap),
             "plays": str(v.occurs),
             "differ": str(v.differ),
@@ -178,7 +179,7 @@ def check_interactions(ctx: CheckContext) -> CheckResult:
                     severity=kind_severity(spec, FindingKind.SILENCE, Severity.MEDIUM),
                     players=position.players,
                     witness=Witness(
-                        summary=f"{move} after {len(position.moves)} moves",
+                        summary=say("witness", move=move, moves=len(position.moves)),
                         situation={
                             "players": position.players,
                             "hands": [list(h) for h in position.hands],
@@ -192,10 +193,10 @@ def check_interactions(ctx: CheckContext) -> CheckResult:
                 )
             )
     summary = ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
-    notes.insert(0, f"{len(found.verdicts)} candidates from the rules' when/decides: {summary}; {scope}")
+    notes.insert(0, say("read", candidates=len(found.verdicts), verdicts=summary, scope=scope))
     return CheckResult(
         name=CHECK,
-        title=words_of(ctx.spec).check(CHECK).title,
+        title=say.title,
         seconds=time.perf_counter() - started,
         exhaustive=found.plays,
         proved=tuple(proved),

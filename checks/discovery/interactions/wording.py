@@ -7,7 +7,7 @@ from collections.abc import Collection, Mapping, Sequence
 
 from ....spec import Spec
 from ....spec.words import words_of
-from ....spec.words_model import InteractionWords
+from ....spec.words_model import CheckWords, InteractionWords
 from .step import _marker
 from .verdicts import Search, Verdict
 
@@ -39,27 +39,32 @@ def _reading_words(spec: Spec, point: str, reading: str) -> str:
     return f"\u2018{spec.variation_points[point].readings[reading]}\u2019"
 
 
-def _players(s: Search) -> str:
-    return _counts_text(s.player_counts)
+def _players(s: Search, say: CheckWords) -> str:
+    return _counts_text(s.player_counts, say)
 
 
-def _counts_text(player_counts: Collection[int]) -> str:
+def _counts_text(player_counts: Collection[int], say: CheckWords) -> str:
     counts = sorted(player_counts)
     if not counts:
-        return "no"
+        return say("no_players")
     return f"{counts[0]}-{counts[-1]}" if len(counts) > 1 else str(counts[0])
 
 
-def _scope(s: Search) -> str:
+def _scope(s: Search, say: CheckWords) -> str:
     """For the notes: the ruleset and how much was explored."""
-    return (
-        f"{s.ruleset.label()}: {s.deals} small deals ({_players(s)} players) explored exhaustively"
-        f" ({s.states} states, {s.plays} plays), {s.built} plays built"
-        f" ({_counts_text(s.built_players)} players)"
+    return say(
+        "scope",
+        label=s.ruleset.label(),
+        deals=s.deals,
+        players=_players(s, say),
+        states=s.states,
+        plays=s.plays,
+        built=s.built,
+        built_players=_counts_text(s.built_players, say),
     )
 
 
-def _rule_names(spec: Spec, rules: Sequence[str]) -> str:
+def _rule_names(spec: Spec, rules: Sequence[str], say: CheckWords) -> str:
     """Rules by the words file's clause names where a rule is a clause by its own id; else by its
     name in `rule_mutations.rules`, else by the first clause it cites (a designer reads clauses, not
     the spec's rule ids; the order of the ranks is not 'the run' it cites first)."""
@@ -77,12 +82,12 @@ def _rule_names(spec: Spec, rules: Sequence[str]) -> str:
             name = said.format(name=name, kind=kind)
         if name not in names:
             names.append(name)
-    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+    return ", ".join(names[:-1]) + say("and") + names[-1] if len(names) > 1 else "".join(names)
 
 
-def _moments(moments: Sequence[str]) -> str:
+def _moments(moments: Sequence[str], say: CheckWords) -> str:
     said = [m.replace("_", " ") for m in moments]
-    return ", ".join(said[:-1]) + " or " + said[-1] if len(said) > 1 else "".join(said)
+    return ", ".join(said[:-1]) + say("or") + said[-1] if len(said) > 1 else "".join(said)
 
 
 def _order_words(spec: Spec, words: InteractionWords, blanks: Mapping[str, str], trial: Verdict) -> str:

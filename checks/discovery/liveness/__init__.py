@@ -24,6 +24,7 @@ A property that fails for some reading combination or table is a liveness findin
 counterexample. The words (statements, scopes, titles) are the words file's `liveness` section.
 """
 
-from .check import MATCH_END_TOPIC, NAME, check_liveness
+from .check import MATCH_END_TOPIC, check_liveness
+from .outcome import NAME
 
 __all__ = ["MATCH_END_TOPIC", "NAME", "check_liveness"]

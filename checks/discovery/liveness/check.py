@@ -9,7 +9,7 @@ from typing import Any
 
 from ....spec import Ruleset, Spec, SpecError
 from ....spec.words import words_of
-from ....spec.words_model import LivenessProperty, LivenessWords, Words
+from ....spec.words_model import CheckWords, LivenessProperty, LivenessWords, Words
 from ...findings import (
     DEFAULT_SOLVER_RLIMIT,
     CheckContext,
@@ -25,7 +25,7 @@ from ...findings import (
 )
 from ...oracles.z3model import MODEL_VOCABULARY, memo, spec_digest
 from .endless import endless_match
-from .outcome import Analysis, EndlessMatch, Outcome, players_text
+from .outcome import NAME, Analysis, EndlessMatch, Outcome, players_text
 from .proofs import (
     HAND_STATED,
     join,
@@ -40,22 +40,14 @@ from .proofs import (
 from .small_domains import deal, run_reachable, set_reachable, turn_order
 from .states import stated_otherwise, states
 
-NAME = "discovery.liveness"
 MATCH_END_TOPIC = "liveness.match_end"
 
 
-def _guarded(ruleset: Ruleset, name: str, prove: Callable[[], Outcome]) -> Outcome:
+def _guarded(ruleset: Ruleset, name: str, prove: Callable[[], Outcome], say: CheckWords) -> Outcome:
     differ = stated_otherwise(ruleset, HAND_STATED[name])
     if not differ:
         return prove()
-    rules = ", ".join(differ)
-    return Outcome(
-        name,
-        "z3",
-        {},
-        (),
-        unasked=f"its proof states rule {rules} as the embedded spec does; these rules state it otherwise",
-    )
+    return Outcome(name, "z3", {}, (), unasked=say("stated_otherwise", rules=", ".join(differ)))
 
 
 def analyse(
@@ -64,13 +56,14 @@ def analyse(
     """Every property over its domain, and the smallest endless match where the points allow one;
     each Z3 query under the resource limit `rlimit`."""
     s = symbolic(spec, ruleset, rlimit)
+    say = words_of(spec).check(NAME)
     outcomes = [
         play_places_cards(spec, s),
-        _guarded(ruleset, "trick.pass_leaves_trick", lambda: pass_leaves_trick(rlimit)),
-        _guarded(ruleset, "trick.ends", lambda: trick_ends(rlimit)),
+        _guarded(ruleset, "trick.pass_leaves_trick", lambda: pass_leaves_trick(rlimit), say),
+        _guarded(ruleset, "trick.ends", lambda: trick_ends(rlimit), say),
         single_is_legal(spec, s),
-        _guarded(ruleset, "round.ends", lambda: round_ends(rlimit)),
-        _guarded(ruleset, "match.ends", lambda: match_ends(ruleset, rlimit)),
+        _guarded(ruleset, "round.ends", lambda: round_ends(rlimit), say),
+        _guarded(ruleset, "match.ends", lambda: match_ends(ruleset, rlimit), say),
         turn_order(spec, ruleset),
         *states(spec, ruleset, level, seed),
         deal(spec, ruleset),
@@ -81,11 +74,11 @@ def analyse(
     return Analysis(tuple(outcomes), endless)
 
 
-def _describe(data: Mapping[str, Any]) -> str:
+def _describe(data: Mapping[str, Any], say: CheckWords) -> str:
     parts = []
     for key, value in data.items():
         if isinstance(value, Mapping):
-            value = ", ".join(f"{k}={v}" for k, v in value.items()) or "the checked readings"
+            value = ", ".join(f"{k}={v}" for k, v in value.items()) or say("checked_readings")
         parts.append(f"{key}={value}")
     return "; ".join(parts)
 
@@ -106,7 +99,7 @@ def _point_names(words: Words, points: tuple[str, ...]) -> str:
     for point in points:
         question = words.question_of(point)
         names.append(f"\u2018{question.title}\u2019" if question is not None else point)
-    return join(names) or "the rules as checked"
+    return join(names) or words.check(NAME)("as_checked")
 
 
 def _reading_names(spec: Spec, words: Words, readings: Mapping[str, str], quote: bool = True) -> str:
@@ -122,7 +115,7 @@ def _reading_names(spec: Spec, words: Words, readings: Mapping[str, str], quote:
                 )
                 break
         names.append(f"\u2018{label}\u2019" if quote else label)
-    return join(names) or "the rules as checked"
+    return join(names) or words.check(NAME)("as_checked")
 
 
 def _failed_finding(spec: Spec, ruleset: Ruleset, all_words: Words, o: Outcome) -> Finding:
@@ -130,7 +123,7 @@ def _failed_finding(spec: Spec, ruleset: Ruleset, all_words: Words, o: Outcome) 
     words = all_words.liveness
     prop = _property_words(all_words, o.name)
     statement = prop.statement
-    text = _describe(o.counterexample)
+    text = _describe(o.counterexample, all_words.check(NAME))
     readings = o.counterexample.get("readings")
     pairs = sorted(readings.items()) if isinstance(readings, Mapping) else []
     situation = dict(o.counterexample)
@@ -223,6 +216,7 @@ def check_liveness(ctx: CheckContext) -> CheckResult:
     MODEL_VOCABULARY.require_spec(ctx.spec)
     started = time.perf_counter()
     all_words = words_of(ctx.spec)
+    say = all_words.check(NAME)
     words = all_words.liveness
     key = ("liveness", spec_digest(ctx.spec), ctx.ruleset, ctx.level, ctx.seed, ctx.solver_rlimit)
     analysis = memo(key, lambda: analyse(ctx.spec, ctx.ruleset, ctx.level, ctx.seed, ctx.solver_rlimit))
@@ -268,16 +262,20 @@ def check_liveness(ctx: CheckContext) -> CheckResult:
     held = len(proved)
     return CheckResult(
         name=NAME,
-        title=all_words.check(NAME).title,
+        title=say.title,
         seconds=time.perf_counter() - started,
         proofs=sum(o.queries for o in analysis.outcomes),
         exhaustive=sum(o.cases for o in analysis.outcomes),
         proved=tuple(proved),
         findings=tuple(findings),
         notes=(
-            f"{held} of {len(analysis.outcomes) - len(unasked)} properties hold: "
-            + ", ".join(f"{p.name} ({p.method})" for p in proved),
-            *(f"{o.name} not asked: {o.unasked}" for o in unasked),
+            say(
+                "read",
+                held=held,
+                asked=len(analysis.outcomes) - len(unasked),
+                proved=", ".join(f"{p.name} ({p.method})" for p in proved),
+            ),
+            *(say("not_asked", property=o.name, why=o.unasked) for o in unasked),
         ),
     )
 

@@ -10,6 +10,8 @@ from typing import Any, Literal
 
 from ....engine import Position
 
+NAME = "discovery.liveness"
+
 # The spec schema's bounds (spec/spec.schema.json) the symbolic parameters range over.
 SCHEMA_PLAYERS = (2, 12)
 SCHEMA_MAX_CARDS = (1, 6)

@@ -19,7 +19,7 @@ from ....spec import Ruleset, Spec, SpecError
 from ....spec.words import words_of
 from ...findings import Level
 from ...play.graphs import HAND_PICKED, PLAY_POINTS, Deal, seeded_deals, variants
-from .outcome import Outcome
+from .outcome import NAME, Outcome
 from .proofs import HAND_STATED
 from .tables import TABLES, Table, alike_segments, every_deal
 
@@ -449,7 +449,7 @@ def states(
     for name, clauses in STATE_PROPERTIES.items():
         got = failed.get(name)
         if name == "trick.rank_falls" and not measured:
-            why = "the measure is the printed pass rules', and these rules state them otherwise"
+            why = words_of(spec).check(NAME)("measure_otherwise")
             out.append(Outcome(name, "exhaustive", blanks, clauses, unasked=why))
             continue
         out.append(

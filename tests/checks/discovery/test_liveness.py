@@ -414,9 +414,11 @@ def test_states_that_differ_only_in_the_tricks_record_are_one_state_under_the_pr
 
 
 def test_a_counterexample_names_its_readings_or_says_it_holds_under_the_checked_ones() -> None:
-    assert _describe({"players": 5, "readings": {}}) == "players=5; readings=the checked readings"
+    say = words_of(load_spec()).check("discovery.liveness")
+    assert _describe({"players": 5, "readings": {}}, say) == "players=5; readings=the checked readings"
     assert (
-        _describe({"readings": {"deal": "table", "run_wrap": "wrap"}}) == "readings=deal=table, run_wrap=wrap"
+        _describe({"readings": {"deal": "table", "run_wrap": "wrap"}}, say)
+        == "readings=deal=table, run_wrap=wrap"
     )
 
 
