@@ -666,16 +666,17 @@ class Check:
     name: str
     run: CheckFn
     uses_engine: bool = True
-    #: Why the check can speak only of rules the reference engine plays (it plays mutants or
-    #: alternatives made of the reference engine's own hooks), or None: it holds any rules the spec
+    #: Whether the check can speak only of rules the reference engine plays (it plays mutants or
+    #: alternatives made of the reference engine's own hooks); False: it holds any rules the spec
     #: states, played by the engine that plays them. Where the reference does not play the rules,
-    #: a check with a reason here is skipped with it.
-    reference_only: str | None = None
+    #: such a check is skipped, with the reason the words file gives (`checks.sentences.runner`,
+    #: `reference_only.<name>`).
+    reference_only: bool = False
     #: Whether the check can speak of another game than 535 (it reads only the spec's own data):
     #: every other check is skipped for one, with that reason.
     other_games: bool = False
-    #: What ties the check to 535, said where it is skipped for another game.
-    bound_to_535: str = "it states 535's rules in Python"
+    # What ties the check to 535, said where it is skipped for another game, is the words file's
+    # (`checks.sentences.runner`, `bound_to_535.<name>`).
     levels: tuple[Level, ...] = LEVELS
     #: Units the check's work splits into at level deep (CheckContext.shard), each a contiguous
     #: block of it, merged in order (CheckResult.merged): the result is the same whatever runs them.

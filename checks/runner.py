@@ -44,7 +44,7 @@ from ..engine.simulate import DEFAULT_SEED
 from ..spec import Ruleset, Spec, other_game
 from ..spec.limits import MAX_FILE_BYTES, InputLimitError, load_json
 from ..spec.words import words_of
-from ..spec.words_model import Words
+from ..spec.words_model import CheckWords, Words
 from .findings import (
     DEFAULT_SOLVER_RLIMIT,
     LEVELS,
@@ -97,63 +97,48 @@ CHECKS: tuple[Check, ...] = (
     Check(
         "conformance",
         _Deferred(".play.conformance", "check_conformance"),
-        bound_to_535=(
-            "it holds the engine's decisions to the Z3 model, whose situations are 535's (piles by kind, "
-            "first card and size; whether the opening pile holds an 8)"
-        ),
     ),
     Check(
         "interpreter",
         _Deferred(".play.interpreter", "check_interpreter"),
-        bound_to_535="it plays the reference engine, which plays 535 alone, beside the spec interpreter",
     ),
     Check(
         "proofs",
         _Deferred(".solver.proofs", "check_proofs"),
-        bound_to_535="it proves 535's properties of the rules on the Z3 model of 535's situations",
         uses_engine=False,
     ),
     Check(
         "divergence",
         _Deferred(".solver.divergence", "check_divergence"),
-        bound_to_535="it searches its witnesses on the Z3 model of 535's situations",
         # The witness searches take several seconds: not at level quick.
         levels=("ci", "deep"),
     ),
     Check(
         "text_examples",
         _Deferred(".text.text_examples", "check_text_examples"),
-        bound_to_535="it holds the rules to the examples of 535's German and Spanish texts",
         uses_engine=False,
     ),
     Check(
         "dead_clauses",
         _Deferred(".text.dead_clauses", "check_dead_clauses"),
-        bound_to_535="it asks the Z3 model of 535's situations whether each of 535's trick endings can apply",
         uses_engine=False,
         levels=("ci", "deep"),
     ),
     Check(
         "invariants.matches",
         _Deferred(".play.matches", "check_matches"),
-        bound_to_535="its invariants ask the rules model, which holds 535's situations alone",
     ),
     Check(
         "graphs.succession",
         _Deferred(".play.graphs", "check_succession"),
-        bound_to_535=(
-            "it compares the reference engine's rank succession (its follows hook) with the rules model's"
-        ),
     ),
     Check(
         "graphs.beats",
         _Deferred(".play.graphs", "check_beats"),
-        bound_to_535="it compares the reference engine's beats hook with the rules model's",
     ),
     Check(
         "graphs.endgames",
         _Deferred(".play.graphs", "check_endgames"),
-        bound_to_535="its endgames count 535's trick endings (set_closed, run_closed, rule_of_8)",
     ),
     Check(
         "text_audit",
@@ -168,23 +153,18 @@ CHECKS: tuple[Check, ...] = (
         "discovery.decisions",
         # It plays the reference engine against the other choices, never the engine under check.
         _Deferred(".discovery.decisions", "check_decisions"),
-        bound_to_535=(
-            "it plays the reference engine against the other choices of the decisions 535's words declare"
-        ),
-        reference_only="it plays the reference engine against the other choices of its own hooks",
+        reference_only=True,
     ),
     Check(
         "discovery.mutants",
         _Deferred(".discovery.silences", "check_mutants"),
-        bound_to_535="it plays mutants of the reference engine's hooks, which are 535's",
         # It plays the reference engine against its mutants, never the engine under check.
         uses_engine=False,
-        reference_only="it plays mutants of the reference engine's own hooks",
+        reference_only=True,
     ),
     Check(
         "discovery.rules",
         _Deferred(".discovery.rules.check", "check_rule_mutants"),
-        bound_to_535="the questions that kill a mutant are 535's clauses",
         # Its mutants are classified one by one: at level deep, four units of contiguous blocks.
         shards=4,
         # Its silences are findings at every level, but the report's job (at level ci, the
@@ -198,21 +178,16 @@ CHECKS: tuple[Check, ...] = (
     Check(
         "discovery.liveness",
         _Deferred(".discovery.liveness", "check_liveness"),
-        bound_to_535=(
-            "its bounds are 535's (the points table, the closing sizes) and its searches play the "
-            "reference engine"
-        ),
         # It proves properties of the rules; its exhaustive searches play the reference engine.
         uses_engine=False,
     ),
     Check(
         "discovery.interactions",
         _Deferred(".discovery.interactions", "check_interactions"),
-        bound_to_535="the reference engine plays each order of the rules that meet",
         # A question about the spec's rules: the reference engine plays the orders, so a broken
         # engine under check (caught by the other checks) cannot stop it.
         uses_engine=False,
-        reference_only="it asks the reference engine's hooks why each play ends a trick",
+        reference_only=True,
     ),
 )
 
@@ -519,26 +494,29 @@ def check_title(check: Check, words: Words) -> str:
     return check.title or words.check(check.name).title or check.name
 
 
+def _own(say: CheckWords, sentence: str, check: str) -> str:
+    """The runner's sentence for one check (`bound_to_535.<check>`), or the one for any check
+    where it has none of its own (a check a test makes up)."""
+    return say.sentences.get(f"{sentence}.{check}", say.sentences[sentence])
+
+
 def _run_one(check: Check, ctx: CheckContext) -> CheckResult:
     """One check's result under the check's registered name and title, whatever it calls itself;
     a check that raises is a failure under that same name."""
-    title = check_title(check, words_of(ctx.spec))
+    words = words_of(ctx.spec)
+    title = check_title(check, words)
+    say = words.check("runner")
     if ctx.level not in check.levels:
-        reason = f"not run at level {ctx.level} (it runs at level {' and '.join(check.levels)})"
+        reason = say("level", level=ctx.level, levels=say("and").join(check.levels))
         return CheckResult(name=check.name, title=title, seconds=0.0, skipped=reason, notes=(reason,))
     foreign = other_game(ctx.spec)
     if foreign is not None and not check.other_games:
         # Not "these rules are not 535's, rule by rule": another game is not 535 at all.
-        reason = (
-            f"not run: {check.bound_to_535}, and {foreign}: it can say nothing of it; the spec "
-            "interpreter plays it"
-        )
+        reason = say("other_game", bound=_own(say, "bound_to_535", check.name), game=foreign)
         return CheckResult(name=check.name, title=title, seconds=0.0, skipped=reason, notes=(reason,))
     lacks = reference_lacks(ctx.ruleset)
     if check.reference_only and lacks is not None:
-        reason = (
-            f"not run: {check.reference_only}, and the reference engine does not play these rules ({lacks})"
-        )
+        reason = say("not_reference", why=_own(say, "reference_only", check.name), lacks=lacks)
         return CheckResult(name=check.name, title=title, seconds=0.0, skipped=reason, notes=(reason,))
     if not check.uses_engine:
         # The engine that plays these rules, never the engine under check: see Check.uses_engine.
@@ -548,11 +526,7 @@ def _run_one(check: Check, ctx: CheckContext) -> CheckResult:
         result = check.run(ctx)
     except SolverUnknown as exc:
         rlimit = exc.rlimit or ctx.solver_rlimit
-        message = (
-            f"Z3 answered unknown ({exc.reason}) under its resource limit of {rlimit:,} steps per "
-            "query: a question without an answer is neither a proof nor the absence of a finding; "
-            f"raise the limit with {RAISE_SOLVER_RLIMIT}"
-        )
+        message = say("unknown", reason=exc.reason, rlimit=f"{rlimit:,}", option=RAISE_SOLVER_RLIMIT)
         return CheckResult(
             name=check.name,
             title=title,
@@ -562,7 +536,7 @@ def _run_one(check: Check, ctx: CheckContext) -> CheckResult:
     except ModelLimit as exc:
         # Rules the Z3 model cannot represent (a house rule, another game): the model can say
         # nothing of them, which is a reason to skip, never a failure or a fake answer.
-        reason = f"not run: the Z3 model cannot state these rules ({exc})"
+        reason = say("model_limit", error=exc)
         return CheckResult(
             name=check.name,
             title=title,
@@ -583,15 +557,12 @@ def _run_one(check: Check, ctx: CheckContext) -> CheckResult:
             name=check.name,
             title=title,
             seconds=time.perf_counter() - started,
-            failures=(Failure(check=check.name, message=f"the check stopped: {last}"),),
+            failures=(Failure(check=check.name, message=say("stopped", error=last)),),
             error=error,
         )
     warnings = result.warnings
     if result.examined_count == 0 and not warnings and result.skipped is None:
-        warnings = (
-            "examined nothing: no situation checked, none generated, no proof run; its findings and "
-            "its 'no failure' cover nothing",
-        )
+        warnings = (say("nothing"),)
     # Timed here, for every check alike: a check's own figure may leave out part of its work.
     seconds = time.perf_counter() - started
     return replace(result, name=check.name, title=title, warnings=warnings, seconds=seconds)
