@@ -28,7 +28,7 @@ from . import consistency
 from .at_table import seat_advantages, variant_json
 from .plain import Plain
 from .questions import for_implementers, plain_verdict, question_json, standalone_groups
-from .rulebook import insertion_labels, repair_labels
+from .rulebook import insertion_labels
 from .sections import DISCOVERED_KINDS, clause_list, evidence_table, section_json, summary_json
 
 REPORT_FORMAT = "five35-report/3"
@@ -275,7 +275,7 @@ def report_data(data: ReportData) -> dict[str, Any]:
     by_id = {r.finding.id: r for r in data.findings}
     designer = [q for q in data.questions if not for_implementers(q, by_id)]
     questions = [question_json(spec, ruleset, q, i, by_id, data, plain) for i, q in enumerate(designer, 1)]
-    placed = insertion_labels(spec, ruleset)
+    placed, restored = insertion_labels(spec, ruleset)
     for q in questions:
         q["in_rulebooks"] = placed.get(q["id"], [])
     engine_notes = [
@@ -375,7 +375,7 @@ def report_data(data: ReportData) -> dict[str, Any]:
         "rulebooks_also": rulebooks_also,
         "standalone": list(data.standalone),
         "standalone_groups": groups,
-        "standalone_repairs": _standalone_repairs(groups, by_id, repair_labels(spec, ruleset)),
+        "standalone_repairs": _standalone_repairs(groups, by_id, restored),
         "findings": sections,
         "variants": variants,
         "seat_advantages": seat_advantages(variants, questions),

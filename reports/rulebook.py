@@ -622,14 +622,20 @@ def render(book: Rulebook, fmt: Format = "md") -> str:
     return render_html(book) if fmt == "html" else render_md(book)
 
 
-def insertion_labels(spec: Spec, ruleset: Ruleset) -> dict[str, list[dict[str, Any]]]:
-    """Where each question's answer stands in the three rulebooks, by question id: in each
-    language, the labels of the insertions that answer it ("Proposal 19"; "Vorschlag 19";
-    "Propuesta 19"), so that the report can point a designer to them. Empty where the spec has no
-    rulebook words."""
+Labels = dict[str, list[dict[str, Any]]]
+
+
+def insertion_labels(spec: Spec, ruleset: Ruleset) -> tuple[Labels, Labels]:
+    """Where the three rulebooks answer each question and restore each damaged clause, so that the
+    report can point a designer to them: by question id, in each language, the labels of the
+    insertions that answer it ("Proposal 19"; "Vorschlag 19"; "Propuesta 19") and their kinds; by
+    clause id, the corrections that restore it ("Corrección A"). Each rulebook is made once; both
+    are empty where the spec has no rulebook words."""
     if no_wording(spec) is not None:
-        return {}
-    out: dict[str, list[dict[str, Any]]] = {}
+        return {}, {}
+    answers: Labels = {}
+    repairs: Labels = {}
+    order = list(spec.clauses)
     # English first: the report a designer reads is English.
     for language in sorted(LANGUAGES, key=lambda lang: lang != "en"):
         book = rulebook(spec, ruleset, language)
@@ -637,28 +643,6 @@ def insertion_labels(spec: Spec, ruleset: Ruleset) -> dict[str, list[dict[str, A
         for ins in book.insertions:
             for q in ins.questions:
                 labels.setdefault(q.id, []).append((_label(book, ins), ins.kind))
-        for qid, found in labels.items():
-            out.setdefault(qid, []).append(
-                {
-                    "language": language,
-                    "labels": [label for label, _ in found],
-                    "kinds": [k for _, k in found],
-                }
-            )
-    return out
-
-
-def repair_labels(spec: Spec, ruleset: Ruleset) -> dict[str, list[dict[str, Any]]]:
-    """The corrections that restore each damaged clause, by clause id: in each language whose
-    rulebook restores it, the insertion's label ("Corrección A"), so that the report can point a
-    designer to them. Empty where the spec has no rulebook words."""
-    if no_wording(spec) is not None:
-        return {}
-    out: dict[str, list[dict[str, Any]]] = {}
-    order = list(spec.clauses)
-    for language in sorted(LANGUAGES, key=lambda lang: lang != "en"):
-        book = rulebook(spec, ruleset, language)
-        for ins in book.insertions:
             if ins.restores is None:
                 continue
             clauses = [ins.restores]
@@ -667,10 +651,18 @@ def repair_labels(spec: Spec, ruleset: Ruleset) -> dict[str, list[dict[str, Any]
                 # line ran on into this one.
                 clauses.insert(0, order[order.index(ins.restores) - 1])
             for clause in clauses:
-                out.setdefault(clause, []).append(
+                repairs.setdefault(clause, []).append(
                     {"language": language, "labels": [_label(book, ins)], "kinds": [ins.kind]}
                 )
-    return out
+        for qid, found in labels.items():
+            answers.setdefault(qid, []).append(
+                {
+                    "language": language,
+                    "labels": [label for label, _ in found],
+                    "kinds": [k for _, k in found],
+                }
+            )
+    return answers, repairs
 
 
 def rulebook_files(spec: Spec, ruleset: Ruleset) -> dict[str, str]:
