@@ -337,6 +337,14 @@ class Ruleset:
             )
         return size
 
+    def can_deal(self, players: int) -> bool:
+        """Whether a round can be dealt to `players` (`hand_size` refuses it otherwise)."""
+        try:
+            self.hand_size(players)
+        except SpecError:
+            return False
+        return True
+
     @property
     def round_bound(self) -> int | None:
         """The proved maximum number of rounds in a match at any player count this ruleset allows,

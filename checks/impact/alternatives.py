@@ -15,7 +15,6 @@ from ...spec import Ruleset, Spec
 from ...spec.words import words_of
 from ...spec.words_model import AlternativeWords, SceneWords, Words
 from ..findings import Alternative, ReadingRef, Side
-from .estimate import dealable
 from .scenes import scene_of
 from .variants import VARIANTS, named_variant
 
@@ -115,7 +114,7 @@ def clause_deleted(
     words' blank {part})."""
     named = dict(readings)
     under = spec.with_readings(ruleset, named)
-    if players and not all(dealable(under, n) for n in players) and "deal" in spec.variation_points:
+    if players and not all(under.can_deal(n) for n in players) and "deal" in spec.variation_points:
         # Readings that cannot deal the table's cards by the hand-size table can still be played by
         # dealing the whole deck; the finding does not hinge on the deal.
         named = {**named, "deal": "deal_all"}

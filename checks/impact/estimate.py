@@ -126,15 +126,6 @@ def _alt_counts(
     return out
 
 
-def dealable(ruleset: Ruleset, players: int) -> bool:
-    """Whether the ruleset can deal a table of `players`."""
-    try:
-        ruleset.hand_size(players)
-    except SpecError:
-        return False
-    return True
-
-
 def alternative_units(
     alts: Mapping[str, Alternative], played: Ruleset, games: int, chunk: int = 50
 ) -> list[tuple[tuple[Measured, ...], int, range]]:
@@ -145,7 +136,7 @@ def alternative_units(
         here = tuple(
             (fid, a)
             for fid, a in alts.items()
-            if (not a.players or players in a.players) and dealable(a.played.ruleset, players)
+            if (not a.players or players in a.players) and a.played.ruleset.can_deal(players)
         )
         if not here:
             continue
@@ -180,7 +171,7 @@ def _applicable(alt: Alternative, played: Ruleset) -> list[int]:
     return [
         n
         for n in player_counts(played)
-        if (not alt.players or n in alt.players) and dealable(alt.played.ruleset, n)
+        if (not alt.players or n in alt.players) and alt.played.ruleset.can_deal(n)
     ]
 
 

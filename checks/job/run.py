@@ -301,14 +301,7 @@ def work_units(spec: Spec, ruleset: Ruleset, games: int) -> int:
 
 def dealable_counts(ruleset: Ruleset) -> list[int]:
     """The player counts the ruleset can deal."""
-    out = []
-    for players in player_counts(ruleset):
-        try:
-            ruleset.hand_size(players)
-        except SpecError:
-            continue
-        out.append(players)
-    return out
+    return [players for players in player_counts(ruleset) if ruleset.can_deal(players)]
 
 
 def _known(

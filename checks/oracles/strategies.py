@@ -17,7 +17,7 @@ from hypothesis.strategies import SearchStrategy
 
 from ...engine import Game, Pile, Position, State
 from ...engine.engines import Engine
-from ...spec import Ruleset, Spec, SpecError
+from ...spec import Ruleset, Spec
 
 
 def reading_choices(spec: Spec) -> SearchStrategy[dict[str, str]]:
@@ -76,14 +76,7 @@ def _can_deal(rs: Ruleset) -> bool:
 
 def dealable_players(ruleset: Ruleset) -> list[int]:
     """Player counts this ruleset can deal for (deal=table with 5 players and 4 copies cannot)."""
-    counts = []
-    for players in range(ruleset.players_min, ruleset.players_max + 1):
-        try:
-            ruleset.hand_size(players)
-        except SpecError:
-            continue
-        counts.append(players)
-    return counts
+    return [n for n in range(ruleset.players_min, ruleset.players_max + 1) if ruleset.can_deal(n)]
 
 
 def hands(

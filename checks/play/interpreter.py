@@ -13,7 +13,6 @@ from typing import Any
 
 from ...engine.interpreter import SpecEngine
 from ...engine.state import Event, Move, Position, State
-from ...spec import SpecError
 from ...spec.words import words_of
 from ..findings import CheckContext, CheckResult, Failure, Witness
 
@@ -45,9 +44,7 @@ def check_interpreter(ctx: CheckContext) -> CheckResult:
     steps = 0
     failures: list[Failure] = []
     for players in range(ruleset.players_min, ruleset.players_max + 1):
-        try:
-            ruleset.hand_size(players)
-        except SpecError:
+        if not ruleset.can_deal(players):
             continue
         engine, spec = ctx.engine(ruleset, players), SpecEngine(ruleset, players)
         for match in range(MATCHES[ctx.level]):

@@ -64,21 +64,13 @@ def _choices(spec: Spec, count: int, seed: int) -> list[Ruleset]:
     return chosen
 
 
-def _dealable(ruleset: Ruleset, players: int) -> bool:
-    try:
-        ruleset.hand_size(players)
-    except SpecError:
-        return False
-    return True
-
-
 def test_the_interpreter_plays_every_profile_and_random_readings_as_the_reference_does() -> None:
     spec = load_spec()
     compared = 0
     for ruleset in _choices(spec, 6, seed=17):
         assert engine_name(ruleset) == REFERENCE
         for players in (2, 3, 4, 5, 6):
-            if _dealable(ruleset, players):
+            if ruleset.can_deal(players):
                 compared += _play_both(ruleset, players, seed=players, max_steps=120)
     assert compared > 4_000
 
@@ -90,7 +82,7 @@ def test_every_reading_alone_plays_as_the_reference_plays_it() -> None:
         for reading in vp.playable:
             ruleset = spec.with_readings(base, {point: reading})
             for players in (2, 5):
-                if _dealable(ruleset, players):
+                if ruleset.can_deal(players):
                     _play_both(ruleset, players, seed=len(point), max_steps=60)
 
 

@@ -36,7 +36,7 @@ from five35.checks.oracles.z3model import (
 )
 from five35.checks.play.conformance import SWEEPS, Tally, run_config
 from five35.engine.interpreter import SpecEngine
-from five35.spec import Ruleset, Spec, SpecError, load_spec
+from five35.spec import Ruleset, Spec, load_spec
 
 SPEC = load_spec()
 
@@ -83,16 +83,6 @@ def interpreter(ruleset: Ruleset, players: int) -> SpecEngine:
     return _ENGINES[key]
 
 
-def dealable(ruleset: Ruleset, players: int) -> bool:
-    """Whether a round of this ruleset can be dealt to `players` (else no situation of it exists:
-    the interpreter refuses to be built for it)."""
-    try:
-        ruleset.hand_size(players)
-    except SpecError:
-        return False
-    return True
-
-
 Swept = tuple[str, int, dict[Asked, list[tuple[Ruleset, Outcome[Any]]]]]
 
 
@@ -127,7 +117,7 @@ def swept(request: pytest.FixtureRequest) -> Swept:
             ctx = CheckContext(SPEC, ruleset, level="ci", engine=interpreter)
             for sweep in SWEEPS:
                 for players in sweep.players:
-                    if not dealable(ruleset, players):
+                    if not ruleset.can_deal(players):
                         undealt.add((ruleset, players))
                         continue
                     disagreements.extend(run_config(ctx, ruleset, players, sweep, (), tally))
