@@ -392,13 +392,9 @@ class AlternativeWords:
         )
 
 
-class _Blanks(dict[str, str]):
-    def __missing__(self, key: str) -> str:
-        return ""
-
-
-class _Filled(dict[str, object]):
-    """A check sentence's blanks: a number, an id or a sentence, written as format() writes it."""
+class _Blanks(dict[str, object]):
+    """A sentence's blanks (a number, an id or a sentence, written as format() writes it); a blank
+    not given reads as nothing."""
 
     def __missing__(self, key: str) -> str:
         return ""
@@ -416,7 +412,7 @@ class CheckWords:
 
     def __call__(self, which: str, /, **blanks: object) -> str:
         """Sentence `which` with its blanks filled in."""
-        return self.sentences[which].format_map(_Filled(blanks))
+        return self.sentences[which].format_map(_Blanks(blanks))
 
 
 Play = tuple[str, tuple[int, ...]]  # an action and its cards, sorted
