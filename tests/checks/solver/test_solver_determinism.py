@@ -32,11 +32,15 @@ Z3_CHECKS = (
 # A CPU-bound process beside the loaded run: with the suite's own workers (one per core and one
 # more) the run's worker processes get less than a core each, and another order of finishing.
 BUSY = 1
+# At the lowest priority: it takes whatever CPU the run and the suite leave idle, so the run is
+# still never alone on a core, but it no longer takes a core's worth from the rest of the suite for
+# the minute the run lasts.
+SPIN = "import os; os.nice(19)\nwhile True: pass"
 
 
 @contextlib.contextmanager
 def busy_processes(n: int) -> Iterator[list[subprocess.Popen[bytes]]]:
-    procs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
+    procs = [subprocess.Popen([sys.executable, "-c", SPIN]) for _ in range(n)]
     try:
         yield procs
     finally:
