@@ -43,6 +43,7 @@ from ..engine.executor import Executor, LocalExecutor, describes_units
 from ..engine.simulate import DEFAULT_SEED
 from ..spec import Ruleset, Spec, other_game
 from ..spec.limits import MAX_FILE_BYTES, InputLimitError, load_json
+from ..spec.vocabulary import UnimplementedReading
 from ..spec.words import words_of
 from ..spec.words_model import CheckWords, Words
 from .findings import (
@@ -522,8 +523,20 @@ def _run_one(check: Check, ctx: CheckContext) -> CheckResult:
         # The engine that plays these rules, never the engine under check: see Check.uses_engine.
         ctx = replace(ctx, engine=engine_for(ctx.ruleset))
     started = time.perf_counter()
+    left_out: list[str] = []
     try:
-        result = check.run(ctx)
+        while True:
+            try:
+                result = check.run(ctx)
+                break
+            except UnimplementedReading as exc:
+                if not _can_leave_out(ctx, exc):
+                    raise
+                # A sweep over the spec's readings met one its own component cannot play or model
+                # (a reading a spec copy adds): the check sweeps the others and says which it left
+                # out, rather than stopping or playing that reading as another.
+                left_out.append(f"{exc.point}={exc.reading}")
+                ctx = replace(ctx, spec=_leave_out(ctx.spec, exc.point, exc.reading))
     except SolverUnknown as exc:
         rlimit = exc.rlimit or ctx.solver_rlimit
         message = say("unknown", reason=exc.reason, rlimit=f"{rlimit:,}", option=RAISE_SOLVER_RLIMIT)
@@ -560,12 +573,30 @@ def _run_one(check: Check, ctx: CheckContext) -> CheckResult:
             failures=(Failure(check=check.name, message=say("stopped", error=last)),),
             error=error,
         )
-    warnings = result.warnings
+    warnings = (*result.warnings, *(say("left_out", reading=reading) for reading in left_out))
     if result.examined_count == 0 and not warnings and result.skipped is None:
         warnings = (say("nothing"),)
     # Timed here, for every check alike: a check's own figure may leave out part of its work.
     seconds = time.perf_counter() - started
     return replace(result, name=check.name, title=title, warnings=warnings, seconds=seconds)
+
+
+def _can_leave_out(ctx: CheckContext, exc: UnimplementedReading) -> bool:
+    """Whether a check can go on without the reading it refused: one of the spec's playable
+    readings that the ruleset under check does not play (that one is never left out: the check is
+    then about rules it cannot play, which reference_only or the error says)."""
+    vp = ctx.spec.variation_points.get(exc.point)
+    return (
+        vp is not None and exc.reading in vp.readings and ctx.ruleset.readings.get(exc.point) != exc.reading
+    )
+
+
+def _leave_out(spec: Spec, point: str, reading: str) -> Spec:
+    """The spec as a check sees it without one reading: kept as a proposal (listed, never played),
+    so that every sweep over the point's readings and every profile that takes it passes it by."""
+    vp = spec.variation_points[point]
+    points = {**spec.variation_points, point: replace(vp, unimplemented=vp.unimplemented | {reading})}
+    return replace(spec, variation_points=points)
 
 
 def _engine_modules(engine: EngineFactory) -> set[str]:

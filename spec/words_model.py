@@ -326,6 +326,7 @@ CHECK_SENTENCE_BLANKS: Mapping[str, Mapping[str, frozenset[str]]] = {
         "model_limit": frozenset({"error"}),
         "stopped": frozenset({"error"}),
         "nothing": frozenset(),
+        "left_out": frozenset({"reading"}),
         "bound_to_535": frozenset(),
         "bound_to_535.conformance": frozenset(),
         "bound_to_535.interpreter": frozenset(),

@@ -33,6 +33,7 @@ from ...engine import Game, Move, State
 from ...engine.engines import Engine
 from ...engine.state import Event
 from ...spec import Ruleset, Spec
+from ...spec.vocabulary import UnimplementedReading, Vocabulary
 from ...spec.words import words_of
 from ..findings import CheckContext, CheckResult, EngineFactory, Failure, Level, ModelLimit, Witness
 from ..hypothesis_env import hypothesis_settings, private_hypothesis_home
@@ -355,11 +356,25 @@ def run_machine(
     return None, printed
 
 
+def _require_engine(ctx: CheckContext) -> None:
+    """The machine draws rulesets from every reading of the spec and plays each on the engine under
+    check: a reading the engine does not declare would stop it midway, which Hypothesis takes for
+    flaky data generation. Refused here instead, before any match, so the runner can leave it out."""
+    vocabulary = getattr(ctx.engine, "VOCABULARY", None)
+    if not isinstance(vocabulary, Vocabulary):
+        return  # an engine that declares no vocabulary says what it cannot play when asked
+    for point, vp in ctx.spec.variation_points.items():
+        for reading in vp.readings:
+            if point in vocabulary.points and not vocabulary.implements(point, reading):
+                raise UnimplementedReading(getattr(ctx.engine, "__name__", "the engine"), point, reading)
+
+
 def check_matches(ctx: CheckContext) -> CheckResult:
     """Whole matches (Hypothesis state machine), every invariant at every step. Raises
     UnimplementedReading for a reading the rules model cannot state."""
     RULES_VOCABULARY.require_ruleset(ctx.ruleset)
     RULES_VOCABULARY.require_spec(ctx.spec)
+    _require_engine(ctx)
     started = time.perf_counter()
     budget = BUDGETS[ctx.level]
     machine = machine_for(ctx.spec, ctx.ruleset, ctx.engine, run_seed=ctx.seed)

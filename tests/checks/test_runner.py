@@ -21,6 +21,7 @@ from five35.checks.runner import (
 )
 from five35.engine import Game
 from five35.spec import dumps, load_spec
+from spec_copies import write_spec_copy
 
 SPEC = load_spec()
 BASE = SPEC.ruleset()
@@ -261,3 +262,38 @@ def test_the_report_runs_every_check_whose_result_it_renders() -> None:
     # The mutants of the rules are in the report at level deep only, where all are classified.
     assert [c.name for c in runner.CHECKS if "ci" not in c.report_levels] == ["discovery.rules"]
     assert "discovery.rules" in [args[4] for _, args, _ in report_job.check_units(SPEC, BASE, "deep", 0)]
+
+
+#: A reading a spec copy adds to a point the reference engine knows: only the missing 10 skipped.
+TEN_SKIPPED = (
+    (
+        '        rules: {ranks: {gap: "true"}}\n    default: gaps_break',
+        '        rules: {ranks: {gap: "true"}}\n'
+        "      ten_skipped:\n"
+        '        explain: "Only the missing 10 is skipped: 9,11 is a run, 5,7 is not."\n'
+        '        rules: {ranks: {gap: "b == a + 1 or (a == 9 and b == 11)"}}\n'
+        "    default: gaps_break",
+    ),
+)
+
+
+def test_a_reading_a_spec_copy_adds_is_left_out_of_the_checks_that_cannot_play_it_and_said_so(
+    tmp_path: Path,
+) -> None:
+    # The checks that sweep every reading with a hand-written component (the reference engine, the
+    # conformance sweeps, the graphs) once stopped on the whole spec for a reading the ruleset
+    # under check does not even play; invariants.matches stopped as flaky data generation.
+    spec = load_spec(write_spec_copy(tmp_path / "house.yaml", TEN_SKIPPED))
+    only = ["conformance", "graphs.beats", "invariants.matches", "discovery.decisions", "proofs"]
+    run = run_checks(spec, spec.ruleset(), level="quick", only=only)
+    assert not run.failures, [f.message for f in run.failures]
+    warned = {r.name for r in run.results if any("run_gaps=ten_skipped is left out" in w for w in r.warnings)}
+    assert warned == {"conformance", "graphs.beats", "invariants.matches", "discovery.decisions"}
+    # The Z3 model is compiled from the rules: it states the new reading and leaves nothing out.
+    (proofs,) = [r for r in run.results if r.name == "proofs"]
+    assert not proofs.warnings and proofs.proofs > 0
+    # The ruleset that plays the reading is never played as another: the reference-only checks
+    # skip it, and a check that would need it says so instead of leaving it out.
+    plays = spec.ruleset(None, {"run_gaps": "ten_skipped"})
+    skipped = run_checks(spec, plays, level="quick", only=["discovery.decisions"]).results[0]
+    assert skipped.skipped is not None and "run_gaps=ten_skipped" in skipped.skipped
