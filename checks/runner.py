@@ -17,7 +17,7 @@ that examined nothing (`CheckResult.examined_count` 0) gets a warning, so that n
 
 Given an executor (`check` passes one at levels ci and deep; without one, or at level quick from
 the CLI, the checks run here one by one), the checks are units of the one executor
-(five35.engine.executor: worker processes, or a Dask cluster): each check is a pure function of
+(five35.executor: worker processes, or a Dask cluster): each check is a pure function of
 (spec, ruleset, level, seed, engine, check name), and the results are assembled in CHECKS order,
 so the run's JSON is the same as a serial run's, byte for byte.
 """
@@ -39,8 +39,8 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.engines import engine_for, engine_note, reference_lacks
-from ..engine.executor import Executor, LocalExecutor, describes_units
 from ..engine.simulate import DEFAULT_SEED
+from ..executor import Executor, LocalExecutor, describes_units
 from ..spec import Ruleset, Spec, other_game
 from ..spec.limits import MAX_FILE_BYTES, InputLimitError, load_json
 from ..spec.vocabulary import UnimplementedReading

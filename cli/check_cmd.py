@@ -35,7 +35,7 @@ from ..checks.runner import (
     select_checks,
 )
 from ..engine import Game
-from ..engine.executor import default_jobs
+from ..executor import default_jobs
 from ..protocol.client import EngineFault, load_factory, raised
 from ..reports.check_formats import (
     FORMAT_HELP,

@@ -29,7 +29,8 @@ from click.core import ParameterSource
 from click.shell_completion import CompletionItem
 
 from ..checks.findings import DEFAULT_SOLVER_RLIMIT, LEVELS, MAX_SOLVER_RLIMIT
-from ..engine.executor import (
+from ..engine.simulate import DEFAULT_SEED
+from ..executor import (
     DASK_HINT,
     EXECUTORS,
     MAX_JOBS,
@@ -38,7 +39,6 @@ from ..engine.executor import (
     LocalExecutor,
     make_executor,
 )
-from ..engine.simulate import DEFAULT_SEED
 from ..spec import Ruleset, Spec, SpecError, load_spec
 
 __all__ = [

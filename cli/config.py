@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..checks.findings import LEVELS, MAX_SOLVER_RLIMIT
-from ..engine.executor import EXECUTORS
+from ..executor import EXECUTORS
 from ..reports.check_formats import FORMATS
 from ..spec import SpecError
 from ..spec.files import read_capped

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import cast
 
 from ..checks.findings import DEFAULT_SOLVER_RLIMIT, Level
-from ..engine.executor import ExecutorUnavailable, make_executor
+from ..executor import ExecutorUnavailable, make_executor
 from ..reports.rulebook import rulebook_files
 from ..spec import SpecError, load_spec
 from .common import DEFAULT_SEED

@@ -20,7 +20,7 @@ from typing import Any
 
 import click
 
-from ..engine.executor import (
+from ..executor import (
     WorkerDied,
     tune_gc,
 )

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
-from ..engine.executor import stop_signals_held
+from ..executor import stop_signals_held
 from ..spec import SpecError
 
 TEMP_PREFIX = ".535-check-"  # temporary places start with this, next to their targets

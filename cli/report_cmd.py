@@ -17,7 +17,7 @@ import click
 from ..checks.findings import DEFAULT_SOLVER_RLIMIT, CheckResult, Level
 from ..checks.job import run as report_job
 from ..checks.runner import all_checks
-from ..engine.executor import Executor, default_jobs
+from ..executor import Executor, default_jobs
 from ..reports import FILES, report_data, write_report
 from ..reports.check_formats import kind_count, plural
 from ..spec import Ruleset, Spec, SpecError

@@ -31,11 +31,11 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any, Literal, NamedTuple
 
+from ..executor import Executor, LocalExecutor, describes_units, games_text
 from ..spec import Ruleset, SpecError
 from ..spec.model import MATCH_ROUND_LIMIT
 from .bots import Bot, seat_bots, turning_seats
 from .engines import Engine, make_engine
-from .executor import Executor, LocalExecutor, describes_units, games_text
 from .state import ACTIONS, TRICK_END_REASONS, Event, MatchEnd, Move, RoundEnd, State, TrickEnd
 
 Mode = Literal["round", "match"]

@@ -34,7 +34,7 @@ class SpecError(Exception):
         self.message = message
 
     def __reduce__(self) -> tuple[type[SpecError], tuple[str, str]]:
-        # Pickled by its own two arguments: a worker process sends it back whole (engine/executor.py).
+        # Pickled by its own two arguments: a worker process sends it back whole (executor/units.py).
         return type(self), (self.where, self.message)
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from five35.engine.executor import tune_gc
+from five35.executor import tune_gc
 from hypothesis.configuration import set_hypothesis_home_dir
 from scheduling import LONGEST_FIRST, group_of
 

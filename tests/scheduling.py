@@ -7,7 +7,7 @@ from __future__ import annotations
 #: node id prefix, with the group that runs them in one worker process. (Not xdist_group marks:
 #: pytest-xdist 3.8 groups by rewriting a node's id, which pytest 9 no longer reads.)
 SHARED = (
-    ("tests/engine/test_executor_dask.py::", "dask"),  # one LocalCluster
+    ("tests/executor/test_executor_dask.py::", "dask"),  # one LocalCluster
     ("tests/reports/test_report_browser.py::", "browser"),  # one Chromium
     ("tests/reports/test_questions.py::", "full_report"),  # test_reports.full_report(), cached
     ("tests/reports/test_consistency.py::", "full_report"),

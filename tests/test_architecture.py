@@ -1,4 +1,5 @@
-"""The imports run one way: spec -> engine -> protocol -> checks -> reports -> cli, with no circle.
+"""The imports run one way: executor -> spec -> engine -> protocol -> checks -> reports -> cli, with no
+circle (the executor, which runs any pure function over units, imports nothing of five35).
 
 Read from the source as text (ast), as a tool that draws the structure reads it: every import
 counts, the late ones inside functions and those only for the type checker included, because each is
@@ -19,7 +20,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The floors, lowest first: a package may import its own floor's modules and those below.
-FLOORS = ("spec", "engine", "protocol", "checks", "reports", "cli")
+FLOORS = ("executor", "spec", "engine", "protocol", "checks", "reports", "cli")
 
 
 @dataclass(frozen=True)

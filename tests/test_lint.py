@@ -14,6 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 COMPONENTS = {
+    "executor": "executor",
     "spec": "spec",
     "engine": "engine",
     "checks": "checks",

@@ -17,7 +17,7 @@ on the planted bugs, in more time. The result is a `RoundResult` small enough to
 
 Long runs are pure functions of (ruleset, engine, seed, examples): `fuzz_campaign` runs many
 seeds, each one unit (an engine of its own, started where the unit runs) through the one executor
-(five35.engine.executor: worker processes here, or a Dask cluster), and gives their results in
+(five35.executor: worker processes here, or a Dask cluster), and gives their results in
 seed order, so the first divergence in seed order is the same wherever the seeds ran.
 """
 
@@ -39,7 +39,7 @@ from hypothesis.errors import HypothesisException
 
 from ...engine import PASS, Move, Position, State
 from ...engine.engines import Engine
-from ...engine.executor import Executor, LocalExecutor, describes_units
+from ...executor import Executor, LocalExecutor, describes_units
 from ...protocol.client import EngineClient, EngineFault, engine_session
 from ...protocol.compare import Chooser, Games, RoundResult
 from ...protocol.messages import fewer_collections

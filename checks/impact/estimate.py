@@ -1,7 +1,7 @@
 """The impact of a reading, or of a finding's alternative: the counts that measure.py gives for each
 player count the rules can deal, turned into an `Impact` (the share of affected matches with its 95%
 Wilson interval, and the method in words). A finding's alternatives are measured as units, each a
-pure function of its arguments, so the estimate splits across processes (five35.engine.executor).
+pure function of its arguments, so the estimate splits across processes (five35.executor).
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from ...engine import Game
-from ...engine.executor import Executor, LocalExecutor, describes_units, games_text
 from ...engine.simulate import wilson_interval
+from ...executor import Executor, LocalExecutor, describes_units, games_text
 from ...spec import Ruleset, Spec, SpecError
 from ..findings import Alternative, EngineFactory, Impact
 from .measure import DEFAULT_BOTS, ImpactCounts, measure
@@ -187,7 +187,7 @@ def estimate_alternatives(
 ) -> dict[str, tuple[Impact, dict[int, ImpactCounts]]]:
     """The impact of every finding's alternative (by finding id) over games 0..games-1 of base seed
     `seed`, per player count. The units run through `executor` (default: `jobs` worker processes of
-    this machine, five35.engine.executor); the result is the same for any.
+    this machine, five35.executor); the result is the same for any.
 
     `known` holds comparisons measured already over the same games, seed and bots (the variation
     points' impacts): an alternative that makes one of them takes its counts, and only the game its

@@ -704,7 +704,7 @@ def silent_port() -> Iterator[int]:
 def test_a_scheduler_that_accepts_and_never_answers_is_refused_within_its_limit(
     tmp_path: Path, silent_port: int
 ) -> None:
-    from five35.engine.executor import PROBE_TIMEOUT
+    from five35.executor import PROBE_TIMEOUT
 
     address = f"tcp://127.0.0.1:{silent_port}"
     wall = time.monotonic()

@@ -31,9 +31,9 @@ from five35.checks.fuzz.differential import fuzz_campaign
 from five35.checks.job import run as report_job
 from five35.checks.runner import run_checks
 from five35.cli import main
-from five35.engine import executor as executor_module
-from five35.engine.executor import DaskExecutor, ExecutorUnavailable, LocalExecutor, WorkerDied, make_executor
 from five35.engine.simulate import simulate, simulate_parallel
+from five35.executor import DaskExecutor, ExecutorUnavailable, LocalExecutor, WorkerDied, make_executor
+from five35.executor import cluster as cluster_module
 from five35.protocol.replay import replay_json
 from five35.spec import load_spec
 
@@ -44,7 +44,7 @@ RULES = SPEC.ruleset(None)
 
 
 # The cluster runs in a process of its own, as a real one would: its worker processes and their
-# multiprocessing helpers are then no children of the test process (tests/engine/test_executor.py
+# multiprocessing helpers are then no children of the test process (tests/executor/test_executor.py
 # counts those), and all of them end with it.
 CLUSTER = """
 import logging, sys
@@ -287,7 +287,7 @@ def test_an_unreachable_scheduler_is_one_line_exit_2_within_the_time_limit(
 ) -> None:
     # The limit is 10 s; a shorter one keeps the test short, the path is the same. Unheeded, Dask's
     # own 30 s would apply: the bound tells the two apart and leaves room for a loaded machine.
-    monkeypatch.setattr(executor_module, "CONNECT_TIMEOUT", 1.5)
+    monkeypatch.setattr(cluster_module, "CONNECT_TIMEOUT", 1.5)
     started = time.monotonic()
     run_bad_input(
         ["simulate", "--games", "2", "--executor", "dask", "--scheduler", "tcp://127.0.0.1:9"],

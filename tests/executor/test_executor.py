@@ -17,9 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from five35.engine import executor
-from five35.engine.executor import LONG_WORK_GC, MAX_JOBS, Executor, LocalExecutor, WorkerDied
 from five35.engine.simulate import simulate, simulate_parallel
+from five35.executor import LONG_WORK_GC, MAX_JOBS, Executor, LocalExecutor, WorkerDied, local
 from five35.spec import Ruleset, load_spec
 
 
@@ -313,7 +312,7 @@ def test_an_error_in_a_worker_is_the_error_of_one_process(jobs: int) -> None:
 
 
 def test_the_worker_s_traceback_is_the_cause_of_the_error() -> None:
-    from five35.engine.executor import RemoteTraceback
+    from five35.executor import RemoteTraceback
     from five35.spec import SpecError
 
     with pytest.raises(SpecError) as raised:
@@ -324,7 +323,7 @@ def test_the_worker_s_traceback_is_the_cause_of_the_error() -> None:
 
 
 def test_an_exception_the_parent_cannot_import_is_named() -> None:
-    from five35.engine.executor import UnitRaised
+    from five35.executor import UnitRaised
 
     with pytest.raises(UnitRaised, match=r"_raise_unimportable\.<locals>\.Hidden: nobody can import me"):
         list(LocalExecutor(2).map(_raise_unimportable, range(3)))
@@ -343,7 +342,7 @@ def _named_unit(bad: int, x: int) -> str:
 
 
 def test_a_worker_killed_from_outside_is_named_with_its_unit() -> None:
-    from five35.engine.executor import describes_units
+    from five35.executor import describes_units
 
     named = describes_units(_named_unit)(_kill_self_on)
     try:
@@ -373,5 +372,5 @@ def test_a_killed_pool_s_manager_thread_is_done_before_the_exit_hook_can_race_it
             pool.submit(time.sleep, 30)
         manager = pool._executor_manager_thread
         assert manager is not None and manager.is_alive()
-        executor._kill(pool)
+        local._kill(pool)
         assert not manager.is_alive()
