@@ -1,10 +1,10 @@
 """Build script: pyproject.toml declares the package; this file adds the optional compiled engine.
 
-`pip install .` compiles the engine's hot path (engine/cards.py, engine/state.py, engine/game.py,
-engine/bots.py) with mypyc, which ships with mypy (a build requirement), into C extensions beside
-the same modules' source (issue 12: random playouts about twice as fast). Where it cannot, it
-installs the pure-Python engine, which plays byte for byte the same games
-(tests/engine/test_engine_builds.py):
+`pip install .` compiles the engine's hot path (engine/cards.py, engine/state.py, engine/options.py,
+engine/hooks.py, engine/deal.py, engine/game.py, engine/bots.py) with mypyc, which ships with mypy
+(a build requirement), into C extensions beside the same modules' source (issue 12: random playouts
+about twice as fast). Where it cannot, it installs the pure-Python engine, which plays byte for byte
+the same games (tests/engine/test_engine_builds.py):
 
 - FIVE35_PURE_PYTHON=1 in the environment asks for the pure-Python engine;
 - an editable install (`pip install -e .`) runs the engine from its source, so that edits count;
@@ -37,6 +37,9 @@ ROOT = Path(__file__).resolve().parent
 COMPILED = (
     "five35/engine/cards.py",
     "five35/engine/state.py",
+    "five35/engine/options.py",
+    "five35/engine/hooks.py",
+    "five35/engine/deal.py",
     "five35/engine/game.py",
     # The bots choose every move of a simulation: compiled, the main job spends about 30 % less CPU.
     "five35/engine/bots.py",

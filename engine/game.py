@@ -1,36 +1,15 @@
 """The reference engine: 535 played under one Ruleset and one player count.
 
-Readings are hooks on `Game` (python-chess style): each reads the ruleset's choice. Everything that
+Readings are hooks (`GameHooks`, engine/hooks.py, which documents them and what a variant may
+override) that `Game` inherits (python-chess style): each reads the ruleset's choice. Everything that
 depends only on the ruleset (the rank succession, every pile a turn can place, every answer to a
-given central pile) is computed once per Game and cached, so a step costs a few integer operations.
-
-A variant (a house rule, or the other side of a finding the checks measure) is a subclass of `Game`
-that overrides some of these public hooks (`Game.HOOKS`) and nothing else:
-
-- `follows(a, b)`: whether rank b comes straight after rank a in a run;
-- `strength(rank)`: how strong a single or set of that rank is;
-- `beats(new, old)`: whether pile `new` overwrites pile `old`;
-- `closing_size(kind)`: the size at which a set or run ends the trick;
-- `closes(pile, action)`: whether placing `pile` by `action` ends the trick by its size, and why;
-- `add_limit(pile, kind)`: the largest `kind` pile an add onto `pile` may make;
-- `add_options(pile)`: every add onto `pile` and the pile it makes;
-- `rule_of_8(option, state)`: whether a placing move is the Rule of 8;
-- `trick_winner(trick, reasons)`: who wins a trick that ends for `reasons`;
-- `next_seat(seat)`: whose turn follows a seat's;
-- `penalty(hand)`: the points a hand left at the end of a round scores;
-- `deck_copies()`: how many copies of each rank the deck holds at this table (`__init__` reads it);
-- `hand_size()`: how many cards each player is dealt;
-- `first_leader(draw)`: who leads round 1, given the seat `draw` drawn from the deal's generator;
-- `round_leader(state)`: who leads the round after the finished round `state`.
-
-A hook is a pure function of its arguments and of what `__init__` set: a variant never overrides a
-`_private` method and never changes an attribute after `__init__`, so the cached answers stay true
-and a variant class can be sent to a worker process by name.
+given central pile) is computed once per Game and cached (engine/options.py), so a step costs a few
+integer operations. A deal given from outside is checked by engine/deal.py.
 
 Speed (issue 12). `apply` has two paths that give the same states and events. A Game whose class
 overrides none of the hooks a step calls (`rule_of_8`, `trick_winner`, `next_seat`, `penalty`) nor
 the private step methods takes the fast path: every answer those hooks give is cached per pile
-(`_Node`) and per placing move (`_Entry`) when the pile is first met, so a step is a few dictionary
+(`Node`) and per placing move (`Entry`) when the pile is first met, so a step is a few dictionary
 lookups keyed by object identity, integer operations and one new State. Any other class takes the
 plain path, which calls every hook and private method at every step exactly as before, so an
 overridden hook is always obeyed. Both paths build a State by copying its field dictionary rather
@@ -39,15 +18,15 @@ than through `dataclasses.replace`, which cost half of a step.
 
 from __future__ import annotations
 
-import random
-from collections import Counter
 from collections.abc import Sequence
-from typing import Any, ClassVar, NamedTuple
+from typing import Any
 
 from ..spec import Ruleset, SpecError
-from ..spec.vocabulary import ENGINE_HOOKS, PARAMETERS, Vocabulary
 from . import _docstrings
-from .cards import FIELD, MAX_COPIES, CardCodec, DealError, ranks_text, shuffle
+from .cards import DealError
+from .deal import checked_deal, dealt_state, pack_deal, seated_leader, shuffled_hands
+from .hooks import GameHooks, mypyc_attr
+from .options import EIGHT, LISTED_EIGHT_RUNS, SEGMENT_MEMORY, Ends, Entry, Node, Option
 from .serial import state_from_json, state_to_json
 from .state import (
     COMPILED,
@@ -64,138 +43,13 @@ from .state import (
     TrickEnd,
     TrickEndReason,
     evolve,
-    new_state,
     step_state,
 )
-
-try:
-    from mypy_extensions import mypyc_attr
-except ImportError:  # pragma: no cover - installed without mypy_extensions: no compiler to tell
-
-    def mypyc_attr(*args: object, **kwargs: object) -> Any:  # type: ignore[misc]
-        return lambda cls: cls
-
-
-class Option(NamedTuple):
-    """A placing move with everything apply needs, precomputed."""
-
-    move: Move
-    need: int  # packed cards it takes from the hand
-    pile: Pile  # the central pile after it
-    has_eight: bool
-    listed_eight: bool  # the pile is a single 8, a set of 8s, or exactly the run 7,8 or 7,8,9
-    closes: TrickEndReason | None = None  # why placing it ends the trick by its size (the closes hook)
-
-
-EIGHT = 8
-LISTED_EIGHT_RUNS = ((7, 8), (7, 8, 9))
 
 
 def build() -> str:
     """Which build of the engine runs: the modules compiled by mypyc, or the pure-Python source."""
     return f"compiled by mypyc ({__file__.rsplit('/', 1)[-1]})" if COMPILED else "pure Python"
-
-
-Ends = tuple[tuple[Event, ...], ...]  # (TrickEnd(seat, reasons),) for every seat
-
-
-class _Entry:
-    """One placing move from one pile, with what a fast step needs about it."""
-
-    __slots__ = (
-        "ends",
-        "ends_with_8",
-        "fires",
-        "has_eight",
-        "move",
-        "need",
-        "option",
-        "pile",
-        "plays",
-        "reasons",
-        "reasons_with_8",
-    )
-
-    def __init__(self, game: Game, option: Option, leading: bool) -> None:
-        self.option = option
-        self.move = option.move
-        self.need = option.need
-        self.pile = option.pile
-        self.has_eight = option.has_eight
-        # Play(seat, move) for every seat, shared by every trick that has it.
-        self.plays = tuple(Play(seat, option.move) for seat in range(game.players))
-        # What the rule_of_8 hook answers, less its one input known only at the step (the opening
-        # pile's 8, under eight_exemption=whole_trick); used only where the hook is Game's own.
-        self.fires = game._eight_play(option, leading)
-        # The events when placing it ends the trick: by its size alone (None: it does not), and
-        # with the Rule of 8.
-        self.reasons: tuple[TrickEndReason, ...] = () if option.closes is None else (option.closes,)
-        self.reasons_with_8 = (TrickEndReason.RULE_OF_8, *self.reasons)
-        self.ends: Ends | None = game._trick_end_events(self.reasons) if self.reasons else None
-        self.ends_with_8: Ends = game._trick_end_events(self.reasons_with_8)
-
-
-class _Segment:
-    """A run of a node's moves that each take the same number k of every rank they use, and the
-    answers found so far: which of the moves a hand holds, by the hand's key."""
-
-    __slots__ = ("add", "mask", "memo", "pairs")
-
-    def __init__(self, add: int, mask: int, pairs: tuple[tuple[Move, int], ...]) -> None:
-        self.add = add
-        self.mask = mask
-        self.pairs = pairs
-        self.memo: dict[int, tuple[Move, ...]] = {}
-
-
-class _Node:
-    """A central pile (None: the table is empty, the player to move leads) and every placing move
-    onto it, in the engine's move order."""
-
-    __slots__ = ("by_id", "entries", "index", "options", "pairs", "pile", "segments")
-
-    def __init__(
-        self, pile: Pile | None, options: tuple[Option, ...], entries: tuple[_Entry, ...], codec: CardCodec
-    ) -> None:
-        self.pile = pile  # holding the pile keeps its id() unique while the node is in the id table
-        self.options = options
-        self.index = {o.move: o for o in options}
-        self.entries = {e.move: e for e in entries}
-        # Moves are looked up by identity first: legal_moves hands out these very objects, and an
-        # id() is unique among live objects, which the entries keep alive.
-        self.by_id = {id(e.move): e for e in entries}
-        self.pairs = tuple((o.move, o.need) for o in options)
-        self.segments = _segments(self.pairs, codec)
-
-
-#: Answers a segment remembers at most (2 ** ranks can be many for a deck of many ranks).
-SEGMENT_MEMORY = 8192
-
-
-def _segments(pairs: tuple[tuple[Move, int], ...], codec: CardCodec) -> tuple[_Segment, ...] | None:
-    """The moves split into runs of moves that each take the same number `k` of every rank they
-    use (singles and runs: k = 1, sets: k = their size), for a memo per run: which of its moves a
-    hand holds depends only on which of the run's ranks it holds k of, the segment's key
-    `(hand + add) & mask` (adding 8 - k to a field of at most 7 sets its guard bit exactly when it
-    holds k). None when a move takes different numbers of two ranks: the node's moves are then
-    filtered one by one. Remembering beats filtering even for a node of two moves."""
-    top = 1 << (FIELD - 1)
-    runs: list[tuple[int, int, list[tuple[Move, int]]]] = []
-    for move, need in pairs:
-        counts = codec.counts(need)
-        taken = {c for c in counts if c}
-        if len(taken) != 1:
-            return None
-        k = taken.pop()
-        mask = sum(top << (i * FIELD) for i, c in enumerate(counts) if c)
-        if runs and runs[-1][0] == k:
-            runs[-1] = (k, runs[-1][1] | mask, [*runs[-1][2], (move, need)])
-        else:
-            runs.append((k, mask, [(move, need)]))
-    every = range(len(codec.ranks))
-    return tuple(
-        _Segment(sum((top - k) << (i * FIELD) for i in every), mask, tuple(moves)) for k, mask, moves in runs
-    )
 
 
 #: The private step methods the fast path stands in for: a class that overrides any of them takes
@@ -214,72 +68,11 @@ _FAST_PATH_METHODS = (
 # Compiled by mypyc, Game is a native class; variants and tests subclass it in Python, and their
 # overrides are called through Python (the fast path calls no overridable method per step).
 @mypyc_attr(allow_interpreted_subclasses=True)
-class Game:
+class Game(GameHooks):
     """535 under `ruleset` with `players` players: deal, legal moves, apply."""
 
-    #: Every variation point this engine plays, with its readings: the one place that says which
-    #: readings exist. The loader refuses a spec that names any other; a subclass that implements a
-    #: house rule declares `VOCABULARY = Game.VOCABULARY.extended({...})`.
-    VOCABULARY: ClassVar[Vocabulary] = Vocabulary(
-        points={
-            "run_gaps": ("gaps_break", "gaps_skipped"),
-            "run_wrap": ("no_wrap", "wrap"),
-            "run_order": ("lower_beats", "higher_beats"),
-            "five_player_copies": ("five_is_large", "five_is_small"),
-            "five_player_set_close": ("five_is_large", "five_is_small"),
-            "add_to_single": ("allowed", "not_allowed"),
-            "add_run_ends": ("either_end", "top_end"),
-            "add_past_closing": ("capped", "overflow"),
-            "add_count": ("turn_limit", "any_number"),
-            "eight_forms": ("any_eight", "listed_forms"),
-            "eight_on_add": ("adds_trigger", "plays_only"),
-            "eight_exemption": ("whole_trick", "opening_play"),
-            "eight_rank": ("by_number", "strongest"),
-            "deal": ("table", "deal_all"),
-            "first_leader": ("drawn", "seat_0"),
-            "round_leader": ("went_out", "next_seat"),
-            "turn_order": ("ascending_seats", "descending_seats"),
-        },
-        parameters=PARAMETERS,
-    )
-
-    #: The public hooks a variant may override (the list above, in its order): the one place that
-    #: names them; the variants' and mutants' contracts and the words file's decisions read it here.
-    HOOKS: ClassVar[tuple[str, ...]] = ENGINE_HOOKS
-
     def __init__(self, ruleset: Ruleset, players: int) -> None:
-        self.VOCABULARY.require(type(self).__name__, ruleset.readings)
-        ruleset.check_players(players)
-        self.ruleset = ruleset
-        self.players = players
-        self.codec = CardCodec(ruleset.ranks)
-        self.copies = self.deck_copies()
-        if self.copies > MAX_COPIES:
-            raise SpecError("parameters.copies", f"at most {MAX_COPIES} copies of a rank are supported")
-        self.set_closing_size = ruleset.set_closing_size(players)
-        self.run_closing_size = ruleset.run_closing_size
-        # A lead or an overwrite places up to the turn's limit; an add up to add_count's.
-        self.turn_cards = ruleset.max_cards_per_turn
-        self.add_cards = self.turn_cards
-        if ruleset.reading("add_count") == "any_number":
-            # As many as a pile takes before it ends the trick: one fewer than its closing size.
-            largest = max(ruleset.run_closing_size, ruleset.set_closing_large)
-            self.add_cards = max(self.turn_cards, largest - 1)
-        self.max_cards = max(self.turn_cards, self.add_cards)
-        self.points = ruleset.points
-        r = ruleset.reading
-        self.gaps_skipped = r("run_gaps") == "gaps_skipped"
-        self.wrap = r("run_wrap") == "wrap"
-        self.lower_runs_beat = r("run_order") == "lower_beats"
-        self.add_to_single = r("add_to_single") == "allowed"
-        self.add_either_end = r("add_run_ends") == "either_end"
-        self.capped = r("add_past_closing") == "capped"
-        self.eight_listed_only = r("eight_forms") == "listed_forms"
-        self.eight_on_add = r("eight_on_add") == "adds_trigger"
-        self.exempt_whole_trick = r("eight_exemption") == "whole_trick"
-        self.eight_strongest = r("eight_rank") == "strongest"
-        self.descending_turns = r("turn_order") == "descending_seats"
-        self.full_deck = self.codec.pack([rank for rank in ruleset.ranks for _ in range(self.copies)])
+        super().__init__(ruleset, players)
         cls = type(self)
         self._fast = all(getattr(cls, name) is getattr(Game, name) for name in _FAST_PATH_METHODS)
         self._own_rule_of_8 = cls.rule_of_8 is Game.rule_of_8
@@ -299,118 +92,10 @@ class Game:
         # id(Play) -> its packed cards, for the Plays entries and _pass_plays hold (so keep alive).
         self._play_need: dict[int, int] = {id(play): 0 for play in self._pass_plays}
         self._piles: dict[Pile, Pile] = {}  # one object per distinct pile, so piles compare by identity
-        self._nodes: dict[Pile | None, _Node] = {}
-        self._node_ids: dict[int, _Node] = {}
+        self._nodes: dict[Pile | None, Node] = {}
+        self._node_ids: dict[int, Node] = {}
         # The leads are built now, the answers to each pile when it is first met (as they always were).
         self._node(None)
-
-    # ---- reading hooks -------------------------------------------------------------------------
-
-    def follows(self, a: int, b: int) -> bool:
-        """Whether rank b comes straight after rank a in a run (run_gaps, run_wrap)."""
-        ranks = self.ruleset.ranks
-        i = ranks.index(a)
-        if i + 1 < len(ranks):
-            nxt = ranks[i + 1]
-            return b == nxt and (self.gaps_skipped or nxt == a + 1)
-        return self.wrap and b == ranks[0]
-
-    def strength(self, rank: int) -> int:
-        """How strong a single or a set of this rank is (eight_rank)."""
-        if self.eight_strongest and rank == EIGHT:
-            return len(self.ruleset.ranks)
-        return self.ruleset.ranks.index(rank)
-
-    def beats(self, new: Pile, old: Pile) -> bool:
-        """Whether `new` overwrites `old`: same kind and size, higher-ranked (run_order for runs)."""
-        if new.kind != old.kind or new.size != old.size:
-            return False
-        if new.kind == "run":
-            a, b = self.ruleset.ranks.index(new.cards[0]), self.ruleset.ranks.index(old.cards[0])
-            return a < b if self.lower_runs_beat else a > b
-        return self.strength(new.cards[0]) > self.strength(old.cards[0])
-
-    def runs_from(self, start: int, length: int) -> tuple[int, ...] | None:
-        """The run of `length` cards starting at `start`, or None where the succession breaks."""
-        run = [start]
-        while len(run) < length:
-            ranks = self.ruleset.ranks
-            i = ranks.index(run[-1])
-            nxt = ranks[(i + 1) % len(ranks)]
-            if not self.follows(run[-1], nxt) or nxt in run:
-                return None
-            run.append(nxt)
-        return tuple(run)
-
-    def closing_size(self, kind: str) -> int | None:
-        """The size at which a pile of `kind` ends the trick (None: never by its size)."""
-        if kind == "set":
-            return self.set_closing_size
-        if kind == "run":
-            return self.run_closing_size
-        return None
-
-    def closes(self, pile: Pile, action: str) -> TrickEndReason | None:
-        """Why placing `pile` (by `action`: lead, overwrite or add) ends the trick by its size, or
-        None when it does not."""
-        close = self.closing_size(pile.kind)
-        if close is None or pile.size < close:
-            return None
-        return TrickEndReason.SET_CLOSED if pile.kind == "set" else TrickEndReason.RUN_CLOSED
-
-    def add_limit(self, pile: Pile, kind: str) -> int | None:
-        """The largest pile of `kind` an add onto `pile` may make (add_past_closing), or None when
-        only the deck limits it."""
-        return self.closing_size(kind) if self.capped else None
-
-    def trick_winner(self, trick: tuple[Play, ...], reasons: tuple[TrickEndReason, ...]) -> int:
-        """Who wins a trick that ends for `reasons`: the last player to place cards in it."""
-        for play in reversed(trick):
-            if play.move.action != "pass":
-                return play.player
-        raise ValueError("a trick without a placing move has no winner")
-
-    def rule_of_8(self, option: Option, state: State) -> bool:
-        """Whether placing `option` is the Rule of 8 (eight_forms, eight_on_add, eight_exemption)."""
-        return self._eight_play(option, state.pile is None) and not self._eight_exempt(state)
-
-    # The Rule of 8 in two parts, each stated once: what the play must be, and the exemption that
-    # depends on the trick. The fast path caches the first per placing move.
-    def _eight_play(self, option: Option, leading: bool) -> bool:
-        """Whether placing `option` is a Rule-of-8 play (eight_forms, eight_on_add), before the
-        exemption: never a lead, whose 8 is the opening pile's."""
-        if leading or (option.move.action == "add" and not self.eight_on_add):
-            return False
-        return option.listed_eight if self.eight_listed_only else option.has_eight
-
-    def _eight_exempt(self, state: State) -> bool:
-        """Whether the trick of `state` is exempt from the Rule of 8 (eight_exemption)."""
-        return self.exempt_whole_trick and state.opening_has_eight
-
-    def next_seat(self, seat: int) -> int:
-        step = -1 if self.descending_turns else 1
-        return (seat + step) % self.players
-
-    def deck_copies(self) -> int:
-        """Copies of each rank at this table (five_player_copies); `__init__` reads it once, so it
-        sees only `ruleset` and `players`."""
-        return self.ruleset.copies(self.players)
-
-    def hand_size(self) -> int:
-        """Cards dealt to each player (deal, parameters.hand_size); SpecError when the deck cannot
-        supply them."""
-        return self.ruleset.hand_size(self.players)
-
-    def first_leader(self, draw: int) -> int:
-        """Who leads round 1 (first_leader): `draw` is the seat drawn from the deal's generator."""
-        return draw if self.ruleset.reading("first_leader") == "drawn" else 0
-
-    def round_leader(self, state: State) -> int:
-        """Who leads the round after the finished round `state` (round_leader): the player who
-        went out (the finished round's player to move) or the seat after the round's leader."""
-        if self.ruleset.reading("round_leader") == "went_out":
-            return state.to_move
-        return self.next_seat(state.round_leader)
 
     def ends_trick(self, state: State, move: Move) -> bool:
         """Whether placing `move` in `state` ends the trick (the Rule of 8 or a closed set or run),
@@ -439,22 +124,6 @@ class Game:
             closes=self.closes(pile, action),
         )
 
-    def placeable_piles(self) -> list[Pile]:
-        """Every pile a lead or an overwrite can place: singles, sets and runs of up to
-        max_cards_per_turn cards."""
-        rs = self.ruleset
-        piles: list[Pile] = []
-        for rank in rs.ranks:
-            piles.append(Pile("single", (rank,)))
-        for size in range(rs.min_set_size, min(self.turn_cards, self.copies) + 1):
-            piles.extend(Pile("set", (rank,) * size) for rank in rs.ranks)
-        for size in range(rs.min_run_size, self.turn_cards + 1):
-            for rank in rs.ranks:
-                run = self.runs_from(rank, size)
-                if run is not None:
-                    piles.append(Pile("run", run))
-        return piles
-
     def _build_lead_options(self) -> tuple[Option, ...]:
         return tuple(self._option("lead", p.cards, p) for p in self.placeable_piles())
 
@@ -465,63 +134,22 @@ class Game:
         options.extend(self._option("add", added, new) for added, new in self.add_options(pile))
         return tuple(options)
 
-    def add_options(self, pile: Pile) -> list[tuple[tuple[int, ...], Pile]]:
-        """Every add onto `pile`: the cards added and the pile they make (add_* readings)."""
-        out: list[tuple[tuple[int, ...], Pile]] = []
-        if pile.kind == "single" and not self.add_to_single:
-            return out
-        rank = pile.cards[0]
-        if pile.kind in ("single", "set"):
-            limit = self.add_limit(pile, "set")
-            for k in range(1, self.add_cards + 1):
-                size = pile.size + k
-                if size > self.copies or (limit is not None and size > limit):
-                    break
-                if size >= self.ruleset.min_set_size:
-                    out.append(((rank,) * k, Pile("set", (rank,) * size)))
-        if pile.kind in ("single", "run"):
-            limit = self.add_limit(pile, "run")
-            for k in range(1, self.add_cards + 1):
-                size = pile.size + k
-                if size < self.ruleset.min_run_size:
-                    continue
-                if limit is not None and size > limit:
-                    break
-                below_choices = range(k + 1) if self.add_either_end else range(1)
-                for below in below_choices:
-                    run = self._extended_run(pile.cards, below, k - below)
-                    if run is not None:
-                        added = run[:below] + run[below + pile.size :]
-                        out.append((added, Pile("run", run)))
-        return out
-
-    def _extended_run(self, core: tuple[int, ...], below: int, above: int) -> tuple[int, ...] | None:
-        ranks = self.ruleset.ranks
-        run = list(core)
-        for _ in range(above):
-            nxt = ranks[(ranks.index(run[-1]) + 1) % len(ranks)]
-            if not self.follows(run[-1], nxt) or nxt in run:
-                return None
-            run.append(nxt)
-        for _ in range(below):
-            prev = ranks[(ranks.index(run[0]) - 1) % len(ranks)]
-            if not self.follows(prev, run[0]) or prev in run:
-                return None
-            run.insert(0, prev)
-        return tuple(run)
-
-    def _node(self, pile: Pile | None) -> _Node:
+    def _node(self, pile: Pile | None) -> Node:
         """The node of `pile`, built the first time the pile is met."""
         node = self._nodes.get(pile)
         if node is None:
             options = self._build_lead_options() if pile is None else self._build_responses(pile)
-            entries: tuple[_Entry, ...] = ()
+            entries: tuple[Entry, ...] = ()
             if self._fast:
-                entries = tuple(_Entry(self, o, leading=pile is None) for o in options)
+                leading = pile is None
+                entries = tuple(
+                    Entry(o, self.players, self._eight_play(o, leading), self._trick_end_events)
+                    for o in options
+                )
                 for entry in entries:
                     for play in entry.plays:
                         self._play_need[id(play)] = entry.need
-            node = self._nodes[pile] = _Node(pile, options, entries, self.codec)
+            node = self._nodes[pile] = Node(pile, options, entries, self.codec)
             self._node_ids[id(pile)] = node
         return node
 
@@ -645,17 +273,7 @@ class Game:
                 winner = player
             else:
                 winner = self.trick_winner(trick, entry.reasons_with_8 if fires else entry.reasons)
-            ended = step_state(
-                state,
-                new_hands,
-                winner,
-                None,
-                -1,
-                0,
-                False,
-                (),
-                state.cleared + self._trick_need(trick),
-            )
+            ended = self._trick_won(state, new_hands, winner, trick)
             return ended, self._ends_for(ends, winner, entry.reasons_with_8 if fires else entry.reasons)
         return step_state(
             state,
@@ -681,17 +299,7 @@ class Game:
                         break
             if winner < 0:  # also where Game's own trick_winner raises: a trick nobody placed in
                 winner = self.trick_winner(trick, (TrickEndReason.ALL_PASSED,))
-            ended = step_state(
-                state,
-                state.hands,
-                winner,
-                None,
-                -1,
-                0,
-                False,
-                (),
-                state.cleared + self._trick_need(trick),
-            )
+            ended = self._trick_won(state, state.hands, winner, trick)
             return ended, self._ends_for(self._all_passed, winner, (TrickEndReason.ALL_PASSED,))
         return step_state(
             state,
@@ -704,6 +312,13 @@ class Game:
             trick,
             state.cleared,
         ), ()
+
+    def _trick_won(self, state: State, hands: tuple[int, ...], winner: int, trick: tuple[Play, ...]) -> State:
+        """The fast path's state after `trick` (its last Play in it) ended: the table cleared and
+        its cards counted, `winner` to lead the next."""
+        return step_state(
+            state, hands, winner, None, -1, 0, False, (), state.cleared + self._trick_need(trick)
+        )
 
     def _ends_for(self, ends: Ends, winner: int, reasons: tuple[TrickEndReason, ...]) -> tuple[Event, ...]:
         """The shared `(TrickEnd(winner, reasons),)`; made anew for a seat outside the table, which
@@ -787,12 +402,6 @@ class Game:
         )
         return new, (TrickEnd(winner, reasons),)
 
-    def penalty(self, hand: int) -> int:
-        """The points a hand left at the end of a round scores (a hook: variants may score otherwise)."""
-        return sum(
-            self.points[r] * n for r, n in zip(self.ruleset.ranks, self.codec.counts(hand), strict=True)
-        )
-
     def _end_round(
         self, state: State, went_out: int, events: tuple[Event, ...]
     ) -> tuple[State, tuple[Event, ...]]:
@@ -819,18 +428,14 @@ class Game:
         return self._deal(state.seed, state.round + 1, state.scores, self.round_leader(state))
 
     def _deal(self, seed: int, round_no: int, scores: tuple[int, ...], leader: int | None) -> State:
-        # A string seed is hashed with SHA-512 by random.Random: stable across runs and platforms.
-        rng = random.Random(f"five35-deal:{seed}:{round_no}")
-        deck = list(self._deck)
-        shuffle(rng, deck)
         size = self.hand_size()
-        if not 0 < size * self.players <= len(deck):
+        if not 0 < size * self.players <= len(self._deck):
             # Only a hook that overrides deck_copies or hand_size gets here: the ruleset's own
             # hand size is checked against its own deck.
             raise SpecError(
-                "parameters.hand_size", f"{self.players} hands of {size} from a deck of {len(deck)}"
+                "parameters.hand_size", f"{self.players} hands of {size} from a deck of {len(self._deck)}"
             )
-        hands = [sorted(deck[i * size : (i + 1) * size]) for i in range(self.players)]
+        hands, rng = shuffled_hands(self._deck, seed, round_no, size, self.players)
         if leader is None:
             # Drawn under every reading, after the shuffle: the deck of a seed never depends on who
             # leads, and a first_leader that ignores the draw still deals the same hands.
@@ -853,10 +458,7 @@ class Game:
         values are typed `object` because they are checked here: compiled by mypyc, an argument
         typed int would already be converted (True to 1) or refused with a TypeError."""
         players = self.players
-        if len(hands) != players:
-            raise DealError("hands", f"{len(hands)} hands for {players} players")
-        if type(leader) is not int or not 0 <= leader < players:
-            raise DealError("leader", f"seat {leader!r} is not at the table (seats 0-{players - 1})")
+        to_lead = seated_leader(players, hands, leader)
         points: list[int] = []
         if scores is not None:
             if len(scores) != players:
@@ -865,80 +467,17 @@ class Game:
                 if type(score) is not int or score < 0:
                     raise DealError(f"scores[{seat}]", f"expected a natural number, got {score!r}")
                 points.append(score)
-        packed = self._pack_deal(hands)
+        packed = pack_deal(hands, self._units, self._guard, self.full_deck)
         if packed is None:
-            packed = self._checked_deal(hands)
-        dealt = sum(packed)
-        return new_state(
-            players,
-            tuple(packed),
-            leader,
-            None,
-            -1,
-            0,
-            False,
-            (),
-            0,
-            self.full_deck - dealt,
+            packed = checked_deal(hands, self.codec, self.copies)
+        return dealt_state(
+            packed,
+            to_lead,
+            self.full_deck,
             tuple(points) if scores is not None else (0,) * players,
             round_no,
-            leader,
-            "play",
             seed,
         )
-
-    def _pack_deal(self, hands: Sequence[Sequence[object]]) -> list[int] | None:
-        """The packed hands of a deal this engine can play, or None when anything is wrong with it
-        (then `_checked_deal` finds the first fault and names it). Every card must be an int of the
-        deck, and the deck must hold every hand after the ones before it (so no rank exceeds its
-        copies in a hand or in all of them): one packed subtraction per hand."""
-        unit = self._units
-        guard = self._guard
-        room = self.full_deck
-        packed = []
-        for hand in hands:
-            # Under 16 cards no rank's field can carry into the next one's.
-            if not hand or len(hand) >= 1 << FIELD:
-                return None
-            held = 0
-            for card in hand:
-                step = unit.get(card) if type(card) is int else None
-                if step is None:
-                    return None
-                held += step
-            if held & guard or ((room | guard) - held) & guard != guard:
-                return None
-            room -= held
-            packed.append(held)
-        return packed
-
-    def _checked_deal(self, hands: Sequence[Sequence[object]]) -> list[int]:
-        """The packed hands, checked card by card: DealError naming the first fault."""
-        copies = self.copies
-        ranks = self.codec.index
-        total: Counter[int] = Counter()
-        packed = []
-        for seat, hand in enumerate(hands):
-            if not hand:
-                raise DealError(f"hands[{seat}]", "the hand is empty (every player holds a card)")
-            cards: list[int] = []
-            for card in hand:
-                if type(card) is not int or card not in ranks:
-                    raise DealError(
-                        f"hands[{seat}]",
-                        f"{card!r} is not a rank of the deck ({ranks_text(self.ruleset.ranks)})",
-                    )
-                cards.append(card)
-            held = Counter(cards)
-            for rank, count in sorted(held.items()):
-                if count > copies:
-                    raise DealError(f"hands[{seat}]", f"{count} cards of rank {rank}, the deck has {copies}")
-            total.update(held)
-            packed.append(self.codec.pack(cards))
-        for rank, count in sorted(total.items()):
-            if count > copies:
-                raise DealError("hands", f"{count} cards of rank {rank} in all, the deck has {copies}")
-        return packed
 
     def play_from(self, position: Position) -> State:
         """The state after setting up `position`: its round dealt as given, then its moves applied.

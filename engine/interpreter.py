@@ -21,14 +21,14 @@ worked out the first time a pile is met and kept; the rest is asked of the closu
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
 from itertools import combinations_with_replacement
 from typing import Any, TypeVar
 
 from ..spec import Ruleset, SpecError
 from ..spec.lang.compile import Program, RuleDef, RuleError
-from .cards import MAX_COPIES, CardCodec, DealError, ranks_text, shuffle
+from .cards import MAX_COPIES, CardCodec, DealError, ranks_text
+from .deal import dealt_state, seated_leader, shuffled_hands
 from .serial import state_from_json, state_to_json
 from .state import (
     PASS,
@@ -44,7 +44,6 @@ from .state import (
     TrickEnd,
     TrickEndReason,
     evolve,
-    new_state,
 )
 
 #: Which engine plays: the words every output uses for it.
@@ -603,11 +602,7 @@ class SpecEngine:
 
     def _deal(self, seed: int, round_no: int, scores: tuple[int, ...], leader: int | None) -> State:
         # The reference engine's deal, so that a seed deals the same hands under both engines.
-        rng = random.Random(f"five35-deal:{seed}:{round_no}")
-        deck = list(self._deck)
-        shuffle(rng, deck)
-        size = self.hand_size()
-        hands = [sorted(deck[i * size : (i + 1) * size]) for i in range(self.players)]
+        hands, rng = shuffled_hands(self._deck, seed, round_no, self.hand_size(), self.players)
         if leader is None:
             draw = rng.randrange(self.players)
             leader = int(self.program.ask("leaders", "first", draw=draw)) % self.players
@@ -625,10 +620,7 @@ class SpecEngine:
         """A round from given hands; DealError naming the part at fault for a deal this game's deck
         cannot supply."""
         players = self.players
-        if len(hands) != players:
-            raise DealError("hands", f"{len(hands)} hands for {players} players")
-        if type(leader) is not int or not 0 <= leader < players:
-            raise DealError("leader", f"seat {leader!r} is not at the table (seats 0-{players - 1})")
+        to_lead = seated_leader(players, hands, leader)
         if scores is not None:
             if len(scores) != players:
                 raise DealError("scores", f"{len(scores)} scores for {players} players")
@@ -650,22 +642,12 @@ class SpecEngine:
                 if left[card] < 0:
                     raise DealError("hands", f"more cards of rank {card} than the deck's {self.copies}")
             packed.append(self.codec.pack(hand))
-        dealt = sum(packed)
-        return new_state(
-            players,
-            tuple(packed),
-            leader,
-            None,
-            -1,
-            0,
-            False,
-            (),
-            0,
-            self.full_deck - dealt,
+        return dealt_state(
+            packed,
+            to_lead,
+            self.full_deck,
             tuple(scores) if scores is not None else (0,) * players,  # type: ignore[arg-type]
             round_no,
-            leader,
-            "play",
             seed,
         )
 

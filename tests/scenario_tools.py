@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from five35.engine import Event, Game, Move, Pile, Play, State, TrickEnd, TrickEndReason
-from five35.engine.game import Option
+from five35.engine.options import Option
 from five35.spec import Ruleset, Spec, load_spec
 from five35.spec.vocabulary import Vocabulary
 from hypothesis.configuration import set_hypothesis_home_dir

@@ -29,7 +29,7 @@ from itertools import count
 
 from ...engine import Game, Move, Pile, Play, State, TrickEnd
 from ...engine.engines import Engine
-from ...engine.game import Option
+from ...engine.options import Option
 from ...spec import Ruleset, Spec, SpecError
 from ...spec.words import words_of
 from ...spec.words_model import DecisionWords

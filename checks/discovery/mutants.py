@@ -3,7 +3,7 @@
 Each mutant is a module-level `Game` subclass made here at import, in a fixed order, so that a
 worker process imports it by name (`findings.engine_label`: this module and the class name) and the
 same names always mean the same change. A mutant overrides exactly one public hook that
-`five35.engine.game` lists for variants, and calls Game's own hook for everything it leaves alone.
+`five35.engine.hooks` lists for variants, and calls Game's own hook for everything it leaves alone.
 
 The mutants come from generic operators over each hook's inputs and outputs: flip a comparison,
 drop or add a condition on an input feature (the pile is a single, the add extends below, the
@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 import yaml
 
 from ...engine import TRICK_END_REASONS, Game, Pile, Play, State, TrickEndReason
-from ...engine.game import Option
+from ...engine.options import Option
 from ...spec import embedded_spec_path
 
 #: The hooks a mutant may change, in the order they are generated: every public hook the engine

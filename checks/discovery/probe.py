@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from ...engine import PASS, TRICK_END_REASONS, Game, Move, Pile, Play, State
-from ...engine.game import EIGHT, LISTED_EIGHT_RUNS, Option
+from ...engine.options import EIGHT, LISTED_EIGHT_RUNS, Option
 from ...spec import SpecError
 
 Probe = dict[tuple[Any, ...], Any]

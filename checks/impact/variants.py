@@ -3,7 +3,7 @@
 A contradiction, a mismatch, a defect or a dead clause puts two alternatives of its own (two
 wordings, a text as printed and as repaired, a clause kept or deleted). Each class here is the
 reference engine with one of them: a `Game` subclass that overrides only the public hooks
-`five35.engine.game` documents for variants, never a `_private` method, and never changes an
+`five35.engine.hooks` documents for variants, never a `_private` method, and never changes an
 attribute after `__init__`. The classes are module-level so that an impact measurement can send
 them to worker processes.
 
@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import ClassVar
 
 from ...engine import Game, Pile, Play, State, TrickEndReason
-from ...engine.game import Option
+from ...engine.options import Option
 from ...spec import SpecError
 
 

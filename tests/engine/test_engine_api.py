@@ -143,12 +143,12 @@ def test_the_deal_shuffles_as_random_shuffle(size: int) -> None:
 
 def test_the_hooks_are_declared_once_and_documented_in_that_order() -> None:
     """`Game.HOOKS` is the one list of public hooks (variants, mutants and the words file's
-    decisions read it); the module docstring documents exactly those, in that order, and each is a
-    public method of Game."""
+    decisions read it); the docstring of their module (engine/hooks.py) documents exactly those, in
+    that order, and each is a public method of Game."""
     import re
 
-    from five35.engine import game as game_module
+    from five35.engine import hooks as hooks_module
 
-    documented = tuple(re.findall(r"^- `(\w+)\(", game_module.__doc__ or "", flags=re.MULTILINE))
+    documented = tuple(re.findall(r"^- `(\w+)\(", hooks_module.__doc__ or "", flags=re.MULTILINE))
     assert documented == Game.HOOKS
     assert all(callable(getattr(Game, hook)) and not hook.startswith("_") for hook in Game.HOOKS)

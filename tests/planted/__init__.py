@@ -8,7 +8,7 @@ them with the rule they break, for tests/checks/test_planted_bugs.py.
 from __future__ import annotations
 
 from five35.engine import PASS, Game, Move, Pile, State
-from five35.engine.game import Option
+from five35.engine.options import Option
 from five35.engine.state import Event, Play
 from five35.spec import Ruleset
 

@@ -10,7 +10,7 @@ from functools import cached_property
 from typing import Any
 
 from ....engine import Game, Move, State
-from ....engine.game import Option
+from ....engine.options import Option
 from ....engine.state import DECISIONS, NEEDS, OPENS, Play, RoundEnd, TrickEndReason
 from ....spec import Spec
 from ....spec.model import Rule

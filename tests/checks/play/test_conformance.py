@@ -18,7 +18,7 @@ from five35.checks.play.conformance import (
     situation_for,
 )
 from five35.engine import PASS, Game, Move, Pile, State
-from five35.engine.game import Option
+from five35.engine.options import Option
 from five35.spec import Ruleset, dumps, load_spec
 
 SPEC = load_spec()
