@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from ..engine.simulate import SimulationFileError
+from ..engine.stats import SimulationFileError
 from ..spec import SpecError, dumps
 from ..spec.files import read_capped
 from .common import PathGiven, examples_epilog, format_option

@@ -10,13 +10,8 @@ import click
 
 from ..engine.bots import BOTS, seat_bots
 from ..engine.engines import engine_note
-from ..engine.simulate import (
-    MODES,
-    Mode,
-    Stats,
-    round_limit,
-    simulate_parallel,
-)
+from ..engine.simulate import round_limit, simulate_parallel
+from ..engine.stats import MODES, Mode, Stats
 from ..reports.check_formats import plural
 from ..spec import dumps
 from .common import (

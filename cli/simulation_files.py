@@ -10,17 +10,8 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
-from ..engine.simulate import (
-    Mode,
-    SimulationFileError,
-    Stats,
-    count_error,
-    game_seed,
-    json_value,
-    merge_all,
-    read_count,
-    sub_place,
-)
+from ..engine.simulate import game_seed
+from ..engine.stats import CountsPlace, Mode, SimulationFileError, Stats, json_value, merge_all, read_count
 from ..spec.limits import InputLimitError, load_json
 
 SIMULATE_COMMAND = "simulate"
@@ -72,34 +63,29 @@ def read_simulation(text: str | bytes, where: str) -> SimulationPart:
         data = load_json(text, where, unique_keys=True)
     except InputLimitError as exc:
         raise SimulationFileError(exc.where, exc.message) from None
+    place = CountsPlace(where)
     if not isinstance(data, Mapping) or data.get("command") != SIMULATE_COMMAND:
-        raise count_error(
-            where, 'command: not the JSON of `535-check simulate --format json` (expected "simulate")'
-        )
-    seed = read_count(data, "seed", where)
-    first = read_count(data, "first_game", where)
-    games = read_count(data, "games", where)
+        raise place.error('command: not the JSON of `535-check simulate --format json` (expected "simulate")')
+    seed = read_count(data, "seed", place)
+    first = read_count(data, "first_game", place)
+    games = read_count(data, "games", place)
     if games < 1:
-        raise count_error(where, "games: expected at least 1")
+        raise place.error("games: expected at least 1")
     ruleset = data.get("ruleset")
     if not isinstance(ruleset, Mapping):
-        raise count_error(where, "ruleset: expected the ruleset object")
-    stats = Stats.from_counts_json(data.get("counts"), sub_place(where, "counts"))
+        raise place.error("ruleset: expected the ruleset object")
+    stats = Stats.from_counts_json(data.get("counts"), place.below("counts"))
     if stats.games != games:
-        raise count_error(
-            where, f"counts: games: {stats.games} games counted, but the document covers {games}"
-        )
+        raise place.error(f"counts: games: {stats.games} games counted, but the document covers {games}")
     if stats.to_json() != data.get("stats"):
-        raise count_error(where, "stats: does not match the counts beside it (edited by hand?)")
+        raise place.error("stats: does not match the counts beside it (edited by hand?)")
     limit = data.get("round_limit")
     if stats.mode == "match":
-        limit = read_count(data, "round_limit", where)
+        limit = read_count(data, "round_limit", place)
     elif limit is not None:
-        raise count_error(where, f"round_limit: expected null for mode round, got {json_value(limit)}")
+        raise place.error(f"round_limit: expected null for mode round, got {json_value(limit)}")
     if data.get("first_game_seed") != game_seed(seed, first):
-        raise count_error(
-            where, f"first_game_seed: expected game_seed({seed}, {first}) = {game_seed(seed, first)}"
-        )
+        raise place.error(f"first_game_seed: expected game_seed({seed}, {first}) = {game_seed(seed, first)}")
     return SimulationPart(where, seed, range(first, first + games), limit, ruleset, stats)
 
 
@@ -125,7 +111,7 @@ def merge_simulations(parts: Sequence[SimulationPart]) -> dict[str, Any]:
                     if name == "ruleset"
                     else f" ({json_value(_plain(mine))}, not {json_value(_plain(theirs))})"
                 )
-                raise count_error(
+                raise SimulationFileError(
                     part.where,
                     f"{name}: differs from {first.where}'s{shown}; only runs of the same "
                     "ruleset, seed, players, mode and bots merge",
@@ -133,13 +119,13 @@ def merge_simulations(parts: Sequence[SimulationPart]) -> dict[str, Any]:
     ordered = sorted(parts, key=lambda p: p.games.start)
     for before, after in pairwise(ordered):
         if after.games.start < before.games.stop:
-            raise count_error(
+            raise SimulationFileError(
                 after.where,
                 f"first_game: games {_span(after.games)} overlap "
                 f"{before.where}'s games {_span(before.games)}",
             )
         if after.games.start > before.games.stop:
-            raise count_error(
+            raise SimulationFileError(
                 after.where,
                 f"first_game: games {before.games.stop}-{after.games.start - 1} are in no file "
                 f"(between {before.where} and this one); a merge covers one unbroken range",

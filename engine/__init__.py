@@ -11,8 +11,9 @@ state, events = game.apply(state, move)
 
 from .bots import BOTS, Bot, get_bot
 from .cards import CardCodec
-from .game import Game, Option
-from .simulate import Stats, Step, merge, play_game
+from .game import Game
+from .options import Option
+from .simulate import Step, play_game
 from .state import (
     ACTIONS,
     PASS,
@@ -29,6 +30,7 @@ from .state import (
     TrickEnd,
     TrickEndReason,
 )
+from .stats import Stats, merge
 
 __all__ = [
     "ACTIONS",

@@ -24,7 +24,7 @@ from markupsafe import Markup
 
 from ..checks.findings import FINDING_KINDS, SEVERITIES
 from ..engine import TRICK_END_REASONS, TrickEndReason
-from ..engine.simulate import WENT_OUT, wilson_interval
+from ..engine.stats import WENT_OUT, wilson_interval
 from ..spec import dumps
 from . import svg
 from .plain import pct, player, quoted, split_move

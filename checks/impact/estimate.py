@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from ...engine import Game
-from ...engine.simulate import wilson_interval
+from ...engine.stats import wilson_interval
 from ...executor import Executor, LocalExecutor, describes_units, games_text
 from ...spec import Ruleset, Spec, SpecError
 from ..findings import Alternative, EngineFactory, Impact

@@ -26,7 +26,8 @@ from typing import Any
 from ...engine import Game, MatchEnd, Move, RoundEnd, State, TrickEnd
 from ...engine.bots import seat_bots, turning_seats
 from ...engine.engines import Engine, make_engine
-from ...engine.simulate import EndlessPlay, Stats, Step, _Tally, bot_rngs, game_seed, move_limit, round_limit
+from ...engine.simulate import EndlessPlay, Step, _Tally, bot_rngs, game_seed, move_limit, round_limit
+from ...engine.stats import Stats
 from ...spec import Ruleset, SpecError
 from ..findings import EngineFactory, Witness
 from .witnesses import RoundHistory, deal_witness, shrunk_witness, step_witness, undealable_witness

@@ -37,7 +37,8 @@ from typing import Any
 
 from ...engine import RoundEnd
 from ...engine.bots import turning_seats
-from ...engine.simulate import game_seed, play_game, wilson_interval
+from ...engine.simulate import game_seed, play_game
+from ...engine.stats import wilson_interval
 from ...executor import describes_units, games_text
 from ...spec import Ruleset
 from ..findings import EngineFactory

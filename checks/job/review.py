@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from ...engine import Game
-from ...engine.simulate import Stats
+from ...engine.stats import Stats
 from ...spec import Ruleset, Spec, SpecError
 from ...spec.words import questions_of, words_of
 from ...spec.words_model import LANGUAGES, QuestionWords, RuleWords, Wording, Words

@@ -22,7 +22,8 @@ from typing import Any
 
 from ...engine import Game
 from ...engine.engines import reference_lacks
-from ...engine.simulate import Stats, merge_all, simulate
+from ...engine.simulate import simulate
+from ...engine.stats import Stats, merge_all
 from ...executor import Executor, LocalExecutor, describes_units, games_text, unit_name
 from ...spec import Ruleset, Spec, SpecError
 from ...spec.words import words_of

@@ -11,7 +11,7 @@ from cli_tools import run_bad_input
 from click.testing import CliRunner
 from five35.cli import main
 from five35.cli.simulation_files import merge_simulations, read_simulation
-from five35.engine.simulate import SimulationFileError
+from five35.engine.stats import SimulationFileError
 from five35.spec.limits import MAX_DEPTH
 
 BASE = ["simulate", "--players", "3", "--seed", "9", "--bots", "random,greedy,cautious", "--format", "json"]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 from five35.cli.simulation_files import merge_simulations, read_simulation, simulation_json
-from five35.engine.simulate import SimulationFileError, simulate
+from five35.engine.simulate import simulate
+from five35.engine.stats import SimulationFileError
 from five35.spec import Ruleset, dumps, load_spec
 
 

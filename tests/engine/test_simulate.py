@@ -6,21 +6,17 @@ from dataclasses import replace
 
 import pytest
 from five35.engine import Game, MatchEnd, RoundEnd, State, TrickEnd
-from five35.engine.game import Option
+from five35.engine.options import Option
 from five35.engine.simulate import (
     MATCH_ROUND_LIMIT,
-    Mode,
-    Stats,
     game_seed,
-    merge,
-    merge_all,
     play_game,
     round_limit,
     simulate,
     simulate_parallel,
     split,
-    wilson_interval,
 )
+from five35.engine.stats import Mode, Stats, merge, merge_all, wilson_interval
 from five35.spec import Ruleset, SpecError, dumps, load_spec
 
 

@@ -23,7 +23,7 @@ from five35.checks.impact.witnesses import situation_of
 from five35.checks.text.text_audit import text_audit
 from five35.engine import Game, Move, Pile, State
 from five35.engine import game as game_module
-from five35.engine.simulate import wilson_interval
+from five35.engine.stats import wilson_interval
 from five35.spec import Ruleset, Spec
 
 HOOKS = Game.HOOKS
