@@ -14,7 +14,7 @@ from ...spec import Ruleset, Spec
 from ...spec.lang.rulebook import Rulebook
 from ..findings import ModelLimit
 from .algebra import B, N, as_bool
-from .rulecompile import COMPONENT
+from .rules_in_force import COMPONENT
 
 T = TypeVar("T")
 

@@ -12,7 +12,9 @@ import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
 from ..findings import ModelLimit
 from .algebra import Alg, B, N
 from .model_terms import Params, Readings
-from .rulecompile import CHAIN, EIGHT, ONE, Compiler, PileV, Rank, resolve
+from .model_values import CHAIN, EIGHT, ONE, PileV, Rank
+from .rulecompile import Compiler
+from .rules_in_force import resolve
 
 _MISSING = object()
 

@@ -10,8 +10,8 @@ from typing import Any
 from ..findings import ModelLimit
 from .algebra import B, N
 from .model_terms import ADD, LEAD, LISTED_EIGHT_RUNS, NONE, OVERWRITE, PASS, Outcome
+from .model_values import CHAIN, EIGHT, CondPile, LitCards, OpeningPile, PileV, Placed
 from .piles import PileModel
-from .rulecompile import CHAIN, EIGHT, CondPile, LitCards, OpeningPile, PileV, Placed
 
 
 class PlayModel(PileModel):

@@ -21,7 +21,7 @@ from typing import TypeVar
 
 from ...engine import CardCodec, Move, Pile
 from ...spec import Ruleset
-from .rulecompile import OpeningPile, PileV
+from .model_values import OpeningPile, PileV
 from .situations import add_candidates, central_piles, to_pile
 from .vocab import StatedVocabulary
 from .z3model import ACTION_CODES, ADD, NONE, Model

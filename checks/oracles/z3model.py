@@ -60,8 +60,9 @@ from .model_terms import (
     Params,
     Readings,
 )
+from .model_values import EIGHT
 from .plays import PlayModel
-from .rulecompile import COMPONENT, EIGHT, Choice
+from .rules_in_force import COMPONENT, Choice
 from .vocab import StatedVocabulary
 
 # The model's parts live beside it (algebra.py, model_terms.py, piles.py, plays.py); the checks

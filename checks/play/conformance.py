@@ -43,7 +43,7 @@ from ...spec.vocabulary import Vocabulary
 from ...spec.words import words_of
 from ..findings import CheckContext, CheckResult, Failure, Witness
 from ..hypothesis_env import hypothesis_settings, private_hypothesis_home
-from ..oracles.rulecompile import OpeningPile, PileV
+from ..oracles.model_values import OpeningPile, PileV
 from ..oracles.situations import (
     NONE_PILE,
     PileKey,
