@@ -1,14 +1,15 @@
 """The spec's rules compiled to formulas over the Z3 model's algebra (z3model.py beside it).
 
 The rule language (five35.spec.lang) states each step of play as parts: expressions over the names
-the step offers. `resolve` (rules_in_force.py) takes the rules in force for a choice of readings (a reading is its rule
-fragment in the spec file) where a point's reading is fixed, and where it is a Z3 variable makes
-every part the point's fragments replace a `Choice` over the reading (an If on the variable), so one
-formula ranges over all of them. `Compiler` turns each part into a closure from the names its step
-offers (model values, model_values.py: numbers and bools, `Rank`, piles, cards) to a model value,
-built once per Model, by the operations of value_ops.py. Every operation goes through the model's algebra, so the same closures compute Python values
-(`PyAlg`, the conformance sweeps) or build Z3 terms (`Z3Alg`, the proofs and searches), and the
-spec's parameters may be Z3 terms (the unsat cores name them).
+the step offers. `resolve` (rules_in_force.py) takes the rules in force for a choice of readings (a
+reading is its rule fragment in the spec file) where a point's reading is fixed, and where it is a
+Z3 variable makes every part the point's fragments replace a `Choice` over the reading (an If on the
+variable), so one formula ranges over all of them. `Compiler` turns each part into a closure from
+the names its step offers (model values, model_values.py: numbers and bools, `Rank`, piles, cards)
+to a model value, built once per Model, by the operations of value_ops.py. Every operation goes
+through the model's algebra, so the same closures compute Python values (`PyAlg`, the conformance
+sweeps) or build Z3 terms (`Z3Alg`, the proofs and searches), and the spec's parameters may be Z3
+terms (the unsat cores name them).
 
 What the model represents, and what it refuses (`ModelLimit`, one line naming the rule and part):
 
