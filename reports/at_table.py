@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..checks.impact.outcomes import ALPHA, MEASURES, MeanChange, OutcomeChange, Shares, seat_balance_p
-from ..checks.job.review import Variant
+from ..checks.job.reviewed import Variant
 from .plain import Plain
 
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..checks.findings import FINDING_KINDS, CheckResult, Failure, ProvedProperty, SettledCandidate
 from ..checks.impact.measure import COMES_UP_GAMES
-from ..checks.job.review import ReportData, Reviewed
+from ..checks.job.reviewed import ReportData, Reviewed
 from ..engine.engines import engine_note, reference_lacks
 from ..spec import Ruleset, Spec
 from ..spec.words import no_wording, words_of

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..checks.findings import Failure, Finding, FindingKind
-from ..checks.job.review import Question, ReportData, Reviewed
+from ..checks.job.reviewed import Question, ReportData, Reviewed
 from ..spec import Ruleset, Spec, SpecError
 from ..spec.words import words_of
 from ..spec.words_model import LANGUAGES

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..checks.findings import FINDING_KINDS, SEVERITIES, Finding, FindingKind
-from ..checks.job.review import ImpactSource, PointImpact, Reviewed, WitnessSource
+from ..checks.job.reviewed import ImpactSource, PointImpact, Reviewed, WitnessSource
 from ..spec import Ruleset, Spec
 from ..spec.words import words_of
 from .plain import LANGUAGE_NAMES, Plain

@@ -53,16 +53,9 @@ from ..impact.outcomes import (
     play_outcomes,
 )
 from ..runner import CHECKS, all_checks, check_title, load_checks, run_checks
-from .review import (
-    PointImpact,
-    ReportData,
-    Variant,
-    collect_findings,
-    form_questions,
-    question_subjects,
-    review,
-    to_measure,
-)
+from .questions import form_questions, question_subjects
+from .review import collect_findings, review, to_measure
+from .reviewed import PointImpact, ReportData, Variant
 
 Progress = Callable[[int], None]
 OnCheck = Callable[[str, CheckResult], None]  # a check's result, as it comes in

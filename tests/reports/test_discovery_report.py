@@ -22,7 +22,9 @@ from five35.checks.findings import (
     Severity,
     Witness,
 )
-from five35.checks.job.review import ReportData, form_questions, review
+from five35.checks.job.questions import form_questions
+from five35.checks.job.review import review
+from five35.checks.job.reviewed import ReportData
 from five35.reports import render_all, report_data
 from five35.spec import load_spec
 

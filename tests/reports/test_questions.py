@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from five35.checks.findings import SEVERITIES, Finding, FindingKind, ReadingRef
 from five35.checks.job import run as report_job
-from five35.checks.job.review import assign, points_at_stake
+from five35.checks.job.questions import assign, points_at_stake
 from five35.reports import render_all, report_data
 from five35.reports.plain import Plain, pct
 from five35.reports.questions import plain_verdict

@@ -28,7 +28,7 @@ from five35.checks.findings import (
     point_readings,
 )
 from five35.checks.job import run as report_job
-from five35.checks.job.review import ReportData
+from five35.checks.job.reviewed import ReportData
 from five35.checks.job.run import estimate_all, simulate_variants
 from five35.checks.text.text_audit import check_text_audit
 from five35.cli import main

@@ -255,7 +255,7 @@ def test_a_silence_is_a_finding_with_a_short_witness_and_the_rule_in_every_langu
     ruleset: Ruleset, tmp_path: Path
 ) -> None:
     from five35.checks.discovery.rules.check import silence_finding
-    from five35.checks.job.review import assign, gathered_questions
+    from five35.checks.job.questions import assign, gathered_questions
 
     spec = embedded_spec()
     m = _mutant(ruleset, "trick.next", "next", "(seat + 2) % players", "bound")

@@ -6,14 +6,8 @@ play unless they change more games; silences rank by games changed like any ques
 from __future__ import annotations
 
 from five35.checks.findings import SEVERITIES, Finding, FindingKind, Impact, Severity
-from five35.checks.job.review import (
-    PointImpact,
-    Question,
-    Reviewed,
-    assign,
-    form_questions,
-    gathered_questions,
-)
+from five35.checks.job.questions import assign, form_questions, gathered_questions
+from five35.checks.job.reviewed import PointImpact, Question, Reviewed
 from five35.spec import load_spec
 from five35.spec.words import words_of
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from five35.checks.findings import Finding, FindingKind
-from five35.checks.job.review import assign
+from five35.checks.job.questions import assign
 from five35.spec import SpecError, embedded_spec_path, load_spec
 from five35.spec.words import words_of
 from five35.spec.words_model import WORDS_SUFFIX
