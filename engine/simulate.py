@@ -32,7 +32,7 @@ from typing import NamedTuple
 
 from ..executor import Executor, LocalExecutor, describes_units, games_text
 from ..spec import Ruleset, SpecError
-from ..spec.model import MATCH_ROUND_LIMIT
+from ..spec.ruleset import MATCH_ROUND_LIMIT
 from .bots import Bot, seat_bots, turning_seats
 from .engines import Engine, make_engine
 from .state import ACTIONS, Event, MatchEnd, Move, RoundEnd, State, TrickEnd

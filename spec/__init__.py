@@ -3,20 +3,18 @@
 from .files import SpecError, embedded_spec_path
 from .loader import embedded_game, embedded_spec, load_spec, other_game
 from .model import (
-    MATCH_ROUND_LIMIT,
     SETTLING_BASES,
     Clause,
     Parameter,
     Profile,
     ReadingChoice,
     Rule,
-    Ruleset,
     Source,
     Spec,
     VariationPoint,
     dumps,
-    match_round_bound,
 )
+from .ruleset import MATCH_ROUND_LIMIT, Ruleset, match_round_bound
 
 __all__ = [
     "MATCH_ROUND_LIMIT",

@@ -33,7 +33,6 @@ from .lang.schema import moments_of
 from .lang.syntax import Name, walk
 from .limits import MAX_DEPTH
 from .model import (
-    MATCH_ROUND_LIMIT,
     Clause,
     Parameter,
     Profile,
@@ -42,8 +41,8 @@ from .model import (
     Source,
     Spec,
     VariationPoint,
-    match_round_bound,
 )
+from .ruleset import MATCH_ROUND_LIMIT, match_round_bound
 from .vocabulary import PARAMETERS, REQUIRED_PARAMETERS, Vocabulary
 from .words import attach_words
 from .yaml_input import read_text, read_yaml

@@ -12,7 +12,7 @@ from typing import Any
 import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
 
 from ....spec import Ruleset, Spec
-from ....spec.model import match_round_bound
+from ....spec.ruleset import match_round_bound
 from ...oracles.z3model import (
     ADD,
     CheckedSolver,
