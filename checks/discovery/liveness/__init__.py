@@ -12,7 +12,7 @@ Each property says how it is known (`ProvedProperty.method`):
   question, every state reachable by legal play from small deals, every turn order up to 12 seats.
   The scope says the bounds.
 
-The termination argument (spec/model.py, match_round_bound) rests on these facts: a trick ends
+The termination argument (spec/ruleset.py, match_round_bound) rests on these facts: a trick ends
 because cards in hands plus players still in the trick fall with every move (a placing move places
 a card, a pass takes the passer out, the leader never passes); a round ends because each trick places
 at least one card; a match ends because every player but the one who went out holds a card and

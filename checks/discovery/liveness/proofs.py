@@ -319,7 +319,7 @@ def match_ends(ruleset: Ruleset, rlimit: int) -> Outcome:
     every hand that is not empty scores at least p_min). Then, per player count, with match_end_score
     symbolic: r rounds that each add p_min to all but one player, with every score still below M,
     mean r < round_limit. The rounds the scope names are round_limit at the spec's M, for its player
-    counts: what was proved. They must not exceed match_round_bound (spec/model.py), the bound the
+    counts: what was proved. They must not exceed match_round_bound (spec/ruleset.py), the bound the
     loader and the simulations take as proved."""
     solver = CheckedSolver(rlimit)
     ranks = len(ruleset.ranks)
@@ -366,7 +366,7 @@ def match_ends(ruleset: Ruleset, rlimit: int) -> Outcome:
             if relied is None or proved[n] > relied:
                 raise ValueError(
                     f"liveness: the match proof bounds a match of {n} players by {proved[n]} rounds, but "
-                    f"spec/model.py's match_round_bound, taken as proved, says {relied}"
+                    f"spec/ruleset.py's match_round_bound, taken as proved, says {relied}"
                 )
     return Outcome(
         "match.ends",
