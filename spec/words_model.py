@@ -348,6 +348,22 @@ CHECK_SENTENCE_BLANKS: Mapping[str, Mapping[str, frozenset[str]]] = {
         "reference_only.discovery.mutants": frozenset(),
         "reference_only.discovery.interactions": frozenset(),
     },
+    "oracles": {
+        "leader_may_not_pass": frozenset(),
+        "may_not_pass": frozenset(),
+        "lead_on_pile": frozenset(),
+        "no_pile": frozenset({"action"}),
+        "no_rule": frozenset({"action"}),
+        "card_count": frozenset({"count", "rule"}),
+        "not_in_deck": frozenset({"cards"}),
+        "not_a_pile": frozenset({"cards"}),
+        "not_one_pile": frozenset({"pile", "cards"}),
+        "not_allowed": frozenset({"rule", "failing"}),
+        "does_not_hold": frozenset({"part"}),
+        "may_fails": frozenset(),
+        "section_detail": frozenset({"question", "default", "rationale"}),
+        "no_clauses": frozenset(),
+    },
 }
 
 

@@ -75,12 +75,13 @@ def point_section(spec: Spec, ruleset: Ruleset, point: str, pi: PointImpact | No
     """The section of a variation point no check reported on: the spec's own question and readings,
     its severity from the measured impact."""
     vp = spec.variation_points[point]
+    say = words_of(spec).check("oracles")
     return Finding(
         id=f"vp.{point}",
         kind=FindingKind.AMBIGUITY,
         title=vp.question,
         clauses=vp.cites,
-        detail=f"{vp.question} The spec's default is {vp.default}: {vp.rationale}",
+        detail=say("section_detail", question=vp.question, default=vp.default, rationale=vp.rationale),
         check="spec",
         severity=severity_by_impact(spec, pi),
         variation_point=point,
@@ -167,7 +168,7 @@ def proposal(spec: Spec, finding: Finding, question: str = "") -> str:
         if sentence:
             return sentence
     words = words_of(spec)
-    named = ", ".join(finding.clauses) or "the rule"
+    named = ", ".join(finding.clauses) or words.check("oracles")("no_clauses")
     template = {FindingKind.DEAD_CLAUSE: "dead_clause", FindingKind.CONTRADICTION: "contradiction"}
     return words.template(
         template.get(finding.kind, "other"), clauses=named, title=finding.title.rstrip(".?")

@@ -108,12 +108,14 @@ def resolve(rulebook: Rulebook, choice: Mapping[str, Any], names: Mapping[str, S
         for frag in frags:
             for rule_id, change in frag.changes:
                 if rule_id in frag.added or rule_id not in does or change.fields:
-                    what = (
-                        "adds rule" if rule_id in frag.added or rule_id not in does else "changes a field of"
-                    )
                     raise ModelLimit(
                         f"{COMPONENT} takes point {point} only at a fixed reading: reading {frag.reading} "
-                        f"{what} {rule_id}"
+                        + (
+                            "adds rule"
+                            if rule_id in frag.added or rule_id not in does
+                            else "changes a field of"
+                        )
+                        + f" {rule_id}"
                     )
                 keys.extend((rule_id, n) for n in _changed(change) if (rule_id, n) not in keys)
         for key in keys:

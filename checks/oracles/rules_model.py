@@ -21,6 +21,7 @@ from typing import TypeVar
 
 from ...engine import CardCodec, Move, Pile
 from ...spec import Ruleset
+from ...spec.words_model import CheckWords
 from .model_values import OpeningPile, PileV
 from .situations import add_candidates, central_piles, to_pile
 from .vocab import StatedVocabulary
@@ -36,11 +37,13 @@ PileKey = tuple[int, int, int]
 
 class SpecRules:
     """The rules of one Ruleset and player count, as the model compiled from the spec states them.
-    Raises UnimplementedReading for a reading whose fragment the spec does not state."""
+    Raises UnimplementedReading for a reading whose fragment the spec does not state. `say`: the
+    words file's oracles sentences, in which `judge` says why a move is not allowed."""
 
-    def __init__(self, ruleset: Ruleset, players: int) -> None:
+    def __init__(self, ruleset: Ruleset, players: int, say: CheckWords) -> None:
         RULES_VOCABULARY.require_ruleset(ruleset)
         self.ruleset = ruleset
+        self.say = say
         self.players = players
         self.ranks = ruleset.ranks
         self._index = {rank: i for i, rank in enumerate(ruleset.ranks)}
@@ -137,23 +140,23 @@ class SpecRules:
         return self._judged[key]
 
     def _judge(self, pile: Pile | None, move: Move) -> tuple[Pile | None, str | None]:
-        m = self.model
+        m, say = self.model, self.say
         if move.action == "pass":
             if pile is None:
-                return None, None if m.may_pass(True, self.players) else "the leader may not pass"
-            return None, None if m.may_pass(False, self.players) else "the rules do not let this player pass"
+                return None, None if m.may_pass(True, self.players) else say("leader_may_not_pass")
+            return None, None if m.may_pass(False, self.players) else say("may_not_pass")
         if move.action == "lead" and pile is not None:
-            return None, "a lead while a pile is on the table"
+            return None, say("lead_on_pile")
         if move.action != "lead" and pile is None:
-            return None, f"an {move.action} with no central pile (the mover leads)"
+            return None, say("no_pile", action=move.action)
         rule = m.rules.one(move.action)
         if rule is None:
-            return None, f"no rule states {move.action}"
+            return None, say("no_rule", action=move.action)
         n = len(move.cards)
         if not m._bounds(rule, n, self.players) or n > m.maxk:
-            return None, f"places {n} cards, which rule {rule} does not allow"
+            return None, say("card_count", count=n, rule=rule)
         if any(c not in self._index for c in move.cards):
-            return None, f"{move.cards} are not cards of the deck"
+            return None, say("not_in_deck", cards=move.cards)
         p = sorted(self._index[c] for c in move.cards)
         p += [p[-1]] * (m.maxk - len(p))
         out = m.decide(ACTION_CODES[move.action], self.key(pile), n, p, self.players, False)
@@ -162,9 +165,9 @@ class SpecRules:
         made = self.as_pile(move.cards if pile is None or move.action != "add" else pile.cards + move.cards)
         if made is None:
             if move.action == "add":
-                return None, f"{pile} plus {move.cards} is not one pile"
-            return None, f"{move.cards} is not a pile of any kind"
-        return None, f"rule {rule} does not allow it ({self._failing(rule, move.action, made, pile, move)})"
+                return None, say("not_one_pile", pile=pile, cards=move.cards)
+            return None, say("not_a_pile", cards=move.cards)
+        return None, say("not_allowed", rule=rule, failing=self._failing(rule, move.action, made, pile, move))
 
     def _failing(self, rule: str, action: str, new: Pile, old: Pile | None, move: Move) -> str:
         """The parts of the rule's `may` that do not hold, in words for a violation."""
@@ -176,7 +179,7 @@ class SpecRules:
             placed=placed,
             players=self.players,
         )
-        return ", ".join(f"{name} does not hold" for name in failing) or "may does not hold"
+        return ", ".join(self.say("does_not_hold", part=name) for name in failing) or self.say("may_fails")
 
     def trick_ends(self, action: str, added: Sequence[int], new: Pile, opening_has_eight: bool) -> list[str]:
         """The reasons of the trick endings asked after placing `added` to make `new`."""

@@ -130,9 +130,20 @@ def loop_bounds(ruleset: Ruleset) -> tuple[int, int]:
     return m.maxk, m.maxn
 
 
+@dataclass(frozen=True)
+class _Break:
+    """Where the `follows` of a ranks rule breaks the model's representation: rank index `after`
+    follows `before` though it is not the next in the rank list (`decided`), or whether it does
+    depends on more than the ranks (not `decided`)."""
+
+    before: int
+    after: int
+    decided: bool
+
+
 # The succession check's answers: (the ranks rule's parts, ranks) -> those parts and what breaks the
 # model's representation (None: nothing).
-_SUCCESSION: dict[tuple[Any, ...], tuple[tuple[Any, ...], str | None]] = {}
+_SUCCESSION: dict[tuple[Any, ...], tuple[tuple[Any, ...], _Break | None]] = {}
 
 
 class Model(PlayModel):
@@ -205,22 +216,24 @@ class Model(PlayModel):
         found = _SUCCESSION.get(key)
         if found is None:
             found = _SUCCESSION[key] = (exprs, self._breaks_succession())
-        if found[1] is not None:
-            raise ModelLimit(found[1])
+        broken = found[1]
+        if broken is not None:
+            after, before = self.values[broken.after], self.values[broken.before]
+            raise ModelLimit(
+                f"rule ranks, part follows: {after} follows {before}, "
+                f"but {COMPONENT} holds a run as ranks next to each other in the rank list"
+                if broken.decided
+                else f"rule ranks, part follows: {COMPONENT} needs it to depend on the ranks alone"
+            )
 
-    def _breaks_succession(self) -> str | None:
+    def _breaks_succession(self) -> _Break | None:
         for i in range(self.R):
             for j in range(self.R):
                 if j == (i + 1) % self.R:
                     continue
                 holds = self.follows(i, j)
-                if not isinstance(holds, bool):
-                    return f"rule ranks, part follows: {COMPONENT} needs it to depend on the ranks alone"
-                if holds:
-                    return (
-                        f"rule ranks, part follows: {self.values[j]} follows {self.values[i]}, but "
-                        f"{COMPONENT} holds a run as ranks next to each other in the rank list"
-                    )
+                if not isinstance(holds, bool) or holds:
+                    return _Break(i, j, isinstance(holds, bool))
         return None
 
     def axioms(self) -> list[B]:

@@ -159,9 +159,11 @@ def _side_by_side(
     """The graph checks' subjects, at the smallest table: for every combination of the readings of
     `points`, the ruleset, the spec's rules, the engine under check, and the label messages name it by."""
     players = max(ctx.ruleset.players_min, 2)
-    under_check = words_of(ctx.spec).check("graphs")("under_check")
+    words = words_of(ctx.spec)
+    under_check, oracles = words.check("graphs")("under_check"), words.check("oracles")
     for rs in variants(ctx.spec, ctx.ruleset, points, all_combinations=True):
-        yield rs, SpecRules(rs, players), ctx.engine(rs, players), _label(ctx.ruleset, rs, under_check)
+        rules = SpecRules(rs, players, oracles)
+        yield rs, rules, ctx.engine(rs, players), _label(ctx.ruleset, rs, under_check)
 
 
 def check_succession(ctx: CheckContext) -> CheckResult:
@@ -545,6 +547,7 @@ def check_endgames(ctx: CheckContext) -> CheckResult:
     require_readings(ctx)
     words = words_of(ctx.spec)
     say, under_check = words.check("graphs.endgames"), words.check("graphs")("under_check")
+    oracles = words.check("oracles")
     started = time.perf_counter()
     plan = PLANS[ctx.level]
     deals = sorted(
@@ -576,7 +579,7 @@ def check_endgames(ctx: CheckContext) -> CheckResult:
             start = _start(game, deal)
             if start is None:
                 continue
-            rules = SpecRules(rs, len(deal.hands))
+            rules = SpecRules(rs, len(deal.hands), oracles)
             result = explore(game, rules, start)
             graphs += 1
             states += result.states

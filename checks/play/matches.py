@@ -245,7 +245,7 @@ class MatchMachine(RuleBasedStateMachine):
             # Building an engine precomputes every pile; shrinking replays thousands of examples.
             self.games[key] = (
                 type(self).engine(setup.ruleset, setup.players),
-                SpecRules(setup.ruleset, setup.players),
+                SpecRules(setup.ruleset, setup.players, words_of(self.spec).check("oracles")),
             )
         self.game, self.spec_rules = self.games[key]
         self.table = key

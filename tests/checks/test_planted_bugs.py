@@ -19,6 +19,7 @@ from five35.checks.runner import run_checks
 from five35.cli import main
 from five35.engine import Game, Move
 from five35.spec import load_spec
+from five35.spec.words import words_of
 
 # The planted engines are named `tests.planted` (as `--engine python:tests.planted:...` names them
 # from the checkout), which needs the checkout on the path however pytest was started.
@@ -30,6 +31,7 @@ from tests.planted import BUGS  # noqa: E402
 
 SPEC = load_spec()
 BASE = SPEC.ruleset()
+ORACLES = words_of(SPEC).check("oracles")
 TABLE: list[str] = []
 
 
@@ -95,7 +97,7 @@ def test_the_state_machine_catches_the_bug_with_a_replayable_scenario(name: str)
     )
     found = []
     buggy = engine(rs, scenario["players"])
-    rules = SpecRules(rs, scenario["players"])
+    rules = SpecRules(rs, scenario["players"], ORACLES)
     found.extend(state_violations(buggy, rules, setup.start(buggy)))
     for before, text, after, events in replay(buggy, setup, scenario["moves"]):
         found.extend(state_violations(buggy, rules, after))

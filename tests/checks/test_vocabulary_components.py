@@ -48,9 +48,11 @@ from five35.checks.solver.proofs import check_proofs
 from five35.engine import Game
 from five35.spec import Ruleset, Spec, load_spec
 from five35.spec.vocabulary import UnimplementedReading
+from five35.spec.words import words_of
 
 SPEC = load_spec()
 BASE = SPEC.ruleset()
+ORACLES = words_of(SPEC).check("oracles")
 HOUSE_VOCABULARY = Game.VOCABULARY.extended({"run_gaps": ("any_pair",), "fake_point": ("on", "off")})
 
 
@@ -92,7 +94,7 @@ def z3_symbolic(ruleset: Ruleset) -> Model:
 # Each component as a call on a house ruleset, and the component its refusal must name.
 COMPONENTS: list[tuple[str, str, Callable[[Ruleset], Any]]] = [
     ("engine", "Game", lambda rs: Game(rs, 4)),
-    ("rules model", "the invariants' rules model", lambda rs: SpecRules(rs, 4)),
+    ("rules model", "the invariants' rules model", lambda rs: SpecRules(rs, 4, ORACLES)),
     ("matches", "the invariants' rules model", lambda rs: check_matches(ctx(rs))),
     ("z3 concrete", "the Z3 model", Model.concrete),
     ("z3 symbolic", "the Z3 model", z3_symbolic),

@@ -20,11 +20,13 @@ from five35.checks.oracles.strategies import (
 )
 from five35.engine import Game, Move
 from five35.spec import load_spec
+from five35.spec.words import words_of
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 SPEC = load_spec()
 BASE = SPEC.ruleset()
+ORACLES = words_of(SPEC).check("oracles")
 GAME = Game(BASE, 4)
 FAST = settings(
     max_examples=40, derandomize=True, database=None, deadline=None, suppress_health_check=list(HealthCheck)
@@ -85,7 +87,7 @@ def test_setups_start_a_round_the_engine_accepts(setup: Setup) -> None:
 @FAST
 @given(piles(GAME))
 def test_piles_are_valid_under_the_spec(pile: object) -> None:
-    rules = SpecRules(BASE, 4)
+    rules = SpecRules(BASE, 4, ORACLES)
     made = rules.as_pile(sorted(pile.cards))  # type: ignore[attr-defined]
     assert made is not None and made.kind == pile.kind  # type: ignore[attr-defined]
 

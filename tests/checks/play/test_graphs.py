@@ -20,14 +20,16 @@ from five35.checks.play.graphs import (
 )
 from five35.engine import Game
 from five35.spec import load_spec
+from five35.spec.words import words_of
 
 SPEC = load_spec()
 BASE = SPEC.ruleset()
+ORACLES = words_of(SPEC).check("oracles")
 
 
 def components(readings: dict[str, str]) -> list[list[int]]:
     rs = SPEC.ruleset(None, readings)
-    graph = succession_graph(rs.ranks, SpecRules(rs, 4).follows)
+    graph = succession_graph(rs.ranks, SpecRules(rs, 4, ORACLES).follows)
     return sorted(sorted(c) for c in nx.weakly_connected_components(graph))
 
 
@@ -63,7 +65,7 @@ def test_an_endgame_graph_is_acyclic_and_reaches_the_trick_endings() -> None:
     game = Game(BASE, 2)
     deal = next(d for d in HAND_PICKED if d.name == "a set closes")
     start = game.start_round([list(h) for h in deal.hands], deal.leader)
-    result = explore(game, SpecRules(BASE, 2), start)
+    result = explore(game, SpecRules(BASE, 2, ORACLES), start)
     assert result.violations == [] and result.dead_ends == 0
     assert nx.is_directed_acyclic_graph(result.graph)
     assert result.endings["set_closed"] > 0 and result.endings["all_passed"] > 0

@@ -14,13 +14,15 @@ from five35.checks.play.matches import check_matches, machine_for, replay, run_m
 from five35.engine import Game, Move, Pile, Position, State
 from five35.engine.state import Event
 from five35.spec import load_spec
+from five35.spec.words import words_of
 
 SPEC = load_spec()
 BASE = SPEC.ruleset()
+ORACLES = words_of(SPEC).check("oracles")
 
 
 def rules(**readings: str) -> SpecRules:
-    return SpecRules(SPEC.ruleset(None, readings), 4)
+    return SpecRules(SPEC.ruleset(None, readings), 4, ORACLES)
 
 
 def test_runs_stop_at_the_gaps_unless_the_reading_skips_them() -> None:
@@ -68,20 +70,20 @@ def test_rule_of_8_readings() -> None:
 def test_a_clean_start_has_no_violations() -> None:
     game = Game(BASE, 3)
     state = game.new_match(7)
-    assert state_violations(game, SpecRules(BASE, 3), state) == []
+    assert state_violations(game, SpecRules(BASE, 3, ORACLES), state) == []
 
 
 def test_a_lost_card_is_reported() -> None:
     game = Game(BASE, 2)
     state = game.start_round([[2, 9], [4, 12]], 0)
     broken = replace(state, hands=(game.codec.pack([2]), state.hands[1]))
-    found = state_violations(game, SpecRules(BASE, 2), broken)
+    found = state_violations(game, SpecRules(BASE, 2, ORACLES), broken)
     assert [v.invariant for v in found] == ["cards.accounted"]
 
 
 def test_a_wrong_winner_is_reported() -> None:
     game = Game(BASE, 2)
-    r = SpecRules(BASE, 2)
+    r = SpecRules(BASE, 2, ORACLES)
     state = game.start_round([[2, 5], [8, 9]], 0)
     state, _ = game.apply(state, Move("lead", (5,)))
     after, events = game.apply(state, Move("overwrite", (8,)))
