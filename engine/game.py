@@ -255,37 +255,29 @@ class Game(GameHooks):
             fires = self.rule_of_8(entry.option, state)
         ends = entry.ends_with_8 if fires else entry.ends
         opening_has_eight = entry.has_eight if pile is None else state.opening_has_eight
-        if hand == 0:
-            moved = step_state(
-                state,
-                new_hands,
-                player,
-                entry.pile,
-                player,
-                state.passed,
-                opening_has_eight,
-                trick,
-                state.cleared,
-            )
-            return self._end_round(moved, player, () if ends is None else ends[player])
-        if ends is not None:
+        if hand and ends is not None:
             if self._own_trick_winner:
                 winner = player
             else:
                 winner = self.trick_winner(trick, entry.reasons_with_8 if fires else entry.reasons)
             ended = self._trick_won(state, new_hands, winner, trick)
             return ended, self._ends_for(ends, winner, entry.reasons_with_8 if fires else entry.reasons)
-        return step_state(
+        # The pile placed: the next active seat to move, or, when the player went out, the player
+        # (the round ends with whatever the move ended).
+        placed = step_state(
             state,
             new_hands,
-            self._next_after(player, state.passed),
+            self._next_after(player, state.passed) if hand else player,
             entry.pile,
             player,
             state.passed,
             opening_has_eight,
             trick,
             state.cleared,
-        ), ()
+        )
+        if hand:
+            return placed, ()
+        return self._end_round(placed, player, () if ends is None else ends[player])
 
     def _fast_pass(self, state: State, player: int) -> tuple[State, tuple[Event, ...]]:
         passed = state.passed | (1 << player)

@@ -130,7 +130,7 @@ def test_engine_api(profile: str, players: int) -> None:
 @pytest.mark.parametrize("size", [0, 1, 2, 3, 17, 52, 65, 200])
 def test_the_deal_shuffles_as_random_shuffle(size: int) -> None:
     """The engine's written-out shuffle makes random.shuffle's permutation from the same seeds."""
-    from five35.engine.game import shuffle
+    from five35.engine.cards import shuffle
 
     for seed in range(200):
         ours, theirs = list(range(size)), list(range(size))

@@ -22,7 +22,7 @@ from five35.checks.impact.variants import VARIANTS, AddClosesOnly, ExampleOrder,
 from five35.checks.impact.witnesses import situation_of
 from five35.checks.text.text_audit import text_audit
 from five35.engine import Game, Move, Pile, State
-from five35.engine import game as game_module
+from five35.engine import hooks as hooks_module
 from five35.engine.stats import wilson_interval
 from five35.spec import Ruleset, Spec
 
@@ -239,7 +239,7 @@ def test_variants_override_only_public_hooks() -> None:
         assert not {k for k in own if k.startswith("_")}, name
         assert own <= set(HOOKS), (name, own - set(HOOKS))
         for hook in own:
-            assert hook in (Game.__doc__ or "") or hook in (game_module.__doc__ or ""), hook
+            assert hook in (Game.__doc__ or "") or hook in (hooks_module.__doc__ or ""), hook
 
 
 def test_points_table_changes_every_game_and_the_verb_none(spec: Spec) -> None:
