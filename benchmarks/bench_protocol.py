@@ -50,7 +50,7 @@ RECORDED = HERE / "recorded_engine.py"
 EXAMPLE = ROOT / "examples" / "engine535.py"
 #: The tree before the fuzz harness work of issue 12 (item 2): "today" in the issue's targets.
 BASELINE = "577bdb8"
-COMPONENTS = ("spec", "engine", "checks", "reports", "protocol", "cli")
+COMPONENTS = ("executor", "spec", "engine", "checks", "reports", "protocol", "cli")
 FAST_TARGET = 10_000
 SERVE_RATIO_TARGET = 2.0
 REPLAY_MOVES_TARGET = 10
@@ -177,8 +177,20 @@ def baseline_tree(rev: str, into: Path) -> Tree | None:
     target = into / "five35"
     target.mkdir(parents=True)
     try:
+        # A tree from before a component had its own folder (the executor lived in engine/ until
+        # issue 21) has fewer of them: archive those it has.
+        present = [
+            folder
+            for folder in COMPONENTS
+            if subprocess.run(
+                ["git", "-C", str(ROOT), "cat-file", "-e", f"{rev}:{folder}"],
+                capture_output=True,
+                check=False,
+            ).returncode
+            == 0
+        ]
         archive = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", rev, *COMPONENTS], capture_output=True, check=True
+            ["git", "-C", str(ROOT), "archive", rev, *present], capture_output=True, check=True
         ).stdout
         subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
     except (OSError, subprocess.CalledProcessError) as exc:

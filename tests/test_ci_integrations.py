@@ -30,7 +30,7 @@ ANNOTATION = re.compile(r"^::(error|warning|notice) (?P<props>[^:]*)::")
 #: PATH (an older install would be tested instead of this tree); the steps find it first on PATH.
 BIN = Path(sysconfig.get_path("scripts"))
 CLI = str(BIN / "535-check")
-COMPONENTS = ("spec", "engine", "checks", "reports", "protocol", "cli")
+COMPONENTS = ("executor", "spec", "engine", "checks", "reports", "protocol", "cli")
 
 
 def environment(**extra: str) -> dict[str, str]:
@@ -442,7 +442,7 @@ def test_the_pre_commit_hook_checks_changed_spec_files(tmp_path: Path) -> None:
     source.mkdir()
     for name in ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml"):
         shutil.copy(ROOT / name, source / name)
-    for folder in ("spec", "engine", "checks", "reports", "protocol", "cli"):
+    for folder in COMPONENTS:
         shutil.copytree(ROOT / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__"))
     git("init", "-q", cwd=source)
     git("add", ".", cwd=source)

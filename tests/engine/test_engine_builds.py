@@ -28,7 +28,7 @@ from five35.engine.game import build
 
 ROOT = Path(__file__).resolve().parents[2]
 DIGESTS = ROOT / "tests" / "engine_digests.py"
-COMPONENTS = ("spec", "engine", "checks", "reports", "protocol", "cli")
+COMPONENTS = ("executor", "spec", "engine", "checks", "reports", "protocol", "cli")
 #: Seeded matches per case, over 100 cases: 3 by default (about 330 matches), 12 under -m slow.
 SIZES = [3, pytest.param(12, marks=pytest.mark.slow)]
 
