@@ -40,7 +40,7 @@ from ...engine import Game, TrickEndReason
 from ...engine.engines import Engine
 from ...spec import Ruleset, Spec, SpecError
 from ...spec.words import words_of
-from ...spec.words_model import CheckWords
+from ...spec.words_model import CheckWords, Words
 from ..findings import (
     Alternative,
     CheckContext,
@@ -60,8 +60,10 @@ from ..impact.measure import measure
 from ..impact.witnesses import undealable_witness
 from . import decisions
 from .mutants import MUTANTS, Mutant
-from .oracle import ENDED_BY, Kill, ask_questions, contradicted, play_violation, question_of
+from .oracle import Kill, ask_questions, contradicted, question_of, quotation
+from .play_invariants import play_violation
 from .probe import GROUPS, REACHES, Probe, differing, probe
+from .questions import ENDED_BY
 
 NAME = "discovery.mutants"
 
@@ -411,11 +413,14 @@ def describe(spec: Spec, name: str) -> str:
     or operator the words file does not describe is named plainly (a house-rules words file may
     lack the section)."""
     info = MUTANTS[name].INFO
-    family = words_of(spec).mutations.get(info.hook)
+    words = words_of(spec)
+    family = words.mutations.get(info.hook)
     if family is None or info.operator not in family.operators:
         return name
     # A trick ending is named in words, not by its id (the Rule of 8, not rule_of_8).
-    values = {k: ENDED_BY[TrickEndReason(v)] if k == "reason" else v for k, v in info.values.items()}
+    values = {
+        k: ENDED_BY[TrickEndReason(v)].text(words) if k == "reason" else v for k, v in info.values.items()
+    }
     return family.describe(info.operator, values)
 
 
@@ -473,23 +478,25 @@ def settled_of(
     invariant that cites a clause, less those killed by a question the unmutated engine fails too
     (`void`: never compared with the engine, so nothing was settled)."""
     unexamined_names = {o.name for o, _ in void}
+    words = words_of(spec)
     out = []
     for o in discovery.of("killed"):
         kill = o.trial.kill or o.trial.invariant
         if kill is None or kill.clause is None or o.name in unexamined_names:
             continue
         q = question_of(kill)
+        quoted = quotation(q, spec) if q is not None else None
         out.append(
             SettledCandidate(
                 o.name,
                 describe(spec, o.name),
                 (kill.clause,),
                 kill.by,
-                q.states if q is not None else "",
-                kill.message,
+                quoted.states if quoted is not None else "",
+                kill.said.text(words),
                 says_in=q.lang if q is not None else "both",
-                other=q.other if q is not None else "",
-                rests_on=q.rests_on if q is not None else "",
+                other=quoted.other if quoted is not None else "",
+                rests_on=quoted.rests_on if quoted is not None else "",
             )
         )
     return tuple(out)
@@ -541,13 +548,14 @@ def unexamined(ruleset: Ruleset, discovery: Discovery) -> list[tuple[Outcome, Ki
     return out
 
 
-def warnings_of(discovery: Discovery, void: list[tuple[Outcome, Kill]], say: CheckWords) -> tuple[str, ...]:
+def warnings_of(discovery: Discovery, void: list[tuple[Outcome, Kill]], words: Words) -> tuple[str, ...]:
     if not void:
         return ()
+    say = words.check(NAME)
     questions: dict[str, Kill] = {}
     for _, engine in void:
         questions.setdefault(engine.by, engine)
-    which = "; ".join(f"{k.clause} ({k.by}): {k.message}" for k in questions.values())
+    which = "; ".join(f"{k.clause} ({k.by}): {k.said.text(words)}" for k in questions.values())
     every_one = len(void) == len(discovery.outcomes)
     counted = (
         say("every_mutant", count=len(void))
@@ -565,7 +573,8 @@ def check_mutants(ctx: CheckContext) -> CheckResult:
     names = mutants_for(ctx.level)
     found = discover(ctx.spec, ctx.ruleset, names, BUDGETS[ctx.level], ctx.seed)
     void = unexamined(ctx.ruleset, found)
-    say = words_of(ctx.spec).check(NAME)
+    words = words_of(ctx.spec)
+    say = words.check(NAME)
     return CheckResult(
         name=NAME,
         title=say.title,
@@ -576,7 +585,7 @@ def check_mutants(ctx: CheckContext) -> CheckResult:
         findings=tuple(silence_finding(ctx.spec, ctx.ruleset, o) for o in found.of("silence")),
         notes=notes_of(found, say),
         examined=len(found.outcomes) - len(void),
-        warnings=warnings_of(found, void, say),
+        warnings=warnings_of(found, void, words),
         settled=settled_of(ctx.spec, found, void),
     )
 

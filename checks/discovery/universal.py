@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from ...engine import PASS, Game, Move, Pile, Play, State, TrickEndReason
 from ...engine.state import TrickEnd, new_state
 from ...spec import SpecError
+from .said import Said, universal
 
 EIGHT = 8
 #: The listed plays of an 8 ("eine einzelne 8, ein Satz 8, ein Lauf mit 7,8 oder 7,8,9").
@@ -62,17 +63,19 @@ class Moment:
     passed: int = 0
     reopened: bool = False
 
-    def words(self) -> str:
+    def said(self) -> Said | str:
+        """What sets this moment apart from the first, for an answer's `{moment}` blank ("" for
+        the first moment itself)."""
         said = []
         if self.seat:
-            said.append(f"player {self.seat} to move")
+            said.append(universal("seat_to_move", seat=self.seat))
         if self.kept != 1:
-            said.append(f"keeping {self.kept} cards")
+            said.append(universal("keeping", kept=self.kept))
         if self.passed:
-            said.append("with players passed")
+            said.append(universal("passed"))
         if self.reopened:
-            said.append("in a trick opened by a shorter pile")
-        return f" ({', '.join(said)})" if said else ""
+            said.append(universal("reopened"))
+        return universal("moment", parts=tuple(said)) if said else ""
 
 
 FIRST = Moment()
@@ -206,7 +209,7 @@ def growing(game: Game) -> Iterator[Pile]:
                     yield Pile("set" if kind == "set" else "run", cards)
 
 
-def adds_lengthen_every(game: Game) -> str | None:
+def adds_lengthen_every(game: Game) -> Said | None:
     """Every set and run below its closing size can be lengthened by every count of cards a turn
     places, up to the closing size (runs that can grow at both ends)."""
     for pile in growing(game):
@@ -230,10 +233,8 @@ def adds_lengthen_every(game: Game) -> str | None:
                     grown = True
                     break
             if not grown:
-                return (
-                    f"with {game.players} players no add of {count} card{'s' if count > 1 else ''} "
-                    f"lengthens the {pile}"
-                )
+                which = "no_add_lengthens" if count > 1 else "no_add_lengthens_one"
+                return universal(which, players=game.players, count=count, pile=pile)
     return None
 
 
@@ -246,7 +247,7 @@ def _same_shape(game: Game) -> dict[tuple[str, int], list[Pile]]:
     return out
 
 
-def overwrite_every(game: Game) -> str | None:
+def overwrite_every(game: Game) -> Said | None:
     """Every pile that stays on the table (below its closing size) may be overwritten by every
     pile of its type and size that ranks higher, and by no other of them."""
     for (kind, size), piles in _same_shape(game).items():
@@ -260,9 +261,8 @@ def overwrite_every(game: Game) -> str | None:
                     continue
                 legal = game.option(state, Move("overwrite", tuple(sorted(new.cards)))) is not None
                 if legal != game.beats(new, old):
-                    verb = "may not overwrite" if not legal else "may overwrite"
-                    rank = "ranks higher" if not legal else "does not rank higher"
-                    return f"the {new} {verb} the {old}, though it {rank}"
+                    which = "may_not_overwrite" if not legal else "may_overwrite"
+                    return universal(which, new=new, old=old)
     # A pile larger than a turn places (a set of four at five players) has no pile of its size to
     # be overwritten by: not by a pile a turn places, nor by one of its own size ("eine, zwei oder
     # drei Karten" in every turn).
@@ -277,19 +277,19 @@ def overwrite_every(game: Game) -> str | None:
         for new in (*placeable, *own):
             if game.option(state, Move("overwrite", tuple(sorted(new.cards)))) is not None:
                 if new.size != old.size:
-                    return f"the {new} may overwrite the {old}, which is not of its size"
-                return f"the {new} may overwrite the {old}: a turn places at most {turn} cards"
+                    return universal("overwrites_other_size", new=new, old=old)
+                return universal("overwrites_past_turn", new=new, old=old, turn=turn)
     return None
 
 
-def ranked_every(game: Game) -> str | None:
+def ranked_every(game: Game) -> Said | None:
     """Of two different piles of one type and size, exactly one ranks higher."""
     for piles in _same_shape(game).values():
         for i, a in enumerate(piles):
             for b in piles[i + 1 :]:
                 ab, ba = game.beats(a, b), game.beats(b, a)
                 if ab == ba:
-                    return f"the {a} and the {b}: {'each ranks higher' if ab else 'neither ranks higher'}"
+                    return universal("each_ranks_higher" if ab else "neither_ranks_higher", a=a, b=b)
     return None
 
 
@@ -311,8 +311,8 @@ def _closing_adds(game: Game, kind: str) -> Iterator[tuple[Pile, Move]]:
                 yield pile, move
 
 
-def _closes_every(kind: str, reason: TrickEndReason) -> Callable[[Game], str | None]:
-    def ask(game: Game) -> str | None:
+def _closes_every(kind: str, reason: TrickEndReason) -> Callable[[Game], Said | None]:
+    def ask(game: Game) -> Said | None:
         first, opened = True, False
         for pile, move in _closing_adds(game, kind):
             asked = list(moments(game)) if first else [FIRST]
@@ -325,10 +325,8 @@ def _closes_every(kind: str, reason: TrickEndReason) -> Callable[[Game], str | N
                 shorter = Pile(pile.kind, pile.cards[:-1]) if moment.reopened else None
                 reasons = reasons_of(game, table(game, pile, move.cards, moment, shorter), move)
                 if reasons is not None and reason not in reasons:
-                    return (
-                        f"adding {','.join(map(str, move.cards))} to the {pile} does not close it"
-                        + moment.words()
-                    )
+                    cards = ",".join(map(str, move.cards))
+                    return universal("add_not_closing", cards=cards, pile=pile, moment=moment.said())
         return None
 
     return ask
@@ -338,7 +336,7 @@ closes_set_every = _closes_every("set", TrickEndReason.SET_CLOSED)
 closes_run_every = _closes_every("run", TrickEndReason.RUN_CLOSED)
 
 
-def eight_every(game: Game) -> str | None:
+def eight_every(game: Game) -> Said | None:
     """Every listed play of an 8, overwriting a pile without an 8 in a trick opened by it, is the
     Rule of 8, the first such play in every moment too; and whether any play of an 8 is the Rule
     of 8 does not depend on which pile without an 8 opened the trick ("funktioniert nur dann
@@ -360,14 +358,12 @@ def eight_every(game: Game) -> str | None:
                     break  # it does not overwrite this pile
                 first = False
                 if TrickEndReason.RULE_OF_8 not in reasons:
-                    return (
-                        f"overwriting the {old} with {','.join(map(str, cards))} is not the Rule of 8"
-                        + moment.words()
-                    )
+                    listed = ",".join(map(str, cards))
+                    return universal("eight_not_rule", old=old, cards=listed, moment=moment.said())
     return _eight_whatever_opened(game)
 
 
-def _eight_whatever_opened(game: Game) -> str | None:
+def _eight_whatever_opened(game: Game) -> Said | None:
     """Every play of an 8 onto a pile without an 8 is the Rule of 8 in a trick the pile opened
     exactly when it is in a trick another pile without an 8 opened (a pile the first overwrote)."""
     piles = [p for p in game.placeable_piles() if EIGHT not in p.cards]
@@ -390,18 +386,15 @@ def _eight_whatever_opened(game: Game) -> str | None:
             if own is None or other is None:
                 continue
             if (TrickEndReason.RULE_OF_8 in own) != (TrickEndReason.RULE_OF_8 in other):
-                said = "is" if TrickEndReason.RULE_OF_8 in own else "is not"
-                return (
-                    f"'{move}' onto the {pile} {said} the Rule of 8 in a trick the {pile} opened, "
-                    f"but not so in one the {before} opened"
-                )
+                which = "eight_by_opening" if TrickEndReason.RULE_OF_8 in own else "eight_not_by_opening"
+                return universal(which, move=move, pile=pile, before=before)
     return None
 
 
 CLOSED = {TrickEndReason.SET_CLOSED: "set", TrickEndReason.RUN_CLOSED: "run"}
 
 
-def goes_on_every(game: Game) -> str | None:
+def goes_on_every(game: Game) -> Said | None:
     """A play that is none of the four endings (no 8 placed, the new pile below its closing size)
     does not end the trick: every lead, overwrite and add, also onto a pile that holds an 8 (an
     overwrite, which leaves none), and the first such play in every moment; a play of an 8 below
@@ -425,9 +418,7 @@ def goes_on_every(game: Game) -> str | None:
                 ended = reasons_of(game, holding(game, base, move.cards), move) or ()
                 closed = [CLOSED[r] for r in ended if r in CLOSED]
                 if closed:
-                    return (
-                        f"'{move}' onto {_onto(pile)} ends the trick as a closed {closed[0]}, below its size"
-                    )
+                    return universal("closed_below_size", move=move, onto=_onto(pile), kind=closed[0])
                 continue
             asked = moments(game) if first and pile is not None else (FIRST,)
             first = first and pile is None
@@ -439,18 +430,15 @@ def goes_on_every(game: Game) -> str | None:
                 )
                 # Whether it ends is all that is asked here: ends_trick answers without playing it.
                 if game.ends_trick(state, move):
-                    return (
-                        f"'{move}' onto {_onto(pile)} ends the trick, which is none of the four endings"
-                        + moment.words()
-                    )
+                    return universal("ends_unlisted", move=move, onto=_onto(pile), moment=moment.said())
     return _pass_goes_on(game)
 
 
-def _onto(pile: Pile | None) -> str:
-    return "an empty table" if pile is None else f"the {pile}"
+def _onto(pile: Pile | None) -> Said:
+    return universal("empty_table") if pile is None else universal("the_pile", pile=pile)
 
 
-def _pass_goes_on(game: Game) -> str | None:
+def _pass_goes_on(game: Game) -> Said | None:
     """A pass that leaves two players or more in the trick does not end it: onto every pile, and
     onto the first in every moment (after another pass too, at four players or more); a pass that
     leaves one player in ends it ("Alle bis auf einen Spieler passen")."""
@@ -458,7 +446,7 @@ def _pass_goes_on(game: Game) -> str | None:
     last_in = sum(1 << s for s in range(1, game.players - 1))  # seat 0 passes, the last seat placed
     state = table(game, piles[0], (), Moment(passed=last_in))
     if _may_pass(game, state) and TrickEndReason.ALL_PASSED not in (reasons_of(game, state, PASS) or ()):
-        return f"a pass that leaves one player in the trick onto the {piles[0]} does not end it"
+        return universal("last_pass_goes_on", pile=piles[0])
     if game.players < 3:
         return None
     every = [m for m in moments(game) if not m.passed]
@@ -470,7 +458,7 @@ def _pass_goes_on(game: Game) -> str | None:
             if not _may_pass(game, state):
                 break  # whether a player may pass is another clause's question
             if reasons_of(game, state, PASS):
-                return f"a pass onto the {pile} with {game.players - 1} players still in ends the trick"
+                return universal("pass_ends", pile=pile, still_in=game.players - 1)
     return None
 
 

@@ -63,7 +63,7 @@ def analyse(
         _guarded(ruleset, "trick.ends", lambda: trick_ends(rlimit), say),
         single_is_legal(spec, s),
         _guarded(ruleset, "round.ends", lambda: round_ends(rlimit), say),
-        _guarded(ruleset, "match.ends", lambda: match_ends(ruleset, rlimit), say),
+        _guarded(ruleset, "match.ends", lambda: match_ends(ruleset, rlimit, say), say),
         turn_order(spec, ruleset),
         *states(spec, ruleset, level, seed),
         deal(spec, ruleset),
@@ -99,7 +99,8 @@ def _point_names(words: Words, points: tuple[str, ...]) -> str:
     for point in points:
         question = words.question_of(point)
         names.append(f"\u2018{question.title}\u2019" if question is not None else point)
-    return join(names) or words.check(NAME)("as_checked")
+    say = words.check(NAME)
+    return join(names, say) or say("as_checked")
 
 
 def _reading_names(spec: Spec, words: Words, readings: Mapping[str, str], quote: bool = True) -> str:
@@ -115,7 +116,8 @@ def _reading_names(spec: Spec, words: Words, readings: Mapping[str, str], quote:
                 )
                 break
         names.append(f"\u2018{label}\u2019" if quote else label)
-    return join(names) or words.check(NAME)("as_checked")
+    say = words.check(NAME)
+    return join(names, say) or say("as_checked")
 
 
 def _failed_finding(spec: Spec, ruleset: Ruleset, all_words: Words, o: Outcome) -> Finding:

@@ -13,6 +13,7 @@ import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
 
 from ....spec import Ruleset, Spec
 from ....spec.ruleset import match_round_bound
+from ....spec.words_model import CheckWords
 from ...oracles.z3model import (
     ADD,
     CheckedSolver,
@@ -149,8 +150,9 @@ def _ev(model: z3.ModelRef, x: Any) -> Any:
     return bool(z3.is_true(v)) if z3.is_bool(v) else v.as_long()
 
 
-def join(items: list[str]) -> str:
-    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
+def join(items: list[str], say: CheckWords) -> str:
+    """`items` listed with ", " and the words' last joint (`and`)."""
+    return ", ".join(items[:-1]) + say("and") + items[-1] if len(items) > 1 else "".join(items)
 
 
 def play_places_cards(spec: Spec, s: Symbolic) -> Outcome:
@@ -313,7 +315,7 @@ def round_limit(players: int, score: Any, p_min: int) -> Any:
     return (players * (score - 1)) / ((players - 1) * p_min) + 1
 
 
-def match_ends(ruleset: Ruleset, rlimit: int) -> Outcome:
+def match_ends(ruleset: Ruleset, rlimit: int, say: CheckWords) -> Outcome:
     """Two lemmas and the bound. Over every points table the schema allows with every rank worth at
     least 1: a hand of one card scores at least p_min, and a card more never lowers a score (so
     every hand that is not empty scores at least p_min). Then, per player count, with match_end_score
@@ -336,7 +338,7 @@ def match_ends(ruleset: Ruleset, rlimit: int) -> Outcome:
     lemma = solver.check(z3.Or(worth < p_min, z3.And(partial >= p_min, partial + worth < p_min)))
     counter: dict[str, Any] | None = None
     if lemma == z3.sat:
-        counter = {"lemma": "a non-empty hand scores at least p_min"}
+        counter = {"lemma": say("hand_lemma")}
     lowest = min(ruleset.points.values())
     proved: dict[int, int] = {}
     if lowest <= 0:
@@ -374,12 +376,13 @@ def match_ends(ruleset: Ruleset, rlimit: int) -> Outcome:
         {
             "players": players_text(*SCHEMA_PLAYERS),
             "score": str(ruleset.match_end_score),
-            "p_min": f"{lowest} point" if lowest == 1 else f"{lowest} points",
+            "p_min": say("point" if lowest == 1 else "points", points=lowest),
             # The bound the Z3 query proved, at the spec's own score, for its player counts.
-            "rounds": join([str(proved[n]) for n in counts])
-            + " rounds with "
-            + join([str(n) for n in counts])
-            + " players"
+            "rounds": say(
+                "rounds",
+                rounds=join([str(proved[n]) for n in counts], say),
+                players=join([str(n) for n in counts], say),
+            )
             if counter is None
             else "",
         },

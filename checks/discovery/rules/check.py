@@ -28,10 +28,9 @@ from ...findings import (
     kind_severity,
 )
 from . import TOPIC_PREFIX
-from .classify import VERDICTS, Budget, Verdict, classify, counts
+from .classify import NAME, VERDICTS, Budget, Verdict, classify, counts
 from .operators import OPERATORS, RuleMutant, mutants
 
-NAME = "discovery.rules"
 #: The verdicts whose mutants the result names one by one.
 NAMED = ("silence", "already_asked", "broken")
 

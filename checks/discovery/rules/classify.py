@@ -42,6 +42,7 @@ from ....spec import Ruleset, Spec, SpecError
 from ....spec.lang import schema as S
 from ....spec.lang.compile import Program, RuleError
 from ....spec.words import words_of
+from ....spec.words_model import Words
 from ...findings import ModelLimit
 from ...impact.measure import measure
 from ...oracles.z3model import (
@@ -54,7 +55,8 @@ from ...oracles.z3model import (
     loop_bounds,
     outcome_differs,
 )
-from ..oracle import contradictions, play_violation
+from ..oracle import Kill, contradictions
+from ..play_invariants import play_violation
 from .hooks import Hooks
 from .operators import RuleMutant, mutant_ruleset
 from .witness import Found, rule_witness
@@ -247,11 +249,15 @@ def _plays_differ(a: Ruleset, b: Ruleset, players: Sequence[int], matches: int, 
     return False
 
 
-#: How a mutant was compared with the rules (see `_differs`).
-SAME_RULES = "the same rules in force"
-BY_Z3 = "Z3, over every situation of the bounded domain"
-BY_PROBE = "every input of the rule's parts in a bounded domain"
-BY_PLAY = "seeded matches"
+#: The check (rules/check.py), whose words (`discovery.rules`) say each verdict's why.
+NAME = "discovery.rules"
+
+#: How a mutant was compared with the rules (see `_differs`), each the name of its words in the
+#: words file (`discovery.rules`).
+SAME_RULES = "same_rules"
+BY_Z3 = "by_z3"
+BY_PROBE = "by_probe"
+BY_PLAY = "by_play"
 
 
 def _differs(
@@ -273,7 +279,7 @@ def _differs(
     return _plays_differ(a, b, players, budget.matches, seed), BY_PLAY
 
 
-def killed_by(mutant: Ruleset, budget: Budget, seed: int) -> tuple[str, str] | None:
+def killed_by(mutant: Ruleset, budget: Budget, seed: int) -> Kill | None:
     """The clause that kills the rules of `mutant` and why: a question of the texts at any player
     count, else a play invariant citing a clause over seeded matches. Raises SpecError (EndlessPlay
     too) or RuleError where the rules cannot be played."""
@@ -281,12 +287,17 @@ def killed_by(mutant: Ruleset, budget: Budget, seed: int) -> tuple[str, str] | N
     for engine in engines:
         for kill in contradictions(Hooks(engine)):  # type: ignore[arg-type]  # Hooks answers as a Game
             if kill.clause is not None:
-                return kill.clause, f"{kill.by}: {kill.message}"
+                return kill
     for engine in engines:
         broken = play_violation(engine, seed, budget.invariant_matches)  # type: ignore[arg-type]
         if broken is not None and broken.clause is not None:
-            return broken.clause, f"{broken.by}: {broken.message}"
+            return broken
     return None
+
+
+def kill_words(kill: Kill, words: Words) -> str:
+    """Why a kill killed, in `words`: the question or invariant and its answer."""
+    return words.check(NAME)("kill", by=kill.by, said=kill.said.text(words))
 
 
 def _points_of(spec: Spec, rule: str) -> list[str]:
@@ -303,6 +314,8 @@ def _points_of(spec: Spec, rule: str) -> list[str]:
 
 def classify(spec: Spec, ruleset: Ruleset, mutant: RuleMutant, budget: Budget, seed: int) -> Verdict:
     """What `mutant` of `ruleset`'s rules is (see the module's docstring)."""
+    words = words_of(spec)
+    say = words.check(NAME)
     changed = mutant_ruleset(ruleset, mutant)
     modelled = _modelled(ruleset, mutant)
     try:
@@ -310,12 +323,14 @@ def classify(spec: Spec, ruleset: Ruleset, mutant: RuleMutant, budget: Budget, s
         if not differs:
             if how == BY_PLAY:
                 return Verdict(
-                    mutant, "equivalent_in_play", f"no difference in {budget.matches} {how} per player count"
+                    mutant,
+                    "equivalent_in_play",
+                    say("no_difference_in", matches=budget.matches, how=say(how)),
                 )
-            return Verdict(mutant, "equivalent", f"no difference over {how}")
+            return Verdict(mutant, "equivalent", say("no_difference_over", how=say(how)))
         kill = killed_by(changed, budget, seed)
         if kill is not None:
-            return Verdict(mutant, "killed", kill[1], clause=kill[0])
+            return Verdict(mutant, "killed", kill_words(kill, words), clause=kill.clause)
         for point in _points_of(spec, mutant.rule):
             for reading in spec.variation_points[point].playable:
                 if reading == ruleset.readings.get(point):
@@ -325,18 +340,17 @@ def classify(spec: Spec, ruleset: Ruleset, mutant: RuleMutant, budget: Budget, s
                 except SpecError:
                     continue
                 if not _differs(other, changed, mutant, modelled, budget, seed)[0]:
-                    return Verdict(mutant, "already_asked", f"plays as {point}={reading}", point=point)
-        texts = words_of(spec).rule_mutations
+                    return Verdict(
+                        mutant, "already_asked", say("plays_as", point=point, reading=reading), point=point
+                    )
+        texts = words.rule_mutations
         labels = (texts.printed, texts.mutant) if texts is not None else ("rules", "mutant")
         found = rule_witness(ruleset, changed, labels, seed)
     except (RuleError, SpecError) as error:
-        return Verdict(mutant, "broken", f"the rules cannot be played: {error}")
+        return Verdict(mutant, "broken", say("broken", error=error))
     if found is None:
-        return Verdict(mutant, "equivalent_in_play", NO_TABLE)
-    return Verdict(mutant, "silence", "changes play; no clause kills it and no point asks it", found=found)
-
-
-NO_TABLE = "differs only where play does not go: no deal, short trick, small table or seeded match shows it"
+        return Verdict(mutant, "equivalent_in_play", say("no_table"))
+    return Verdict(mutant, "silence", say("silence"), found=found)
 
 
 def counts(verdicts: Iterable[Verdict]) -> tuple[dict[str, Counter[str]], dict[str, Counter[str]]]:

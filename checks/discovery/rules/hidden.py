@@ -30,7 +30,9 @@ from ....spec.lang import schema as S
 from ....spec.lang.compile import RuleDef, RuleError
 from ....spec.lang.rulebook import Rulebook
 from ....spec.lang.syntax import Binary, Bool, BoolOp, Name, Node, unparse
-from .classify import NO_TABLE, Budget, _differs, _modelled, classify, killed_by
+from ....spec.words import words_of
+from ....spec.words_model import Words
+from .classify import NAME, Budget, _differs, _modelled, classify, kill_words, killed_by
 from .operators import RuleMutant, _parts, _positions, _put, _with_part, mutant_ruleset, mutants
 from .witness import rule_witness
 
@@ -86,42 +88,47 @@ def copies(spec: Spec) -> Iterator[tuple[Spec, RuleDef, str, Node]]:
             yield copy, rule, part, tree
 
 
-def _killed(copy: Spec, budget: Budget, seed: int) -> tuple[str | None, str] | None:
+def _killed(copy: Spec, budget: Budget, seed: int, words: Words) -> tuple[str | None, str] | None:
     """(the clause, why) where the copy's own rules fail a question of the texts or a play
     invariant that cites a clause (classify.killed_by); (None, why) where they cannot be played."""
+    say = words.check(NAME)
     try:
         kill = killed_by(copy.ruleset(), budget, seed)
     except (SpecError, RuleError) as error:
-        return None, f"cannot be played ({error})"
-    if kill is None:
+        return None, say("cannot_be_played", error=error)
+    if kill is None or kill.clause is None:
         return None
-    clause, why = kill
-    return clause, f"fails clause {clause} ({why})"
+    return kill.clause, say("fails_clause", clause=kill.clause, why=kill_words(kill, words))
 
 
 def hidden_rule(
     spec: Spec, copy: Spec, rule: RuleDef, part: str, tree: Node, budget: Budget, seed: int
 ) -> Hidden:
     """Whether discovery on `copy` brings `rule`'s `part` back (see the module's docstring)."""
+    words = words_of(spec)
+    say = words.check(NAME)
     weakened = unparse(tree)
     played, on_copy = spec.ruleset(), copy.ruleset()
-    kill = _killed(copy, budget, seed)
+    kill = _killed(copy, budget, seed, words)
     if kill is not None and kill[0] is None:
-        return Hidden(rule.id, part, weakened, None, "the copy " + kill[1])
+        return Hidden(rule.id, part, weakened, None, say("the_copy", why=kill[1]))
     as_mutant = RuleMutant(rule.id, part, "weakened", "", weakened, tree)
     if not _differs(played, on_copy, as_mutant, _modelled(played, as_mutant), budget, seed)[0]:
-        return Hidden(
-            rule.id, part, weakened, None, "the weakening changes no play: nothing to bring back", dead=True
-        )
+        return Hidden(rule.id, part, weakened, None, say("changes_no_play"), dead=True)
     if kill is None and rule_witness(played, on_copy, ("rules", "copy"), seed) is None:
         # As for a mutant: a difference no table shows lies where play does not go.
         return Hidden(
-            rule.id, part, weakened, None, f"the weakening {NO_TABLE}: nothing to bring back", dead=True
+            rule.id, part, weakened, None, say("weakening_unseen", no_table=say("no_table")), dead=True
         )
     if kill is not None:
         clause, why = kill
         return Hidden(
-            rule.id, part, weakened, "killed", "the copy " + why, own_clause=clause in _cites(spec, rule.id)
+            rule.id,
+            part,
+            weakened,
+            "killed",
+            say("the_copy", why=why),
+            own_clause=clause in _cites(spec, rule.id),
         )
     # The mutants of the weakened rule that state the spec's rule again: the same rules, or the
     # same decisions over the bounded domain.
@@ -142,9 +149,12 @@ def hidden_rule(
             return Hidden(rule.id, part, weakened, "silence", f"{m.operator}: {m.after}")
         verdicts.append(verdict)
     if not verdicts:
-        return Hidden(rule.id, part, weakened, None, "no operator makes the rule again")
-    seen = "; ".join(f"{v.mutant.operator} {v.mutant.after} ({v.verdict}: {v.why})" for v in verdicts)
-    return Hidden(rule.id, part, weakened, None, f"the mutants that make it again are {seen}")
+        return Hidden(rule.id, part, weakened, None, say("not_made_again"))
+    seen = "; ".join(
+        say("made_again_one", operator=v.mutant.operator, after=v.mutant.after, verdict=v.verdict, why=v.why)
+        for v in verdicts
+    )
+    return Hidden(rule.id, part, weakened, None, say("made_again", mutants=seen))
 
 
 def _cites(spec: Spec, rule_id: str) -> tuple[str, ...]:

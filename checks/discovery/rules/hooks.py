@@ -15,7 +15,7 @@ from typing import Any
 
 from ....engine import Pile, Play, State, TrickEndReason
 from ....engine.interpreter import SpecEngine
-from ..oracle import holding
+from ..questions import holding
 
 
 class Hooks:

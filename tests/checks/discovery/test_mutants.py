@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from five35.checks.discovery import silences
 from five35.checks.discovery.mutants import HOOKS, MUTANTS
-from five35.checks.discovery.oracle import INVARIANTS, QUESTIONS, ask_questions, play_violation
+from five35.checks.discovery.oracle import QUESTIONS, ask_questions, quotation
+from five35.checks.discovery.play_invariants import INVARIANTS, play_violation
 from five35.checks.findings import CheckContext, FindingKind, engine_label
 from five35.checks.runner import CHECKS, run_checks
 from five35.engine import Game, Pile
@@ -133,8 +134,8 @@ def test_a_mutant_that_breaks_a_text_example_is_killed_naming_the_clause() -> No
     kill = ask_questions(ReversedSingles(PUBLISHED, 3))
     assert kill is not None and (kill.by, kill.clause) == ("pile.single.example", "pile.single")
     # The message says what the engine did; the question quotes the example it breaks.
-    assert kill.message == "a single 7 does not beat a single 1"
-    assert next(q.states for q in QUESTIONS if q.id == kill.by) == "(1 < 7 < 14)"
+    assert kill.said.text(words_of(SPEC)) == "a single 7 does not beat a single 1"
+    assert next(quotation(q, SPEC).states for q in QUESTIONS if q.id == kill.by) == "(1 < 7 < 14)"
     kill = ask_questions(NoSetCloses(PUBLISHED, 4))
     assert kill is not None and kill.clause == "trick.end.set"
     # Every question cites a clause of the spec.
@@ -263,7 +264,7 @@ def test_mutants_killed_by_a_question_the_engine_fails_too_are_a_warning_not_ok(
     found = silences.discover(spec, spec.ruleset(), silences.CI_MUTANTS, CI, SEED)
     void = silences.unexamined(spec.ruleset(), found)
     only_void = silences.Discovery([o for o, _ in void])
-    [said] = silences.warnings_of(only_void, void, words_of(spec).check(silences.NAME))
+    [said] = silences.warnings_of(only_void, void, words_of(spec))
     assert said.startswith("examined nothing: every mutant (16) killed by a question of the texts")
 
 

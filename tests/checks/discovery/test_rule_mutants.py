@@ -8,9 +8,10 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from five35.checks.discovery.oracle import contradicted, play_violation
+from five35.checks.discovery.oracle import contradicted
+from five35.checks.discovery.play_invariants import play_violation
 from five35.checks.discovery.rules.check import NAME, check_rule_mutants, selected
-from five35.checks.discovery.rules.classify import Budget, classify, killed_by
+from five35.checks.discovery.rules.classify import Budget, classify, kill_words, killed_by
 from five35.checks.discovery.rules.hidden import Hidden, copies, hidden_rule
 from five35.checks.discovery.rules.hooks import Hooks
 from five35.checks.discovery.rules.operators import (
@@ -27,6 +28,7 @@ from five35.engine.simulate import EndlessPlay
 from five35.reports.check_formats.common import tally_lines
 from five35.spec import Ruleset, embedded_spec, embedded_spec_path, load_spec
 from five35.spec.lang.syntax import parse, unparse
+from five35.spec.words import words_of
 from five35.spec.words_model import WORDS_SUFFIX
 
 BUDGET = Budget(matches=2, invariant_matches=1, rlimit=20_000_000)
@@ -365,5 +367,7 @@ def test_a_clause_of_every_case_kills_an_exception_it_leaves_no_room_for(
 ) -> None:
     mutant = next(m for m in every if m.name == name)
     kill = killed_by(mutant_ruleset(ruleset, mutant), BUDGET, 0)
-    assert kill is not None and kill[1].startswith(question + ":"), kill
-    assert says in kill[1], kill
+    assert kill is not None, name
+    why = kill_words(kill, words_of(embedded_spec()))
+    assert why.startswith(question + ":"), why
+    assert says in why, why
