@@ -67,43 +67,60 @@ def _class_name(name: str) -> str:
 MUTANTS: dict[str, type[Mutant]] = {}
 
 
-_REASONS = {reason.value for reason in TRICK_END_REASONS}
+@dataclass(frozen=True)
+class Feature:
+    """A data part of a mutant's name (a pile kind, an action, a trick-end reason, a player count,
+    a rank): written into the name as `prefix` and the value, and a blank of the words file's
+    description of the operator (kind, made: the second kind, action, reason, players, rank)."""
+
+    blank: str
+    value: str
+    prefix: str = ""
+
+    @property
+    def text(self) -> str:
+        return f"{self.prefix}{self.value}"
 
 
-def _operator(name: str) -> tuple[str, tuple[tuple[str, str], ...]]:
-    """A mutant's operator and the data it is filled with, read off its name: the data parts (a
-    pile kind, an action, a player count, a rank, a trick-end reason) become blanks of the words
-    file's description (kind, made: the second kind, action, players, rank, reason)."""
-    parts: list[str] = []
-    fields: list[tuple[str, str]] = []
-    for token in name.split(".")[1:]:
-        if token in KINDS:
-            fields.append(("made" if any(k == "kind" for k, _ in fields) else "kind", token))
-            parts.append("made" if parts and parts[-1] == "kind" else "kind")
-        elif token in ACTIONS:
-            fields.append(("action", token))
-            parts.append("action")
-        elif token in _REASONS:
-            fields.append(("reason", token))
-            parts.append("reason")
-        elif token[0] in "pr" and token[1:].isdigit():
-            fields.append(("players" if token[0] == "p" else "rank", token[1:]))
-            parts.append("players" if token[0] == "p" else "rank")
-        else:
-            parts.append(token)
-    return "_".join(parts), tuple(fields)
+def _kind(kind: str) -> Feature:
+    return Feature("kind", kind)
 
 
-def _add(name: str, method: Callable[..., Any]) -> None:
-    """Make the mutant class of `name`, whose first part is the hook `method` overrides (the name
-    alone decides the operator and its data, so the two can never disagree)."""
-    hook = name.split(".")[0]
+def _action(action: str) -> Feature:
+    return Feature("action", action)
+
+
+def _reason(reason: TrickEndReason) -> Feature:
+    return Feature("reason", reason.value)
+
+
+def _players(players: int) -> Feature:
+    return Feature("players", str(players), "p")
+
+
+def _rank(rank: int) -> Feature:
+    return Feature("rank", str(rank), "r")
+
+
+def _add(method: Callable[..., Any], hook: str, *parts: str | Feature) -> None:
+    """Make the mutant class that overrides `hook` with `method`, named by the hook and `parts`:
+    the operator is the parts with each feature named by its blank (a second kind is the kind a
+    play makes, `made`), and the features' values fill the description's blanks."""
+    name = ".".join([hook, *(p.text if isinstance(p, Feature) else p for p in parts)])
     if name in MUTANTS:
         raise ValueError(f"mutant {name} generated twice")
     if hook not in HOOKS:
         raise ValueError(f"mutant {name}: {hook} is not a hook")
-    derived, values = _operator(name)
-    info = MutantInfo(name, hook, derived, values)
+    operator: list[str] = []
+    fields: list[tuple[str, str]] = []
+    for part in parts:
+        if isinstance(part, str):
+            operator.append(part)
+            continue
+        blank = "made" if part.blank == "kind" and any(k == "kind" for k, _ in fields) else part.blank
+        fields.append((blank, part.value))
+        operator.append(blank)
+    info = MutantInfo(name, hook, "_".join(operator), tuple(fields))
     cls_name = _class_name(name)
     method.__name__ = hook
     method.__qualname__ = f"{cls_name}.{hook}"
@@ -168,17 +185,11 @@ def _follows() -> None:
     def flip(self: Game, a: int, b: int) -> bool:
         return Game.follows(self, b, a)
 
-    _add("follows.any_next", any_next)
-    _add(
-        "follows.consecutive",
-        consecutive,
-    )
-    _add("follows.wrap", wrap)
-    _add(
-        "follows.no_wrap",
-        no_wrap,
-    )
-    _add("follows.flip", flip)
+    _add(any_next, "follows", "any_next")
+    _add(consecutive, "follows", "consecutive")
+    _add(wrap, "follows", "wrap")
+    _add(no_wrap, "follows", "no_wrap")
+    _add(flip, "follows", "flip")
 
 
 # ---- strength(rank) --------------------------------------------------------------------------------
@@ -196,8 +207,8 @@ def _strength() -> None:
         return -Game.strength(self, rank)
 
     for rank in _RANKS:
-        _add(f"strength.r{rank}.strongest", _promote(rank))
-    _add("strength.flip", flip)
+        _add(_promote(rank), "strength", _rank(rank), "strongest")
+    _add(flip, "strength", "flip")
 
 
 # ---- beats(new, old) -------------------------------------------------------------------------------
@@ -232,14 +243,11 @@ def _beats_any_size(kind: str) -> Callable[..., Any]:
 
 def _beats() -> None:
     for kind in KINDS:
-        _add(f"beats.{kind}.flip", _beats_flip(kind))
+        _add(_beats_flip(kind), "beats", _kind(kind), "flip")
     for kind in KINDS:
-        _add(f"beats.{kind}.or_equal", _beats_or_equal(kind))
+        _add(_beats_or_equal(kind), "beats", _kind(kind), "or_equal")
     for kind in ("set", "run"):
-        _add(
-            f"beats.{kind}.any_size",
-            _beats_any_size(kind),
-        )
+        _add(_beats_any_size(kind), "beats", _kind(kind), "any_size")
 
 
 # ---- closing_size(kind) ----------------------------------------------------------------------------
@@ -258,7 +266,7 @@ def _closing_bound(kind: str, players: int, step: int) -> Callable[..., Any]:
 def _closing_size() -> None:
     for kind in ("set", "run"):
         for players, step, word in _steps_per_table():
-            _add(f"closing_size.{kind}.p{players}.{word}", _closing_bound(kind, players, step))
+            _add(_closing_bound(kind, players, step), "closing_size", _kind(kind), _players(players), word)
 
 
 # ---- closes(pile, action) --------------------------------------------------------------------------
@@ -283,11 +291,8 @@ def _closes() -> None:
         return None if reason is None else _SWAPPED.get(reason, reason)
 
     for action in ACTIONS:
-        _add(
-            f"closes.{action}.drop",
-            _closes_drop(action),
-        )
-    _add("closes.reason.swap", swap)
+        _add(_closes_drop(action), "closes", _action(action), "drop")
+    _add(swap, "closes", "reason", "swap")
 
 
 # ---- add_limit(pile, kind) -------------------------------------------------------------------------
@@ -306,14 +311,11 @@ def _limit(kind: str | None, step: int | None) -> Callable[..., Any]:
 
 
 def _add_limit() -> None:
-    _add("add_limit.drop", _limit(None, None))
+    _add(_limit(None, None), "add_limit", "drop")
     for kind in ("set", "run"):
-        _add(
-            f"add_limit.{kind}.drop",
-            _limit(kind, None),
-        )
+        _add(_limit(kind, None), "add_limit", _kind(kind), "drop")
         for step, word in _STEPS:
-            _add(f"add_limit.{kind}.{word}", _limit(kind, step))
+            _add(_limit(kind, step), "add_limit", _kind(kind), word)
 
 
 # ---- add_options(pile) -----------------------------------------------------------------------------
@@ -363,38 +365,28 @@ def _adds_below(self: Game, pile: Pile) -> AddList:
 
 
 def _add_options() -> None:
-    _add(
-        "add_options.single.drop",
-        _adds_filtered(lambda g, p, a, n: p.kind != "single"),
-    )
+    _add(_adds_filtered(lambda g, p, a, n: p.kind != "single"), "add_options", _kind("single"), "drop")
     for made in ("set", "run"):
         _add(
-            f"add_options.single.{made}.drop",
             _adds_filtered(lambda g, p, a, n, made=made: not (p.kind == "single" and n.kind == made)),  # type: ignore[misc]
+            "add_options",
+            _kind("single"),
+            _kind(made),
+            "drop",
         )
     for kind in ("set", "run"):
         _add(
-            f"add_options.{kind}.drop",
             _adds_filtered(lambda g, p, a, n, kind=kind: p.kind != kind),  # type: ignore[misc]
+            "add_options",
+            _kind(kind),
+            "drop",
         )
-    _add(
-        "add_options.below.drop",
-        _adds_filtered(lambda g, p, a, n: not _below(p, n)),
-    )
-    _add(
-        "add_options.above.drop",
-        _adds_filtered(lambda g, p, a, n: not _above(p, n)),
-    )
-    _add(
-        "add_options.below.allow",
-        _adds_below,
-    )
-    _add(
-        "add_options.split",
-        _adds_filtered(lambda g, p, a, n: len(a) == 1),
-    )
+    _add(_adds_filtered(lambda g, p, a, n: not _below(p, n)), "add_options", "below", "drop")
+    _add(_adds_filtered(lambda g, p, a, n: not _above(p, n)), "add_options", "above", "drop")
+    _add(_adds_below, "add_options", "below", "allow")
+    _add(_adds_filtered(lambda g, p, a, n: len(a) == 1), "add_options", "split")
     for step, word in _STEPS:
-        _add(f"add_options.count.{word}", _adds_counted(step))
+        _add(_adds_counted(step), "add_options", "count", word)
 
 
 def _adds_counted(step: int) -> Callable[..., Any]:
@@ -435,33 +427,18 @@ def _rule_of_8() -> None:
     def negate(self: Game, option: Option, state: State) -> bool:
         return state.pile is not None and not Game.rule_of_8(self, option, state)
 
-    _add("rule_of_8.add.drop", add_drop)
-    _add(
-        "rule_of_8.opening8.drop",
-        opening_drop,
-    )
-    _add(
-        "rule_of_8.listed.require",
-        listed_add,
-    )
-    _add(
-        "rule_of_8.listed.drop",
-        listed_drop,
-    )
-    _add("rule_of_8.lead.fires", lead_add)
+    _add(add_drop, "rule_of_8", _action("add"), "drop")
+    _add(opening_drop, "rule_of_8", "opening8", "drop")
+    _add(listed_add, "rule_of_8", "listed", "require")
+    _add(listed_drop, "rule_of_8", "listed", "drop")
+    _add(lead_add, "rule_of_8", _action("lead"), "fires")
     for kind in KINDS:
 
         def kind_drop(self: Game, option: Option, state: State, kind: str = kind) -> bool:
             return option.pile.kind != kind and Game.rule_of_8(self, option, state)
 
-        _add(
-            f"rule_of_8.{kind}.drop",
-            kind_drop,
-        )
-    _add(
-        "rule_of_8.negate",
-        negate,
-    )
+        _add(kind_drop, "rule_of_8", _kind(kind), "drop")
+    _add(negate, "rule_of_8", "negate")
 
 
 # ---- trick_winner(trick, reasons) ------------------------------------------------------------------
@@ -488,14 +465,8 @@ def _after_winner(reason: TrickEndReason) -> Callable[..., Any]:
 
 def _trick_winner() -> None:
     for reason in TRICK_END_REASONS:
-        _add(
-            f"trick_winner.{reason.value}.first_placer",
-            _first_placer(reason),
-        )
-        _add(
-            f"trick_winner.{reason.value}.next_seat",
-            _after_winner(reason),
-        )
+        _add(_first_placer(reason), "trick_winner", _reason(reason), "first_placer")
+        _add(_after_winner(reason), "trick_winner", _reason(reason), "next_seat")
 
 
 # ---- next_seat(seat) -------------------------------------------------------------------------------
@@ -505,7 +476,7 @@ def _next_seat() -> None:
     def reverse(self: Game, seat: int) -> int:
         return (2 * seat - Game.next_seat(self, seat)) % self.players
 
-    _add("next_seat.reverse", reverse)
+    _add(reverse, "next_seat", "reverse")
     for players in _PLAYERS:
         # Two seats on is one cycle through every seat only at an odd table, and at 3 seats it is the
         # other direction: from 5 seats.
@@ -515,7 +486,7 @@ def _next_seat() -> None:
                 nxt = Game.next_seat(self, seat)
                 return Game.next_seat(self, nxt) if self.players == players else nxt
 
-            _add(f"next_seat.p{players}.skip", skip)
+            _add(skip, "next_seat", _players(players), "skip")
 
 
 # ---- penalty(hand) ---------------------------------------------------------------------------------
@@ -535,9 +506,9 @@ def _penalty() -> None:
     def cards(self: Game, hand: int) -> int:
         return self.codec.size(hand)
 
-    _add("penalty.cards", cards)
+    _add(cards, "penalty", "cards")
     for rank in _RANKS:
-        _add(f"penalty.r{rank}.plus1", _penalty_plus(rank))
+        _add(_penalty_plus(rank), "penalty", _rank(rank), "plus1")
 
 
 # ---- deck_copies(), hand_size() --------------------------------------------------------------------
@@ -556,12 +527,12 @@ def _per_players(hook: str, players: int, step: int) -> Callable[..., Any]:
 def _deal() -> None:
     for hook in ("deck_copies", "hand_size"):
         for players, step, word in _steps_per_table():
-            _add(f"{hook}.p{players}.{word}", _per_players(hook, players, step))
+            _add(_per_players(hook, players, step), hook, _players(players), word)
 
     def deal_all(self: Game) -> int:
         return self.copies * len(self.ruleset.ranks) // self.players
 
-    _add("hand_size.all", deal_all)
+    _add(deal_all, "hand_size", "all")
 
 
 # ---- first_leader(draw), round_leader(state) -------------------------------------------------------
@@ -577,9 +548,9 @@ def _leaders() -> None:
     def after_drawn(self: Game, draw: int) -> int:
         return self.next_seat(Game.first_leader(self, draw))
 
-    _add("first_leader.seat_0", seat_0)
-    _add("first_leader.drawn", drawn)
-    _add("first_leader.next_seat", after_drawn)
+    _add(seat_0, "first_leader", "seat_0")
+    _add(drawn, "first_leader", "drawn")
+    _add(after_drawn, "first_leader", "next_seat")
 
     def after_leader(self: Game, state: State) -> int:
         return self.next_seat(state.round_leader)
@@ -603,7 +574,7 @@ def _leaders() -> None:
         ("same_leader", same),
         ("most_points", most_points),
     ):
-        _add(f"round_leader.{name}", method)
+        _add(method, "round_leader", name)
 
 
 for _generate in (

@@ -39,33 +39,20 @@ from ...spec import Spec, SpecError
 from ...spec.words import words_of
 from . import questions
 from . import universal as every
+from .questions import EIGHT
 from .said import ORACLE, Said, oracle
 
 
 @dataclass(frozen=True)
-class OwnWords:
-    """The quotation is the oracle's own (`discovery.oracle`: states.<id>, other.<id> and, where
-    the question takes more for granted than it quotes, rests_on.<id>), under question `id`'s name
-    (a question that quotes the same words as another names that one)."""
+class Quoted:
+    """Where a question quotes the texts when not under its own id in the oracle's words
+    (`discovery.oracle`: states.<id>, other.<id>, and rests_on.<id> where the question takes more
+    for granted than it quotes): clause `clause` whole as the spec gives it in each text, the quotes
+    of the words file's German/Spanish mismatch `mismatch`, or the words of question `question`."""
 
-    id: str
-
-
-@dataclass(frozen=True)
-class WholeClause:
-    """The quotation is clause `clause` whole, as the spec gives it in each text."""
-
-    clause: str
-
-
-@dataclass(frozen=True)
-class Mismatch:
-    """The quotation is the one of the words file's German/Spanish mismatch `key` (its quotes)."""
-
-    key: str
-
-
-Quoted = OwnWords | WholeClause | Mismatch
+    clause: str | None = None
+    mismatch: str | None = None
+    question: str | None = None
 
 
 @dataclass(frozen=True)
@@ -77,8 +64,8 @@ class Question:
     clause: str
     ask: Callable[[Game], Said | None]
     #: Where the words of the clause are quoted (German unless `lang` says otherwise), with the
-    #: other text's words for the same thing (see `Quotation`).
-    quoted: Quoted
+    #: other text's words for the same thing (see `Quotation`): by default under the question's id.
+    quoted: Quoted = Quoted()
     lang: str = "de"
 
 
@@ -99,17 +86,17 @@ class Quotation:
 def quotation(question: Question, spec: Spec) -> Quotation:
     """The words `question` quotes, from the spec's words (or its clause texts)."""
     quoted = question.quoted
-    if isinstance(quoted, WholeClause):
+    if quoted.clause is not None:
         clause = spec.clauses[quoted.clause]
         return Quotation(clause.de or "", clause.es or "")
     words = words_of(spec)
-    if isinstance(quoted, Mismatch):
-        mismatch = next(m for m in words.mismatches if m.key == quoted.key)
+    if quoted.mismatch is not None:
+        mismatch = next(m for m in words.mismatches if m.key == quoted.mismatch)
         return Quotation(mismatch.de_quote, mismatch.es_quote)
-    say = words.check(ORACLE)
-    own = say.sentences
+    own = words.check(ORACLE).sentences
+    key = quoted.question or question.id
     return Quotation(
-        own[f"states.{quoted.id}"], own.get(f"other.{quoted.id}", ""), own.get(f"rests_on.{question.id}", "")
+        own[f"states.{key}"], own.get(f"other.{key}", ""), own.get(f"rests_on.{question.id}", "")
     )
 
 
@@ -117,106 +104,55 @@ def quotation(question: Question, spec: Spec) -> Quotation:
 # examples (1 < 7 < 14, 1,1,1 < 14,14,14): neither text says so of the other numbers, so an engine
 # that makes, say, the 5 the strongest rank is a silence for a designer to settle, not a kill.
 QUESTIONS: tuple[Question, ...] = (
-    Question("pile.single.example", "pile.single", questions.single_example, OwnWords("pile.single.example")),
-    Question("pile.set.example", "pile.set", questions.set_example, OwnWords("pile.set.example")),
-    Question(
-        "action.overwrite.strictly",
-        "action.overwrite",
-        questions.never_its_equal,
-        OwnWords("action.overwrite.strictly"),
-    ),
-    Question(
-        "action.overwrite.match",
-        "action.overwrite",
-        questions.same_type_and_size,
-        OwnWords("action.overwrite.match"),
-    ),
-    Question(
-        "pile.run.consecutive", "pile.run", questions.runs_consecutive, OwnWords("pile.run.consecutive")
-    ),
-    Question(
-        "eight.trigger.single",
-        "eight.trigger",
-        questions.listed_eight((questions.EIGHT,)),
-        OwnWords("eight.trigger.single"),
-    ),
-    Question(
-        "eight.trigger.set",
-        "eight.trigger",
-        questions.listed_eight((questions.EIGHT, questions.EIGHT)),
-        OwnWords("eight.trigger.set"),
-    ),
-    Question(
-        "eight.trigger.run78",
-        "eight.trigger",
-        questions.listed_eight((7, questions.EIGHT)),
-        OwnWords("eight.trigger.run78"),
-    ),
-    Question(
-        "eight.trigger.run789",
-        "eight.trigger",
-        questions.listed_eight((7, questions.EIGHT, 9)),
-        OwnWords("eight.trigger.run789"),
-    ),
-    Question(
-        "eight.exemption.opening",
-        "eight.exemption",
-        questions.opening_never,
-        OwnWords("eight.exemption.opening"),
-    ),
-    Question("trick.winner.last", "trick.winner", questions.last_placer_wins, OwnWords("trick.winner.last")),
-    Question("trick.end.set.card", "trick.end.set", questions.set_closes, OwnWords("trick.end.set.card")),
+    Question("pile.single.example", "pile.single", questions.single_example),
+    Question("pile.set.example", "pile.set", questions.set_example),
+    Question("action.overwrite.strictly", "action.overwrite", questions.never_its_equal),
+    Question("action.overwrite.match", "action.overwrite", questions.same_type_and_size),
+    Question("pile.run.consecutive", "pile.run", questions.runs_consecutive),
+    Question("eight.trigger.single", "eight.trigger", questions.listed_eight((EIGHT,))),
+    Question("eight.trigger.set", "eight.trigger", questions.listed_eight((EIGHT, EIGHT))),
+    Question("eight.trigger.run78", "eight.trigger", questions.listed_eight((7, EIGHT))),
+    Question("eight.trigger.run789", "eight.trigger", questions.listed_eight((7, EIGHT, 9))),
+    Question("eight.exemption.opening", "eight.exemption", questions.opening_never),
+    Question("trick.winner.last", "trick.winner", questions.last_placer_wins),
+    Question("trick.end.set.card", "trick.end.set", questions.set_closes),
     Question(
         "trick.end.set.placed",
         "trick.end.set",
         questions.closing_card_placeable("set"),
-        Mismatch("trick.end.set.verb"),
+        Quoted(mismatch="trick.end.set.verb"),
     ),
     Question(
         "trick.end.run.placed",
         "trick.end.run",
         questions.closing_card_placeable("run"),
-        Mismatch("trick.end.run.verb"),
+        Quoted(mismatch="trick.end.run.verb"),
     ),
-    Question("trick.end.run.card", "trick.end.run", questions.run_closes, OwnWords("trick.end.run.card")),
-    Question("deck.copies.count", "deck.copies", questions.deck_copies, OwnWords("deck.copies.count")),
-    Question(
-        "round.scoring.cards", "round.scoring", questions.penalty_adds_up, OwnWords("round.scoring.cards")
-    ),
-    Question(
-        "eight.value.points",
-        "eight.value",
-        questions.eight_most_points,
-        OwnWords("eight.value.points"),
-        lang="es",
-    ),
-    Question("match.end.score", "match.end", questions.match_ends_at_score, OwnWords("match.end.score")),
-    Question("match.winner.lowest", "match.winner", questions.lowest_wins, OwnWords("match.winner.lowest")),
-    Question("pile.types.lead", "pile.types", questions.leads_as_typed, WholeClause("pile.types")),
-    Question(
-        "trick.end.four",
-        "trick.end",
-        # Asked of every play and pass outside the four endings, in every moment (universal.py).
-        every.goes_on_every,
-        OwnWords("trick.end.four"),
-    ),
+    Question("trick.end.run.card", "trick.end.run", questions.run_closes),
+    Question("deck.copies.count", "deck.copies", questions.deck_copies),
+    Question("round.scoring.cards", "round.scoring", questions.penalty_adds_up),
+    Question("eight.value.points", "eight.value", questions.eight_most_points, lang="es"),
+    Question("match.end.score", "match.end", questions.match_ends_at_score),
+    Question("match.winner.lowest", "match.winner", questions.lowest_wins),
+    Question("pile.types.lead", "pile.types", questions.leads_as_typed, Quoted(clause="pile.types")),
+    # Asked of every play and pass outside the four endings, in every moment (universal.py).
+    Question("trick.end.four", "trick.end", every.goes_on_every),
     # The clauses that speak of every case, asked of every case (universal.py).
-    Question("action.add.every", "action.add", every.adds_lengthen_every, OwnWords("action.add.every")),
+    Question("action.add.every", "action.add", every.adds_lengthen_every),
     Question(
         "pile.ranked.every",
         "action.overwrite",
         every.ranked_every,
-        OwnWords("action.overwrite.strictly"),
+        Quoted(question="action.overwrite.strictly"),
+    ),
+    Question("action.overwrite.every", "action.overwrite", every.overwrite_every),
+    Question(
+        "trick.end.set.every", "trick.end.set", every.closes_set_every, Quoted(mismatch="trick.end.set.verb")
     ),
     Question(
-        "action.overwrite.every",
-        "action.overwrite",
-        every.overwrite_every,
-        OwnWords("action.overwrite.every"),
+        "trick.end.run.every", "trick.end.run", every.closes_run_every, Quoted(mismatch="trick.end.run.verb")
     ),
-    Question("trick.end.set.every", "trick.end.set", every.closes_set_every, Mismatch("trick.end.set.verb")),
-    Question("trick.end.run.every", "trick.end.run", every.closes_run_every, Mismatch("trick.end.run.verb")),
-    Question("eight.trigger.every", "eight.trigger", every.eight_every, OwnWords("eight.trigger.every")),
+    Question("eight.trigger.every", "eight.trigger", every.eight_every),
 )
 
 

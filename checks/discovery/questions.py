@@ -36,26 +36,26 @@ def _has(game: Game, *ranks: int) -> bool:
 def single_example(game: Game) -> Said | None:
     if not _has(game, 1, 7, 14):
         return None
-    one, seven, fourteen = (Pile("single", (r,)) for r in (1, 7, 14))
-    # The one comparison of the example that fails, named alone (a 1 made strongest still loses
-    # 7 < 14; a 7 made strongest still beats the 1).
-    if not game.beats(seven, one):
-        return oracle("single_7_not_1")
-    if not game.beats(fourteen, seven):
-        return oracle("single_14_not_7")
-    if game.beats(one, seven):
-        return oracle("single_1_beats_7")
-    return None
+    singles = tuple(Pile("single", (r,)) for r in (1, 7, 14))
+    return _example(game, singles, ("single_7_not_1", "single_14_not_7"), "single_1_beats_7")
 
 
 def set_example(game: Game) -> Said | None:
     if not _has(game, 1, 14) or game.copies < 3 or game.ruleset.max_cards_per_turn < 3:
         return None
-    low, high = Pile("set", (1, 1, 1)), Pile("set", (14, 14, 14))
-    if not game.beats(high, low):
-        return oracle("set_high_not_low")
-    if game.beats(low, high):
-        return oracle("set_low_beats_high")
+    sets = (Pile("set", (1, 1, 1)), Pile("set", (14, 14, 14)))
+    return _example(game, sets, ("set_high_not_low",), "set_low_beats_high")
+
+
+def _example(game: Game, rising: tuple[Pile, ...], not_beaten: tuple[str, ...], beaten: str) -> Said | None:
+    """The one comparison of an example's `rising` piles that fails, named alone: a pile that does
+    not beat the one before it (`not_beaten`, a sentence a step), else the first pile beating the
+    second (`beaten`). A 1 made strongest still loses 7 < 14; a 7 made strongest still beats the 1."""
+    for (low, high), which in zip(pairwise(rising), not_beaten, strict=True):
+        if not game.beats(high, low):
+            return oracle(which)
+    if game.beats(rising[0], rising[1]):
+        return oracle(beaten)
     return None
 
 
