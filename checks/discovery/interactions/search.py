@@ -17,15 +17,18 @@ from .construct import built_counts, construct
 from .step import Step, _at_once_rules, _evaluable
 from .verdicts import Elsewhere, Search, Verdict, _judge
 
-#: Extra deals beside graphs.py's endgames: each puts two rules on one play in a few cards.
+#: Extra deals beside graphs.py's endgames: each puts two rules on one play in a few cards. Their
+#: names are ids (the search lists them, no reader sees them): going out on a closing set or run,
+#: going out with an 8, an 8 added to a set of 8s, an 8 closing a run past the gap, three players
+#: with a pass after a placer, a set overwritten.
 EXTRA_DEALS: tuple[Deal, ...] = (
-    Deal("going out on a closing set", ((3, 3, 12), (3, 3))),
-    Deal("going out on a closing run", ((1, 2, 9), (3, 4, 5))),
-    Deal("going out with an 8", ((2, 5), (8,))),
-    Deal("an 8 added to a set of 8s", ((8, 8, 2), (8, 8, 12))),
-    Deal("an 8 closing a run past the gap", ((4, 5, 7, 13), (8, 9, 1))),
-    Deal("three players, a pass after a placer", ((2, 13), (5, 9), (11, 14))),
-    Deal("a set overwritten", ((2, 2, 9), (5, 5, 12))),
+    Deal("out_on_closing_set", ((3, 3, 12), (3, 3))),
+    Deal("out_on_closing_run", ((1, 2, 9), (3, 4, 5))),
+    Deal("out_with_8", ((2, 5), (8,))),
+    Deal("eight_onto_set_of_8s", ((8, 8, 2), (8, 8, 12))),
+    Deal("eight_closing_run_past_gap", ((4, 5, 7, 13), (8, 9, 1))),
+    Deal("three_players_pass_after_placer", ((2, 13), (5, 9), (11, 14))),
+    Deal("set_overwritten", ((2, 2, 9), (5, 5, 12))),
 )
 
 
