@@ -181,13 +181,11 @@ def check_succession(ctx: CheckContext) -> CheckResult:
         compared += len(ranks) * len(ranks)
         for a, b in sorted(set(got.edges) ^ set(want.edges)):
             engine_says = got.has_edge(a, b)
-            verb = "follows" if engine_says else "does not follow"
             failures.append(
                 _pair_failure(
                     "graphs.succession",
                     rs,
-                    f"under {label}, the engine says {b} {verb} {a} in a run; the spec says it "
-                    f"{'does not' if engine_says else 'does'}",
+                    say("follows" if engine_says else "does_not_follow", label=label, later=b, earlier=a),
                     {"run": [a, b]},
                     engine_says,
                     not engine_says,
@@ -204,9 +202,9 @@ def check_succession(ctx: CheckContext) -> CheckResult:
                 _pair_failure(
                     "graphs.succession",
                     rs,
-                    f"under {label}, the engine {'offers' if engine_has else 'does not offer'} the run "
-                    f"{','.join(map(str, run))}; it is {'not ' if engine_has else ''}a path of the spec's "
-                    "rank succession",
+                    say(
+                        "offers" if engine_has else "does_not_offer", label=label, run=",".join(map(str, run))
+                    ),
                     {"run": list(run)},
                     engine_has,
                     not engine_has,
@@ -296,10 +294,8 @@ def check_beats(ctx: CheckContext) -> CheckResult:
                 :3
             ]:
                 engine_says = got.has_edge(new, old)
-                verb = "overwrites" if engine_says else "does not overwrite"
-                msg = (
-                    f"under {label}, the engine says {new} {verb} {old}; the spec says it "
-                    f"{'does not' if engine_says else 'does'}"
+                msg = say(
+                    "overwrites" if engine_says else "does_not_overwrite", label=label, new=new, old=old
                 )
                 failures.append(
                     _pair_failure(
@@ -341,8 +337,7 @@ def check_beats(ctx: CheckContext) -> CheckResult:
                     _pair_failure(
                         "graphs.beats",
                         rs,
-                        f"under {label}, the engine's overwrites of "
-                        f"{kind}s of {size} cards go round in a circle: {text}",
+                        say("engine_cycle", label=label, kind=kind, size=size, cycle=text),
                         {"cycle": [p.to_json() for p in cycle]},
                         "cycle",
                         "acyclic",
@@ -424,8 +419,11 @@ class EndgameGraph:
     violations: list[tuple[Violation, State, list[Move]]] = field(default_factory=list)
 
 
-def explore(game: Engine, rules: SpecRules, start: State, *, limit: int = 50_000) -> EndgameGraph:
-    """Breadth first over every state reachable from `start` by legal moves until the round ends."""
+def explore(
+    game: Engine, rules: SpecRules, start: State, say: CheckWords, *, limit: int = 50_000
+) -> EndgameGraph:
+    """Breadth first over every state reachable from `start` by legal moves until the round ends;
+    `say` is the words of the invariants' failures (check `invariants`)."""
     out = EndgameGraph()
     ids: dict[tuple[object, ...], int] = {_situation_key(start): 0}
     paths: dict[int, tuple[int, Move] | None] = {0: None}
@@ -444,7 +442,7 @@ def explore(game: Engine, rules: SpecRules, start: State, *, limit: int = 50_000
         state = queue.popleft()
         node = ids[_situation_key(state)]
         out.states += 1
-        found = state_violations(game, rules, state, roundtrip=False)
+        found = state_violations(game, rules, state, say, roundtrip=False)
         if found:
             out.violations.append((found[0], state, path_to(node)))
             continue
@@ -459,13 +457,11 @@ def explore(game: Engine, rules: SpecRules, start: State, *, limit: int = 50_000
             try:
                 after, events = game.apply(state, move)
             except Exception as exc:
-                v = Violation(
-                    "engine.raised",
-                    f"applying its own legal move '{move}' raised {type(exc).__name__}: {exc}",
-                )
+                raised = say("move_raised", move=move, exception=type(exc).__name__, error=exc)
+                v = Violation("engine.raised", raised)
                 out.violations.append((v, state, [*path_to(node), move]))
                 continue
-            found = step_violations(game, rules, state, move, after, events)
+            found = step_violations(game, rules, state, move, after, events, say)
             if found:
                 out.violations.append((found[0], state, [*path_to(node), move]))
                 continue
@@ -548,6 +544,7 @@ def check_endgames(ctx: CheckContext) -> CheckResult:
     words = words_of(ctx.spec)
     say, under_check = words.check("graphs.endgames"), words.check("graphs")("under_check")
     oracles = words.check("oracles")
+    invariants = words.check("invariants")
     started = time.perf_counter()
     plan = PLANS[ctx.level]
     deals = sorted(
@@ -580,14 +577,15 @@ def check_endgames(ctx: CheckContext) -> CheckResult:
             if start is None:
                 continue
             rules = SpecRules(rs, len(deal.hands), oracles)
-            result = explore(game, rules, start)
+            result = explore(game, rules, start, invariants)
             graphs += 1
             states += result.states
             transitions += result.transitions
             counts.append(result.states)
             endings.update(result.endings)
-            for failure in _graph_failures(rs, deal, game, result, _label(ctx.ruleset, rs, under_check)):
-                key = failure.message.split(":", 1)[0]
+            for key, failure in _graph_failures(
+                rs, deal, game, result, _label(ctx.ruleset, rs, under_check), say
+            ):
                 rank = (
                     failure.witness.cards if failure.witness else 0,
                     len(failure.witness.situation.get("moves", ())) if failure.witness else 0,
@@ -622,8 +620,10 @@ def check_endgames(ctx: CheckContext) -> CheckResult:
 
 
 def _graph_failures(
-    rs: Ruleset, deal: Deal, game: Engine, result: EndgameGraph, label: str
-) -> Iterator[Failure]:
+    rs: Ruleset, deal: Deal, game: Engine, result: EndgameGraph, label: str, say: CheckWords
+) -> Iterator[tuple[str, Failure]]:
+    """The graph's failures, each with what it breaks (an invariant, or the graph's termination):
+    one witness, the smallest, is kept per key."""
     for violation, state, moves in result.violations[:1]:
         scenario = {
             "profile": rs.profile,
@@ -637,33 +637,37 @@ def _graph_failures(
             },
             "moves": [str(m) for m in moves],
         }
-        text = (
-            f"{violation.invariant}: {violation.message} (under {label}; deal {list(map(list, deal.hands))}, "
-            f"player {deal.leader} leads; moves: {', '.join(map(str, moves)) or 'none'})"
+        text = say(
+            "failure",
+            invariant=violation.invariant,
+            message=violation.message,
+            label=label,
+            hands=list(map(list, deal.hands)),
+            leader=deal.leader,
+            moves=", ".join(map(str, moves)) or say("no_moves"),
         )
-        yield Failure(
-            check="graphs.endgames",
-            message=text,
-            readings=rs.readings,
-            witness=Witness(
-                summary=text,
-                situation={**situation(game, state), "scenario": scenario, "moves": scenario["moves"]},
-                outcomes={"engine": violation.actual, "spec": violation.expected},
-                cards=deal.cards,
+        yield (
+            violation.invariant,
+            Failure(
+                check="graphs.endgames",
+                message=text,
+                readings=rs.readings,
+                witness=Witness(
+                    summary=text,
+                    situation={**situation(game, state), "scenario": scenario, "moves": scenario["moves"]},
+                    outcomes={"engine": violation.actual, "spec": violation.expected},
+                    cards=deal.cards,
+                ),
             ),
         )
     if not nx.is_directed_acyclic_graph(result.graph):
-        yield Failure(
-            "graphs.endgames",
-            f"play does not terminate: the state graph of {deal.name} has a cycle under {label}",
-            rs.readings,
+        yield (
+            "terminates",
+            Failure("graphs.endgames", say("no_end", deal=deal.name, label=label), rs.readings),
         )
     if result.dead_ends:
-        yield Failure(
-            "graphs.endgames",
-            f"moves.nonempty: {result.dead_ends} states of {deal.name} under {label} have no legal move",
-            rs.readings,
-        )
+        dead_ends = say("dead_ends", count=result.dead_ends, deal=deal.name, label=label)
+        yield "moves.nonempty", Failure("graphs.endgames", dead_ends, rs.readings)
 
 
 def _never_finding(

@@ -39,6 +39,7 @@ from typing import Any
 from ...engine import Move, State
 from ...engine.engines import Engine
 from ...engine.state import Event, MatchEnd, RoundEnd, TrickEnd
+from ...spec.words_model import CheckWords
 from ..findings import table_situation
 from ..oracles.rules_model import SpecRules
 from ..oracles.z3model import EIGHT
@@ -71,9 +72,9 @@ def _trick_cards(state: State) -> list[int]:
 
 
 def state_violations(
-    game: Engine, rules: SpecRules, state: State, *, roundtrip: bool = True
+    game: Engine, rules: SpecRules, state: State, say: CheckWords, *, roundtrip: bool = True
 ) -> list[Violation]:
-    """Every invariant of a single state."""
+    """Every invariant of a single state; `say` is the words of the failures (check `invariants`)."""
     out: list[Violation] = []
     codec = game.codec
     # Packed counts add field by field, so one sum compares every rank at once; the card lists
@@ -86,14 +87,14 @@ def state_violations(
             held + Counter(_trick_cards(state)) + Counter(cards(state.cleared)) + Counter(cards(state.aside))
         )
         diff = {str(r): total[r] - rules.deck[r] for r in rules.ranks if total[r] != rules.deck[r]}
-        out.append(Violation("cards.accounted", f"cards do not add up to the deck: {diff}", 0, diff))
+        out.append(Violation("cards.accounted", say("cards_accounted", diff=diff), 0, diff))
     if state.pile is not None:
         made = rules.as_pile(sorted(state.pile.cards))
         if made is None or made.kind != state.pile.kind:
             out.append(
                 Violation(
                     "pile.valid",
-                    f"the pile {state.pile} is not a valid {state.pile.kind}",
+                    say("pile_valid", pile=state.pile, kind=state.pile.kind),
                     None,
                     str(state.pile),
                 )
@@ -103,7 +104,7 @@ def state_violations(
             out.append(
                 Violation(
                     "pile.caps",
-                    f"the pile {state.pile} is past its closing size {closing}",
+                    say("pile_caps", pile=state.pile, closing=closing),
                     closing,
                     state.pile.size,
                 )
@@ -111,35 +112,35 @@ def state_violations(
     try:
         moves = game.legal_moves(state)
     except Exception as exc:  # the engine under check may be broken in any way
-        return [*out, Violation("engine.raised", f"legal_moves raised {type(exc).__name__}: {exc}")]
+        return [*out, Violation("engine.raised", say("raised", exception=type(exc).__name__, error=exc))]
     if state.phase != "play":
         if moves:
             out.append(
                 Violation(
                     "moves.mover_only",
-                    f"the round is over but there are moves: {moves[0]}",
+                    say("over_with_moves", move=moves[0]),
                     [],
                     [str(m) for m in moves],
                 )
             )
     else:
-        out.extend(_play_state_violations(game, rules, state, moves))
+        out.extend(_play_state_violations(game, rules, state, moves, say))
         if rules.match_ends(state.scores, state.round - 1):
             out.append(
                 Violation(
                     "match.end",
-                    f"play goes on with scores {list(state.scores)}",
-                    "scores with which the match goes on",
+                    say("goes_on", scores=list(state.scores)),
+                    say("goes_on_expected"),
                     list(state.scores),
                 )
             )
     if roundtrip:
-        out.extend(roundtrip_violations(game, state))
+        out.extend(roundtrip_violations(game, state, say))
     return out
 
 
 def _play_state_violations(
-    game: Engine, rules: SpecRules, state: State, moves: tuple[Move, ...]
+    game: Engine, rules: SpecRules, state: State, moves: tuple[Move, ...], say: CheckWords
 ) -> list[Violation]:
     out: list[Violation] = []
     mover = state.to_move
@@ -147,27 +148,27 @@ def _play_state_violations(
         out.append(
             Violation(
                 "moves.mover_only",
-                f"player {mover} is to move but is not in the trick",
-                "a seat still in the trick",
+                say("not_in_trick", player=mover),
+                say("in_trick_expected"),
                 mover,
             )
         )
         return out
     if not moves:
-        out.append(Violation("moves.nonempty", "the round is not over but there is no legal move", ">= 1", 0))
+        out.append(Violation("moves.nonempty", say("no_move"), ">= 1", 0))
     hand = state.hands[mover]
     for move in moves:
         if move.action == "pass":
             if state.leading:
                 out.append(
-                    Violation("leader.no_pass", f"the leader (player {mover}) may pass", "no pass", "pass")
+                    Violation("leader.no_pass", say("leader_may_pass", player=mover), say("no_pass"), "pass")
                 )
             continue
         if not game.codec.holds(hand, rules.packed(game.codec, move.cards)):
             out.append(
                 Violation(
                     "moves.mover_only",
-                    f"'{move}' uses cards player {mover} does not hold",
+                    say("not_held", move=move, player=mover),
                     game.codec.cards(hand),
                     list(move.cards),
                 )
@@ -177,29 +178,39 @@ def _play_state_violations(
         if why is not None:
             out.append(
                 Violation(
-                    "moves.allowed", f"'{move}' is legal in the engine, but {why}", "not legal", str(move)
+                    "moves.allowed", say("legal_in_engine", move=move, why=why), say("not_legal"), str(move)
                 )
             )
     return out
 
 
-def roundtrip_violations(game: Engine, state: State, *, deep: bool = False) -> list[Violation]:
+def roundtrip_violations(
+    game: Engine, state: State, say: CheckWords, *, deep: bool = False
+) -> list[Violation]:
     out: list[Violation] = []
     try:
         restored = game.from_json(json.loads(json.dumps(game.to_json(state))))
     except Exception as exc:
-        return [Violation("state.roundtrip", f"serialising and restoring raised {type(exc).__name__}: {exc}")]
+        return [
+            Violation("state.roundtrip", say("roundtrip_raised", exception=type(exc).__name__, error=exc))
+        ]
     if restored != state:
-        out.append(Violation("state.roundtrip", "a serialised-and-restored state differs from the original"))
+        out.append(Violation("state.roundtrip", say("roundtrip_differs")))
     # A deep copy costs more than the rest of a step's checks together; the machine makes one at
     # every round end (see MatchMachine._check_replay).
     if copy.copy(state) != state or (deep and copy.deepcopy(state) != state):
-        out.append(Violation("state.roundtrip", "a copy of the state differs from the original"))
+        out.append(Violation("state.roundtrip", say("copy_differs")))
     return out
 
 
 def step_violations(
-    game: Engine, rules: SpecRules, before: State, move: Move, after: State, events: tuple[Event, ...]
+    game: Engine,
+    rules: SpecRules,
+    before: State,
+    move: Move,
+    after: State,
+    events: tuple[Event, ...],
+    say: CheckWords,
 ) -> list[Violation]:
     """Every invariant of one move: what the spec says it must do against what the engine did."""
     out: list[Violation] = []
@@ -208,11 +219,13 @@ def step_violations(
     round_ends = [e for e in events if isinstance(e, RoundEnd)]
     match_ends = [e for e in events if isinstance(e, MatchEnd)]
     if move.action == "pass" and before.leading:
-        out.append(Violation("leader.no_pass", f"the leader (player {mover}) passed", "no pass", "pass"))
+        out.append(Violation("leader.no_pass", say("leader_passed", player=mover), say("no_pass"), "pass"))
         return out
     new_pile, why = rules.judge(before.pile, move)
     if why is not None:
-        out.append(Violation("moves.allowed", f"'{move}' was applied, but {why}", "not legal", str(move)))
+        out.append(
+            Violation("moves.allowed", say("applied", move=move, why=why), say("not_legal"), str(move))
+        )
         return out
     hand_after = game.codec.cards(after.hands[mover])
     expected: list[str] = []
@@ -245,7 +258,7 @@ def step_violations(
             out.append(
                 Violation(
                     "pile.result",
-                    f"'{move}' on {before.pile or 'no pile'} made {after.pile}",
+                    say("made", on=_on(move, before, say), pile=after.pile),
                     str(new_pile),
                     str(after.pile),
                 )
@@ -256,27 +269,26 @@ def step_violations(
     got = sorted(str(r) for e in trick_ends for r in e.reasons)
     want = sorted(str(r) for r in expected)
     if want != got:
-        message = _ending_message(move, before, [str(r) for r in expected], got)
+        message = _ending_message(move, before, [str(r) for r in expected], got, say)
         out.append(Violation("trick.end", message, want, got))
     for e in trick_ends:
         if e.winner != winner:
             out.append(
                 Violation(
                     "trick.winner",
-                    f"player {e.winner} won the trick, but the rules give it to player {winner} "
-                    f"(player {last_placer} placed cards last)",
+                    say("winner", winner=e.winner, rules=winner, placer=last_placer),
                     winner,
                     e.winner,
                 )
             )
-    out.extend(_round_violations(game, rules, before, move, after, round_ends, match_ends, went_out))
+    out.extend(_round_violations(game, rules, before, move, after, round_ends, match_ends, went_out, say))
     if not round_ends and after.phase == "play":
         if expected:
             if after.to_move != winner or after.pile is not None or after.passed:
                 out.append(
                     Violation(
                         "turn.next",
-                        f"after the trick ended, player {after.to_move} leads",
+                        say("leads", player=after.to_move),
                         winner,
                         after.to_move,
                     )
@@ -291,8 +303,7 @@ def step_violations(
                 out.append(
                     Violation(
                         "turn.next",
-                        f"after player {mover}'s '{move}', player {after.to_move} "
-                        f"moves; the next seat still in the trick is {nxt}",
+                        say("next_seat", player=mover, move=move, moved=after.to_move, next=nxt),
                         nxt,
                         after.to_move,
                     )
@@ -300,13 +311,13 @@ def step_violations(
     return out
 
 
-def _ending_message(move: Move, before: State, expected: list[str], got: list[str]) -> str:
-    where = f"'{move}' on {before.pile or 'no pile'}"
-    if not got:
-        return f"{where} should end the trick ({', '.join(expected)}), but play went on"
-    if not expected:
-        return f"{where} ended the trick ({', '.join(got)}), but no trick ending applies"
-    return f"{where} ended the trick for {', '.join(got)}, the spec says {', '.join(expected)}"
+def _on(move: Move, before: State, say: CheckWords) -> str:
+    return say("move_on", move=move, pile=before.pile or say("no_pile"))
+
+
+def _ending_message(move: Move, before: State, expected: list[str], got: list[str], say: CheckWords) -> str:
+    which = "went_on" if not got else "ended" if not expected else "ended_for"
+    return say(which, on=_on(move, before, say), expected=", ".join(expected), got=", ".join(got))
 
 
 def _round_violations(
@@ -318,14 +329,14 @@ def _round_violations(
     round_ends: list[RoundEnd],
     match_ends: list[MatchEnd],
     went_out: bool,
+    say: CheckWords,
 ) -> list[Violation]:
     out: list[Violation] = []
     if went_out != bool(round_ends):
         out.append(
             Violation(
                 "round.end",
-                f"player {before.to_move} has {'no' if went_out else 'some'} cards "
-                f"left, but the round {'went on' if went_out else 'ended'}",
+                say("none_left" if went_out else "some_left", player=before.to_move),
                 went_out,
                 bool(round_ends),
             )
@@ -333,9 +344,7 @@ def _round_violations(
         return out
     if not round_ends:
         if after.phase != "play":
-            out.append(
-                Violation("round.end", f"phase {after.phase} without a round end", "play", after.phase)
-            )
+            out.append(Violation("round.end", say("phase", phase=after.phase), "play", after.phase))
         return out
     end = round_ends[0]
     penalties = [
@@ -345,7 +354,7 @@ def _round_violations(
         out.append(
             Violation(
                 "round.penalties",
-                f"penalties {list(end.penalties)}, but the points left in hand are {penalties}",
+                say("penalties", penalties=list(end.penalties), expected=penalties),
                 penalties,
                 list(end.penalties),
             )
@@ -355,7 +364,7 @@ def _round_violations(
         out.append(
             Violation(
                 "round.penalties",
-                f"scores {list(after.scores)}, expected {scores}",
+                say("scores", scores=list(after.scores), expected=scores),
                 scores,
                 list(after.scores),
             )
@@ -365,7 +374,7 @@ def _round_violations(
         out.append(
             Violation(
                 "match.end",
-                f"scores {scores}: the match should {'end' if over else 'go on'}",
+                say("should_end" if over else "should_go_on", scores=scores),
                 over,
                 after.phase,
             )
@@ -376,7 +385,7 @@ def _round_violations(
             out.append(
                 Violation(
                     "match.end",
-                    f"winners {list(match_ends[0].winners)}, but the rules name {winners}",
+                    say("winners", winners=list(match_ends[0].winners), expected=winners),
                     winners,
                     list(match_ends[0].winners),
                 )

@@ -35,6 +35,7 @@ from ...engine.state import Event
 from ...spec import Ruleset, Spec
 from ...spec.vocabulary import UnimplementedReading, Vocabulary
 from ...spec.words import words_of
+from ...spec.words_model import CheckWords
 from ..findings import CheckContext, CheckResult, EngineFactory, Failure, Level, ModelLimit, Witness
 from ..hypothesis_env import hypothesis_settings, private_hypothesis_home
 from ..oracles.rules_model import RULES_VOCABULARY, SpecRules
@@ -124,6 +125,8 @@ class MatchMachine(RuleBasedStateMachine):
     """
 
     spec: ClassVar[Spec]
+    #: The words of the invariants' failures (check `invariants`).
+    say: ClassVar[CheckWords]
     setup_strategy: ClassVar[SearchStrategy[Setup]]
     engine: ClassVar[EngineFactory]
     stats: ClassVar[MachineStats]
@@ -164,7 +167,7 @@ class MatchMachine(RuleBasedStateMachine):
         game, rules = self.game, self.spec_rules
         assert game is not None and rules is not None
         self.stats.states += 1
-        found = self._verdict((self.table, state), lambda: state_violations(game, rules, state))
+        found = self._verdict((self.table, state), lambda: state_violations(game, rules, state, self.say))
         if found:
             self._fail(found[0], state)
 
@@ -180,7 +183,7 @@ class MatchMachine(RuleBasedStateMachine):
             self._fail(
                 Violation(
                     "engine.raised",
-                    f"applying its own legal move '{move}' raised {type(exc).__name__}: {exc}",
+                    self.say("move_raised", move=move, exception=type(exc).__name__, error=exc),
                 ),
                 before,
             )
@@ -188,7 +191,7 @@ class MatchMachine(RuleBasedStateMachine):
         game, rules = self.game, self.spec_rules
         found = self._verdict(
             (self.table, before, move, after, events),
-            lambda: step_violations(game, rules, before, move, after, events),
+            lambda: step_violations(game, rules, before, move, after, events, self.say),
         )
         if found:
             self._fail(found[0], before)
@@ -201,7 +204,8 @@ class MatchMachine(RuleBasedStateMachine):
             return self.game.legal_moves(self.state)
         except Exception as exc:
             self._fail(
-                Violation("engine.raised", f"legal_moves raised {type(exc).__name__}: {exc}"), self.state
+                Violation("engine.raised", self.say("raised", exception=type(exc).__name__, error=exc)),
+                self.state,
             )
             raise
 
@@ -219,15 +223,12 @@ class MatchMachine(RuleBasedStateMachine):
             last = setup.start(fresh)
             for _, _, after, _ in replay(fresh, setup, self.scenario.moves):
                 last = after
-            found = roundtrip_violations(fresh, last, deep=True)
+            found = roundtrip_violations(fresh, last, self.say, deep=True)
             if len(self.replays) < MAX_VERDICTS:
                 self.replays[key] = (last, found)
         if last != self.state:
             self._fail(
-                Violation(
-                    "game.deterministic",
-                    "replaying the same start and moves on a fresh engine reached a different state",
-                ),
+                Violation("game.deterministic", self.say("replay_differs")),
                 self.state,
             )
         if found:
@@ -253,7 +254,7 @@ class MatchMachine(RuleBasedStateMachine):
         state = setup.start(self.game)
         self.state = state
         if setup.hands is None and self.game.new_match(setup.seed) != state:
-            self._fail(Violation("game.deterministic", f"two deals from seed {setup.seed} differ"), state)
+            self._fail(Violation("game.deterministic", self.say("deals_differ", seed=setup.seed)), state)
         self._check_state(state)
 
     @precondition(lambda self: self.state is not None and self.state.phase == "play")
@@ -282,7 +283,8 @@ class MatchMachine(RuleBasedStateMachine):
         try:
             self.state = self.game.next_round(before)
         except Exception as exc:
-            self._fail(Violation("engine.raised", f"next_round raised {type(exc).__name__}: {exc}"), before)
+            raised = self.say("next_round_raised", exception=type(exc).__name__, error=exc)
+            self._fail(Violation("engine.raised", raised), before)
         self.scenario.moves.append("next_round")
         self._check_state(self.state)
 
@@ -315,6 +317,7 @@ def machine_for(
     """
     attrs: dict[str, Any] = {
         "spec": spec,
+        "say": words_of(spec).check("invariants"),
         "setup_strategy": setups(spec, base, profiles=profiles, combinations=combinations),
         "engine": staticmethod(engine),
         "stats": MachineStats(),
@@ -379,6 +382,7 @@ def check_matches(ctx: CheckContext) -> CheckResult:
     budget = BUDGETS[ctx.level]
     machine = machine_for(ctx.spec, ctx.ruleset, ctx.engine, run_seed=ctx.seed)
     failures: list[Failure] = []
+    say = words_of(ctx.spec).check("invariants.matches")
     try:
         broken, _ = run_machine(machine, budget.examples, budget.steps)
     except ModelLimit:
@@ -386,12 +390,11 @@ def check_matches(ctx: CheckContext) -> CheckResult:
     except Exception as exc:  # a crash inside the engine that escaped the step checks
         broken = None
         failures.append(
-            Failure("invariants.matches", f"the state machine stopped: {type(exc).__name__}: {exc}")
+            Failure("invariants.matches", say("stopped", exception=type(exc).__name__, error=exc))
         )
     if broken is not None:
         failures.append(machine_failure(broken))
     stats = machine.stats
-    say = words_of(ctx.spec).check("invariants.matches")
     notes = (
         say(
             "read",

@@ -77,6 +77,7 @@ def test_the_state_machine_catches_the_bug_with_a_replayable_scenario(name: str)
     from five35.checks.play.invariants import state_violations, step_violations
     from five35.checks.play.matches import replay
     from five35.engine import Position
+    from five35.spec.words import words_of
 
     rs = SPEC.ruleset(scenario["profile"], scenario["readings"])
     start = scenario["start"]
@@ -96,16 +97,17 @@ def test_the_state_machine_catches_the_bug_with_a_replayable_scenario(name: str)
         )
     )
     found = []
+    say = words_of(SPEC).check("invariants")
     buggy = engine(rs, scenario["players"])
     rules = SpecRules(rs, scenario["players"], ORACLES)
-    found.extend(state_violations(buggy, rules, setup.start(buggy)))
+    found.extend(state_violations(buggy, rules, setup.start(buggy), say))
     for before, text, after, events in replay(buggy, setup, scenario["moves"]):
-        found.extend(state_violations(buggy, rules, after))
+        found.extend(state_violations(buggy, rules, after, say))
         if text != "next_round":
-            found.extend(step_violations(buggy, rules, before, Move.parse(text), after, events))
+            found.extend(step_violations(buggy, rules, before, Move.parse(text), after, events, say))
     assert found and failure.message.startswith(found[0].invariant)
     reference = Game(rs, scenario["players"])
-    assert not state_violations(reference, rules, setup.start(reference))
+    assert not state_violations(reference, rules, setup.start(reference), say)
 
 
 def test_the_command_exits_1_on_a_planted_bug() -> None:

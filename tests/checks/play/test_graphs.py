@@ -65,7 +65,7 @@ def test_an_endgame_graph_is_acyclic_and_reaches_the_trick_endings() -> None:
     game = Game(BASE, 2)
     deal = next(d for d in HAND_PICKED if d.name == "a set closes")
     start = game.start_round([list(h) for h in deal.hands], deal.leader)
-    result = explore(game, SpecRules(BASE, 2, ORACLES), start)
+    result = explore(game, SpecRules(BASE, 2, ORACLES), start, words_of(SPEC).check("invariants"))
     assert result.violations == [] and result.dead_ends == 0
     assert nx.is_directed_acyclic_graph(result.graph)
     assert result.endings["set_closed"] > 0 and result.endings["all_passed"] > 0

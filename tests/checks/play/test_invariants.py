@@ -19,6 +19,7 @@ from five35.spec.words import words_of
 SPEC = load_spec()
 BASE = SPEC.ruleset()
 ORACLES = words_of(SPEC).check("oracles")
+SAY = words_of(SPEC).check("invariants")
 
 
 def rules(**readings: str) -> SpecRules:
@@ -70,14 +71,14 @@ def test_rule_of_8_readings() -> None:
 def test_a_clean_start_has_no_violations() -> None:
     game = Game(BASE, 3)
     state = game.new_match(7)
-    assert state_violations(game, SpecRules(BASE, 3, ORACLES), state) == []
+    assert state_violations(game, SpecRules(BASE, 3, ORACLES), state, SAY) == []
 
 
 def test_a_lost_card_is_reported() -> None:
     game = Game(BASE, 2)
     state = game.start_round([[2, 9], [4, 12]], 0)
     broken = replace(state, hands=(game.codec.pack([2]), state.hands[1]))
-    found = state_violations(game, SpecRules(BASE, 2, ORACLES), broken)
+    found = state_violations(game, SpecRules(BASE, 2, ORACLES), broken, SAY)
     assert [v.invariant for v in found] == ["cards.accounted"]
 
 
@@ -87,9 +88,9 @@ def test_a_wrong_winner_is_reported() -> None:
     state = game.start_round([[2, 5], [8, 9]], 0)
     state, _ = game.apply(state, Move("lead", (5,)))
     after, events = game.apply(state, Move("overwrite", (8,)))
-    assert step_violations(game, r, state, Move("overwrite", (8,)), after, events) == []
+    assert step_violations(game, r, state, Move("overwrite", (8,)), after, events, SAY) == []
     wrong = tuple(replace(e, winner=0) if hasattr(e, "winner") else e for e in events)
-    found = step_violations(game, r, state, Move("overwrite", (8,)), after, wrong)
+    found = step_violations(game, r, state, Move("overwrite", (8,)), after, wrong, SAY)
     assert "trick.winner" in [v.invariant for v in found]
 
 
