@@ -56,7 +56,8 @@ from ..oracles.z3model import (
     memo_check,
 )
 from .labels import Label, names, readings_in
-from .text_examples import Tracked, clauses_of, combos
+from .text_examples import clauses_of
+from .tracked import Tracked, combos
 
 NAME = "dead_clauses"
 

@@ -23,7 +23,7 @@ from cli_tools import run_bad_input
 from click.testing import CliRunner
 from five35.checks.findings import CheckContext
 from five35.checks.solver.divergence import witnesses
-from five35.checks.text.text_examples import EXAMPLES
+from five35.checks.text.examples import EXAMPLES
 from five35.cli import vectors_cmd
 from five35.cli.main import main
 from five35.protocol.messages import schema

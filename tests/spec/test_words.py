@@ -15,8 +15,8 @@ from five35.checks.impact.variants import VARIANTS
 from five35.checks.runner import all_checks
 from five35.checks.solver.proofs import PROPERTIES
 from five35.checks.text.dead_clauses import catalogue, player_classes
+from five35.checks.text.examples import EXAMPLES
 from five35.checks.text.text_audit import text_audit
-from five35.checks.text.text_examples import EXAMPLES
 from five35.engine import Game
 from five35.spec import SpecError, embedded_spec_path, load_spec
 from five35.spec.files import bundled_schema

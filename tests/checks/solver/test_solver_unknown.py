@@ -14,7 +14,7 @@ from five35.checks import runner
 from five35.checks.findings import DEFAULT_SOLVER_RLIMIT, MAX_SOLVER_RLIMIT, SolverUnknown
 from five35.checks.oracles import z3model
 from five35.checks.runner import run_checks
-from five35.checks.text.text_examples import Tracked
+from five35.checks.text.tracked import Tracked
 from five35.spec import dumps, load_spec
 
 SPEC = load_spec()
