@@ -27,6 +27,7 @@ from ...engine import Move, Position
 from ...engine.engines import Engine
 from ...spec import Ruleset, Spec, SpecError, VariationPoint
 from ...spec.words import words_of
+from ...spec.words_model import CheckWords
 from ..findings import (
     CheckContext,
     CheckResult,
@@ -240,18 +241,18 @@ def _least(solver: Any, keep: list[Any], term: Any, lowest: int, highest: int) -
     return lo, queries
 
 
-def describe_answer(answer: dict[str, Any]) -> str:
+def describe_answer(answer: dict[str, Any], say: CheckWords) -> str:
     if not answer.get("legal"):
-        return "illegal"
+        return say("illegal")
     if answer.get("trick_end"):
-        return f"legal; the trick ends ({', '.join(answer['trick_end'])}), won by player {answer['winner']}"
+        return say("trick_ends", reasons=", ".join(answer["trick_end"]), winner=answer["winner"])
     if answer.get("round_end"):
         # Going out clears the table: there is no pile left to describe.
-        return f"legal; the player in seat {answer.get('went_out')} goes out and the round ends"
+        return say("goes_out", seat=answer.get("went_out"))
     pile = answer.get("pile")
     if not pile:
-        return "legal; the central pile is empty"
-    return f"legal; the central pile becomes {pile['kind']} {','.join(map(str, pile['cards']))}"
+        return say("empty")
+    return say("becomes", kind=pile["kind"], cards=",".join(map(str, pile["cards"])))
 
 
 def legal_moves(model: Model, ruleset: Ruleset, sit: Situation, key: tuple[int, int, int]) -> list[str]:
@@ -367,7 +368,7 @@ def reachable(ctx: CheckContext, found: Found) -> bool:
 
 
 def play_witness(
-    ctx: CheckContext, point: str, found: Found, instead_of: Mapping[str, str] | None = None
+    ctx: CheckContext, point: str, found: Found, say: CheckWords, instead_of: Mapping[str, str] | None = None
 ) -> Witness:
     """The witness of `found`; `instead_of`: what a smaller table needed as played, which this
     one was taken to avoid (recorded so that a comparison with a plain smallest search knows)."""
@@ -381,18 +382,18 @@ def play_witness(
         answer = model_answer(m, rs, sit, key, move)
         outcomes[reading] = {
             "move": str(move),
-            "result": describe_answer(answer),
+            "result": describe_answer(answer, say),
             **{k: v for k, v in answer.items() if k != "to_move"},
             "legal_moves": legal_moves(m, rs, sit, key),
         }
-    where = "leading" if pile is None else f"facing {pile}"
-    eight = " (the opening pile held an 8)" if sit.opening_has_eight and pile is not None else ""
+    where = say("leading") if pile is None else say("facing", pile=pile)
+    eight = say("opening_eight") if sit.opening_has_eight and pile is not None else ""
     needs = (
-        f" (only with {', '.join(f'{p}={r}' for p, r in sorted(found.extra_readings.items()))})"
+        say("only_with", readings=", ".join(f"{p}={r}" for p, r in sorted(found.extra_readings.items())))
         if found.extra_readings
         else ""
     )
-    summary = f"{players} players, {where}{eight}: '{move}'{needs}"
+    summary = say("play", players=players, where=where, eight=eight, move=move, needs=needs)
     data = sit.to_json() | {"move": move.to_json()}
     if found.extra_readings:
         data["needs_readings"] = dict(found.extra_readings)
@@ -445,7 +446,7 @@ def reached(game: Engine, sit: Situation) -> Position | None:
 # ---- the points outside the texts ----------------------------------------------------------------
 
 
-def deal_witness(ctx: CheckContext, vp: VariationPoint) -> Witness | None:
+def deal_witness(ctx: CheckContext, vp: VariationPoint, say: CheckWords) -> Witness | None:
     rs = ctx.ruleset
     for players in range(rs.players_min, rs.players_max + 1):
         sizes: dict[str, Any] = {}
@@ -458,7 +459,7 @@ def deal_witness(ctx: CheckContext, vp: VariationPoint) -> Witness | None:
             sizes[reading] = (
                 size
                 if 0 < size * players <= deck
-                else f"cannot deal: {players} hands of {size} from a deck of {deck}"
+                else say("cannot_deal", players=players, size=size, deck=deck)
             )
         if len({str(v) for v in sizes.values()}) > 1:
             deck = next(iter(decks.values()))
@@ -467,8 +468,9 @@ def deal_witness(ctx: CheckContext, vp: VariationPoint) -> Witness | None:
                 for r, v in sizes.items()
             }
             return Witness(
-                summary=f"{players} players, a deck of {deck} cards: hands of "
-                + " or ".join(str(v) for v in sizes.values()),
+                summary=say(
+                    "deal", players=players, deck=deck, sizes=say("or").join(map(str, sizes.values()))
+                ),
                 situation={"players": players, "deck": deck, "leading": True, "pile": None},
                 outcomes=outcomes,
                 cards=deck,
@@ -476,7 +478,7 @@ def deal_witness(ctx: CheckContext, vp: VariationPoint) -> Witness | None:
     return None
 
 
-def first_leader_witness(ctx: CheckContext, vp: VariationPoint) -> Witness | None:
+def first_leader_witness(ctx: CheckContext, vp: VariationPoint, say: CheckWords) -> Witness | None:
     rs = ctx.ruleset
     for players in range(rs.players_min, rs.players_max + 1):
         for seed in range(ctx.seed, ctx.seed + 50):
@@ -486,8 +488,7 @@ def first_leader_witness(ctx: CheckContext, vp: VariationPoint) -> Witness | Non
                 leaders[reading] = game.new_match(seed).to_move
             if len(set(leaders.values())) > 1:
                 return Witness(
-                    summary=f"{players} players, match seed {seed}: the first trick is led by "
-                    + " or ".join(f"player {v} ({r})" for r, v in leaders.items()),
+                    summary=say("first_leader", players=players, seed=seed, leaders=_leaders(leaders, say)),
                     situation={"players": players, "seed": seed, "leading": True, "pile": None},
                     outcomes={r: {"leader": v} for r, v in leaders.items()},
                     cards=0,
@@ -495,7 +496,7 @@ def first_leader_witness(ctx: CheckContext, vp: VariationPoint) -> Witness | Non
     return None
 
 
-def round_leader_witness(ctx: CheckContext, vp: VariationPoint) -> Witness | None:
+def round_leader_witness(ctx: CheckContext, vp: VariationPoint, say: CheckWords) -> Witness | None:
     # The smallest round: two players, seat 0 leads and goes out with its only card.
     players, led, went_out = 2, 0, 0
     leaders: dict[str, int] = {}
@@ -505,8 +506,7 @@ def round_leader_witness(ctx: CheckContext, vp: VariationPoint) -> Witness | Non
     if len(set(leaders.values())) < 2:
         return None
     return Witness(
-        summary="2 players: player 0 led the round and went out; the next round is led by "
-        + " or ".join(f"player {v} ({r})" for r, v in leaders.items()),
+        summary=say("round_leader", players=players, led=led, leaders=_leaders(leaders, say)),
         situation={
             "players": players,
             "round_leader": led,
@@ -522,7 +522,7 @@ def round_leader_witness(ctx: CheckContext, vp: VariationPoint) -> Witness | Non
     )
 
 
-def turn_order_witness(ctx: CheckContext, vp: VariationPoint) -> Witness | None:
+def turn_order_witness(ctx: CheckContext, vp: VariationPoint, say: CheckWords) -> Witness | None:
     players = max(3, ctx.ruleset.players_min)
     if players > ctx.ruleset.players_max:
         return None
@@ -534,8 +534,7 @@ def turn_order_witness(ctx: CheckContext, vp: VariationPoint) -> Witness | None:
         return None
     sit = Situation(players, None, False, (1, 2))
     return Witness(
-        summary=f"{players} players, player 0 leads a single 1: the next turn is "
-        + " or ".join(f"player {v} ({r})" for r, v in nxt.items()),
+        summary=say("turn_order", players=players, next=_leaders(nxt, say)),
         situation=sit.to_json() | {"move": {"action": "lead", "cards": [1]}},
         outcomes={r: {"next_to_move": v} for r, v in nxt.items()},
         cards=2,
@@ -543,7 +542,12 @@ def turn_order_witness(ctx: CheckContext, vp: VariationPoint) -> Witness | None:
     )
 
 
-DIRECT = {
+def _leaders(seats: Mapping[str, int], say: CheckWords) -> str:
+    """Each reading's seat, as `leader`, joined by `or`."""
+    return say("or").join(say("leader", player=v, reading=r) for r, v in seats.items())
+
+
+DIRECT: Mapping[str, Callable[[CheckContext, VariationPoint, CheckWords], Witness | None]] = {
     "deal": deal_witness,
     "first_leader": first_leader_witness,
     "round_leader": round_leader_witness,
@@ -554,11 +558,11 @@ DIRECT = {
 # ---- the check -----------------------------------------------------------------------------------
 
 
-def point_witness(ctx: CheckContext, point: str) -> tuple[Witness | None, int]:
-    """The witness of one point and the number of solver queries it took."""
+def point_witness(ctx: CheckContext, point: str, say: CheckWords) -> tuple[Witness | None, int]:
+    """The witness of one point and the number of solver queries it took; `say`: the check's words."""
     vp = ctx.spec.variation_points[point]
     if point in DIRECT:
-        return DIRECT[point](ctx, vp), 0
+        return DIRECT[point](ctx, vp, say), 0
     if point not in decision_points(ctx.spec):
         return None, 0
     queries = 0
@@ -620,15 +624,16 @@ def point_witness(ctx: CheckContext, point: str) -> tuple[Witness | None, int]:
         for other in others:
             robust = search(other, False, alternatives)
             if robust is not None and reachable(ctx, robust) and not rests_on(ctx, point, robust):
-                return play_witness(ctx, point, robust, instead_of=needed), queries
-    return play_witness(ctx, point, chosen), queries
+                return play_witness(ctx, point, robust, say, instead_of=needed), queries
+    return play_witness(ctx, point, chosen, say), queries
 
 
 def witnesses(ctx: CheckContext) -> tuple[list[tuple[str, Witness | None]], int]:
     out: list[tuple[str, Witness | None]] = []
     proofs = 0
+    say = words_of(ctx.spec).check(NAME)
     for point in ctx.spec.variation_points:
-        witness, queries = point_witness(ctx, point)
+        witness, queries = point_witness(ctx, point, say)
         proofs += queries
         out.append((point, witness))
     return out, proofs

@@ -10,6 +10,7 @@ from five35.checks.play.conformance import model_answer, ruleset_with
 from five35.checks.solver.divergence import DIRECT, check_divergence, point_witness
 from five35.engine import Game, Move, Pile
 from five35.spec import dumps, load_spec
+from five35.spec.words import words_of
 
 SPEC = load_spec()
 CTX = CheckContext(SPEC, SPEC.ruleset(), level="ci")
@@ -73,7 +74,7 @@ def test_at_level_deep_a_table_needs_no_other_open_answer_where_a_larger_one_doe
         ("add_run_ends", {"kind": "run", "cards": [2, 3]}, "add 1"),
         ("five_player_set_close", {"kind": "set", "cards": [1, 1]}, "add 1,1"),
     ):
-        w = point_witness(deep, point)[0]
+        w = point_witness(deep, point, words_of(SPEC).check("divergence"))[0]
         assert w is not None
         assert w.situation["pile"] == pile and str(Move.from_json(w.situation["move"])) == move, w.summary
         assert "rests_on" not in w.situation and w.situation["instead_of_needing"] == {
