@@ -24,6 +24,7 @@ from ..engine import Game, Move, Position, State, TrickEndReason
 from ..engine.engines import Engine
 from ..spec import Ruleset, Spec
 from ..spec.words import words_of
+from ..spec.words_model import CheckWords
 
 T = TypeVar("T")
 
@@ -184,6 +185,8 @@ class Scene:
     position: Position
     then: tuple[Move, ...]
     describe: str
+    #: The words its witness is written in (check words `impact.scenes`); not part of the scene.
+    say: CheckWords = field(compare=False)
     show_deck: bool = False  # when the sides differ in the deck itself
 
 

@@ -596,6 +596,22 @@ CHECK_SENTENCE_BLANKS: Mapping[str, Mapping[str, frozenset[str]]] = {
         "replay_differs": frozenset(),
         "deals_differ": frozenset({"seed"}),
     },
+    "impact.scenes": {
+        "players": frozenset({"players", "low", "high"}),
+        "rank": frozenset({"ranks"}),
+        "ranks": frozenset({"ranks"}),
+        "copies": frozenset({"count", "rank", "copies", "players"}),
+        "not_set_up": frozenset({"error"}),
+        "skipped": frozenset({"scene", "words", "spec", "label", "problem"}),
+        "not_allowed": frozenset(),
+        "after": frozenset({"move"}),
+        "legal_moves": frozenset(),
+        "copies_of_each_card": frozenset(),
+        "set_closes_at": frozenset(),
+        "same": frozenset(),
+        "differ": frozenset({"differ"}),
+        "summary": frozenset({"describe", "verdict"}),
+    },
 }
 
 

@@ -51,7 +51,7 @@ def from_words(
         method=alt.method,
         players=tuple(players),
         # A scene the rules of either side cannot set up is left out (scenes.py says why).
-        scene=scene_of(scene, played, compared or played),
+        scene=scene_of(scene, words.check("impact.scenes"), played, compared or played),
         shown_as_readings=shown_as_readings,
     )
 

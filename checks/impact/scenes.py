@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -25,7 +26,7 @@ from ...engine.engines import Engine, make_engine
 from ...spec import Ruleset, Spec, SpecError
 from ...spec.vocabulary import UnimplementedReading
 from ...spec.words import words_of
-from ...spec.words_model import SceneWords
+from ...spec.words_model import CheckWords, SceneWords
 from ..findings import Alternative, EngineFactory, Scene, Witness
 from .witnesses import moves_text, result_of, situation_of, state_cards
 
@@ -38,56 +39,74 @@ def _position(words: SceneWords) -> Position:
     )
 
 
+@dataclass(frozen=True)
+class SceneProblem:
+    """Why a scene cannot be set up: sentence `which` of the check words `impact.scenes`, and its
+    blanks."""
+
+    which: str
+    blanks: tuple[tuple[str, object], ...]
+
+    def text(self, say: CheckWords) -> str:
+        return say(self.which, **dict(self.blanks))
+
+
 @lru_cache(maxsize=1024)
-def scene_problem(words: SceneWords, ruleset: Ruleset) -> str | None:
+def scene_problem(words: SceneWords, ruleset: Ruleset) -> SceneProblem | None:
     """Why the reference engine cannot set `words`' table up under `ruleset` (None when it can): a
     player count the rules do not play, a rank the deck lacks, more cards of a rank than its copies,
     or a move that sets the table up and is not legal under these rules."""
     players = len(words.hands)
     if not ruleset.players_min <= players <= ruleset.players_max:
-        return (
-            f"it is a table of {players} players, and the rules play "
-            f"{ruleset.players_min} to {ruleset.players_max}"
+        return SceneProblem(
+            "players", (("players", players), ("low", ruleset.players_min), ("high", ruleset.players_max))
         )
     held = Counter(card for hand in words.hands for card in hand)
     stray = sorted(set(held) - set(ruleset.ranks))
     if stray:
-        kind = "ranks" if len(stray) > 1 else "rank"
-        return f"it uses {kind} {', '.join(map(str, stray))}, which the deck lacks"
+        return SceneProblem("ranks" if len(stray) > 1 else "rank", (("ranks", ", ".join(map(str, stray))),))
     copies = ruleset.copies(players)
     over = [(rank, count) for rank, count in sorted(held.items()) if count > copies]
     if over:
         rank, count = over[0]
-        return (
-            f"it holds {count} cards of rank {rank}, and the deck has {copies} of each at {players} players"
+        return SceneProblem(
+            "copies", (("count", count), ("rank", rank), ("copies", copies), ("players", players))
         )
     try:
         make_engine(ruleset, players).play_from(_position(words))
     except (DealError, IllegalMove, SpecError) as exc:
-        return f"it cannot be set up under these rules ({' '.join(str(exc).split())})"
+        return SceneProblem("not_set_up", (("error", " ".join(str(exc).split())),))
     return None
 
 
-def scene_of(words: SceneWords | None, *rulesets: Ruleset) -> Scene | None:
+def scene_of(words: SceneWords | None, say: CheckWords, *rulesets: Ruleset) -> Scene | None:
     """The words file's scene as a position and the moves asked about; None when there is none, or
-    when the reference engine cannot set it up under one of `rulesets` (the sides it is played on)."""
+    when the reference engine cannot set it up under one of `rulesets` (the sides it is played on).
+    `say`: the words its witness is written in (check words `impact.scenes`)."""
     if words is None or any(scene_problem(words, r) is not None for r in rulesets):
         return None
     then = tuple(Move(action, cards) for action, cards in words.then)  # type: ignore[arg-type]
-    return Scene(words.name, _position(words), then, words.describe, words.show_deck)
+    return Scene(words.name, _position(words), then, words.describe, say, words.show_deck)
 
 
 def skipped_scenes(spec: Spec, ruleset: Ruleset) -> tuple[str, ...]:
     """A note for every scene of the spec's words file that `ruleset` cannot supply, in the file's
     order: such a scene is left out of the findings it would show."""
     words = words_of(spec)
+    say = words.check("impact.scenes")
     out = []
     for name, scene in words.scenes.items():
         problem = scene_problem(scene, ruleset)
         if problem is not None:
             out.append(
-                f"scene {name} of {words.path.name} is left out for {spec.path.name} "
-                f"({ruleset.label()}): {problem}"
+                say(
+                    "skipped",
+                    scene=name,
+                    words=words.path.name,
+                    spec=spec.path.name,
+                    label=ruleset.label(),
+                    problem=problem.text(say),
+                )
             )
     return tuple(out)
 
@@ -98,7 +117,9 @@ def _made(factory: EngineFactory, ruleset: Ruleset, players: int) -> Engine:
     return make_engine(ruleset, players) if factory is Game else factory(ruleset, players)
 
 
-def _side(game: Engine, state: State, then: Sequence[Move], deck: bool = False) -> dict[str, Any]:
+def _side(
+    game: Engine, state: State, then: Sequence[Move], say: CheckWords, deck: bool = False
+) -> dict[str, Any]:
     legal = game.legal_moves(state)
     out: dict[str, Any] = {"legal_moves": moves_text(legal)}
     if deck:
@@ -107,9 +128,9 @@ def _side(game: Engine, state: State, then: Sequence[Move], deck: bool = False) 
     for move in then:
         if move in legal:
             after, events = game.apply(state, move)
-            out[f"after {move}"] = result_of(events, after)
+            out[say("after", move=move)] = result_of(events, after)
         else:
-            out[f"after {move}"] = "not allowed"
+            out[say("after", move=move)] = say("not_allowed")
     return out
 
 
@@ -128,17 +149,17 @@ def scene_witness(alt: Alternative, engine: EngineFactory | None = None) -> Witn
         # cannot play rules the reference does not: no scene rather than one played otherwise.
         return None
     state = played.play_from(scene.position)
-    a = _side(played, state, scene.then, scene.show_deck)
-    b = _side(compared, state, scene.then, scene.show_deck)
+    say = scene.say
+    a = _side(played, state, scene.then, say, scene.show_deck)
+    b = _side(compared, state, scene.then, say, scene.show_deck)
     if a == b:
-        verdict = (
-            "Both alternatives allow the same moves, and every move asked about leads to the same result."
-        )
+        verdict = say("same")
     else:
-        differ = [k for k in a if a[k] != b.get(k)]
-        verdict = "The alternatives differ in: " + ", ".join(k.replace("_", " ") for k in differ) + "."
+        # The outcomes by what they are called: their own names, or the move asked about.
+        named = {k: say(k) for k in ("legal_moves", "copies_of_each_card", "set_closes_at")}
+        verdict = say("differ", differ=", ".join(named.get(k, k) for k in a if a[k] != b.get(k)))
     return Witness(
-        summary=f"{scene.describe} {verdict}",
+        summary=say("summary", describe=scene.describe, verdict=verdict),
         situation=situation_of(played, state),
         outcomes={alt.labels[0]: a, alt.labels[1]: b},
         cards=state_cards(played, state),

@@ -50,7 +50,7 @@ def test_every_variant_the_words_name_exists() -> None:
 def test_every_scene_plays_from_its_position_under_the_published_rules() -> None:
     rs = SPEC.ruleset()
     for name, words in WORDS.scenes.items():
-        scene = scene_of(words)
+        scene = scene_of(words, WORDS.check("impact.scenes"))
         assert scene is not None
         game = Game(rs, scene.position.players)
         state = game.play_from(scene.position)  # every play so far is legal

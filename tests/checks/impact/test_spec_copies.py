@@ -16,7 +16,7 @@ from five35.checks.impact.estimate import estimate_alternatives
 from five35.checks.impact.scenes import scene_problem, scene_witness, skipped_scenes
 from five35.checks.runner import run_checks
 from five35.checks.text.text_audit import text_audit
-from five35.spec import Spec, embedded_spec_path, load_spec
+from five35.spec import Ruleset, Spec, embedded_spec_path, load_spec
 from five35.spec.words import words_of
 
 EMBEDDED = embedded_spec_path().read_text(encoding="utf-8")
@@ -61,12 +61,18 @@ def eleven(tmp_path_factory: pytest.TempPathFactory) -> Spec:
 
 def test_a_scene_the_deck_cannot_supply_says_why(three: Spec, eleven: Spec) -> None:
     scenes = words_of(three).scenes
-    assert scene_problem(scenes["set_verb"], three.ruleset()) == (
+    say = words_of(three).check("impact.scenes")
+
+    def problem(scene: str, ruleset: Ruleset) -> str | None:
+        found = scene_problem(scenes[scene], ruleset)
+        return found.text(say) if found else None
+
+    assert problem("set_verb", three.ruleset()) == (
         "it holds 4 cards of rank 3, and the deck has 3 of each at 2 players"
     )
-    assert scene_problem(scenes["scoring"], eleven.ruleset()) == "it uses rank 15, which the deck lacks"
+    assert problem("scoring", eleven.ruleset()) == "it uses rank 15, which the deck lacks"
     five_at_most = replace(three.ruleset(), players_max=5)
-    assert scene_problem(scenes["set_past_sixth"], five_at_most) == (
+    assert problem("set_past_sixth", five_at_most) == (
         "it is a table of 6 players, and the rules play 2 to 5"
     )
     # The embedded spec supplies every scene of its own words file.
@@ -84,7 +90,7 @@ def test_a_move_the_rules_refuse_leaves_the_scene_out(tmp_path: Path) -> None:
         )
     )
     problem = scene_problem(words_of(spec).scenes["set_verb"], spec.ruleset())
-    assert problem is not None and problem.startswith("it cannot be set up under these rules"), problem
+    assert problem is not None and problem.which == "not_set_up", problem
 
 
 @pytest.mark.parametrize("which", ["three", "eleven"])
