@@ -320,10 +320,23 @@ CHECK_SENTENCE_BLANKS: Mapping[str, Mapping[str, frozenset[str]]] = {
     "conformance": {
         "read": frozenset({"pairs", "generated"}),
         "generated": frozenset({"situations", "seed"}),
+        "legality": frozenset(),
+        "outcome": frozenset(),
+        "leading": frozenset(),
+        "facing": frozenset({"pile"}),
+        "opening_eight": frozenset(),
+        "summary": frozenset({"players", "where", "eight", "move", "what"}),
+        "failure": frozenset({"summary", "sweep", "count"}),
     },
     "interpreter": {
         "itself": frozenset(),
         "read": frozenset({"moves"}),
+        "state_differs": frozenset({"seed", "moves"}),
+        "allows": frozenset({"moves"}),
+        "lacks": frozenset({"moves"}),
+        "order": frozenset(),
+        "moves_differ": frozenset({"seed", "why"}),
+        "events_differ": frozenset({"seed", "move", "engine", "rules"}),
     },
     "discovery.decisions": {
         "no_hook": frozenset({"other", "reason"}),

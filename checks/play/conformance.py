@@ -41,6 +41,7 @@ from ...engine.engines import Engine
 from ...spec import Ruleset
 from ...spec.vocabulary import Vocabulary
 from ...spec.words import words_of
+from ...spec.words_model import CheckWords
 from ..findings import CheckContext, CheckResult, Failure, Witness
 from ..hypothesis_env import hypothesis_settings, private_hypothesis_home
 from ..oracles.model_values import OpeningPile, PileV
@@ -109,6 +110,8 @@ TOUCHES: dict[str, tuple[str, ...]] = {
     "eight_rank": ("lead_overwrite",),
     "turn_order": ("turns",),
 }
+#: The points that only change a table of five players.
+FIVE_PLAYER_POINTS = frozenset({"five_player_copies", "five_player_set_close"})
 #: Points no sweep varies, and why: the situations compared are single decisions within a round.
 NOT_SWEPT: dict[str, str] = {
     "deal": "decides the hands a round starts with, not a decision within the round",
@@ -473,7 +476,7 @@ def sweeps_for(ctx: CheckContext) -> list[tuple[Sweep, list[tuple[tuple[str, str
 
 def _five_player_only(ctx: CheckContext, combo: Iterable[tuple[str, str]]) -> bool:
     base = ctx.ruleset.readings
-    return any(p.startswith("five_player_") and base.get(p) != r for p, r in combo)
+    return any(p in FIVE_PLAYER_POINTS and base.get(p) != r for p, r in combo)
 
 
 def require_readings(ctx: CheckContext) -> None:
@@ -549,19 +552,19 @@ def _clip(cards: list[int], limit: Counter[int]) -> list[int]:
 # ---- the check -------------------------------------------------------------------------------------
 
 
-def to_failure(ctx: CheckContext, d: Disagreement, count: int) -> Failure:
-    what = {
-        "legality": "the engine and the model disagree on whether the move is legal",
-        "outcome": "the engine and the model disagree on what the move does",
-    }[d.kind]
-    where = "leading" if d.situation.pile is None else f"facing {d.situation.pile}"
-    summary = (
-        f"{d.situation.players} players, {where}"
-        f"{' (opening pile held an 8)' if d.situation.opening_has_eight else ''}: '{d.move}': {what}"
+def to_failure(ctx: CheckContext, d: Disagreement, count: int, say: CheckWords) -> Failure:
+    where = say("leading") if d.situation.pile is None else say("facing", pile=d.situation.pile)
+    summary = say(
+        "summary",
+        players=d.situation.players,
+        where=where,
+        eight=say("opening_eight") if d.situation.opening_has_eight else "",
+        move=d.move,
+        what=say(d.kind),
     )
     return Failure(
         check=NAME,
-        message=f"{summary} [sweep {d.sweep}: {count} reading combination(s) and player count(s) disagree]",
+        message=say("failure", summary=summary, sweep=d.sweep, count=count),
         # Every reading, so that the witness replays: the checked ruleset's with the sweep's changes.
         readings=dict(ctx.ruleset.reading_items) | dict(d.readings),
         witness=Witness(
@@ -584,10 +587,10 @@ def check_conformance(ctx: CheckContext) -> CheckResult:
     by_sweep: dict[tuple[str, str], list[Disagreement]] = {}
     for d in found:
         by_sweep.setdefault((d.sweep, d.kind), []).append(d)
-    for (_, _), group in sorted(by_sweep.items()):
-        failures.append(to_failure(ctx, min(group, key=Disagreement.key), len(group)))
-    failures.sort(key=lambda f: (f.witness.cards if f.witness else 0, f.message))
     say = words_of(ctx.spec).check(NAME)
+    for (_, _), group in sorted(by_sweep.items()):
+        failures.append(to_failure(ctx, min(group, key=Disagreement.key), len(group), say))
+    failures.sort(key=lambda f: (f.witness.cards if f.witness else 0, f.message))
     generated_note = say("generated", situations=tally.generated, seed=ctx.seed) if tally.generated else ""
     notes = (say("read", pairs=exhaustive_count, generated=generated_note),)
     return CheckResult(

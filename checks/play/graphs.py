@@ -50,6 +50,7 @@ from ..findings import (
 )
 from ..oracles.rules_model import RULES_VOCABULARY, SpecRules
 from ..oracles.vocab import ComponentVocabulary, VocabularyMismatch, require_with_stated, table_vocabulary
+from .conformance import FIVE_PLAYER_POINTS
 from .invariants import Violation, situation, state_violations, step_violations
 
 #: Variation points that cannot change play inside a round, and why; the endgames start from a deal
@@ -558,9 +559,7 @@ def check_endgames(ctx: CheckContext) -> CheckResult:
     for rs in endgame_rulesets(ctx):
         endings: Counter[TrickEndReason] = Counter()
         counts: list[int] = []
-        five_player_points = bool(
-            _changed(ctx.ruleset, rs).keys() & {"five_player_copies", "five_player_set_close"}
-        )
+        five_player_points = bool(_changed(ctx.ruleset, rs).keys() & FIVE_PLAYER_POINTS)
         for deal in deals:
             if not rs.players_min <= len(deal.hands) <= rs.players_max:
                 continue

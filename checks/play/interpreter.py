@@ -14,6 +14,7 @@ from typing import Any
 from ...engine.interpreter import SpecEngine
 from ...engine.state import Event, Move, Position, State
 from ...spec.words import words_of
+from ...spec.words_model import CheckWords
 from ..findings import CheckContext, CheckResult, Failure, Witness
 
 #: Matches per player count, and the most moves of one, at each level.
@@ -49,7 +50,7 @@ def check_interpreter(ctx: CheckContext) -> CheckResult:
         engine, spec = ctx.engine(ruleset, players), SpecEngine(ruleset, players)
         for match in range(MATCHES[ctx.level]):
             seed = ctx.seed * 1000 + players * 100 + match
-            found = _compare(engine, spec, seed)
+            found = _compare(engine, spec, seed, say)
             steps += found[0]
             if found[1] is not None:
                 failures.append(Failure(check="interpreter", message=found[1], witness=found[2]))
@@ -67,14 +68,16 @@ def check_interpreter(ctx: CheckContext) -> CheckResult:
     )
 
 
-def _compare(engine: Any, spec: SpecEngine, seed: int) -> tuple[int, str | None, Witness | None]:
+def _compare(
+    engine: Any, spec: SpecEngine, seed: int, say: CheckWords
+) -> tuple[int, str | None, Witness | None]:
     a, b = engine.new_match(seed), spec.new_match(seed)
     rng = random.Random(seed)
     moves: list[Move] = []
     start = b
     for step in range(MAX_MOVES):
         if engine.to_json(a) != spec.to_json(b):
-            what = f"seed {seed}: the state after {len(moves)} moves differs from the rules'"
+            what = say("state_differs", seed=seed, moves=len(moves))
             return step, what, _witness(spec, start, moves, what)
         if b.phase == "match_over":
             return step, None, None
@@ -88,19 +91,19 @@ def _compare(engine: Any, spec: SpecEngine, seed: int) -> tuple[int, str | None,
             lacking = sorted(set(theirs) - set(ours), key=str)[:3]
             why = []
             if extra:
-                why.append(f"allows {', '.join(map(str, extra))}, which the rules do not")
+                why.append(say("allows", moves=", ".join(map(str, extra))))
             if lacking:
-                why.append(f"lacks {', '.join(map(str, lacking))}, which the rules allow")
+                why.append(say("lacks", moves=", ".join(map(str, lacking))))
             if not why:
-                why.append("lists the legal moves in another order")
-            what = f"seed {seed}: the engine {'; '.join(why)}"
+                why.append(say("order"))
+            what = say("moves_differ", seed=seed, why="; ".join(why))
             return step, what, _witness(spec, start, moves, what)
         move = rng.choice(theirs)
         a, ea = engine.apply(a, move)
         b, eb = spec.apply(b, move)
         moves.append(move)
         if _events(ea) != _events(eb):
-            what = f"seed {seed}: '{move}' causes {_events(ea)}, the rules {_events(eb)}"
+            what = say("events_differ", seed=seed, move=move, engine=_events(ea), rules=_events(eb))
             return step, what, _witness(spec, start, moves, what)
     return MAX_MOVES, None, None
 
