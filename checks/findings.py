@@ -488,8 +488,6 @@ EngineFactory = Callable[[Ruleset, int], Engine]
 DEFAULT_SOLVER_RLIMIT = 200_000_000
 #: The largest limit Z3 takes: it reads it as a 32-bit unsigned number, so 2**32 + 10 would be 10.
 MAX_SOLVER_RLIMIT = 2**32 - 1
-#: How a user raises the limit, as the failure of an unanswered query says it.
-RAISE_SOLVER_RLIMIT = "--solver-rlimit N (or solver-rlimit = N in [tool.five35] of pyproject.toml)"
 
 
 @dataclass(frozen=True)

@@ -50,7 +50,6 @@ from .findings import (
     DEFAULT_SOLVER_RLIMIT,
     LEVELS,
     MAX_SOLVER_RLIMIT,
-    RAISE_SOLVER_RLIMIT,
     Check,
     CheckContext,
     CheckError,
@@ -539,7 +538,7 @@ def _run_one(check: Check, ctx: CheckContext) -> CheckResult:
                 ctx = replace(ctx, spec=_leave_out(ctx.spec, exc.point, exc.reading))
     except SolverUnknown as exc:
         rlimit = exc.rlimit or ctx.solver_rlimit
-        message = say("unknown", reason=exc.reason, rlimit=f"{rlimit:,}", option=RAISE_SOLVER_RLIMIT)
+        message = say("unknown", reason=exc.reason, rlimit=f"{rlimit:,}", option=say("raise_rlimit"))
         return CheckResult(
             name=check.name,
             title=title,

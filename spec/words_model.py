@@ -549,6 +549,7 @@ CHECK_SENTENCE_BLANKS: Mapping[str, Mapping[str, frozenset[str]]] = {
         "reference_only.discovery.decisions": frozenset(),
         "reference_only.discovery.mutants": frozenset(),
         "reference_only.discovery.interactions": frozenset(),
+        "raise_rlimit": frozenset(),
     },
     "oracles": {
         "leader_may_not_pass": frozenset(),
@@ -624,6 +625,12 @@ CHECK_SENTENCE_BLANKS: Mapping[str, Mapping[str, frozenset[str]]] = {
         "same": frozenset(),
         "differ": frozenset({"differ"}),
         "summary": frozenset({"describe", "verdict"}),
+    },
+    "impact": {
+        "method": frozenset({"games", "seed", "bots", "played", "compared"}),
+        "compared": frozenset({"what", "method"}),
+        "outcomes": frozenset({"games", "seed", "bots", "played", "compared", "alpha"}),
+        "undealable": frozenset({"players", "error"}),
     },
 }
 

@@ -14,6 +14,8 @@ from ...engine import Game
 from ...engine.stats import wilson_interval
 from ...executor import Executor, LocalExecutor, describes_units, games_text
 from ...spec import Ruleset, Spec, SpecError
+from ...spec.words import words_of
+from ...spec.words_model import CheckWords
 from ..findings import Alternative, EngineFactory, Impact
 from .measure import DEFAULT_BOTS, ImpactCounts, measure
 
@@ -41,15 +43,11 @@ def comparison(
     return spec.with_readings(ruleset, {point: other}), chosen, other
 
 
-def describe_method(games: int, seed: int, bots: Sequence[str], played: str, compared: str) -> str:
-    return (
-        f"{games} seeded matches per player count (base seed {seed}), bots {'/'.join(bots)} taking "
-        f"turns round the seats, played under {played}; a match counts as affected when {compared} "
-        "would at some step "
-        "deal differently, allow a different set of legal moves, end a trick differently or give it "
-        "to another player, end the round with another result, or pass the turn to someone else. "
-        "95% Wilson interval."
-    )
+def describe_method(
+    games: int, seed: int, bots: Sequence[str], played: str, compared: str, say: CheckWords
+) -> str:
+    """How an impact was measured; `say`: the check words `impact`."""
+    return say("method", games=games, seed=seed, bots="/".join(bots), played=played, compared=compared)
 
 
 def to_impact(per_players: Mapping[int, ImpactCounts], games: int, seed: int, method: str) -> Impact:
@@ -87,7 +85,8 @@ def estimate_impact(
             engine=engine,
         )
         per[players] = counts[point]
-    return to_impact(per, games, seed, describe_method(games, seed, bots, chosen, alt))
+    method = describe_method(games, seed, bots, chosen, alt, words_of(spec).check("impact"))
+    return to_impact(per, games, seed, method)
 
 
 # ---- findings that are not one variation point ----------------------------------------------------
@@ -184,10 +183,13 @@ def estimate_alternatives(
     jobs: int = 1,
     executor: Executor | None = None,
     known: Known | None = None,
+    *,
+    say: CheckWords,
 ) -> dict[str, tuple[Impact, dict[int, ImpactCounts]]]:
     """The impact of every finding's alternative (by finding id) over games 0..games-1 of base seed
-    `seed`, per player count. The units run through `executor` (default: `jobs` worker processes of
-    this machine, five35.executor); the result is the same for any.
+    `seed`, per player count, each method in `say` (the check words `impact`). The units run through
+    `executor` (default: `jobs` worker processes of this machine, five35.executor); the result is the
+    same for any.
 
     `known` holds comparisons measured already over the same games, seed and bots (the variation
     points' impacts): an alternative that makes one of them takes its counts, and only the game its
@@ -229,8 +231,8 @@ def estimate_alternatives(
         per[fid][players] = replace(per[fid][players], witness=again.witness)
     out = {}
     for fid, alt in alts.items():
-        method = describe_method(games, seed, bots, alt.labels[0], alt.labels[1])
+        method = describe_method(games, seed, bots, alt.labels[0], alt.labels[1], say)
         if alt.method:
-            method = f"Compared: {alt.method}. {method}"
+            method = say("compared", what=alt.method, method=method)
         out[fid] = (to_impact(per[fid], games, seed, method), per[fid])
     return out

@@ -41,6 +41,7 @@ from ...engine.simulate import game_seed, play_game
 from ...engine.stats import wilson_interval
 from ...executor import describes_units, games_text
 from ...spec import Ruleset
+from ...spec.words_model import CheckWords
 from ..findings import EngineFactory
 from .measure import (
     Match,
@@ -384,16 +385,8 @@ def compare(
     return OutcomeChange(per, tests, threshold, method, dict(unplayed or {}))
 
 
-def describe(games: int, seed: int, bots: Sequence[str], played: str, compared: str) -> str:
-    parts = (
-        f"{games} seeded matches per player count (base seed {seed}),",
-        f"bots {'/'.join(bots)} taking turns round the seats from match to match,",
-        f"each match played to its end under {played} and under {compared}:",
-        "the winner by seat and by bot (chi-square test of homogeneity),",
-        "rounds per match and the spread of the final scores",
-        "(paired t-test, 95% interval of the mean difference),",
-        "and the moves per match at which the two decide differently.",
-        f"A difference is real below p = {ALPHA} divided by the number of tests the report makes",
-        "(Bonferroni).",
+def describe(games: int, seed: int, bots: Sequence[str], played: str, compared: str, say: CheckWords) -> str:
+    """How the outcomes at the table were compared; `say`: the check words `impact`."""
+    return say(
+        "outcomes", games=games, seed=seed, bots="/".join(bots), played=played, compared=compared, alpha=ALPHA
     )
-    return " ".join(parts)

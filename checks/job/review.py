@@ -32,7 +32,7 @@ from dataclasses import replace
 
 from ...spec import Ruleset, Spec
 from ...spec.words import questions_of, words_of
-from ...spec.words_model import QuestionWords
+from ...spec.words_model import CheckWords, QuestionWords
 from ..findings import (
     FINDING_KINDS,
     SEVERITIES,
@@ -133,8 +133,10 @@ def measure_findings(
     seed: int,
     bots: Sequence[str],
     jobs: int = 1,
+    *,
+    say: CheckWords,
 ) -> dict[str, PointImpact]:
-    measured = estimate_alternatives(alts, ruleset, games, seed, bots, jobs)
+    measured = estimate_alternatives(alts, ruleset, games, seed, bots, jobs, say=say)
     return {
         fid: PointImpact(fid, alts[fid].labels[0], alts[fid].labels[1], impact, per)
         for fid, (impact, per) in measured.items()

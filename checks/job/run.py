@@ -27,6 +27,7 @@ from ...engine.stats import Stats, merge_all
 from ...executor import Executor, LocalExecutor, describes_units, games_text, unit_name
 from ...spec import Ruleset, Spec, SpecError
 from ...spec.words import words_of
+from ...spec.words_model import CheckWords
 from ..findings import (
     DEFAULT_SOLVER_RLIMIT,
     Alternative,
@@ -175,8 +176,9 @@ def _impact_plan(
             for point, c in result.items():
                 per[point][players] = per[point][players].merge(c) if players in per[point] else c
         out = {}
+        say = words_of(spec).check("impact")
         for point, (_, (played, other)) in compared.items():
-            method = describe_method(games, seed, bots, played, other)
+            method = describe_method(games, seed, bots, played, other, say)
             out[point] = PointImpact(
                 point, played, other, to_impact(per[point], games, seed, method), per[point]
             )
@@ -356,7 +358,17 @@ def estimate_finding_impacts(
     if alts is None:
         alts = finding_alternatives(spec, ruleset, results, impacts)
     known = _known(spec, ruleset, impacts, games, seed)
-    measured = estimate_alternatives(alts, ruleset, games, seed, bots, jobs, executor=executor, known=known)
+    measured = estimate_alternatives(
+        alts,
+        ruleset,
+        games,
+        seed,
+        bots,
+        jobs,
+        executor=executor,
+        known=known,
+        say=words_of(spec).check("impact"),
+    )
     return {
         fid: PointImpact(fid, alts[fid].labels[0], alts[fid].labels[1], impact, per)
         for fid, (impact, per) in measured.items()
@@ -430,6 +442,7 @@ def measure_outcomes(
     seed: int,
     bots: Sequence[str],
     executor: Executor,
+    say: CheckWords,
 ) -> dict[str, OutcomeChange]:
     """What each subject's answer changes at the table: both its sides played to the end over the
     same matches (`played` holds the sides played already, by side and player count), at every
@@ -461,7 +474,7 @@ def measure_outcomes(
             {n: have[(a, n)] for n in changed if (a, n) in have},
             {n: have[(b, n)] for n in changed if (b, n) in have},
             comes_up={n: c for n, pc in pi.per_players.items() if (c := pc.comes_up_per_match()) is not None},
-            method=describe(games, seed, bots, pi.played, pi.compared),
+            method=describe(games, seed, bots, pi.played, pi.compared, say),
             unplayed={n: why for n in changed for side in (a, b) if (why := _playable_at(side, n))},
             family=family,
         )
@@ -578,14 +591,12 @@ def report_result(
             if args[2] in played:
                 played[args[2]].append(stats)
     compared = variants_of(done[len(impact_work) :]) if variants_of is not None else []
+    say = words_of(spec).check("impact")
     for players in player_counts(ruleset):
         try:
             ruleset.hand_size(players)
         except SpecError as exc:
-            notes = (
-                *notes,
-                f"The rules played cannot be dealt to {players} players ({exc}): no impact at that count.",
-            )
+            notes = (*notes, say("undealable", players=players, error=exc))
     alts = finding_alternatives(spec, ruleset, checked, impacts)
     finding_impacts = estimate_finding_impacts(
         spec, ruleset, checked, impacts, games, seed, bots, jobs, executor=run_on, alts=alts
@@ -603,7 +614,7 @@ def report_result(
             impact_units(spec, ruleset)[0],
             alts,
         )
-        at_table = measure_outcomes(ruleset, measured, sides, played_outcomes, games, seed, bots, run_on)
+        at_table = measure_outcomes(ruleset, measured, sides, played_outcomes, games, seed, bots, run_on, say)
         questions, standalone = form_questions(spec, ruleset, findings, impacts, at_table)
     return ReportData(
         spec=spec,

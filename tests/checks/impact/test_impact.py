@@ -24,9 +24,12 @@ from five35.checks.text.text_audit import text_audit
 from five35.engine import Game, Move, Pile, State
 from five35.engine import hooks as hooks_module
 from five35.engine.stats import wilson_interval
-from five35.spec import Ruleset, Spec
+from five35.spec import Ruleset, Spec, load_spec
+from five35.spec.words import words_of
 
 HOOKS = Game.HOOKS
+
+IMPACT = words_of(load_spec()).check("impact")
 
 
 def _measure(spec: Spec, point: str, players: int, games: range, seed: int = 3) -> ImpactCounts:
@@ -248,7 +251,7 @@ def test_points_table_changes_every_game_and_the_verb_none(spec: Spec) -> None:
         "gap.parameter.points": _alt(spec, "gap.parameter.points"),
         "mismatch.trick.end.set.verb": _alt(spec, "mismatch.trick.end.set.verb"),
     }
-    out = estimate_alternatives(alts, rs, 4, 7)
+    out = estimate_alternatives(alts, rs, 4, 7, say=IMPACT)
     points, _ = out["gap.parameter.points"]
     verb, _ = out["mismatch.trick.end.set.verb"]
     assert sorted(points.per_players) == [2, 3, 4, 5, 6]
@@ -271,8 +274,8 @@ def test_alternatives_split_over_games_and_processes_give_the_same_counts(spec: 
             whole[fid].affected,
             dict(whole[fid].first_change),
         )
-    one = estimate_alternatives(alts, rs, 3, 11, jobs=1)
-    two = estimate_alternatives(alts, rs, 3, 11, jobs=2)
+    one = estimate_alternatives(alts, rs, 3, 11, jobs=1, say=IMPACT)
+    two = estimate_alternatives(alts, rs, 3, 11, jobs=2, say=IMPACT)
     assert {k: v[0] for k, v in one.items()} == {k: v[0] for k, v in two.items()}
 
 
@@ -281,7 +284,7 @@ def test_a_dead_clause_is_measured_where_its_readings_can_be_dealt(spec: Spec) -
     alt = clause_deleted(spec, spec.ruleset(), readings, SetsNeverClose, players=(5,))
     assert alt.players == (5,)
     assert alt.played.ruleset.reading("deal") == "deal_all"  # the hand-size table cannot deal 4 copies to 5
-    impact, per = estimate_alternatives({"dead": alt}, spec.ruleset(), 3, 2)["dead"]
+    impact, per = estimate_alternatives({"dead": alt}, spec.ruleset(), 3, 2, say=IMPACT)["dead"]
     assert list(impact.per_players) == [5] and impact.per_players[5][0] == 0
     assert per[5].games == 3
 

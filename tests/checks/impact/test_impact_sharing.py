@@ -14,9 +14,12 @@ from five35.checks.impact.estimate import comparison, comparison_of, estimate_al
 from five35.checks.impact.measure import ImpactCounts, _scope, measure
 from five35.checks.impact.variants import VARIANTS, ExampleOrder
 from five35.engine import Game
-from five35.spec import Spec
+from five35.spec import Spec, load_spec
+from five35.spec.words import words_of
 
 BOTS = ("greedy", "random", "cautious")
+
+IMPACT = words_of(load_spec()).check("impact")
 
 
 def _alt(spec: Spec, point: str, labels: tuple[str, str], engine: type[Game] = Game) -> Alternative:
@@ -55,14 +58,14 @@ def test_an_alternative_a_point_measured_takes_its_counts_and_retells_its_witnes
     same_alt = replace(point_alt)
     variant_alt = replace(point_alt, compared=replace(point_alt.compared, engine=ExampleOrder))
     alts = {"f.point": point_alt, "f.variant": variant_alt}
-    plain = estimate_alternatives(alts, rs, 6, 9, BOTS)
+    plain = estimate_alternatives(alts, rs, 6, 9, BOTS, say=IMPACT)
     other, played, alt = comparison(spec, rs, "eight_exemption")
     counts = {
         n: measure(rs, {"p": (other, (played, alt))}, n, range(6), base_seed=9, bots=BOTS)["p"]
         for n in range(rs.players_min, rs.players_max + 1)
     }
     known = {comparison_of(same_alt): ((played, alt), counts)}
-    shared = estimate_alternatives(alts, rs, 6, 9, BOTS, known=known)
+    shared = estimate_alternatives(alts, rs, 6, 9, BOTS, known=known, say=IMPACT)
     assert shared == plain
     assert any(c.witness is not None for c in counts.values())
     witnesses = [c.witness for c in shared["f.point"][1].values() if c.witness is not None]
@@ -76,8 +79,8 @@ def test_sharing_is_the_same_in_worker_processes(spec: Spec) -> None:
         "two": _alt(spec, "turn_order", ("r", "s")),
         "three": _alt(spec, "eight_rank", ("p", "q"), ExampleOrder),
     }
-    assert estimate_alternatives(alts, rs, 4, 3, BOTS, jobs=1) == estimate_alternatives(
-        alts, rs, 4, 3, BOTS, jobs=2
+    assert estimate_alternatives(alts, rs, 4, 3, BOTS, jobs=1, say=IMPACT) == estimate_alternatives(
+        alts, rs, 4, 3, BOTS, jobs=2, say=IMPACT
     )
 
 

@@ -25,6 +25,8 @@ HANDS = "value: {2: 12, 3: 13, 4: 12, 5: 12, 6: 10}"
 RANKS = "value: [1, 2, 3, 4, 5, 7, 8, 9, 11, 12, 13, 14, 15]"
 POINTS = "value: {1: 1, 2: 1, 3: 1, 4: 1, 5: 1, 7: 2, 8: 5, 9: 2, 11: 3, 12: 3, 13: 3, 14: 3, 15: 3}"
 
+IMPACT = words_of(load_spec()).check("impact")
+
 
 def _copy(tmp_path: Path, name: str, *edits: tuple[str, str]) -> Path:
     text = EMBEDDED
@@ -121,7 +123,7 @@ def test_a_comparison_whose_engine_cannot_deal_counts_the_deal_as_changed(three:
         method="the two-player deal",
         players=(2,),
     )
-    measured = estimate_alternatives({"decision.two_player_deal": alt}, rules, 3, 535, jobs=1)
+    measured = estimate_alternatives({"decision.two_player_deal": alt}, rules, 3, 535, jobs=1, say=IMPACT)
     _, per = measured["decision.two_player_deal"]
     assert per[2].games == 3 and per[2].affected == 3
     assert dict(per[2].first_change) == {"deal": 3}
