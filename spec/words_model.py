@@ -632,6 +632,10 @@ CHECK_SENTENCE_BLANKS: Mapping[str, Mapping[str, frozenset[str]]] = {
         "outcomes": frozenset({"games", "seed", "bots", "played", "compared", "alpha"}),
         "undealable": frozenset({"players", "error"}),
     },
+    "impact.alternatives": {
+        "under": frozenset({"readings"}),
+        "as_played": frozenset(),
+    },
 }
 
 

@@ -119,14 +119,16 @@ def clause_deleted(
         # dealing the whole deck; the finding does not hinge on the deal.
         named = {**named, "deal": "deal_all"}
         under = spec.with_readings(ruleset, named)
-    where = f" under {', '.join(str(ReadingRef(p, r)) for p, r in named.items())}" if named else ""
+    words = words_of(spec)
+    say = words.check("impact.alternatives")
+    where = say("under", readings=", ".join(str(ReadingRef(p, r)) for p, r in named.items())) if named else ""
     return from_words(
-        words_of(spec),
+        words,
         "clause_deleted",
         under,
         under,
         engine=engine,
         players=players,
         scene=scene,
-        blanks={"where": where, "under": where or " as played", "part": part[:1].lower() + part[1:]},
+        blanks={"where": where, "under": where or say("as_played"), "part": part[:1].lower() + part[1:]},
     )

@@ -296,6 +296,8 @@ class Result:
     kind: str
     failing: tuple[tuple[dict[str, str], dict[str, Any]], ...]
     blanks: Mapping[str, str | int] = field(default_factory=dict)
+    #: The player count a reachability result is about (prove_reachable); None for a property.
+    players: int | None = None
 
 
 def prove(s: Setup, prop: Property, limit: int) -> tuple[Result, int]:
@@ -355,6 +357,7 @@ def prove_reachable(s: Setup, kind: int, limit: int, all_readings: bool = True) 
                 "contradiction",
                 tuple(failing[:limit]),
                 {"kind": name, "players": players},
+                players,
             )
         )
     return results, queries
@@ -369,7 +372,7 @@ def to_finding(spec: Spec, ruleset: Ruleset, r: Result, words: Words) -> Finding
     every = say("every_reading")
     listed = "; ".join(", ".join(f"{p}={v}" for p, v in sorted(c.items())) or every for c in combos)
     title = say(r.says, **r.blanks)
-    reach_players = first_witness.get("players") if r.property.startswith("reach.") else None
+    reach_players = r.players
     return Finding(
         id=f"proof.{r.property}",
         kind=FindingKind(r.kind),
