@@ -3,28 +3,25 @@
 A vector is a small, self-contained JSON file (schemas/vector.schema.json): the rules it needs (the
 profile's readings and the parameters), a `new_round` deal, the moves that reach a position, then the
 requests about it (`legal`, one `apply`, `state`) with the reference engine's answers. An implementer
-replays `conversation` against their engine and compares each answer by the rules in `COMPARE`; no
-five35 harness is needed (`examples/vectors-node/run.mjs` does it in JavaScript, `run_vector` here in
-Python).
+replays `conversation` against their engine and compares each answer by the rules of index.json's
+`compare`; no five35 harness is needed (`examples/vectors-node/run.mjs` does it in JavaScript,
+`run_vector` of vector_runner.py in Python).
 
 Every expected answer is the reference's own: each conversation is sent through
 `ReferenceEngine.handle`, exactly what `535-check serve` answers. The sources of positions:
 
-- the texts' own examples (the ids of checks/text/text_examples.py), set up by hand;
-- one scene per clause that governs play, set up by hand;
+- the texts' own examples (the ids of checks/text/text_examples.py), set up by hand (scenes.py);
+- one scene per clause that governs play, set up by hand (scenes.py);
 - deals the rules refuse (too many players, a rank the deck lacks, too many copies);
-- for every variation point, its minimal witness: the smallest position (sized as the divergence
-  check sizes its witnesses: cards, then players, then ranks, then pile) within a bounded search (a
-  lead, then one play onto it) where changing that reading alone changes an answer. It is searched
-  on the engine rather than taken from the check's Z3 model: no solver is needed, the search sees
-  every answer the protocol compares (the state's `aside` too, which the model does not hold), and
-  only positions play reaches are candidates (tests/protocol/test_vectors.py checks that where the check's
-  witness is reachable the two are the same size);
+- for every variation point, its minimal witness: the smallest position within a bounded search (a
+  lead, then one play onto it) where changing that reading alone changes an answer
+  (witness_search.py);
 - one seeded round per player count, played to its end with `legal` checked before every move.
 
 What a vector covers is measured, not declared: `covers.readings` lists the points whose reading,
 changed alone, changes some answer of the conversation (so an engine with the other reading fails
-the vector). Clauses and text examples are named by the scene that sets the position up.
+the vector). Clauses and text examples are named by the scene that sets the position up. What the
+suite says in words (titles, reasons, `compare`) is the words file's `vectors` section.
 """
 
 from __future__ import annotations
@@ -36,36 +33,26 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..engine import PASS, Move, Pile, Position, State
-from ..engine.engines import Engine, engine_note, make_engine
+from ..engine import Move, Position
+from ..engine.engines import engine_note
 from ..engine.simulate import EndlessPlay, move_limit
 from ..spec import Ruleset, Spec, other_game
+from ..spec.words import words_of
+from ..spec.words_model import VectorWords
 from .messages import PROTOCOL_VERSION, deal_json, move_json
 from .scenes import CLAUSE_SCENES, REFUSALS, TEXT_SCENES, Setup
-from .server import ReferenceEngine, state_json
+from .server import ReferenceEngine
+from .vector_runner import check_hello, compare, normal, run_vector
+from .witness_search import Engines, alternatives, search
 
 VECTOR_FORMAT = "five35-vector/1"
 SUITE_FORMAT = "five35-vectors/1"
 INDEX = "index.json"
 
-#: How an answer is compared with a vector's expected response (the schema and docs say the same).
-COMPARE = (
-    "Send each request as one JSON line and compare the answer with the expected response: "
-    "id, type and ok must be equal; when ok is false only error.code is compared (the message is "
-    "free text); a legal answer's moves are compared as a set (any order, each once); every other "
-    "field must be equal as a JSON value, and the answer may hold no other field."
-)
-
 #: Variation points the protocol cannot show: `new_round` gives the hands and the leader, so how a
-#: deal is made and who leads a round are the engine's business outside protocol version 1.
-PROTOCOL_INVISIBLE: dict[str, str] = {
-    "deal": "new_round gives every hand, so how many cards a deal gives is not asked",
-    "first_leader": "new_round names the leader of the round",
-    "round_leader": "new_round names the leader of the round; a round's successor is not asked",
-}
-
-#: The search for a position that shows a reading: a lead, then at most one play onto it.
-SEARCH_BOUNDS = "a lead and at most one play onto it, at every player count"
+#: deal is made and who leads a round are the engine's business outside protocol version 1 (why,
+#: by point: the words file's `vectors.not_observable`).
+PROTOCOL_INVISIBLE = frozenset({"deal", "first_leader", "round_leader"})
 
 SLUG = re.compile(r"[^a-z0-9]+")
 
@@ -100,37 +87,6 @@ class Vector:
 # ---- conversations ----------------------------------------------------------------------------
 
 
-class _Engines:
-    """One reference engine per ruleset, reused across conversations (each starts with new_round)."""
-
-    def __init__(self) -> None:
-        self._engines: dict[Ruleset, ReferenceEngine] = {}
-        self._games: dict[tuple[Ruleset, int], Engine] = {}
-
-    def engine(self, ruleset: Ruleset) -> ReferenceEngine:
-        found = self._engines.get(ruleset)
-        if found is None:
-            found = self._engines[ruleset] = ReferenceEngine(ruleset)
-        return found
-
-    def game(self, ruleset: Ruleset, players: int) -> Engine:
-        found = self._games.get((ruleset, players))
-        if found is None:
-            found = self._games[(ruleset, players)] = make_engine(ruleset, players)
-        return found
-
-
-def normal(response: Mapping[str, Any]) -> dict[str, Any]:
-    """An answer as a vector stores it and compares it: no error message (free text), a legal
-    answer's moves in one order (they are a set)."""
-    out = dict(response)
-    if out.get("ok") is False and isinstance(out.get("error"), Mapping):
-        out["error"] = {k: v for k, v in out["error"].items() if k != "message"}
-    if out.get("type") == "legal" and out.get("ok") is True and isinstance(out.get("moves"), list):
-        out["moves"] = sorted(out["moves"], key=lambda m: json.dumps(m, sort_keys=True))
-    return out
-
-
 def _requests(
     deal: Mapping[str, Any], moves: Sequence[Move], move: Move | None, every_step: bool
 ) -> list[dict[str, Any]]:
@@ -163,7 +119,7 @@ def _differs(engine: ReferenceEngine, requests: Sequence[Mapping[str, Any]], exp
 
 
 def _vector(
-    engines: _Engines,
+    engines: Engines,
     ruleset: Ruleset,
     slug: str,
     title: str,
@@ -193,7 +149,7 @@ def _vector(
     )
 
 
-def _plays(engines: _Engines, ruleset: Ruleset, setup: Setup, may_refuse: bool) -> bool:
+def _plays(engines: Engines, ruleset: Ruleset, setup: Setup, may_refuse: bool) -> bool:
     """Whether the ruleset plays this setup: the deal and moves accepted, the move legal (unless the
     scene is about a move that may be refused)."""
     position = setup.position()
@@ -209,19 +165,11 @@ def _plays(engines: _Engines, ruleset: Ruleset, setup: Setup, may_refuse: bool) 
     return Move.parse(setup.move) in game.legal_moves(state)
 
 
-# ---- the positions where readings differ --------------------------------------------------------
-
-
-def alternatives(spec: Spec, ruleset: Ruleset, point: str) -> list[Ruleset]:
-    """`ruleset` with each other playable reading of `point` in turn."""
-    mine = ruleset.reading(point)
-    return [
-        spec.with_readings(ruleset, {point: r}) for r in spec.variation_points[point].playable if r != mine
-    ]
+# ---- what a vector shows ------------------------------------------------------------------------
 
 
 def shown_readings(
-    spec: Spec, ruleset: Ruleset, vector: Vector, engines: _Engines
+    spec: Spec, ruleset: Ruleset, vector: Vector, engines: Engines
 ) -> tuple[tuple[str, str], ...]:
     """The points whose reading, changed alone, changes some answer of the vector's conversation."""
     shown = []
@@ -235,149 +183,6 @@ def shown_readings(
     return tuple(shown)
 
 
-def _spares(ruleset: Ruleset, used: set[int], count: int) -> list[int]:
-    # A card per seat that nobody plays keeps every hand non-empty after its plays; never an 8.
-    free = [r for r in reversed(ruleset.ranks) if r not in used and r != 8]
-    free = free or [r for r in reversed(ruleset.ranks) if r != 8] or list(ruleset.ranks)
-    return [free[i % len(free)] for i in range(count)]
-
-
-def _responses_to(games: Sequence[Engine], pile: Pile) -> list[Move]:
-    """Every overwrite and add onto `pile` under any of `games`, and pass: the union, in one order."""
-    found: dict[Move, None] = {}
-    for game in games:
-        for move in game.placing_moves(pile):
-            found[move] = None
-    found[PASS] = None
-    return sorted(found, key=lambda m: (len(m.cards), m.cards, m.action))
-
-
-def _leads(games: Sequence[Engine]) -> list[Move]:
-    found = {Move("lead", tuple(sorted(p.cards))): None for g in games for p in g.placeable_piles()}
-    return sorted(found, key=lambda m: (len(m.cards), m.cards))
-
-
-def _position(
-    ruleset: Ruleset, players: int, plays: Sequence[tuple[int, Move]], asked: tuple[int, Move] | None
-) -> Position:
-    """A deal in which every seat holds the cards it places (the setup `plays`, then the `asked`
-    move) and one spare card, seat 0 leading."""
-    placed = [*plays, *([asked] if asked else [])]
-    used = {c for _, m in placed for c in m.cards}
-    hands: list[list[int]] = [[] for _ in range(players)]
-    for seat, m in placed:
-        hands[seat].extend(m.cards)
-    for seat, spare in enumerate(_spares(ruleset, used, players)):
-        hands[seat].append(spare)
-    return Position(tuple(tuple(sorted(h)) for h in hands), 0, None, tuple(m for _, m in plays))
-
-
-def _outcome(game: Engine, position: Position, move: Move) -> Any:
-    """What playing `move` in `position` does: refused, or its events and the state after it. Only
-    the move is judged (as the divergence check judges one play), not the mover's other options,
-    which the spare cards of a searched deal would widen."""
-    try:
-        state = game.play_from(position)
-    except ValueError as exc:  # the deal or a setup move refused
-        return ("refused", type(exc).__name__)
-    try:
-        after, events = game.apply(state, move)
-    except ValueError:
-        return "illegal"
-    return (events, json.dumps(state_json(game, after), sort_keys=True))
-
-
-def _differs_at(mine: Engine, theirs: Sequence[Engine], position: Position, move: Move) -> bool:
-    expected = _outcome(mine, position, move)
-    return any(_outcome(g, position, move) != expected for g in theirs)
-
-
-def search(
-    spec: Spec, ruleset: Ruleset, point: str, engines: _Engines | None = None
-) -> tuple[Position, Move] | None:
-    """The smallest position within SEARCH_BOUNDS where changing `point`'s reading alone changes the
-    answer to one move: legal or refused, its events, the state after it. Smallest as the divergence
-    check measures its witnesses: fewest cards on the pile and in the play, then the fewest players,
-    then the lowest sum of their ranks, then the smallest pile; remaining ties go to the first in a
-    fixed order, so the answer never varies."""
-    engines = engines or _Engines()
-    others = alternatives(spec, ruleset, point)
-    tables = [
-        _Table(ruleset, n, engines.game(ruleset, n), [engines.game(o, n) for o in others])
-        for n in range(ruleset.players_min, ruleset.players_max + 1)
-    ]
-    # Candidates are tried size by size (cards on the pile and in the play), so the replies to a
-    # lead are listed only once a size needs them: the answer is the one a sort of every
-    # candidate would give first, without building every pile's options for every reading.
-    largest_lead = max((len(m.cards) for t in tables for m in t.leads), default=0)
-    size = 1
-    while size <= largest_lead or any(size <= t.largest_reply_seen() for t in tables):
-        candidates: list[tuple[tuple[int, int, int, int, str], Engine, list[Engine], Position, Move]] = []
-        for t in tables:
-            for lead in t.leads:
-                if len(lead.cards) == size:
-                    position = _position(ruleset, t.players, (), (0, lead))
-                    key = (size, t.players, sum(lead.cards), 0, str(lead))
-                    candidates.append((key, t.mine, t.theirs, position, lead))
-            for lead, state, pile in t.opened(size):
-                for reply in t.replies(pile, size - len(lead.cards)):
-                    position = _position(ruleset, t.players, [(0, lead)], (state.to_move, reply))
-                    total = sum(lead.cards) + sum(reply.cards)
-                    key = (size, t.players, total, len(lead.cards), f"{lead}/{reply}")
-                    candidates.append((key, t.mine, t.theirs, position, reply))
-        candidates.sort(key=lambda c: c[0])
-        for _, mine, theirs, position, move in candidates:
-            if _differs_at(mine, theirs, position, move):
-                return position, move
-        size += 1
-    return None
-
-
-class _Table:
-    """One player count of a search: the engines, the leads, and the replies listed as needed."""
-
-    def __init__(
-        self,
-        ruleset: Ruleset,
-        players: int,
-        mine: Engine,
-        theirs: list[Engine],
-    ) -> None:
-        self.ruleset, self.players, self.mine, self.theirs = ruleset, players, mine, theirs
-        self.every = [mine, *theirs]
-        self.leads = _leads(self.every)
-        self._opened: list[tuple[Move, State, Pile]] | None = None
-        self._replies: dict[Pile, list[Move]] = {}
-
-    def opened(self, size: int) -> list[tuple[Move, State, Pile]]:
-        """My leads shorter than `size` that leave a pile, with the state after each and its pile."""
-        if self._opened is None:
-            self._opened = []
-            for lead in _leads([self.mine]):
-                try:
-                    state = self.mine.play_from(_position(self.ruleset, self.players, [(0, lead)], None))
-                except ValueError:
-                    continue
-                if state.pile is not None:  # else the lead ended the trick (or the round)
-                    self._opened.append((lead, state, state.pile))
-        return [(lead, state, pile) for lead, state, pile in self._opened if len(lead.cards) < size]
-
-    def replies(self, pile: Pile, size: int) -> list[Move]:
-        if pile not in self._replies:
-            self._replies[pile] = _responses_to(self.every, pile)
-        return [m for m in self._replies[pile] if len(m.cards) == size]
-
-    def largest_reply_seen(self) -> int:
-        """The longest lead and reply together among the piles listed so far (every lead's pile is
-        listed once the sizes pass the longest lead)."""
-        sizes = [
-            len(lead.cards) + len(m.cards)
-            for lead, _state, pile in self._opened or ()
-            for m in self._replies.get(pile, ())
-        ]
-        return max(sizes, default=0)
-
-
 # ---- the suite ----------------------------------------------------------------------------------
 
 
@@ -388,6 +193,7 @@ class Suite:
     spec: Spec
     ruleset: Ruleset
     seed: int
+    say: VectorWords  # the words file's `vectors` section
     vectors: list[Vector] = field(default_factory=list)
     skipped: list[dict[str, str]] = field(default_factory=list)
     not_shown: dict[str, str] = field(default_factory=dict)
@@ -441,7 +247,7 @@ class Suite:
             # the reference does not play these rules.
             "played_by": engine_note(self.ruleset),
             "not_observable": sorted(p for p in PROTOCOL_INVISIBLE if p in self.spec.variation_points),
-            "compare": COMPARE,
+            "compare": self.say.compare,
             "vectors": [
                 {"file": name, "title": v.title, "source": v.source, "covers": _covers(v)}
                 for name, v in zip(names, self.vectors, strict=True)
@@ -528,91 +334,104 @@ def build_suite(
     smallest position that shows each variation point's reading, and one seeded round per player
     count. `progress` is told when each part is done."""
     note = progress or (lambda _: None)
-    engines = _Engines()
-    suite = Suite(spec, ruleset, seed)
+    say = words_of(spec).vectors
+    engines = Engines()
+    suite = Suite(spec, ruleset, seed, say)
     vectors: list[Vector] = []
     foreign = other_game(spec)
+    _scene_vectors(suite, engines, vectors, foreign)
+    _refusal_vectors(suite, engines, vectors)
+    note(say("done_scenes"))
+    _witness_vectors(suite, engines, vectors)
+    note(say("done_witnesses"))
+    for players in range(ruleset.players_min, ruleset.players_max + 1):
+        vectors.append(_seeded(engines, ruleset, players, seed, say))
+    note(say("done_seeded"))
+    suite.vectors = [replace(v, readings=shown_readings(spec, ruleset, v, engines)) for v in vectors]
+    for point in spec.variation_points:
+        if point not in suite.not_shown and not any(point in dict(v.readings) for v in suite.vectors):
+            suite.not_shown[point] = say("unshown")
+    if foreign is not None:
+        # The scenes' clause ids and examples are 535's texts': they cover none of another game's.
+        suite.vectors = [replace(v, clauses=(), examples=()) for v in suite.vectors]
+        suite.clauses_not_claimed = say("clauses_not_claimed", game=foreign)
+    return suite
+
+
+def _scene_vectors(suite: Suite, engines: Engines, vectors: list[Vector], foreign: str | None) -> None:
+    """The vectors of the scenes set up by hand (the texts' examples, then the clauses), each
+    played by the first of its setups the ruleset plays; a scene none plays is skipped."""
+    ruleset, say = suite.ruleset, suite.say
     for source, scenes in (("text", TEXT_SCENES), ("clause", CLAUSE_SCENES)):
         for scene in scenes:
             if foreign is not None and source == "text":
-                suite.skipped.append({"scene": scene.slug, "why": f"an example of 535's texts: {foreign}"})
+                suite.skipped.append({"scene": scene.slug, "why": say("text_example", game=foreign)})
                 continue
             setup = next((s for s in scene.setups if _plays(engines, ruleset, s, scene.may_refuse)), None)
             if setup is None:
-                suite.skipped.append(
-                    {"scene": scene.slug, "why": "no setup of the scene plays under these rules"}
-                )
+                suite.skipped.append({"scene": scene.slug, "why": say("no_setup")})
                 continue
             position = setup.position()
             move = Move.parse(setup.move) if setup.move else None
             _merge(
                 vectors,
                 _vector(
-                    engines, ruleset, scene.slug, scene.title, source, position, move,
+                    engines, ruleset, scene.slug, say.titles[scene.slug], source, position, move,
                     clauses=scene.clauses, examples=scene.examples,
                 ),
             )  # fmt: skip
+
+
+def _refusal_vectors(suite: Suite, engines: Engines, vectors: list[Vector]) -> None:
+    """The vectors of the deals the rules refuse: one `new_round` each, answered `bad_request`."""
+    ruleset, say = suite.ruleset, suite.say
     for refusal in REFUSALS:
         deal = refusal.deal(ruleset)
         requests = [{"id": 1, "type": "new_round", **deal}] if deal else []
         answers = _answers(engines.engine(ruleset), requests)
         if not answers or answers[0]["ok"]:
-            why = "these rules do not refuse the deal" if answers else "these rules have no such deal"
-            suite.skipped.append({"scene": refusal.slug, "why": why})
+            suite.skipped.append(
+                {"scene": refusal.slug, "why": say("not_refused" if answers else "no_such_deal")}
+            )
             continue
         assert deal is not None
         vectors.append(
             Vector(
-                refusal.slug, refusal.title, "deal", deal, (), None, tuple(requests), tuple(answers),
-                clauses=refusal.clauses, examples=refusal.examples,
+                refusal.slug, say.titles[refusal.slug], "deal", deal, (), None, tuple(requests),
+                tuple(answers), clauses=refusal.clauses, examples=refusal.examples,
             )
         )  # fmt: skip
-    note("text examples, clause scenes and refused deals")
+
+
+def _witness_vectors(suite: Suite, engines: Engines, vectors: list[Vector]) -> None:
+    """The smallest position that shows each variation point's reading, or why there is none."""
+    spec, ruleset, say = suite.spec, suite.ruleset, suite.say
     for point, vp in spec.variation_points.items():
         if point in PROTOCOL_INVISIBLE:
-            suite.not_shown[point] = f"not observable through the protocol: {PROTOCOL_INVISIBLE[point]}"
+            suite.not_shown[point] = say("not_observable", why=say.not_observable[point])
             continue
         if len(vp.playable) < 2:
-            suite.not_shown[point] = "the point has one playable reading"
+            suite.not_shown[point] = say("one_reading")
             continue
         found = search(spec, ruleset, point, engines)
         if found is None:
             others = ", ".join(f"{point}={r}" for r in vp.playable if r != ruleset.reading(point))
-            suite.not_shown[point] = (
-                f"no position within the search ({SEARCH_BOUNDS}) plays differently under {others}: "
-                "under this profile's other readings the reading cannot matter"
-            )
+            suite.not_shown[point] = say("not_found", bounds=say("search_bounds"), others=others)
             continue
         position, move = found
         reading = ruleset.reading(point)
-        onto = f" onto '{position.moves[-1]}'" if position.moves else ""
+        onto = say("onto", move=position.moves[-1]) if position.moves else ""
+        title = say("witness", point=point, reading=reading, players=position.players, move=move, onto=onto)
         _merge(
             vectors,
             _vector(
-                engines, ruleset, f"witness-{_slug(point)}-{_slug(reading)}",
-                f"The smallest position where {point}={reading} plays differently from the other readings: "
-                f"{position.players} players, '{move}'{onto}",
-                "witness", position, move, clauses=vp.cites, witnesses=(f"divergence:vp.{point}",),
+                engines, ruleset, f"witness-{_slug(point)}-{_slug(reading)}", title, "witness",
+                position, move, clauses=vp.cites, witnesses=(f"divergence:vp.{point}",),
             ),
         )  # fmt: skip
-    note("the smallest position for every variation point")
-    for players in range(ruleset.players_min, ruleset.players_max + 1):
-        vectors.append(_seeded(engines, ruleset, players, seed))
-    note("seeded rounds")
-    suite.vectors = [replace(v, readings=shown_readings(spec, ruleset, v, engines)) for v in vectors]
-    for point in spec.variation_points:
-        if point not in suite.not_shown and not any(point in dict(v.readings) for v in suite.vectors):
-            suite.not_shown[point] = "no vector's answers change with this reading alone"
-    if foreign is not None:
-        # The scenes' clause ids and examples are 535's texts': they cover none of another game's.
-        suite.vectors = [replace(v, clauses=(), examples=()) for v in suite.vectors]
-        suite.clauses_not_claimed = (
-            f"{foreign}: the vectors' scenes were written for 535's texts, so no vector claims a clause"
-        )
-    return suite
 
 
-def _seeded(engines: _Engines, ruleset: Ruleset, players: int, seed: int) -> Vector:
+def _seeded(engines: Engines, ruleset: Ruleset, players: int, seed: int, say: VectorWords) -> Vector:
     """A seeded deal played to the end of its round by random legal moves, `legal` checked before
     every move."""
     game = engines.game(ruleset, players)
@@ -630,99 +449,21 @@ def _seeded(engines: _Engines, ruleset: Ruleset, players: int, seed: int) -> Vec
     last = moves.pop()
     vector = _vector(
         engines, ruleset, f"seeded-{players}-players",
-        f"{players} players, match seed {seed}: a round played to its end, legal moves checked at every step",
+        say("seeded", players=players, seed=seed),
         "seeded", replace(start, moves=tuple(moves)), last, every_step=True,
         clauses=("game.players", "action.choice", "round.end", "round.scoring"),
     )  # fmt: skip
     return vector
 
 
-# ---- a runner: replay a vector against any engine ---------------------------------------------
-
-
-def compare(expected: Mapping[str, Any], answer: Any) -> str | None:
-    """Why `answer` does not match the expected response (COMPARE's rules), or None."""
-    if not isinstance(answer, dict):
-        return f"expected a JSON object, got {one_line(answer)}"
-    for key in ("id", "type", "ok"):
-        if answer.get(key) != expected.get(key) or type(answer.get(key)) is not type(expected.get(key)):
-            return f"{key}: expected {one_line(expected.get(key))}, got {one_line(answer.get(key))}"
-    extra = sorted(str(k) for k in set(answer) - set(expected))
-    if extra:
-        return f"unknown field(s) {', '.join(extra)}"
-    if expected["ok"] is False:
-        error = answer.get("error")
-        if not isinstance(error, dict) or set(error) - {"code", "message"}:
-            return f"error: expected an object of code and message, got {one_line(error)}"
-        if error.get("code") != expected["error"]["code"]:
-            return f"error.code: expected {expected['error']['code']!r}, got {one_line(error.get('code'))}"
-        return None
-    for key in sorted(expected):
-        if key not in answer:
-            return f"{key}: missing"
-    if expected["type"] == "legal":
-        moves = answer["moves"]
-        if not isinstance(moves, list):
-            return f"moves: expected a list, got {one_line(moves)}"
-        theirs = {one_line(m) for m in moves}
-        if len(moves) != len(theirs):
-            return "moves: a move is listed twice"
-        ours = {one_line(m) for m in expected["moves"]}
-        if ours != theirs:
-            lacks, adds = " ".join(sorted(ours - theirs)), " ".join(sorted(theirs - ours))
-            return f"moves: the engine lacks [{lacks}], adds [{adds}]"
-    got = normal(answer)
-    for key in sorted(expected):
-        if got[key] != expected[key]:
-            return f"{key}: expected {one_line(expected[key])}, got {one_line(got[key])}"
-    return None
-
-
-def one_line(value: Any, limit: int = 300) -> str:
-    text = json.dumps(value, sort_keys=True, separators=(",", ":"))
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def run_vector(vector: Mapping[str, Any], handle: Callable[[dict[str, Any]], Any]) -> str | None:
-    """Drive `handle` (one request in, one answer out) through the vector's conversation; the first
-    mismatch as `request N (type): why`, or None when every answer matches."""
-    for exchange in vector["conversation"]:
-        request = exchange["request"]
-        why = compare(exchange["response"], handle(json.loads(json.dumps(request))))
-        if why is not None:
-            return f"request {request['id']} ({request['type']}): {why}"
-    return None
-
-
-def _object(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def check_hello(index: Mapping[str, Any], hello: Mapping[str, Any]) -> str | None:
-    """Whether an engine's hello declares the rules a suite (its index.json) was written for: every
-    reading the protocol can observe, and every parameter. Why not, or None."""
-    rules = index["rules"]
-    skip = set(index.get("not_observable", ()))
-    readings: dict[str, Any] = _object(hello.get("readings"))
-    differ = sorted(p for p, r in rules["readings"].items() if p not in skip and readings.get(p) != r)
-    if differ:
-        shown = ", ".join(f"{p}={readings.get(p)} (the suite: {rules['readings'][p]})" for p in differ)
-        return f"the engine declares other readings: {shown}"
-    parameters: dict[str, Any] = _object(hello.get("parameters"))
-    changed = sorted(k for k, v in rules["parameters"].items() if parameters.get(k) != v)
-    if changed:
-        return f"the engine declares other parameters: {', '.join(changed)}"
-    return None
-
-
 __all__ = [
-    "COMPARE",
     "INDEX",
     "PROTOCOL_INVISIBLE",
     "SUITE_FORMAT",
     "VECTOR_FORMAT",
     "Suite",
     "Vector",
+    "alternatives",
     "build_suite",
     "check_hello",
     "compare",

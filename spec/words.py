@@ -48,6 +48,7 @@ from .words_model import (
     RULEBOOK_BLANKS,
     TEMPLATE_BLANKS,
     TOPIC_QUESTION_BLANKS,
+    VECTOR_SENTENCE_BLANKS,
     WORDS_SUFFIX,
     AlternativeWords,
     ClauseWords,
@@ -70,6 +71,7 @@ from .words_model import (
     Side,
     TopicQuestionWords,
     Use,
+    VectorWords,
     Wording,
     Words,
 )
@@ -528,6 +530,7 @@ def _own_problems(data: dict[str, Any]) -> Iterator[tuple[Key, str]]:
             yield from _blank_problems(
                 ("checks", "sentences", check, name), text, CHECK_SENTENCE_BLANKS[check][name]
             )
+    yield from _vector_problems(data["vectors"])
     owner: dict[str, str] = {}
     topic_owner: dict[str, str] = {}
     for qid, q in data["questions"].items():
@@ -796,6 +799,7 @@ def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Words:
         scenes=scenes,
         scene_of={c: {s: scenes[n] for s, n in subjects.items()} for c, subjects in data["scene_of"].items()},
         liveness=_liveness(data["liveness"]),
+        vectors=_vectors(data["vectors"]),
         interactions=_interactions(data.get("interactions")),
         decisions=_decisions(data.get("decisions", {})),
         mutations=_mutations(data.get("mutations", {})),
@@ -1094,3 +1098,21 @@ def _mutation_spec_problems(spec: Spec, words: Words) -> Iterator[tuple[str, str
                     words.where("mutations", hook, "clauses", i),
                     f"names clause {clause!r}, which {spec.path.name} does not have",
                 )
+
+
+# ---- the conformance vectors' words ----------------------------------------------------------
+
+
+def _vector_problems(section: Mapping[str, Any]) -> Iterator[tuple[Key, str]]:
+    # Only the sentences have blanks: `compare`, the titles and the reasons are printed as written.
+    for name, text in section["sentences"].items():
+        yield from _blank_problems(("vectors", "sentences", name), text, VECTOR_SENTENCE_BLANKS[name])
+
+
+def _vectors(section: Mapping[str, Any]) -> VectorWords:
+    return VectorWords(
+        compare=section["compare"],
+        not_observable=dict(section["not_observable"]),
+        titles=dict(section["titles"]),
+        sentences=dict(section["sentences"]),
+    )

@@ -27,6 +27,7 @@ from five35.checks.text.examples import EXAMPLES
 from five35.cli import vectors_cmd
 from five35.cli.main import main
 from five35.protocol.messages import schema
+from five35.protocol.scenes import CLAUSE_SCENES, REFUSALS, TEXT_SCENES
 from five35.protocol.server import ReferenceEngine
 from five35.protocol.vectors import (
     INDEX,
@@ -39,6 +40,7 @@ from five35.protocol.vectors import (
     run_vector,
 )
 from five35.spec import Spec, load_spec
+from five35.spec.words import words_of
 from referencing import Registry, Resource
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -460,3 +462,15 @@ def test_compare_follows_the_suite_s_rules() -> None:
     state = {"id": 5, "type": "state", "ok": True, "state": {"cleared": [1]}}
     assert "state" in str(compare(state, {**state, "state": {"cleared": [1], "extra": 0}}))
     assert compare(state, "not json") is not None
+
+
+# ---- the words -------------------------------------------------------------------------------
+
+
+def test_every_scene_has_its_title_in_the_words_and_every_hidden_point_its_reason() -> None:
+    """The words file's `vectors` section titles exactly the scenes and refused deals of
+    scenes.py, and gives a reason for exactly the points the protocol cannot show."""
+    say = words_of(spec()).vectors
+    slugs = [s.slug for s in (*TEXT_SCENES, *CLAUSE_SCENES, *REFUSALS)]
+    assert list(say.titles) == slugs
+    assert set(say.not_observable) == PROTOCOL_INVISIBLE

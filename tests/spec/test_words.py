@@ -21,7 +21,13 @@ from five35.engine import Game
 from five35.spec import SpecError, embedded_spec_path, load_spec
 from five35.spec.files import bundled_schema
 from five35.spec.words import words_of, words_path
-from five35.spec.words_model import CHECK_NAMES, CHECK_SENTENCE_BLANKS, WORDS_SUFFIX, Words
+from five35.spec.words_model import (
+    CHECK_NAMES,
+    CHECK_SENTENCE_BLANKS,
+    VECTOR_SENTENCE_BLANKS,
+    WORDS_SUFFIX,
+    Words,
+)
 
 SPEC = load_spec()
 WORDS = words_of(SPEC)
@@ -205,3 +211,24 @@ def test_the_checks_words_are_the_ones_the_loader_knows() -> None:
     }
     assert [c.name for c in all_checks()] == list(CHECK_NAMES)
     assert all(WORDS.check(name).title for name in CHECK_NAMES)
+
+
+# ---- the conformance vectors' words ------------------------------------------------------------
+
+
+def test_the_vectors_words_are_the_ones_the_loader_knows() -> None:
+    """The schema's `vectors.sentences` and the blanks table name the same sentences."""
+    section = bundled_schema("words.schema.json")["properties"]["vectors"]["properties"]
+    assert list(section["sentences"]["properties"]) == list(VECTOR_SENTENCE_BLANKS)
+    assert list(WORDS.vectors.sentences) == list(VECTOR_SENTENCE_BLANKS)
+
+
+def test_a_blank_the_vectors_do_not_fill_is_named_with_its_line(tmp_path: Path) -> None:
+    old = '    seeded: "{players} players, match seed {seed}:'
+    bad = TEXT.replace(old, old.replace("{seed}", "{sed}"), 1)
+    assert bad != TEXT
+    with pytest.raises(SpecError) as err:
+        load_spec(_house(tmp_path, bad))
+    text = str(err.value)
+    assert f"house{WORDS_SUFFIX}:{_line_of(bad, 'match seed {sed}')}:" in text, text
+    assert "vectors.sentences.seeded: has the blank {sed}" in text, text
