@@ -23,7 +23,7 @@ from ..engine import IllegalMove, Move, Position, State
 from ..engine.engines import Engine
 from ..spec import Ruleset, Spec, SpecError
 from ..spec.vocabulary import PARAMETERS
-from .client import EngineClient, EngineFault, Posted, response_body
+from .engine_client import EngineClient, EngineFault, Posted, response_body
 from .messages import deal_json, event_json, move_json, move_key, shown
 from .server import Answers, ReferenceGames
 

@@ -15,8 +15,8 @@ from typing import Any
 from ..engine import Move, Position, State
 from ..engine.engines import Engine, make_engine
 from ..spec import Ruleset
-from .client import EngineClient, response_body
 from .compare import moves_text
+from .engine_client import EngineClient, response_body
 from .messages import deal_json, move_json, move_key
 from .server import legal_json
 

@@ -22,8 +22,8 @@ import jsonschema
 from ..engine import Move, Position
 from ..spec import Ruleset, Spec, SpecError, dumps
 from ..spec.limits import MAX_FILE_BYTES, InputLimitError, load_json
-from .client import EngineClient
 from .compare import Games, RoundResult, check_readings, script, with_parameters
+from .engine_client import EngineClient
 from .messages import ProtocolViolation, deal_json, move_from_json, move_json, read_deal, schema, shown
 
 REPLAY_FORMAT = "five35-replay/1"
