@@ -46,7 +46,7 @@ from .usage import usage_message
 #: modules' COMMANDS.
 COMMAND_MODULES: dict[str, str] = {
     "check": "check_cmd",
-    "fuzz": "protocol_cmds",
+    "fuzz": "fuzz_cmd",
     "merge": "merge_cmd",
     "perft": "protocol_cmds",
     "replay": "protocol_cmds",

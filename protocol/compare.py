@@ -381,6 +381,16 @@ def negotiate(
     return ruleset, tuple(notes)
 
 
+def agree_on_rules(
+    spec: Spec, base: Ruleset, engine: EngineClient, forced: Mapping[str, str]
+) -> tuple[Ruleset, str, tuple[str, ...]]:
+    """hello, then the reference set to the readings and parameters the engine declares
+    (`negotiate`): the ruleset, the engine's name and the notes to show."""
+    hello = engine.hello()
+    agreed, notes = negotiate(spec, base, hello, forced)
+    return agreed, str(hello["name"]), notes
+
+
 @functools.cache
 def _parameter_validator(name: str) -> jsonschema.Draft202012Validator:
     """The spec schema's own definition of a parameter's value (`$defs/<name>_value`): a value an

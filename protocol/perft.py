@@ -12,12 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine import Move, Position, State
+from ..engine import Game, Move, Position, State
 from ..engine.engines import Engine, make_engine
 from ..spec import Ruleset
 from .compare import moves_text
 from .engine_client import EngineClient, response_body
 from .messages import deal_json, move_json, move_key
+from .replay import side_by_side
 from .server import legal_json
 
 # The standard positions published in docs/perft.md: (players, seed), each under every profile.
@@ -174,6 +175,65 @@ def compare_perft(
     except _Differs as differs:
         return PerftComparison(tuple(agreed), differs.difference, engine.requests - start)
     return PerftComparison(tuple(agreed), None, engine.requests - start)
+
+
+@dataclass(frozen=True)
+class PerftRun:
+    """One `535-check perft`: the divide from a seeded deal, alone or compared with an engine (then
+    the root moves whose subtrees agree, and the first difference if any)."""
+
+    label: str  # the reference ruleset's label
+    players: int
+    seed: int
+    depth: int
+    deal: Position
+    rows: tuple[tuple[Move, int], ...]
+    difference: PerftDifference | None = None
+
+    @property
+    def leaves(self) -> int:
+        """The leaves of the tree: the divide's sum (the root alone at depth 0)."""
+        return sum(n for _, n in self.rows) if self.depth else 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "reference": self.label,
+            "players": self.players,
+            "seed": self.seed,
+            "depth": self.depth,
+            "deal": deal_json(self.deal),
+            "divide": [{"move": move_json(m), "leaves": n} for m, n in self.rows],
+            "leaves": None if self.difference else self.leaves,
+            "difference": self.difference.to_json() if self.difference else None,
+        }
+
+    def lines(self) -> list[str]:
+        """The run for people: the deal, the divide, then the leaves or where the engine differs."""
+        deal = deal_json(self.deal)
+        out = [f"perft {self.label}, {self.players} players, seed {self.seed}, depth {self.depth}"]
+        out.append(f"deal: leader {deal['leader']}, hands {deal['hands']}")
+        out += [f"{move}: {n}" for move, n in self.rows]
+        if self.difference is None:
+            return [*out, f"leaves: {self.leaves}"]
+        path = "; ".join(str(m) for m in self.difference.path) or "(the root)"
+        out.append(f"the engine differs after {path}: {self.difference.summary}")
+        return [*out, side_by_side(self.difference.reference, self.difference.engine)]
+
+
+def perft_run(
+    ruleset: Ruleset, players: int, seed: int, depth: int, engine: EngineClient | None = None
+) -> PerftRun:
+    """The divide of `ruleset`'s deal for `seed` at `depth`; with `engine`, compared with it root
+    move by root move, stopping at the first node that differs."""
+    ruleset.check_players(players)
+    # The reference engine: perft counts its tree, and an engine under check is compared with it.
+    game = Game(ruleset, players)
+    state, deal = root_deal(game, seed)
+    if engine is None:
+        rows = tuple(divide(game, state, depth)) if depth else ()
+        return PerftRun(ruleset.label(), players, seed, depth, deal, rows)
+    comparison = compare_perft(game, state, deal, engine, depth)
+    return PerftRun(ruleset.label(), players, seed, depth, deal, comparison.agreed, comparison.difference)
 
 
 def standard_table(rulesets: dict[str, Ruleset], depth: int = STANDARD_DEPTH) -> list[dict[str, Any]]:

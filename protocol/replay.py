@@ -124,6 +124,24 @@ def load_replay(path: Path) -> Replay:
     return Replay(path, data, moves)
 
 
+def hello_notes(spec: Spec, ruleset: Ruleset, hello: Mapping[str, Any]) -> list[str]:
+    """What to tell of an engine's hello before a replay, which plays the file's rules whatever the
+    engine declares: its readings and parameters are held to the spec (as `negotiate` holds them
+    for fuzz and perft), and where they differ from the file's, a note says so."""
+    check_readings(spec, hello["readings"], "engine hello")
+    _, declared = with_parameters(ruleset, hello["parameters"], "engine hello")
+    notes: list[str] = []
+    if declared:
+        notes.append(
+            "the engine declares other parameters (" + ", ".join(declared) + "); the replay uses the file's"
+        )
+    differs = sorted(p for p, r in hello["readings"].items() if ruleset.readings.get(p) != r)
+    if differs:
+        listed = ", ".join(f"{p}={hello['readings'][p]}" for p in differs)
+        notes.append(f"the engine declares {listed}; the replay uses the file's readings")
+    return notes
+
+
 def run_replay(replay: Replay, ruleset: Ruleset, engine: EngineClient) -> RoundResult:
     """Play the replay's deal and moves on the reference and the engine in lock-step."""
     deal = replay.position(ruleset)
