@@ -26,23 +26,26 @@ def finite(ctx: click.Context, param: click.Parameter, value: float | None) -> f
 SECONDS = click.FloatRange(min=0, min_open=True, max=86400)
 
 
+_MAX_LINE = click.option(
+    "--max-line",
+    type=click.IntRange(min=1024, max=1 << 30),
+    default=DEFAULT_MAX_LINE,
+    show_default=True,
+    help="Longest answer line accepted, in bytes; longer is an engine fault.",
+)
+_TIMEOUT = click.option(
+    "--timeout",
+    type=SECONDS,
+    callback=finite,
+    default=DEFAULT_TIMEOUT,
+    show_default=True,
+    help="Seconds the engine may take per request (in-process engines too); longer is an engine fault.",
+)
+
+
 def engine_options(func: Any) -> Any:
-    func = click.option(
-        "--max-line",
-        type=click.IntRange(min=1024, max=1 << 30),
-        default=DEFAULT_MAX_LINE,
-        show_default=True,
-        help="Longest answer line accepted, in bytes; longer is an engine fault.",
-    )(func)
-    func = click.option(
-        "--timeout",
-        type=SECONDS,
-        callback=finite,
-        default=DEFAULT_TIMEOUT,
-        show_default=True,
-        help="Seconds the engine may take per request (in-process engines too); longer is an engine fault.",
-    )(func)
-    return func
+    """--timeout and --max-line, in this order in --help."""
+    return _TIMEOUT(_MAX_LINE(func))
 
 
 def summary_format_option(func: Any) -> Any:
