@@ -233,14 +233,19 @@ def load() -> str:
     return "load average {:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
 
 
+def parser_with_players(doc: str | None) -> argparse.ArgumentParser:
+    """A benchmark's command line (bench_engine.py, bench_perft.py): its docstring as the help, and
+    the player count every engine benchmark deals for."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--players", type=int, default=4, choices=range(2, 7), help="players (default 4)")
+    return parser
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = parser_with_players(__doc__)
     parser.add_argument("--seconds", type=float, default=3.0, help="wall seconds per loop and repeat (3)")
     parser.add_argument("--repeats", type=int, default=2, help="times each loop runs; the best counts (2)")
     parser.add_argument("--seed", type=int, default=0, help="round i is dealt from seed+i (default 0)")
-    parser.add_argument("--players", type=int, default=4, choices=range(2, 7), help="players (default 4)")
     parser.add_argument("--breakdown", action="store_true", help="also say where a move's time goes")
     parser.add_argument("--variants", action="store_true", help="also time engines that subclass Game")
     args = parser.parse_args(argv)

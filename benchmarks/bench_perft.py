@@ -20,7 +20,6 @@ second, and each reports its best. Issue 12's target: the 535 rate at least pyth
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from collections.abc import Callable
@@ -32,7 +31,7 @@ from five35.protocol.perft import perft, root_deal
 from five35.spec import load_spec
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_engine import load, machine
+from bench_engine import load, machine, parser_with_players
 from source_engine import source_engine
 
 TARGET_RATIO = 1.0
@@ -75,13 +74,10 @@ def best_rate(count: Callable[[], int], rates: list[float]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = parser_with_players(__doc__)
     parser.add_argument("--depth", type=int, default=7, help="535 perft depth (default 7)")
     parser.add_argument("--chess-depth", type=int, default=4, help="chess perft depth (default 4)")
     parser.add_argument("--repeats", type=int, default=3, help="runs of each; the best counts (3)")
-    parser.add_argument("--players", type=int, default=4, choices=range(2, 7), help="players (default 4)")
     parser.add_argument("--seed", type=int, default=1, help="the deal's seed (default 1)")
     args = parser.parse_args(argv)
     if args.depth < 1 or args.chess_depth < 1 or args.repeats < 1:
