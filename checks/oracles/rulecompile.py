@@ -31,7 +31,6 @@ from typing import Any
 import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
 
 from ...spec.lang import schema as S
-from ...spec.lang.compile import COMPARISONS
 from ...spec.lang.syntax import (
     Attr,
     Binary,
@@ -48,6 +47,7 @@ from ...spec.lang.syntax import (
     Num,
     unparse,
 )
+from ...spec.lang.values import COMPARISONS
 from ..findings import ModelLimit
 from .model_values import CHAIN, ONE, SAME, LitCards, ModelOps, Record, Table
 from .rules_in_force import COMPONENT, Choice, Expr, PartKey, Resolved

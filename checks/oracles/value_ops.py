@@ -10,7 +10,7 @@ from typing import Any, TypeVar, cast
 
 import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
 
-from ...spec.lang.compile import COMPARISONS
+from ...spec.lang.values import COMPARISONS
 from ..findings import ModelLimit
 from .model_values import (
     EIGHT,

@@ -11,13 +11,13 @@ Errors are `RuleProblem(key, column, message)`: the loader turns them into `file
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from . import schema as S
 from .syntax import Attr, Binary, Bool, BoolOp, Call, If, Index, ListOf, Name, Neg, Node, Not, Num, walk
+from .values import ARITH, COMPARISONS, ORDERED, shown, unify, value_type
 
 Env = dict[str, Any]
 
@@ -65,40 +65,6 @@ class RuleDef:
         return dict(self.keys).get(part, ("rules", self.id, part))
 
 
-def _value_type(value: Any) -> str:
-    """The language type of a parameter's value."""
-    if isinstance(value, bool):
-        return S.BOOL
-    if isinstance(value, int):
-        return S.INT
-    if isinstance(value, list) and all(isinstance(v, int) for v in value):
-        return S.CARDS
-    if isinstance(value, dict) and value and all(isinstance(v, int) for v in value.values()):
-        if all(isinstance(k, int) or (isinstance(k, str) and k.isdigit()) for k in value):
-            return S.TABLE
-        return S.RECORD
-    return "opaque"
-
-
-_ARITH: dict[str, Callable[[int, int], int]] = {
-    "+": operator.add,
-    "-": operator.sub,
-    "*": operator.mul,
-    "//": lambda a, b: a // b if b else 0,
-    "%": lambda a, b: a % b if b else 0,
-}
-#: The comparison operators and their meaning on plain values (the Z3 model's compiler uses them too).
-COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
-    "==": operator.eq,
-    "!=": operator.ne,
-    "<": operator.lt,
-    "<=": operator.le,
-    ">": operator.gt,
-    ">=": operator.ge,
-}
-_ORDERED = (S.INT, S.RANK, S.SEAT, S.NUMBER)
-
-
 class _Scope:
     """What a part may name while it is compiled: its moment's names, the rule's other parts,
     the parameters, the kinds and actions, the constants."""
@@ -125,20 +91,6 @@ class _Scope:
 
     def fail(self, node: Node | None, message: str) -> RuleProblem:
         return RuleProblem(self.key, node.col if node is not None else 0, message)
-
-
-def _unify(a: str, b: str) -> str | None:
-    if a == b:
-        return a
-    if a == S.NUMBER and b in _ORDERED:
-        return b
-    if b == S.NUMBER and a in _ORDERED:
-        return a
-    return None
-
-
-def _shown(t: str) -> str:
-    return "a number" if t == S.NUMBER else {S.INT: "a count"}.get(t, f"a {t}")
 
 
 class Program:
@@ -211,8 +163,8 @@ class Program:
     def _compile_part(self, rule: RuleDef, name: str, node: Node, part: S.Part) -> Fn:
         scope = _Scope(self, rule, part.names, rule.key_of(name), (name,))
         typ, fn = self._expr(node, scope)
-        if _unify(typ, part.type) != part.type:
-            raise scope.fail(node, f"is {_shown(typ)}, but {name} must be {_shown(part.type)}")
+        if unify(typ, part.type) != part.type:
+            raise scope.fail(node, f"is {shown(typ)}, but {name} must be {shown(part.type)}")
         self._free[(rule.id, name)] = tuple(sorted(scope.used))
         self._calls[(rule.id, name)] = frozenset(scope.calls)
         return fn
@@ -233,7 +185,7 @@ class Program:
         if isinstance(node, Neg):
             typ, fn = self._expr(node.operand, scope)
             if typ not in (S.INT, S.NUMBER):
-                raise scope.fail(node, f"'-' needs a count, not {_shown(typ)}")
+                raise scope.fail(node, f"'-' needs a count, not {shown(typ)}")
             return typ, lambda env: -fn(env)
         if isinstance(node, BoolOp):
             fns = []
@@ -250,9 +202,9 @@ class Program:
             self._want(node.cond, ctyp, S.BOOL, scope, "'if'")
             atyp, then = self._expr(node.then, scope)
             btyp, other = self._expr(node.other, scope)
-            joined = _unify(atyp, btyp)
+            joined = unify(atyp, btyp)
             if joined is None:
-                raise scope.fail(node, f"'then' gives {_shown(atyp)} but 'else' gives {_shown(btyp)}")
+                raise scope.fail(node, f"'then' gives {shown(atyp)} but 'else' gives {shown(btyp)}")
             return joined, lambda env: then(env) if cond(env) else other(env)
         if isinstance(node, Binary):
             return self._binary(node, scope)
@@ -264,8 +216,8 @@ class Program:
             values = []
             for item in node.items:
                 typ, fn = self._expr(item, scope)
-                if _unify(typ, S.RANK) != S.RANK:
-                    raise scope.fail(item, f"a list holds ranks, not {_shown(typ)}")
+                if unify(typ, S.RANK) != S.RANK:
+                    raise scope.fail(item, f"a list holds ranks, not {shown(typ)}")
                 values.append(fn)
             items = tuple(values)
             return S.CARDS, lambda env: tuple(f(env) for f in items)
@@ -274,8 +226,8 @@ class Program:
         raise scope.fail(node, "not an expression")  # pragma: no cover
 
     def _want(self, node: Node, typ: str, want: str, scope: _Scope, where: str) -> None:
-        if _unify(typ, want) != want:
-            raise scope.fail(node, f"{where} needs {_shown(want)}, not {_shown(typ)}")
+        if unify(typ, want) != want:
+            raise scope.fail(node, f"{where} needs {shown(want)}, not {shown(typ)}")
 
     def _name(self, node: Name, scope: _Scope) -> tuple[str, Fn]:
         name = node.id
@@ -301,7 +253,7 @@ class Program:
             return self._expr(own, inner)
         if name in self.values and name != "players":
             value = self.values[name]
-            typ = _value_type(value)
+            typ = value_type(value)
             if typ == "opaque":
                 raise scope.fail(node, f"parameter {name!r} is not a number, a list of ranks or a table")
             if typ == S.CARDS:
@@ -332,21 +284,21 @@ class Program:
         rtyp, right = self._expr(node.right, scope)
         op = node.op
         if op in COMPARISONS:
-            typ = _unify(ltyp, rtyp)
+            typ = unify(ltyp, rtyp)
             if typ is None:
-                raise scope.fail(node, f"'{op}' compares {_shown(ltyp)} with {_shown(rtyp)}")
-            if op not in ("==", "!=") and typ not in _ORDERED:
-                raise scope.fail(node, f"'{op}' needs numbers, ranks or seats, not {_shown(typ)}")
+                raise scope.fail(node, f"'{op}' compares {shown(ltyp)} with {shown(rtyp)}")
+            if op not in ("==", "!=") and typ not in ORDERED:
+                raise scope.fail(node, f"'{op}' needs numbers, ranks or seats, not {shown(typ)}")
             cmp = COMPARISONS[op]
             return S.BOOL, lambda env: cmp(left(env), right(env))
-        fn = _ARITH[op]
+        fn = ARITH[op]
         # A rank or seat moved by a count stays a rank or seat (a + 1); counts make counts.
         if ltyp in (S.RANK, S.SEAT) and rtyp in (S.INT, S.NUMBER) and op in ("+", "-", "%"):
             typ = ltyp
         elif ltyp in (S.INT, S.NUMBER) and rtyp in (S.INT, S.NUMBER):
             typ = S.INT if S.INT in (ltyp, rtyp) else S.NUMBER
         else:
-            raise scope.fail(node, f"'{op}' cannot combine {_shown(ltyp)} and {_shown(rtyp)}")
+            raise scope.fail(node, f"'{op}' cannot combine {shown(ltyp)} and {shown(rtyp)}")
         return typ, lambda env: fn(left(env), right(env))
 
     def _attr(self, node: Attr, scope: _Scope) -> tuple[str, Fn]:
@@ -372,15 +324,15 @@ class Program:
             return S.INT, lambda env: value
         if typ == S.CARDS and field_name == "size":
             return S.INT, lambda env: len(obj(env))
-        raise scope.fail(node, f"{_shown(typ)} has no field {field_name!r}")
+        raise scope.fail(node, f"{shown(typ)} has no field {field_name!r}")
 
     def _index(self, node: Index, scope: _Scope) -> tuple[str, Fn]:
         typ, obj = self._expr(node.obj, scope)
         if typ != S.TABLE:
-            raise scope.fail(node, f"only a table parameter can be indexed, not {_shown(typ)}")
+            raise scope.fail(node, f"only a table parameter can be indexed, not {shown(typ)}")
         ktyp, key = self._expr(node.key, scope)
-        if ktyp not in _ORDERED:
-            raise scope.fail(node.key, f"a table is indexed by a number, not {_shown(ktyp)}")
+        if ktyp not in ORDERED:
+            raise scope.fail(node.key, f"a table is indexed by a number, not {shown(ktyp)}")
         table = obj({})
         rule_id, part = scope.rule.id, str(scope.key[-1])
 
@@ -402,8 +354,8 @@ class Program:
         fns = []
         for arg, want in zip(node.args, prim.args, strict=True):
             typ, fn = self._expr(arg, scope)
-            if _unify(typ, want) != want:
-                raise scope.fail(arg, f"{node.fn} needs {_shown(want)} here, not {_shown(typ)}")
+            if unify(typ, want) != want:
+                raise scope.fail(arg, f"{node.fn} needs {shown(want)} here, not {shown(typ)}")
             fns.append(fn)
         if node.fn in ("order", "next_rank", "lowest_rank") and not self.ranks:
             raise scope.fail(node, f"{node.fn} needs the parameter 'ranks'")
