@@ -32,16 +32,7 @@ from .lang.rulebook import Rulebook, check_rulebook, read_rulebook
 from .lang.schema import moments_of
 from .lang.syntax import Name, walk
 from .limits import MAX_DEPTH
-from .model import (
-    Clause,
-    Parameter,
-    Profile,
-    ReadingChoice,
-    Rule,
-    Source,
-    Spec,
-    VariationPoint,
-)
+from .model import Clause, Parameter, Profile, ReadingChoice, Rule, Source, Spec, VariationPoint
 from .ruleset import MATCH_ROUND_LIMIT, match_round_bound
 from .vocabulary import PARAMETERS, REQUIRED_PARAMETERS, Vocabulary
 from .words import attach_words
