@@ -27,30 +27,29 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from ..spec import Spec
+from ..spec.words import words_of
+from ..spec.words_model import Sentences
 
 #: The basis on which a profile's reading counts as settled by the rule texts themselves.
 TEXT_BASIS = "text"
 
 
-def _settled_by_text(spec: Spec, data: Mapping[str, Any]) -> Iterator[str]:
+def _settled_by_text(spec: Spec, data: Mapping[str, Any], say: Sentences) -> Iterator[str]:
     literal = {name: profile.on_the_text for name, profile in spec.profiles.items() if profile.on_the_text}
     readings = data["ruleset"]["readings"]
     for q in data["questions"]:
         if q["status"] != "settled" or q["choice"]["basis"] != TEXT_BASIS:
             continue
         if not q["clauses"]:
-            yield f"Question {q['rank']} ({q['title']}) is settled by the rule texts, but cites no clause."
+            yield say("no_clause", rank=q["rank"], title=q["title"])
         for profile, read in literal.items():
             other = [p for p in q["points"] if p in read and read[p] != readings.get(p)]
             if other:
                 title = spec.profiles[profile].title
-                yield (
-                    f"Question {q['rank']} ({q['title']}) is settled by the rule texts, but {title} "
-                    "gives another answer: the texts do not decide it."
-                )
+                yield say("literal_other", rank=q["rank"], title=q["title"], profile=title)
 
 
-def _shared_wordings(data: Mapping[str, Any]) -> Iterator[str]:
+def _shared_wordings(data: Mapping[str, Any], say: Sentences, joint: str) -> Iterator[str]:
     by_text: dict[str, list[Mapping[str, Any]]] = {}
     for q in data["questions"]:
         text = q["wording"].get("en")
@@ -58,34 +57,37 @@ def _shared_wordings(data: Mapping[str, Any]) -> Iterator[str]:
             by_text.setdefault(text, []).append(q)
     for text, qs in by_text.items():
         if len({q["status"] for q in qs}) > 1:
-            names = " and ".join(f"{q['rank']} ({q['title']})" for q in qs)
-            yield f"Questions {names} share one wording, but one is open and one settled: “{text}”"
+            names = joint.join(say("shared_question", rank=q["rank"], title=q["title"]) for q in qs)
+            yield say("shared", questions=names, text=text)
 
 
-def _rulebook_kinds(data: Mapping[str, Any]) -> Iterator[str]:
+def _rulebook_kinds(data: Mapping[str, Any], say: Sentences) -> Iterator[str]:
     for q in data["questions"]:
         for book in q["in_rulebooks"]:
             kinds = set(book["kinds"])
+            labels = ", ".join(book["labels"])
             if q["status"] == "open" and kinds - {"proposal"}:
-                yield (
-                    f"Question {q['rank']} ({q['title']}) is open, but the {book['language']} rulebook "
-                    f"prints its answer as settled ({', '.join(book['labels'])})."
+                yield say(
+                    "open_settled", rank=q["rank"], title=q["title"], language=book["language"], labels=labels
                 )
             elif q["status"] != "open" and "proposal" in kinds:
-                yield (
-                    f"Question {q['rank']} ({q['title']}) is {q['standing']}, but the {book['language']} "
-                    "rulebook prints its answer as a proposal for an open question "
-                    f"({', '.join(book['labels'])})."
+                yield say(
+                    "settled_proposal",
+                    rank=q["rank"],
+                    title=q["title"],
+                    standing=q["standing"],
+                    language=book["language"],
+                    labels=labels,
                 )
 
 
-def _scenes(data: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:
+def _scenes(data: Mapping[str, Any], say: Sentences) -> Iterator[tuple[str, Mapping[str, Any]]]:
     for q in data["questions"]:
         if q.get("scene"):
-            yield f"question {q['rank']} ({q['title']})", q["scene"]
+            yield say("of_question", rank=q["rank"], title=q["title"]), q["scene"]
     for f in data["findings"]:
         if f.get("scene"):
-            yield f"finding {f['id']}", f["scene"]
+            yield say("of_finding", id=f["id"]), f["scene"]
 
 
 #: A round that ends while its trick goes on: the words of one outcome that say both.
@@ -93,8 +95,8 @@ _GOES_ON = re.compile(r"the trick goes on")
 _ROUND_ENDS = re.compile(r"\bgoes out\b|\bthe round ends\b")
 
 
-def _self_contradicting_examples(data: Mapping[str, Any]) -> Iterator[str]:
-    for where, scene in _scenes(data):
+def _self_contradicting_examples(data: Mapping[str, Any], say: Sentences) -> Iterator[str]:
+    for where, scene in _scenes(data, say):
         for outcome in scene.get("outcomes", []):
             words = str(outcome.get("words", ""))
             parts = words.split("; ")
@@ -102,22 +104,21 @@ def _self_contradicting_examples(data: Mapping[str, Any]) -> Iterator[str]:
             ends = [i for i, part in enumerate(parts) if _ROUND_ENDS.search(part)]
             # A trick that goes on after the move, in the same move as the round's end.
             if goes_on and ends and min(ends) > min(goes_on):
-                yield f"The example of {where} lets the trick go on and the round end in one move: “{words}”"
+                yield say("goes_on_ends", where=where, words=words)
 
 
-def _counts(data: Mapping[str, Any]) -> Iterator[str]:
+def _counts(data: Mapping[str, Any], say: Sentences) -> Iterator[str]:
     summary = data["summary"]
     if summary["open"] + summary["settled"] != summary["total"]:
-        yield (
-            f"The summary's open and settled findings ({summary['open']} + {summary['settled']}) "
-            f"do not make {summary['total']}."
+        yield say(
+            "open_settled_sum", open=summary["open"], settled=summary["settled"], total=summary["total"]
         )
     kinds = sum(row["total"] for row in summary["by_kind"].values())
     if kinds != summary["total"]:
-        yield f"The summary's findings by kind add up to {kinds}, not {summary['total']}."
+        yield say("by_kind_sum", kinds=kinds, total=summary["total"])
     for kind, row in summary["by_kind"].items():
         if sum(v for k, v in row.items() if k != "total") != row["total"]:
-            yield f"The summary's row for {kind} does not add up to its total."
+            yield say("row_sum", kind=kind)
     # Every finding stands in exactly one place: under a question, beside one as also checked, in
     # the notes for engine implementers, or alone. The appendix's count is made of these places.
     placed = [m for q in data["questions"] for m in q["members"]]
@@ -125,19 +126,18 @@ def _counts(data: Mapping[str, Any]) -> Iterator[str]:
     placed += [m["id"] for n in data["engine_notes"] for m in n["members"]]
     placed += list(data["standalone"])
     if sorted(placed) != sorted(f["id"] for f in data["findings"]):
-        yield (
-            f"The appendix's count of the findings does not add up: {len(placed)} placed under questions, "
-            f"beside them, in the notes or alone, of {summary['total']} findings."
-        )
+        yield say("placed", placed=len(placed), total=summary["total"])
 
 
 def problems(spec: Spec, data: Mapping[str, Any]) -> list[str]:
     """Every inconsistency of the report data, one plain sentence each (none: the report holds)."""
+    plain = words_of(spec).plain
+    say = plain.consistency
     found: Sequence[Iterator[str]] = (
-        _settled_by_text(spec, data),
-        _shared_wordings(data),
-        _rulebook_kinds(data),
-        _self_contradicting_examples(data),
-        _counts(data),
+        _settled_by_text(spec, data, say),
+        _shared_wordings(data, say, plain.and_),
+        _rulebook_kinds(data, say),
+        _self_contradicting_examples(data, say),
+        _counts(data, say),
     )
     return [line for lines in found for line in lines]

@@ -11,27 +11,10 @@ from typing import Any
 from ..checks.findings import Failure, Finding, FindingKind
 from ..checks.job.reviewed import Question, ReportData, Reviewed
 from ..spec import Ruleset, Spec, SpecError
-from ..spec.words import words_of
-from ..spec.words_model import LANGUAGES
+from ..spec.words_model import LANGUAGES, Words
 from .at_table import outcome_json
 from .plain import Plain, pct
 from .sections import clause_list, evidence_list, evidence_table, scene_json
-
-BASIS_WORDS: Mapping[str, str] = {
-    # Said with the profile's note, which names the words or the example that point to it: a
-    # question the texts' words leave open ("can be read two ways") may have an answer their
-    # example points to, which the designer still confirms.
-    "text": "the rule texts point to it",
-    # Outside evidence ranges from an implementation to a reviewer reasoning from the name: it
-    # supports a reading, it does not show how every table plays.
-    "evidence": "outside evidence supports it",
-    "silent": "no source settles it",
-    "--reading": "chosen for this run",
-    "engine": "no source settles it",
-    "assumed": "neither text gives it",
-    "house": "a house rule",
-    "defective": "the text is damaged here",
-}
 
 
 def _profiles_choosing(spec: Spec, points: Sequence[str], reading: str) -> list[str]:
@@ -97,18 +80,19 @@ def _question_readings(
     return out
 
 
-def _grounds(spec: Spec, q: Question) -> list[str]:
+def _grounds(words: Words, q: Question) -> list[str]:
     """Why the proposed answer is what it is, from the words file: the question's own grounds,
     then those of the engine decisions it gathers."""
-    decisions = words_of(spec).decisions
+    decisions = words.decisions
     out = [q.words.grounds] if q.words.grounds else []
     return out + [d.grounds for t in q.words.topics if (d := decisions.get(t)) is not None and d.grounds]
 
 
 def _question_choice(
-    spec: Spec, ruleset: Ruleset, q: Question, readings: Sequence[Mapping[str, Any]]
+    spec: Spec, ruleset: Ruleset, q: Question, readings: Sequence[Mapping[str, Any]], plain: Plain
 ) -> dict[str, Any]:
     """What the rules played answer, and on what basis."""
+    say = plain.say
     chosen = [r["label"] for r in readings if r["chosen"]]
     points = q.words.points
     if not points:
@@ -117,21 +101,22 @@ def _question_choice(
         # that no reading lets apply).
         by_text = not q.status.is_open and not q.status.readings
         basis = "text" if by_text else "assumed" if assumed else "engine"
-        words = BASIS_WORDS[basis]
+        words = say.basis[basis]
         # An engine decision that departs from outside evidence says so where it gives its basis:
         # the evidence is cited, never as settling the question.
-        evidence = words_of(spec).evidence
-        departs = words_of(spec).departed_from(q.words.topics)
+        evidence = plain.words.evidence
+        departs = plain.words.departed_from(q.words.topics)
         if departs:
-            words += "; " + " and ".join(
-                f"{evidence[e].by or 'the source of ' + e} plays the other answer ({e})" for e in departs
+            words += "; " + say.and_.join(
+                say.summary("departs", by=evidence[e].by or say.summary("source_of", evidence=e), evidence=e)
+                for e in departs
             )
         return {
             "profile": ruleset.label(),
             "label": chosen[0] if chosen else "",
             "basis": basis,
             "basis_words": words,
-            "notes": _grounds(spec, q),
+            "notes": _grounds(plain.words, q),
         }
     profile = spec.profiles[ruleset.profile]
     bases: list[str] = []
@@ -160,17 +145,17 @@ def _question_choice(
         "profile": ruleset.label(),
         "label": "; ".join(chosen),
         "basis": bases[0],
-        "basis_words": "; ".join(BASIS_WORDS.get(b, b) for b in bases),
-        "notes": [*notes, *_grounds(spec, q)],
+        "basis_words": "; ".join(say.basis.get(b, b) for b in bases),
+        "notes": [*notes, *_grounds(plain.words, q)],
     }
 
 
-def _standing(spec: Spec, ruleset: Ruleset, q: Question) -> str:
+def _standing(spec: Spec, ruleset: Ruleset, q: Question, words: Words) -> str:
     """Where the question stands, in the words file's words: open, or answered on the basis of the
     readings that settle it (outside evidence before the texts where both play a part: the answer
     is only as firm as its least firm reading); an answer of outside sources that both texts, read
     word for word, contradict is a change to the texts."""
-    templates = words_of(spec).templates
+    templates = words.templates
     if q.status.is_open:
         return templates["standing_open"]
     profile = spec.profiles.get(q.status.profile or "")
@@ -190,6 +175,7 @@ def _impact_rows(
 ) -> list[dict[str, Any]]:
     """The measured impacts a question shows: one per point, or for a question without points one
     per finding measured on its own."""
+    say = plain.say.summary
     rows: list[dict[str, Any]] = []
     by_point = {r.finding.variation_point: r for r in members if r.point_section}
     for point in q.words.points:
@@ -205,12 +191,13 @@ def _impact_rows(
         ]
         per_players = r.finding.impact.to_json()["per_players"]
         if len(other_readings) == 1:
-            _mark_undealt(spec, spec.with_readings(data.ruleset, {point: other_readings[0]}), per_players)
+            compared = spec.with_readings(data.ruleset, {point: other_readings[0]})
+            _mark_undealt(plain.words, compared, per_players)
         rows.append(
             {
                 "subject": point,
-                "label": f"Under \u2018{' or '.join(others)}\u2019" if others else vp.question,
-                "against": " or ".join(others) if others else vp.question,
+                "label": say("under_others", others=say("or").join(others)) if others else vp.question,
+                "against": say("or").join(others) if others else vp.question,
                 "games": r.finding.impact.games,
                 "per_players": per_players,
             }
@@ -224,7 +211,7 @@ def _impact_rows(
                 compared = (alt.compared.words if q.words.topics else alt.compared.label) if alt else ""
                 per_players = r.finding.impact.to_json()["per_players"]
                 if alt is not None:
-                    _mark_undealt(spec, alt.compared.ruleset, per_players)
+                    _mark_undealt(plain.words, alt.compared.ruleset, per_players)
                 label = (compared or plain.finding(r.finding)).rstrip(". ")
                 row = {
                     "subject": r.finding.id,
@@ -241,10 +228,10 @@ def _impact_rows(
     return rows
 
 
-def _mark_undealt(spec: Spec, compared: Ruleset, per_players: dict[str, dict[str, Any]]) -> None:
+def _mark_undealt(words: Words, compared: Ruleset, per_players: dict[str, dict[str, Any]]) -> None:
     """Says, in the words file's words, at which player counts the rules measured against cannot be
     dealt at all: there every match differs at the deal, and the share alone would not say why."""
-    templates = words_of(spec).templates
+    templates = words.templates
     for count, row in per_players.items():
         players = int(count)
         try:
@@ -351,7 +338,7 @@ def question_json(
         "kind_words": _kind_words(spec, ruleset, q, plain),
         "severity": q.severity.value,
         "status": "open" if q.status.is_open else "settled",
-        "standing": _standing(spec, ruleset, q),
+        "standing": _standing(spec, ruleset, q, plain.words),
         "settled_by": None if q.status.is_open else q.status.to_json(),
         "points": list(q.words.points),
         "parameters": list(q.words.parameters),
@@ -362,7 +349,7 @@ def question_json(
         "new": not (q.words.points or q.words.parameters or q.words.variants),
         "clauses": clause_list(spec, _question_clauses(spec, q, members, ruleset)),
         "readings": readings,
-        "choice": _question_choice(spec, ruleset, q, readings),
+        "choice": _question_choice(spec, ruleset, q, readings, plain),
         "impact": None
         if impact is None
         else {
@@ -448,8 +435,8 @@ def _share_words(q: Mapping[str, Any], plain: Plain) -> str:
     dealt at all (every game there differs at the deal, which tells nothing of play)."""
     impact = q["impact"]
     if not impact:
-        return "not measured"
-    share = f"{pct(impact['share'])} of games at {impact['players']} players"
+        return plain.say.summary("not_measured")
+    share = plain.say.summary("share", share=pct(impact["share"]), players=impact["players"])
     if len(q["impacts"]) < 2 or not q.get("at_table_against"):
         return share
     words = [plain.words.template("share_under", share=share, against=q["at_table_against"])]
@@ -464,6 +451,7 @@ def plain_verdict(
     questions: Sequence[Mapping[str, Any]], failures: Sequence[Failure], plain: Plain
 ) -> list[str]:
     """The designer's summary: the questions, what changes play, what is urgent."""
+    say = plain.say.summary
     rules = plain.ruleset_words()
     open_q = [q for q in questions if q["status"] == "open"]
     answered: dict[str, int] = {}
@@ -471,16 +459,18 @@ def plain_verdict(
         if q["status"] != "open":
             answered[q["standing"]] = answered.get(q["standing"], 0) + 1
     lines = [
-        f"{len(questions)} question{'s' if len(questions) != 1 else ''} to settle; under "
-        f"{rules[:1].lower() + rules[1:]}, {len(open_q)} of them {'is' if len(open_q) == 1 else 'are'} "
-        "still open" + "".join(f", {n} {standing}" for standing, n in answered.items()) + "."
+        say(
+            "to_settle",
+            questions=say("question_one" if len(questions) == 1 else "question_many", count=len(questions)),
+            rules=rules[:1].lower() + rules[1:],
+            open=len(open_q),
+            are=say("is" if len(open_q) == 1 else "are"),
+            answered="".join(say("answered", count=n, standing=standing) for standing, n in answered.items()),
+        )
     ]
     clear = [q for q in questions if q["at_table"] and q["at_table"]["real"]]
     if clear:
-        lines.append(
-            "The answer clearly changes who wins, how long a match lasts or how far the scores lie apart "
-            "for: " + "; ".join(q["title"] for q in clear) + "."
-        )
+        lines.append(say("clear", questions="; ".join(q["title"] for q in clear)))
     # One line, most consequential first: a share of games changed says how often the two answers
     # part at some step, not what that changes (turning the other way round the table changes
     # every game and nothing about who wins), so it does not order these questions.
@@ -499,8 +489,11 @@ def plain_verdict(
     never = [q for q in questions if q["wording_only"]]
     if never:
         lines.append(
-            f"{len(never)} question{'s change' if len(never) != 1 else ' changes'} no simulated game "
-            "(wording only): " + "; ".join(q["title"] for q in never) + "."
+            say(
+                "wording_only_one" if len(never) == 1 else "wording_only_many",
+                count=len(never),
+                questions="; ".join(q["title"] for q in never),
+            )
         )
     # A question whose answer other questions' examples rest on is best settled first.
     by_point = {p: q for q in questions for p in q["points"]}
@@ -522,7 +515,7 @@ def plain_verdict(
                     title=base["title"],
                     rank=str(base["rank"]),
                     questions=", ".join(
-                        f"question {q['rank']} (‘{q['title']}’)" for q in resting[base["id"]]
+                        say("resting", rank=q["rank"], title=q["title"]) for q in resting[base["id"]]
                     ),
                 )
             )
@@ -540,5 +533,5 @@ def plain_verdict(
             )
         )
     if failures:
-        lines.append(f"{len(failures)} checks failed: see the technical appendix.")
+        lines.append(say("failed", count=len(failures)))
     return lines

@@ -11,7 +11,7 @@ from ..checks.findings import FINDING_KINDS, SEVERITIES, Finding, FindingKind
 from ..checks.job.reviewed import ImpactSource, PointImpact, Reviewed, WitnessSource
 from ..spec import Ruleset, Spec
 from ..spec.words import words_of
-from .plain import LANGUAGE_NAMES, Plain
+from .plain import Plain
 
 
 def evidence_table(spec: Spec) -> dict[str, dict[str, str]]:
@@ -43,7 +43,12 @@ def _repairs(spec: Spec, clauses: Sequence[str]) -> list[dict[str, str]]:
     """What the words file restores in a damaged or missing clause, per language."""
     words = words_of(spec)
     return [
-        {"clause": c, "name": words.clause_name(c), "language": LANGUAGE_NAMES.get(lang, lang), "text": text}
+        {
+            "clause": c,
+            "name": words.clause_name(c),
+            "language": words.plain.languages.get(lang, lang),
+            "text": text,
+        }
         for c in clauses
         for lang, text in sorted(words.repairs.get(c, {}).items())
     ]

@@ -44,6 +44,7 @@ from .words_model import (
     MUTATION_BLANKS,
     MUTATION_TEXT_BLANKS,
     NUMBER_BLANKS,
+    PLAIN_BLANKS,
     RULE_MUTATION_BLANKS,
     RULEBOOK_BLANKS,
     TEMPLATE_BLANKS,
@@ -63,11 +64,13 @@ from .words_model import (
     MismatchWords,
     MutationTexts,
     MutationWords,
+    PlainWords,
     Play,
     QuestionWords,
     RuleMutationWords,
     RuleWords,
     SceneWords,
+    Sentences,
     Side,
     TopicQuestionWords,
     Use,
@@ -525,6 +528,7 @@ def _own_problems(data: dict[str, Any]) -> Iterator[tuple[Key, str]]:
     yield from _interaction_problems(data.get("interactions"))
     yield from _mutation_problems(data.get("mutations", {}))
     yield from _rule_mutation_problems(data.get("rule_mutations"))
+    yield from _plain_problems(data["plain"])
     for check, sentences in data["checks"]["sentences"].items():
         for name, text in sentences.items():
             yield from _blank_problems(
@@ -807,6 +811,7 @@ def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Words:
         rule_mutations=_rule_mutations(data.get("rule_mutations")),
         game=data.get("game"),
         lines=lines,
+        plain=_plain(data["plain"]),
         check_titles=dict(data["checks"]["titles"]),
         check_sentences={check: dict(row) for check, row in data["checks"]["sentences"].items()},
     )
@@ -1116,3 +1121,30 @@ def _vectors(section: Mapping[str, Any]) -> VectorWords:
         titles=dict(section["titles"]),
         sentences=dict(section["sentences"]),
     )
+
+
+# ---- the report's own prose (the `plain` section) --------------------------------------------------
+
+
+def _plain(section: Mapping[str, Any]) -> PlainWords:
+    def group(name: str) -> Sentences:
+        return Sentences({k: v for k, v in section[name].items() if k in PLAIN_BLANKS[name]})
+
+    return PlainWords(
+        languages=dict(section["languages"]),
+        trick_ends=dict(section["trick_ends"]),
+        verbs=dict(section["verbs"]),
+        infinitives=dict(section["infinitives"]),
+        and_=section["and"],
+        basis=dict(section["summary"]["basis"]),
+        findings=group("findings"),
+        scenes=group("scenes"),
+        summary=group("summary"),
+        consistency=group("consistency"),
+    )
+
+
+def _plain_problems(section: Mapping[str, Any]) -> Iterator[tuple[Key, str]]:
+    for name, allowed in PLAIN_BLANKS.items():
+        for which, blanks in allowed.items():
+            yield from _blank_problems(("plain", name, which), section[name][which], blanks)

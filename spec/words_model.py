@@ -1072,7 +1072,19 @@ VECTOR_SENTENCE_BLANKS: Mapping[str, frozenset[str]] = {
 
 
 @dataclass(frozen=True)
-class VectorWords:
+class Sentences:
+    """A group of sentences (a group of the `plain` section, the vectors'), each written by calling
+    it with the sentence's name and blanks."""
+
+    sentences: Mapping[str, str]
+
+    def __call__(self, which: str, /, **blanks: object) -> str:
+        """Sentence `which` with its blanks filled in."""
+        return self.sentences[which].format_map(_Blanks(blanks))
+
+
+@dataclass(frozen=True)
+class VectorWords(Sentences):
     """The conformance vectors' words (the `vectors` section): index.json's `compare`, why each
     point the protocol cannot show is not shown (by point), each scene's title (by its slug), and
     the sentences of the suite and of its runner (VECTOR_SENTENCE_BLANKS), each written by calling
@@ -1081,11 +1093,141 @@ class VectorWords:
     compare: str
     not_observable: Mapping[str, str]
     titles: Mapping[str, str]
-    sentences: Mapping[str, str]
 
-    def __call__(self, which: str, /, **blanks: object) -> str:
-        """Sentence `which` with its blanks filled in."""
-        return self.sentences[which].format_map(_Blanks(blanks))
+
+#: The blanks each sentence of the `plain` section may use, by group; five35 fills exactly these.
+PLAIN_BLANKS: Mapping[str, Mapping[str, frozenset[str]]] = {
+    "findings": {
+        "no_clause": frozenset(),
+        "as_played": frozenset(),
+        "changed": frozenset({"changed", "title"}),
+        "players": frozenset({"players"}),
+        "ambiguity": frozenset({"clauses"}),
+        "texts_of": frozenset({"clauses", "languages"}),
+        "languages_and": frozenset(),
+        "what_say": frozenset({"clauses"}),
+        "literally": frozenset(),
+        "contradiction_under": frozenset({"literally", "players", "text", "under"}),
+        "contradiction": frozenset({"literally", "players", "text"}),
+        "dead_under": frozenset({"under"}),
+        "dead_whatever": frozenset(),
+        "dead_part": frozenset({"clauses"}),
+        "dead_clause": frozenset({"part", "players", "where"}),
+        "dead_reading": frozenset({"label"}),
+        "defect_clause": frozenset({"clause", "defect"}),
+        "defect_source": frozenset({"detail"}),
+        "only_one_text": frozenset({"clause", "missing", "present"}),
+        "texts_differ": frozenset({"clause"}),
+    },
+    "scenes": {
+        "needs": frozenset({"readings"}),
+        "rests_on": frozenset({"played", "readings"}),
+        "played_one": frozenset(),
+        "played_many": frozenset(),
+        "only_dealt": frozenset({"readings"}),
+        "players": frozenset({"players"}),
+        "deck": frozenset({"deck"}),
+        "match_begins": frozenset(),
+        "in_match": frozenset(),
+        "led_and_out": frozenset({"leader"}),
+        "led_other_out": frozenset({"leader", "out"}),
+        "opening_eight": frozenset(),
+        "passed_one": frozenset({"players"}),
+        "passed_many": frozenset({"players"}),
+        "holding": frozenset({"cards"}),
+        "to_move": frozenset({"holding", "pile", "player"}),
+        "to_lead": frozenset({"holding", "player"}),
+        "holds": frozenset({"cards", "player"}),
+        "empty_pile": frozenset(),
+        "pile": frozenset({"cards", "kind"}),
+        "the_player": frozenset(),
+        "yes": frozenset(),
+        "no": frozenset(),
+        "not_allowed": frozenset(),
+        "why": frozenset({"reasons"}),
+        "won_by": frozenset({"player"}),
+        "trick_ends": frozenset({"why", "won"}),
+        "goes_on": frozenset(),
+        "goes_on_with": frozenset({"pile"}),
+        "goes_out": frozenset({"player"}),
+        "round_ends": frozenset(),
+        "penalties": frozenset({"scored"}),
+        "penalty": frozenset({"player", "points"}),
+        "moves_next": frozenset({"player"}),
+        "may_not": frozenset({"move", "who"}),
+        "moves": frozenset({"move", "who"}),
+        "ends_trick": frozenset({"reasons", "won"}),
+        "leads_next_trick": frozenset({"player"}),
+        "goes_on_after": frozenset({"pile"}),
+        "and_goes_out": frozenset(),
+        "other_goes_out": frozenset({"player"}),
+        "hands": frozenset({"aside", "hand"}),
+        "leads_first": frozenset({"player"}),
+        "leads_next_round": frozenset({"player"}),
+        "copies": frozenset({"copies"}),
+        "set_closes": frozenset({"size"}),
+        "after_played": frozenset({"after", "move", "who"}),
+        "when_moves": frozenset({"after", "move", "who"}),
+        "allowed": frozenset({"moves"}),
+        "nothing": frozenset(),
+        "nothing_changes": frozenset(),
+    },
+    "summary": {
+        "departs": frozenset({"by", "evidence"}),
+        "source_of": frozenset({"evidence"}),
+        "under_others": frozenset({"others"}),
+        "or": frozenset(),
+        "not_measured": frozenset(),
+        "share": frozenset({"players", "share"}),
+        "to_settle": frozenset({"answered", "are", "open", "questions", "rules"}),
+        "question_one": frozenset({"count"}),
+        "question_many": frozenset({"count"}),
+        "is": frozenset(),
+        "are": frozenset(),
+        "answered": frozenset({"count", "standing"}),
+        "clear": frozenset({"questions"}),
+        "wording_only_one": frozenset({"count", "questions"}),
+        "wording_only_many": frozenset({"count", "questions"}),
+        "resting": frozenset({"rank", "title"}),
+        "failed": frozenset({"count"}),
+    },
+    "consistency": {
+        "no_clause": frozenset({"rank", "title"}),
+        "literal_other": frozenset({"profile", "rank", "title"}),
+        "shared": frozenset({"questions", "text"}),
+        "shared_question": frozenset({"rank", "title"}),
+        "open_settled": frozenset({"labels", "language", "rank", "title"}),
+        "settled_proposal": frozenset({"labels", "language", "rank", "standing", "title"}),
+        "of_question": frozenset({"rank", "title"}),
+        "of_finding": frozenset({"id"}),
+        "goes_on_ends": frozenset({"where", "words"}),
+        "open_settled_sum": frozenset({"open", "settled", "total"}),
+        "by_kind_sum": frozenset({"kinds", "total"}),
+        "row_sum": frozenset({"kind"}),
+        "placed": frozenset({"placed", "total"}),
+    },
+}
+#: The `plain` section's lookup tables (not sentences, so without blanks): a basis, a language, a
+#: trick-end reason or a move's action, by its key.
+PLAIN_TABLES: tuple[str, ...] = ("languages", "trick_ends", "verbs", "infinitives")
+
+
+@dataclass(frozen=True)
+class PlainWords:
+    """The report's own prose (the `plain` section): names of languages, trick endings and moves,
+    the joint of a list, and the sentences of findings, scenes, the summary and the consistency
+    check. Handed to the report's code once per report (reports.plain.Plain)."""
+
+    languages: Mapping[str, str]  # language code -> its name
+    trick_ends: Mapping[str, str]  # trick-end reason -> how the trick ends
+    verbs: Mapping[str, str]  # a move's action after a player
+    infinitives: Mapping[str, str]  # a move's action after "may not"
+    and_: str  # the last joint of a list
+    basis: Mapping[str, str]  # a profile's basis -> on what it answers a question
+    findings: Sentences
+    scenes: Sentences
+    summary: Sentences
+    consistency: Sentences
 
 
 @dataclass(frozen=True)
@@ -1122,6 +1264,8 @@ class Words:
     #: The conformance vectors' words (the `vectors` section).
     vectors: VectorWords
     lines: Mapping[Key, int]
+    #: The report's own prose (the `plain` section).
+    plain: PlainWords
     #: The engine's own decisions where the texts are silent (the `decisions` section), by id.
     decisions: Mapping[str, DecisionWords] = field(default_factory=dict)
     #: kind of finding -> its words, for a question gathered per topic (templates.topic_questions).
