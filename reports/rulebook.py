@@ -30,7 +30,7 @@ from typing import Any, Literal
 
 from ..spec import SETTLING_BASES, Ruleset, Spec, SpecError
 from ..spec.words import no_wording, questions_of, words_of
-from ..spec.words_model import QuestionWords
+from ..spec.words_model import QuestionWords, Words
 
 LANGUAGES: tuple[str, ...] = ("de", "es", "en")
 FORMATS: tuple[str, ...] = ("md", "html")
@@ -102,10 +102,9 @@ def _locate(text: str, clause: str, start: int) -> re.Match[str] | None:
     return re.compile(r"\s+".join(parts)).search(text, start)
 
 
-def _layout(spec: Spec, language: str) -> tuple[str, list[Piece]]:
+def _layout(spec: Spec, words: Words, language: str) -> tuple[str, list[Piece]]:
     """The source text of `language` cut at its clauses (English: the German text's cuts, with the
     translation in place of each clause)."""
-    words = words_of(spec)
     base = "de" if language == "en" else language
     source = spec.sources.get(base)
     if source is None:
@@ -276,16 +275,17 @@ def _answers(spec: Spec, ruleset: Ruleset, literal: Mapping[str, str]) -> list[A
     return answers
 
 
-def _insertions(spec: Spec, ruleset: Ruleset, language: str, pieces: Sequence[Piece]) -> list[Insertion]:
+def _insertions(
+    spec: Spec, words: Words, ruleset: Ruleset, language: str, pieces: Sequence[Piece]
+) -> list[Insertion]:
     """The answers and repairs of one language, in the order of the text. Answers are numbered in
     the order of the German text (the English one follows its layout), so that a number names the
     same answer in every language; a repair's letter counts the repairs of this text."""
-    words = words_of(spec)
     literal = _literal(spec, language)
     place = _placer(spec, language, pieces)
     canonical = "de" if "de" in spec.sources else language
     same_layout = language == canonical or (language == "en" and canonical == "de")
-    number_place = place if same_layout else _placer(spec, canonical, _layout(spec, canonical)[1])
+    number_place = place if same_layout else _placer(spec, canonical, _layout(spec, words, canonical)[1])
     answers = _answers(spec, ruleset, literal)
     numbered = sorted(range(len(answers)), key=lambda i: (number_place(answers[i][0])[0], i))
     number = {i: n for n, i in enumerate(numbered, 1)}
@@ -304,9 +304,9 @@ def _insertions(spec: Spec, ruleset: Ruleset, language: str, pieces: Sequence[Pi
         rank, after = place(at)
         kind = _kind(spec, ruleset, q, literal)
         basis = _basis(spec, ruleset, q)
-        by = _sources(spec, qs) if basis == "evidence" else ()
+        by = _sources(spec, words, qs) if basis == "evidence" else ()
         ins = Insertion(
-            str(number[i]), after, text, q, basis, kind, tuple(qs[1:]), by=by, departs=_departs(spec, qs)
+            str(number[i]), after, text, q, basis, kind, tuple(qs[1:]), by=by, departs=_departs(words, qs)
         )
         raw.append((rank, number[i], ins))
     received = {p.clause: p.text for p in pieces}
@@ -334,7 +334,7 @@ def rulebook(spec: Spec, ruleset: Ruleset, language: str) -> Rulebook:
         # A clarified rulebook is the words file's: its translation, its clarifications' wording.
         raise SpecError("--spec", f"{missing}; write it to get a clarified rulebook")
     own = words.rulebook[language]
-    lead, pieces = _layout(spec, language)
+    lead, pieces = _layout(spec, words, language)
     profile = spec.profiles.get(ruleset.profile)
     # The rules played by their name in this language, where the words file gives one.
     name = own.get("profiles", {}).get(ruleset.profile) or (profile.title if profile else ruleset.profile)
@@ -342,7 +342,7 @@ def rulebook(spec: Spec, ruleset: Ruleset, language: str) -> Rulebook:
         name = f"{name} {own['changed']}"
     # Only a house rule settles an answer for good; without one the legend does not mention them.
     house = profile is not None and any(choice.basis == "house" for choice in profile.readings.values())
-    insertions = tuple(_insertions(spec, ruleset, language, pieces))
+    insertions = tuple(_insertions(spec, words, ruleset, language, pieces))
     # Only a text with a restored line says what its letters mean.
     lettered = any(ins.restores is not None for ins in insertions)
     blanks = {
@@ -416,9 +416,9 @@ def _layout_only(ins: Insertion) -> bool:
     return ins.replaces is not None and ins.text.removeprefix("-").strip() == ins.replaces.strip()
 
 
-def _sources(spec: Spec, questions: Sequence[QuestionWords]) -> tuple[str, ...]:
+def _sources(spec: Spec, words: Words, questions: Sequence[QuestionWords]) -> tuple[str, ...]:
     """Who the evidence on the questions' points is, each once, in the order the spec cites it."""
-    evidence = words_of(spec).evidence
+    evidence = words.evidence
     out: list[str] = []
     for q in questions:
         for point in q.points:
@@ -430,10 +430,9 @@ def _sources(spec: Spec, questions: Sequence[QuestionWords]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _departs(spec: Spec, questions: Sequence[QuestionWords]) -> tuple[str, ...]:
+def _departs(words: Words, questions: Sequence[QuestionWords]) -> tuple[str, ...]:
     """Who plays the other answer: the outside evidence the engine's decisions on the questions'
     topics depart from, each source once."""
-    words = words_of(spec)
     out: list[str] = []
     for q in questions:
         for eid in words.departed_from(q.topics):
