@@ -289,6 +289,10 @@ class Finding:
     proposed_wording: str | None = None
     status: Status = OPEN
     unsat_core: tuple[str, ...] = ()  # for contradictions: the clause ids / spec entries in conflict
+    #: The languages (de, es) of the texts whose own words its unsat core holds (an example only one
+    #: text gives), in the core's order: the texts a contradiction quotes. The JSON has them in the
+    #: core's names (`clause@de`); the report reads them here.
+    texts: tuple[str, ...] = ()
     # What a discovered finding is about (an engine hook, a rule pair, an engine decision's id): the
     # pipeline gathers the findings of one topic into one question.
     topic: str | None = None

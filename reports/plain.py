@@ -142,11 +142,10 @@ class Plain:
         return self.say.findings("players", players=finding.players) if finding.players is not None else ""
 
     def _languages(self, finding: Finding) -> list[str]:
-        """The texts a contradiction quotes, from its unsat core (`clause@de`)."""
+        """The texts a contradiction quotes, by name (the languages its unsat core holds)."""
         found = []
-        for entry in finding.unsat_core:
-            _, at, lang = entry.partition("@")
-            named = self.say.languages.get(lang) if at else None
+        for lang in finding.texts:
+            named = self.say.languages.get(lang)
             if named is not None and named not in found:
                 found.append(named)
         return found

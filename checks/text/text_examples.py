@@ -32,7 +32,7 @@ from ..findings import (
 from ..impact.alternatives import readings_alternative
 from ..oracles.z3model import memo_check
 from .examples import EXAMPLES, TEXT_PAIRS, Example
-from .labels import Label, ParameterPin, ReadingPin, names, readings_in
+from .labels import Label, ParameterPin, ReadingPin, Stated, names, readings_in
 from .tracked import Tracked, combos
 
 NAME = "text_examples"
@@ -134,6 +134,14 @@ def to_finding(spec: Spec, ruleset: Ruleset, conflict: Conflict, words: Words) -
             else profile_status(ruleset, [p for p, _ in conflict.combo], under_ruleset)
         ),
         unsat_core=names(conflict.core),
+        texts=tuple(
+            dict.fromkeys(
+                language
+                for label in conflict.core
+                if isinstance(label, Stated) and label.id in by_id
+                if (language := by_id[label.id].language) is not None
+            )
+        ),
     )
 
 
