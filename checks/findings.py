@@ -147,6 +147,9 @@ class Witness:
     outcomes: Mapping[str, Any]
     cards: int
     position: Position | None = None
+    #: The moves a scene asks about, in order: each side's outcome records what one leads to under
+    #: `asked_key(move)`. Not in the JSON (the keys are); the report tells the moves from these.
+    asked: tuple[Move, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -156,6 +159,11 @@ class Witness:
             "cards": self.cards,
             "position": self.position.to_json() if self.position else None,
         }
+
+
+def asked_key(move: Move) -> str:
+    """The key under which a scene's outcome records what a move it asks about leads to."""
+    return f"after {move}"
 
 
 def table_situation(game: Engine, state: State) -> dict[str, Any]:
@@ -203,6 +211,9 @@ class Side:
     words: str
     ruleset: Ruleset
     engine: type[Game] = Game
+    #: The readings the side is named by, where its label lists them (`point=reading, ...`): the
+    #: report names them by their short names from these. Not in the JSON (the label is).
+    readings: tuple[ReadingRef, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ..checks.findings import Finding, FindingKind, ReadingRef
+from ..checks.findings import Finding, FindingKind, ReadingRef, Side, Witness, asked_key
+from ..engine import Move
 from ..spec import Ruleset, Spec
 from ..spec.words import questions_of, words_of
 from ..spec.words_model import PlainWords
@@ -46,14 +47,20 @@ def split_move(text: str) -> tuple[str, list[int]] | None:
         return None
 
 
+def play_words(say: PlainWords, action: str, cards: Iterable[Any], infinitive: bool = False) -> str:
+    """A move's action and cards as words: add 4,5 as "adds 4,5" (or "add 4,5"); an action that is
+    no move's, as it is."""
+    table = say.infinitives if infinitive else say.verbs
+    return f"{table.get(action, action)} {cards_text(cards)}".strip()
+
+
 def move_words(say: PlainWords, text: str, infinitive: bool = False) -> str:
-    """A move as words: "add 4,5" as "adds 4,5" (or "add 4,5")."""
+    """A move as the witness's data writes it ("add 4,5", `str(Move)`) as words: "adds 4,5" (or
+    "add 4,5")."""
     parsed = split_move(text)
     if parsed is None:
         return str(text)
-    action, cards = parsed
-    verb = (say.infinitives if infinitive else say.verbs)[action]
-    return f"{verb} {cards_text(cards)}".strip()
+    return play_words(say, *parsed, infinitive=infinitive)
 
 
 def pile_words(say: PlainWords, pile: Any) -> str:
@@ -107,19 +114,19 @@ class Plain:
         vps = self.spec.variation_points
         return [k for k in keys if k.point not in vps or not set(vps[k.point].readings) <= named[k.point]]
 
-    def side(self, key: str, point: str | None = None) -> str:
-        """An outcome's key as words: a reading of `point`, readings as `point=reading, ...`, the
-        played ruleset's label, or an alternative's own label (already words)."""
+    def side(self, key: str, point: str | None, named: Mapping[str, Sequence[ReadingRef]]) -> str:
+        """An outcome's key as words: a reading of `point`, the played ruleset's label, a side named
+        by the readings it was played under (`named`: a side's label -> its readings), or an
+        alternative's own label (already words)."""
         vps = self.spec.variation_points
         if point is not None and point in vps and key in vps[point].listed:
             return self.reading(point, key)
         if key == self.ruleset.label():
             return self.say.findings("as_played")
-        if "=" in key:
+        refs = named.get(key)
+        if refs and all(ref.point in vps for ref in refs):
             # An outcome keyed by the readings it was played under, as the impact names a side.
-            pairs = [k.strip().partition("=")[::2] for k in key.split(",")]
-            if all(p in vps for p, _ in pairs):
-                return self.say.and_.join(self.reading(p, r) for p, r in pairs)
+            return self.say.and_.join(self.reading(ref.point, ref.reading) for ref in refs)
         return key
 
     def ruleset_words(self) -> str:
@@ -213,11 +220,13 @@ class Plain:
 
     # ---- witnesses -------------------------------------------------------------------------------
 
-    def scene(self, witness: Mapping[str, Any], point: str | None = None) -> dict[str, Any]:
+    def scene(self, witness: Witness, point: str | None = None, sides: Iterable[Side] = ()) -> dict[str, Any]:
         """A witness as a short scene: the table (`setup`), then what happens under each side
-        (`outcomes`: label and words; `same` when every side gives the same)."""
+        (`outcomes`: label and words; `same` when every side gives the same). `sides` are the
+        finding's alternative's, whose labels may key the outcomes."""
+        named = {side.label: side.readings for side in sides if side.readings}
         say = self.say
-        sit = witness.get("situation", {})
+        sit = witness.situation
         setup = _setup(say, sit)
         needs = sit.get("needs_readings")
         named = ""
@@ -235,11 +244,10 @@ class Plain:
             # The other readings' decks hold too few copies of a card on this table.
             dealt = self.join([quoted(self.reading(point, str(r))) for r in only])
             setup += say.scenes("only_dealt", readings=dealt)
-        outcomes = witness.get("outcomes", {})
         mover = sit.get("to_move")
         told = [
-            {"label": self.side(str(key), point), "words": _outcome(say, value, mover)}
-            for key, value in outcomes.items()
+            {"label": self.side(str(key), point, named), "words": _outcome(say, value, mover, witness.asked)}
+            for key, value in witness.outcomes.items()
         ]
         same = len({o["words"] for o in told}) == 1 and len(told) > 1
         return {"setup": setup, "outcomes": told, "same": same, "needs": named}
@@ -282,9 +290,7 @@ def _setup(say: PlainWords, sit: Mapping[str, Any]) -> str:
     trick = sit.get("trick") or []
     if trick and "round_leader" not in sit:
         plays = "; ".join(
-            player(t.get("player", 0))
-            + " "
-            + move_words(say, f"{t.get('action', '')} {cards_text(t.get('cards', []))}")
+            player(t.get("player", 0)) + " " + play_words(say, str(t.get("action", "")), t.get("cards", []))
             for t in trick
         )
         sentences.append(_capital(plays) + ".")
@@ -352,7 +358,7 @@ def _after(say: PlainWords, value: Any, mover: Any) -> str:
     return "; ".join(parts)
 
 
-def _outcome(say: PlainWords, value: Any, mover: Any) -> str:
+def _outcome(say: PlainWords, value: Any, mover: Any, asked: Sequence[Move] = ()) -> str:
     """What happens under one side: the recorded move and its result, in words."""
     scenes = say.scenes
     if not isinstance(value, Mapping):
@@ -394,10 +400,11 @@ def _outcome(say: PlainWords, value: Any, mover: Any) -> str:
     if "played" in value:
         move = move_words(say, str(value["played"]))
         parts.append(scenes("after_played", who=who, move=move, after=_after(say, value, mover)))
-    for key, after in value.items():
-        if str(key).startswith("after "):
-            move = move_words(say, str(key).removeprefix("after "))
-            parts.append(scenes("when_moves", who=who, move=move, after=_after(say, after, mover)))
+    for asked_move in dict.fromkeys(asked):
+        key = asked_key(asked_move)
+        if key in value:
+            move = play_words(say, asked_move.action, asked_move.cards)
+            parts.append(scenes("when_moves", who=who, move=move, after=_after(say, value[key], mover)))
     if "next_to_move" in value and "played" not in value:
         parts.append(scenes("moves_next", player=player(value["next_to_move"])))
     if not parts and "legal_moves" in value:

@@ -204,8 +204,8 @@ def scene_json(plain: Plain, f: Finding) -> dict[str, Any] | None:
     mutant's name), so each outcome is labelled with its side's words instead."""
     if f.witness is None:
         return None
-    scene = plain.scene(f.witness.to_json(), f.variation_point)
     alt = f.alternative
+    scene = plain.scene(f.witness, f.variation_point, (alt.played, alt.compared) if alt is not None else ())
     if f.kind in DISCOVERED_KINDS and alt is not None:
         words = {side.label: side.words for side in (alt.played, alt.compared) if side.words}
         scene["outcomes"] = [

@@ -9,6 +9,7 @@ it on both sides (`scene_witness`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 
 from ...engine import Game
 from ...spec import Ruleset, Spec
@@ -84,9 +85,10 @@ def readings_alternative(
     so they are not shown as readings of their own."""
     if not readings:
         return None
-    combo = ", ".join(str(ReadingRef(p, r)) for p, r in readings.items())
+    refs = tuple(ReadingRef(p, r) for p, r in readings.items())
+    combo = ", ".join(str(ref) for ref in refs)
     label = ruleset.label()
-    return from_words(
+    alt = from_words(
         words_of(spec),
         "readings_changed",
         ruleset,
@@ -97,6 +99,7 @@ def readings_alternative(
         shown_as_readings=False,
         blanks={"label": label, "combo": combo, "plain": _plain(spec, readings)},
     )
+    return replace(alt, compared=replace(alt.compared, readings=refs))
 
 
 def clause_deleted(

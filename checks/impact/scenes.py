@@ -27,7 +27,7 @@ from ...spec import Ruleset, Spec, SpecError
 from ...spec.vocabulary import UnimplementedReading
 from ...spec.words import words_of
 from ...spec.words_model import CheckWords, SceneWords
-from ..findings import Alternative, EngineFactory, Scene, Witness
+from ..findings import Alternative, EngineFactory, Scene, Witness, asked_key
 from .witnesses import moves_text, result_of, situation_of, state_cards
 
 
@@ -128,9 +128,9 @@ def _side(
     for move in then:
         if move in legal:
             after, events = game.apply(state, move)
-            out[say("after", move=move)] = result_of(events, after)
+            out[asked_key(move)] = result_of(events, after)
         else:
-            out[say("after", move=move)] = say("not_allowed")
+            out[asked_key(move)] = say("not_allowed")
     return out
 
 
@@ -164,4 +164,5 @@ def scene_witness(alt: Alternative, engine: EngineFactory | None = None) -> Witn
         outcomes={alt.labels[0]: a, alt.labels[1]: b},
         cards=state_cards(played, state),
         position=scene.position,
+        asked=scene.then,
     )
