@@ -22,7 +22,6 @@ designer reads it. The embedded spec's report has none (tests/reports/test_consi
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -90,20 +89,19 @@ def _scenes(data: Mapping[str, Any], say: Sentences) -> Iterator[tuple[str, Mapp
             yield say("of_finding", id=f["id"]), f["scene"]
 
 
-#: A round that ends while its trick goes on: the words of one outcome that say both.
-_GOES_ON = re.compile(r"the trick goes on")
-_ROUND_ENDS = re.compile(r"\bgoes out\b|\bthe round ends\b")
-
-
-def _self_contradicting_examples(data: Mapping[str, Any], say: Sentences) -> Iterator[str]:
+def _self_contradicting_examples(data: Mapping[str, Any], say: Sentences, scenes: Sentences) -> Iterator[str]:
+    # A round that ends while its trick goes on: the words of one outcome that say both, in the
+    # scenes' own words (a player who goes out, or a round that ends without one).
+    goes_on = scenes("goes_on")
+    ending = (scenes("goes_out", player=""), scenes("round_ends"))
     for where, scene in _scenes(data, say):
         for outcome in scene.get("outcomes", []):
             words = str(outcome.get("words", ""))
             parts = words.split("; ")
-            goes_on = [i for i, part in enumerate(parts) if _GOES_ON.search(part)]
-            ends = [i for i, part in enumerate(parts) if _ROUND_ENDS.search(part)]
+            going = [i for i, part in enumerate(parts) if goes_on in part]
+            ends = [i for i, part in enumerate(parts) if any(end in part for end in ending)]
             # A trick that goes on after the move, in the same move as the round's end.
-            if goes_on and ends and min(ends) > min(goes_on):
+            if going and ends and min(ends) > min(going):
                 yield say("goes_on_ends", where=where, words=words)
 
 
@@ -137,7 +135,7 @@ def problems(spec: Spec, data: Mapping[str, Any]) -> list[str]:
         _settled_by_text(spec, data, say),
         _shared_wordings(data, say, plain.and_),
         _rulebook_kinds(data, say),
-        _self_contradicting_examples(data, say),
+        _self_contradicting_examples(data, say, plain.scenes),
         _counts(data, say),
     )
     return [line for lines in found for line in lines]
