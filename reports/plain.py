@@ -13,7 +13,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..checks.findings import Finding, FindingKind, ReadingRef, Side, Witness, asked_key
-from ..checks.impact.scenes import NOT_ALLOWED
 from ..engine import Move
 from ..spec import Ruleset, Spec
 from ..spec.words import questions_of, words_of
@@ -334,7 +333,9 @@ def _after(say: PlainWords, value: Any, mover: Any) -> str:
     """What one move leads to, as a scene records it."""
     scenes = say.scenes
     if not isinstance(value, Mapping):
-        return scenes("not_allowed") if value == NOT_ALLOWED else str(value)
+        # A move a side allows leads to a mapping (witnesses.result_of); anything else is the
+        # scene's record that the side does not allow it.
+        return scenes("not_allowed")
     parts: list[str] = []
     if value.get("trick_ends"):
         reasons = _reasons(say, value.get("trick_end_reasons", []))
