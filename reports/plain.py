@@ -224,7 +224,7 @@ class Plain:
         """A witness as a short scene: the table (`setup`), then what happens under each side
         (`outcomes`: label and words; `same` when every side gives the same). `sides` are the
         finding's alternative's, whose labels may key the outcomes."""
-        named = {side.label: side.readings for side in sides if side.readings}
+        by_label = {side.label: side.readings for side in sides if side.readings}
         say = self.say
         sit = witness.situation
         setup = _setup(say, sit)
@@ -246,7 +246,10 @@ class Plain:
             setup += say.scenes("only_dealt", readings=dealt)
         mover = sit.get("to_move")
         told = [
-            {"label": self.side(str(key), point, named), "words": _outcome(say, value, mover, witness.asked)}
+            {
+                "label": self.side(str(key), point, by_label),
+                "words": _outcome(say, value, mover, witness.asked),
+            }
             for key, value in witness.outcomes.items()
         ]
         same = len({o["words"] for o in told}) == 1 and len(told) > 1
