@@ -191,8 +191,8 @@ def _impact_rows(
         ]
         per_players = r.finding.impact.to_json()["per_players"]
         if len(other_readings) == 1:
-            compared = spec.with_readings(data.ruleset, {point: other_readings[0]})
-            _mark_undealt(plain.words, compared, per_players)
+            other_rules = spec.with_readings(data.ruleset, {point: other_readings[0]})
+            _mark_undealt(plain.words, other_rules, per_players)
         rows.append(
             {
                 "subject": point,
