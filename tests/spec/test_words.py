@@ -24,6 +24,7 @@ from five35.spec.words import words_of, words_path
 from five35.spec.words_model import (
     CHECK_NAMES,
     CHECK_SENTENCE_BLANKS,
+    PLAIN_BLANKS,
     VECTOR_SENTENCE_BLANKS,
     WORDS_SUFFIX,
     Words,
@@ -156,6 +157,12 @@ def _line_of(text: str, needle: str) -> int:
             "checks.sentences.text_audit.defect_clause: has the blank {clauses}",
         ),
         (
+            "differently ({clauses}).",
+            "differently ({clause}).",
+            "({clause}).",
+            "plain.findings.ambiguity: has the blank {clause}",
+        ),
+        (
             '      scope_ruleset: "the ruleset"\n',
             '      scope_rulset: "the ruleset"\n',
             "scope_rulset",
@@ -232,3 +239,14 @@ def test_a_blank_the_vectors_do_not_fill_is_named_with_its_line(tmp_path: Path) 
     text = str(err.value)
     assert f"house{WORDS_SUFFIX}:{_line_of(bad, 'match seed {sed}')}:" in text, text
     assert "vectors.sentences.seeded: has the blank {sed}" in text, text
+
+
+def test_the_plain_words_are_the_ones_the_loader_knows() -> None:
+    """The schema's `plain` section and the blanks table name the same sentences, and every one of
+    them is in the embedded words, filled by its group."""
+    plain = bundled_schema("words.schema.json")["properties"]["plain"]["properties"]
+    named = {group: set(plain[group]["properties"]) - {"basis"} for group in PLAIN_BLANKS}
+    assert named == {group: set(table) for group, table in PLAIN_BLANKS.items()}
+    groups = {name: getattr(WORDS.plain, name).sentences for name in PLAIN_BLANKS}
+    assert {name: set(row) for name, row in groups.items()} == named
+    assert WORDS.plain.scenes("won_by", player="player 2") == ", won by player 2"
