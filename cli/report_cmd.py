@@ -21,6 +21,7 @@ from ..executor import Executor, default_jobs
 from ..reports import FILES, report_data, write_report
 from ..reports.check_formats import kind_count, plural
 from ..spec import Ruleset, Spec, SpecError
+from ..spec.words import words_of
 from .common import (
     EXIT_FAILED,
     EXIT_OK,
@@ -114,7 +115,7 @@ def run_report(
                     solver_rlimit=solver_rlimit,
                 )
                 data = report_data(finished)
-                write_report(target.temp, data, extra=extra_files)
+                write_report(target.temp, data, words_of(spec).pages, extra=extra_files)
             except OSError as exc:
                 raise SpecError(
                     place, f"cannot write the report into {out} ({exc.strerror or exc})"

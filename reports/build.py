@@ -24,6 +24,7 @@ from ..checks.job.reviewed import ReportData, Reviewed
 from ..engine.engines import engine_note, reference_lacks
 from ..spec import Ruleset, Spec
 from ..spec.words import no_wording, words_of
+from ..spec.words_model import PageWords
 from . import consistency
 from .at_table import seat_advantages, variant_json
 from .plain import Plain
@@ -67,32 +68,26 @@ def _technical_summary(
     standalone: Sequence[str],
     summary: Mapping[str, Any],
     failures: Sequence[Failure],
+    words: PageWords,
 ) -> list[str]:
     """The findings counted so that the parts add up to the whole."""
+    say = words.summary
     under = sum(len(q["members"]) for q in questions)
     also = sum(len(q["also"]) for q in questions)
     notes = sum(len(n["members"]) for n in engine_notes)
     parts = [
-        f"{under} under the {len(questions)} questions",
-        f"{also} checked alongside a question (listed under it as also checked)",
-        f"{notes} in the notes for engine implementers",
-        f"{len(standalone)} standing alone",
+        say("under", count=under, questions=len(questions)),
+        say("also", count=also),
+        say("notes", count=notes),
+        say("alone", count=len(standalone)),
     ]
     rest = summary["total"] - under - also - notes - len(standalone)
     if rest:
-        parts.append(f"{rest} elsewhere")
-    line = f"{summary['total']} findings: " + ", ".join(parts[:-1]) + " and " + parts[-1] + "."
-    checked = (
-        "The reference engine passed every check." if not failures else f"{len(failures)} checks failed."
-    )
+        parts.append(say("elsewhere", count=rest))
+    listed = ", ".join(parts[:-1]) + words.tables("and") + parts[-1]
+    line = say("findings", total=summary["total"], parts=listed)
+    checked = say("passed") if not failures else say("failed", count=len(failures))
     return [line, checked]
-
-
-#: How a property was proved, in plain words.
-METHOD_WORDS: Mapping[str, str] = {
-    "z3": "proved with the Z3 solver, symbolically: every case of its scope at once",
-    "exhaustive": "proved by exhaustive search: every case of its scope played out one by one",
-}
 
 
 #: The guarantees a rule designer asks for (issue 13, item 4): every trick, round and match ends,
@@ -112,7 +107,7 @@ DESIGNER_PROPERTIES = frozenset(
 EXPLORED_CHECK = "discovery.interactions"
 
 
-def _proved(spec: Spec, results: Sequence[CheckResult]) -> list[dict[str, Any]]:
+def _proved(spec: Spec, results: Sequence[CheckResult], pages: PageWords) -> list[dict[str, Any]]:
     """Every property the run's checks proved (the first of a name), in plain words, by check;
     `shown` marks the ones the report lists for a designer, `explored` the ones that hold on the
     plays explored and built (not proofs beyond them)."""
@@ -129,7 +124,7 @@ def _proved(spec: Spec, results: Sequence[CheckResult]) -> list[dict[str, Any]]:
             "statement": p.statement,
             "statement_as_proved": p.statement,
             "method": p.method,
-            "method_words": METHOD_WORDS[p.method],
+            "method_words": pages.methods[p.method],
             "scope": p.scope,
             "plain_scope": p.plain_scope,
             "group": p.group,
@@ -213,28 +208,25 @@ def _discovery(
     }
 
 
-def _discovery_line(discovery: Mapping[str, Any]) -> str | None:
+def _discovery_line(discovery: Mapping[str, Any], words: PageWords) -> str | None:
     found = discovery["found"]
     if not discovery["mutants"] and not any(found.values()) and not discovery["proved"]:
         return None
+    say = words.summary
 
-    def n(count: int, one: str, many: str) -> str:
-        return f"{count:,} {one if count == 1 else many}"
+    def n(count: int, noun: str) -> str:
+        return say(f"{noun}_one" if count == 1 else f"{noun}_many", count=f"{count:,}")
 
-    parts = [
-        n(found["silence"], "gap in the text", "gaps in the text"),
-        n(found["engine_decision"], "engine choice", "engine choices"),
-    ]
+    parts = [n(found["silence"], "gaps"), n(found["engine_decision"], "choices")]
     if found["liveness"]:
-        parts.append(n(found["liveness"], "way play may never end", "ways play may never end"))
-    listed = ", ".join(parts[:-1]) + " and " + parts[-1]
-    tagged = len(discovery["questions"])
-    return (
-        f"Testing {n(discovery['mutants'], 'altered engine', 'altered engines')} against the texts found "
-        f"{listed}, each listed below under the question it belongs to; {n(tagged, 'question', 'questions')} "
-        f"{'is' if tagged == 1 else 'are'} marked “found by discovery”, "
-        f"{len(discovery['new_questions']):,} of them new; "
-        f"{n(discovery['proved'], 'property was', 'properties were')} checked (see “What five35 proved”)."
+        parts.append(n(found["liveness"], "endless"))
+    return say(
+        "discovery",
+        engines=n(discovery["mutants"], "engines"),
+        found=", ".join(parts[:-1]) + words.tables("and") + parts[-1],
+        questions=n(len(discovery["questions"]), "questions"),
+        new=f"{len(discovery['new_questions']):,}",
+        proved=n(discovery["proved"], "proved"),
     )
 
 
@@ -269,6 +261,8 @@ def report_data(data: ReportData) -> dict[str, Any]:
     """The whole report as JSON-able data (report.json)."""
     spec, ruleset = data.spec, data.ruleset
     plain = Plain(spec, ruleset)
+    # The report's own words, handed once to what writes them (the sections take them from plain).
+    pages = plain.words.pages
     sections = [section_json(spec, ruleset, r, plain) for r in data.findings]
     failures = [f for r in data.results for f in r.failures]
     summary = summary_json(sections)
@@ -303,22 +297,22 @@ def report_data(data: ReportData) -> dict[str, Any]:
         if qid not in shown and (words := plain.words.questions.get(qid)) is not None
     ]
     groups = standalone_groups(data.standalone, by_id)
-    proved = _proved(spec, data.results)
+    proved = _proved(spec, data.results, pages)
     discovery = _discovery(data.results, sections, questions, proved)
     verdict = plain_verdict(questions, failures, plain)
-    technical = _technical_summary(questions, engine_notes, data.standalone, summary, failures)
+    technical = _technical_summary(questions, engine_notes, data.standalone, summary, failures, pages)
     if reference_lacks(ruleset) is not None:
         # The last lines speak of the reference engine; these rules it does not play.
         technical[-1] = f"{engine_note(ruleset).capitalize()}."
         if failures:
-            technical[-1] += f" {len(failures)} checks failed: see the failures below."
+            technical[-1] += pages.summary("failed_see", count=len(failures))
         # Which engine played is said on every page (the reference engine does not play these).
         verdict.append(technical[-1])
 
     missing_words = no_wording(spec)
     if missing_words is not None:
         verdict.append(missing_words[:1].upper() + missing_words[1:] + ".")
-    line = _discovery_line(discovery)
+    line = _discovery_line(discovery, pages)
     if line is not None:
         technical.append(line)
     used = {e["id"] for s in sections for e in s["evidence"] if e["id"]}

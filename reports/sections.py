@@ -11,6 +11,7 @@ from ..checks.findings import FINDING_KINDS, SEVERITIES, Finding, FindingKind
 from ..checks.job.reviewed import ImpactSource, PointImpact, Reviewed, WitnessSource
 from ..spec import Ruleset, Spec
 from ..spec.words import words_of
+from ..spec.words_model import Sentences
 from .plain import Plain
 
 
@@ -146,41 +147,31 @@ def _witness_source(r: Reviewed) -> str | None:
     return r.witness_source.value if r.witness_source else None
 
 
-def _witness_note(r: Reviewed) -> str:
+def _witness_note(r: Reviewed, say: Sentences) -> str:
     f = r.finding
     alt = f.alternative
     if f.witness is None:
         if r.impact_source in (ImpactSource.POINT, ImpactSource.ALTERNATIVES):
-            return "In the simulated games the readings never differed, and no check supplied a situation."
-        return "This finding is about the text itself; there is no table situation to draw."
+            return say("never_differed")
+        return say("about_text")
     if r.witness_source is WitnessSource.CHECK:
         if alt is not None and list(f.witness.outcomes) == list(alt.labels):
-            return (
-                f"The situation the finding is about, set up by the check {f.check} and played by the "
-                "engine under both alternatives."
-            )
-        return f"The minimal situation found by the check {f.check}."
+            return say("set_up_by_check", check=f.check)
+        return say("minimal_by_check", check=f.check)
     if r.witness_source is WitnessSource.SCENE:
-        found = f" The check {f.check} found: {r.check_found}." if r.check_found else ""
-        return "The situation the finding is about, played by the engine under both alternatives." + found
+        found = say("check_found", check=f.check, found=r.check_found) if r.check_found else ""
+        return say("scene") + found
     if r.witness_source is WitnessSource.SIMULATION:
-        return (
-            "No check supplied a minimal situation; this is the smallest situation in which the "
-            "alternatives differed during the simulated games."
-        )
-    return f"The situation from the section {r.witness_section}."
+        return say("simulation")
+    return say("from_section", section=r.witness_section)
 
 
-def _impact(r: Reviewed) -> tuple[dict[str, Any] | None, str | None]:
+def _impact(r: Reviewed, say: Sentences) -> tuple[dict[str, Any] | None, str | None]:
     f = r.finding
     point = f.variation_point
     if f.impact is None:
         measurable = point is not None or f.alternative is not None
-        return None, (
-            "Not measured in this run."
-            if measurable
-            else "Not measurable: the finding has no alternative reading to play against."
-        )
+        return None, say("not_measured") if measurable else say("not_measurable")
     data = _impact_json(r.measured) if r.measured is not None else f.impact.to_json()
     if r.impact_source is ImpactSource.POINT:
         data["source"] = r.impact_section
@@ -190,12 +181,9 @@ def _impact(r: Reviewed) -> tuple[dict[str, Any] | None, str | None]:
     if r.impact_source is ImpactSource.POINT and not r.point_section:
         played = r.measured.played if r.measured else ""
         compared = r.measured.compared if r.measured else ""
-        note = (
-            f"This finding turns on the variation point {point}: the impact shown is that point's, "
-            f"{played} against {compared}, measured over the same games."
-        )
+        note = say("point_impact", point=point, played=played, compared=compared)
     elif r.impact_source is ImpactSource.ALTERNATIVES:
-        note = "Measured for this finding: its two alternatives played over the same seeded games."
+        note = say("alternatives_impact")
     return data, note
 
 
@@ -217,7 +205,9 @@ def scene_json(plain: Plain, f: Finding) -> dict[str, Any] | None:
 
 def section_json(spec: Spec, ruleset: Ruleset, r: Reviewed, plain: Plain) -> dict[str, Any]:
     f = r.finding
-    impact, impact_note = _impact(r)
+    # The sections' words, handed with the words the Plain was made with.
+    say = plain.words.pages.sections
+    impact, impact_note = _impact(r, say)
     return {
         "id": f.id,
         "question": r.question,
@@ -242,7 +232,7 @@ def section_json(spec: Spec, ruleset: Ruleset, r: Reviewed, plain: Plain) -> dic
         "alternative": f.alternative.to_json() if f.alternative else None,
         "witness": f.witness.to_json() if f.witness else None,
         "witness_source": _witness_source(r),
-        "witness_note": _witness_note(r),
+        "witness_note": _witness_note(r, say),
         "impact": impact,
         "impact_note": impact_note,
         "evidence": evidence_list(spec, f.evidence),

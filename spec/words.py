@@ -44,6 +44,7 @@ from .words_model import (
     MUTATION_BLANKS,
     MUTATION_TEXT_BLANKS,
     NUMBER_BLANKS,
+    PAGE_BLANKS,
     PLAIN_BLANKS,
     RULE_MUTATION_BLANKS,
     RULEBOOK_BLANKS,
@@ -64,6 +65,7 @@ from .words_model import (
     MismatchWords,
     MutationTexts,
     MutationWords,
+    PageWords,
     PlainWords,
     Play,
     QuestionWords,
@@ -535,6 +537,7 @@ def _own_problems(data: dict[str, Any]) -> Iterator[tuple[Key, str]]:
                 ("checks", "sentences", check, name), text, CHECK_SENTENCE_BLANKS[check][name]
             )
     yield from _vector_problems(data["vectors"])
+    yield from _page_problems(data["pages"])
     owner: dict[str, str] = {}
     topic_owner: dict[str, str] = {}
     for qid, q in data["questions"].items():
@@ -814,6 +817,7 @@ def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Words:
         plain=_plain(data["plain"]),
         check_titles=dict(data["checks"]["titles"]),
         check_sentences={check: dict(row) for check, row in data["checks"]["sentences"].items()},
+        pages=_pages(data["pages"]),
     )
 
 
@@ -1148,3 +1152,29 @@ def _plain_problems(section: Mapping[str, Any]) -> Iterator[tuple[Key, str]]:
     for name, allowed in PLAIN_BLANKS.items():
         for which, blanks in allowed.items():
             yield from _blank_problems(("plain", name, which), section[name][which], blanks)
+
+
+# ---- the report pages' words ------------------------------------------------------------------
+
+
+def _pages(section: Mapping[str, Any]) -> PageWords:
+    def group(name: str) -> Sentences:
+        return Sentences(dict(section[name]))
+
+    return PageWords(
+        tables=group("tables"),
+        charts=group("charts"),
+        outcomes=group("outcomes"),
+        sections=group("sections"),
+        summary=group("summary"),
+        metrics=dict(section["metrics"]),
+        trick_ends=dict(section["trick_ends"]),
+        styles=dict(section["styles"]),
+        methods=dict(section["methods"]),
+    )
+
+
+def _page_problems(section: Mapping[str, Any]) -> Iterator[tuple[Key, str]]:
+    for group, sentences in PAGE_BLANKS.items():
+        for name, allowed in sentences.items():
+            yield from _blank_problems(("pages", group, name), section[group][name], allowed)

@@ -1073,8 +1073,8 @@ VECTOR_SENTENCE_BLANKS: Mapping[str, frozenset[str]] = {
 
 @dataclass(frozen=True)
 class Sentences:
-    """A group of sentences (a group of the `plain` section, the vectors'), each written by calling
-    it with the sentence's name and blanks."""
+    """A group of sentences (a group of the `plain` or the `pages` section, the vectors'), each
+    written by calling it with the sentence's name and blanks."""
 
     sentences: Mapping[str, str]
 
@@ -1293,6 +1293,8 @@ class Words:
     check_titles: Mapping[str, str] = field(default_factory=dict)
     #: check (or group of checks) -> sentence name -> the sentence (`checks.sentences`).
     check_sentences: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    #: The report pages' own words (`pages`).
+    pages: PageWords = field(kw_only=True)
 
     def where(self, *key: str | int) -> str:
         """`file:line: key` of an entry, for errors that point into the words file."""
@@ -1337,3 +1339,119 @@ class Words:
 
     def alternative(self, name: str) -> AlternativeWords:
         return self.alternatives[name]
+
+
+# ---- the report pages' words (`pages`) -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PageWords:
+    """The report pages' own words (the `pages` section): the groups of sentences, and the names of
+    the variant comparison's metrics (by key), of the ways a trick ends (by the engine's reason, and
+    `went_out`), of the bots' styles of play (by the bot's name) and of the methods of proof."""
+
+    tables: Sentences
+    charts: Sentences
+    outcomes: Sentences
+    sections: Sentences
+    summary: Sentences
+    metrics: Mapping[str, str]
+    trick_ends: Mapping[str, str]
+    styles: Mapping[str, str]
+    #: how a property was proved, by method (ProvedProperty.method)
+    methods: Mapping[str, str]
+
+
+#: The groups of sentences of `pages`: group -> sentence -> the blanks it may use.
+PAGE_BLANKS: Mapping[str, Mapping[str, frozenset[str]]] = {
+    "tables": {
+        "no_cards": frozenset(),
+        "to_move": frozenset(),
+        "passed": frozenset(),
+        "hand_not_shown": frozenset(),
+        "pile": frozenset(),
+        "trick": frozenset(),
+        "set_up": frozenset(),
+        "leads": frozenset({"round", "leader"}),
+        "dealt": frozenset({"player", "cards"}),
+        "moves_so_far": frozenset(),
+        "same_under": frozenset({"names", "words"}),
+        "under": frozenset({"label", "words"}),
+        "and": frozenset(),
+    },
+    "charts": {
+        "by_count": frozenset({"title"}),
+        "players": frozenset({"players"}),
+        "fair_share": frozenset(),
+        "trick_ends": frozenset(),
+        "games_changed": frozenset(),
+        "games_changed_under": frozenset({"reading"}),
+    },
+    "outcomes": {
+        "not_measured": frozenset(),
+        "none_changed": frozenset({"high"}),
+        "share": frozenset({"share", "players", "low", "high"}),
+        "tie": frozenset(),
+        "seat": frozenset({"label"}),
+        "style": frozenset({"label"}),
+        "wins": frozenset({"who", "compared", "played"}),
+        "ties": frozenset({"who", "compared", "played"}),
+        "rounds": frozenset({"compared", "played"}),
+        "spread": frozenset({"compared", "played"}),
+        "relabels": frozenset(),
+        "also_clear": frozenset({"count"}),
+        "also_clear_many": frozenset({"count"}),
+        "with_players": frozenset({"players", "changes"}),
+        "other_reading": frozenset({"changes"}),
+        "no_clear": frozenset(),
+        "unplayed": frozenset({"players"}),
+        "differ_most": frozenset({"times", "moves", "players", "first"}),
+        "comes_up": frozenset({"times", "moves", "players", "first"}),
+        "first": frozenset({"matches"}),
+        "whose_any": frozenset(),
+        "whose_seat": frozenset(),
+        "bounds": frozenset({"games", "points", "whose", "rounds", "spread"}),
+        "no_clear_change": frozenset(),
+        "relabelled": frozenset(),
+        "as_by_seat": frozenset(),
+        "of": frozenset({"part", "whole"}),
+    },
+    "sections": {
+        "never_differed": frozenset(),
+        "about_text": frozenset(),
+        "set_up_by_check": frozenset({"check"}),
+        "minimal_by_check": frozenset({"check"}),
+        "scene": frozenset(),
+        "check_found": frozenset({"check", "found"}),
+        "simulation": frozenset(),
+        "from_section": frozenset({"section"}),
+        "not_measured": frozenset(),
+        "not_measurable": frozenset(),
+        "point_impact": frozenset({"point", "played", "compared"}),
+        "alternatives_impact": frozenset(),
+    },
+    "summary": {
+        "under": frozenset({"count", "questions"}),
+        "also": frozenset({"count"}),
+        "notes": frozenset({"count"}),
+        "alone": frozenset({"count"}),
+        "elsewhere": frozenset({"count"}),
+        "findings": frozenset({"total", "parts"}),
+        "passed": frozenset(),
+        "failed": frozenset({"count"}),
+        "failed_see": frozenset({"count"}),
+        **{
+            f"{noun}_{n}": frozenset({"count"})
+            for noun in ("gaps", "choices", "endless", "engines", "questions", "proved")
+            for n in ("one", "many")
+        },
+        "discovery": frozenset({"engines", "found", "questions", "new", "proved"}),
+    },
+}
+#: The names `pages` gives by key: the metrics, the ways a trick ends, the styles of play.
+PAGE_NAMES: Mapping[str, tuple[str, ...]] = {
+    "metrics": ("round_moves", "round_tricks", "rounds", "rule_of_8", "first_leader"),
+    "trick_ends": ("all_passed", "set_closed", "run_closed", "rule_of_8", "went_out"),
+    "styles": ("greedy", "cautious", "random"),
+    "methods": ("z3", "exhaustive"),
+}

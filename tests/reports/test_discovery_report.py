@@ -27,8 +27,10 @@ from five35.checks.job.review import review
 from five35.checks.job.reviewed import ReportData
 from five35.reports import render_all, report_data
 from five35.spec import load_spec
+from five35.spec.words import words_of
 
 SPEC = load_spec()
+PAGES = words_of(SPEC).pages
 RULESET = SPEC.ruleset()
 
 
@@ -195,7 +197,7 @@ def test_the_report_lists_what_was_proved_and_what_discovery_did() -> None:
         line.startswith("Testing 17 altered engines against the texts") for line in d["technical_summary"]
     )
     assert not any("altered engines" in line for line in d["verdict"])
-    files = render_all(d)
+    files = render_all(d, PAGES)
     for name in ("report.md", "report.html"):
         text = files[name]
         assert "What holds beyond the simulated games" in text, name
@@ -225,7 +227,7 @@ def test_what_a_clause_settled_is_in_the_appendix_with_the_clause_in_both_texts(
     clause = SPEC.clauses["pile.single"]
     [quoted] = entry["clauses"]
     assert quoted["de"] == clause.de and quoted["es"] == clause.es
-    files = render_all(d)
+    files = render_all(d, PAGES)
     technical = files["technical.md"]
     assert "## Considered and settled by the texts" in technical
     assert (
@@ -249,7 +251,7 @@ def test_what_a_clause_settled_is_in_the_appendix_with_the_clause_in_both_texts(
 def test_the_report_json_with_discovery_validates() -> None:
     text = resources.files("five35.reports").joinpath("report.schema.json").read_text(encoding="utf-8")
     schema = json.loads(text)
-    doc = json.loads(render_all(data())["report.json"])
+    doc = json.loads(render_all(data(), PAGES)["report.json"])
     assert doc["format"] == "five35-report/3"
     jsonschema.Draft202012Validator(schema).validate(doc)
 

@@ -27,6 +27,7 @@ from test_reports import _validate, fixture_data
 
 SPEC = load_spec()
 WORDS = words_of(SPEC)
+PAGES = WORDS.pages
 
 
 def _full() -> dict[str, Any]:
@@ -50,7 +51,7 @@ def test_every_finding_belongs_to_exactly_one_question_or_stands_alone(which: st
     owner |= {m["id"]: n["id"] for n in data["engine_notes"] for m in n["members"]}
     for s in data["findings"]:
         assert s["question"] == owner.get(s["id"]), s["id"]
-    _validate(json.loads(render_all(data)["report.json"]))
+    _validate(json.loads(render_all(data, PAGES)["report.json"]))
 
 
 def test_the_five_player_question_gathers_what_the_issue_counted() -> None:
@@ -96,7 +97,7 @@ def test_a_reading_that_cannot_deal_a_table_says_so_where_its_games_changed_are_
     assert all("undealt" not in row for row in rows["five_player_set_close"]["per_players"].values())
     assert five["impact"]["subject"] == "five_player_set_close"
     assert five["at_table_against"] == rows["five_player_set_close"]["against"]
-    md = render_all(data)["report.md"]
+    md = render_all(data, PAGES)["report.md"]
     assert (
         "5: cannot be dealt with the hand sizes played (5 hands of 12 cards need 60; the deck has 52)" in md
     )
@@ -185,7 +186,7 @@ def test_questions_are_ranked_for_action() -> None:
 
 
 def test_the_first_section_of_report_md_lists_the_questions_ranked() -> None:
-    md = render_all(_full())["report.md"]
+    md = render_all(_full(), PAGES)["report.md"]
     sections = re.findall(r"^## (.+)$", md, re.M)
     assert sections[0] == "Questions to settle"
     first = md.split("## Questions to settle\n")[1].split("\n## ")[0]
@@ -268,7 +269,7 @@ def prose_lines(md: str) -> list[tuple[int, str]]:
 
 
 def test_the_designer_s_report_has_no_small_print_and_the_appendix_has_the_ids() -> None:
-    files = render_all(_full())
+    files = render_all(_full(), PAGES)
     md, technical = files["report.md"], files["technical.md"]
     assert "<small>" not in md and "Ref:" not in md
     for word in ("level ci", "bots", "perft", "Z3", "discovery"):
@@ -284,7 +285,7 @@ def test_the_designer_s_report_has_no_small_print_and_the_appendix_has_the_ids()
 @pytest.mark.parametrize("which", ["fixture", "full"])
 def test_no_heading_or_prose_line_carries_an_id_or_an_engine_value(which: str) -> None:
     data = fixture_data() if which == "fixture" else _full()
-    md = render_all(data)["report.md"]
+    md = render_all(data, PAGES)["report.md"]
     tokens = forbidden_tokens(data)
     bad: list[str] = []
     for n, line in prose_lines(md):
@@ -305,7 +306,7 @@ def test_no_heading_or_prose_line_carries_an_id_or_an_engine_value(which: str) -
 
 def test_witnesses_are_told_as_scenes_with_players_from_one() -> None:
     data = _full()
-    md = render_all(data)["report.md"]
+    md = render_all(data, PAGES)["report.md"]
     assert "Player 0" not in md and "player 0" not in md
     scenes = [q["scene"] for q in data["questions"] if q["scene"]]
     assert len(scenes) >= len(SPEC.variation_points) - 2
@@ -323,7 +324,7 @@ def test_witnesses_are_told_as_scenes_with_players_from_one() -> None:
 def test_a_clause_quoted_under_a_standalone_finding_is_quoted_there() -> None:
     """ "quoted under finding N above" names the finding that quotes the clause (it once named the
     clause's place in its own finding's list)."""
-    md = render_all(_full())["report.md"]
+    md = render_all(_full(), PAGES)["report.md"]
     part = md.split("## Findings that stand alone", 1)
     assert len(part) == 2
     sections = {
@@ -368,7 +369,7 @@ def test_each_rule_version_says_where_it_answers_otherwise_than_the_rules_played
     assert len(data["variants"]) == len(SPEC.profiles)
     played = data["ruleset"]["readings"]
     numbers = {q["id"]: n for n, q in enumerate(data["questions"], 1)}
-    md = render_all(data)["report.md"]
+    md = render_all(data, PAGES)["report.md"]
     for v in data["variants"]:
         expected = [
             (numbers[q["id"]], p)
@@ -413,7 +414,7 @@ def test_an_answer_is_settled_for_the_designer_only_by_a_house_rule() -> None:
         # an outside source's answer that both texts, read word for word, contradict is a change
         change = basis == "evidence" and q["kind_words"] == templates["texts_say_otherwise"]
         assert q["standing"] == templates["standing_change" if change else f"standing_{basis}"], q["id"]
-    md = render_all(data)["report.md"]
+    md = render_all(data, PAGES)["report.md"]
     assert "Settled" not in md and "settled" not in md.split("## The questions in detail")[0]
     standings = {q["standing"] for q in data["questions"]}
     assert {
@@ -429,7 +430,7 @@ def test_questions_of_wording_only_stand_apart_after_those_that_change_play() ->
     assert flags == [bool(q["impact"]) and q["impact"]["share"] == 0.0 for q in data["questions"]]
     # ranked last, after every question that changes some game, and introduced once
     assert any(flags) and flags == sorted(flags)
-    md = render_all(data)["report.md"]
+    md = render_all(data, PAGES)["report.md"]
     first = next(q for q in data["questions"] if q["wording_only"])
     intro = md.index("Wording only: under either answer of the questions below")
     assert md.count("Wording only: under either answer") == 1
@@ -516,7 +517,7 @@ def test_each_question_points_to_its_insertion_in_the_three_rulebooks() -> None:
     # their place in the text): a question names its insertion, the same number in every language.
     data = _full()
     books = {lang: render_md(rulebook(SPEC, SPEC.ruleset(), lang)) for lang in LANGUAGES}
-    md = render_all(data)["report.md"]
+    md = render_all(data, PAGES)["report.md"]
     placed = [q for q in data["questions"] if q["in_rulebooks"]]
     assert len(placed) >= len(data["questions"]) - 2
     for q in placed:
@@ -570,7 +571,7 @@ def test_a_question_s_grounds_stand_with_the_basis_of_its_answer() -> None:
     # The words file says why a proposal is what it is (and what it leaves unresolved): the report
     # prints it after the answer's basis, for a question of parameters and one of an engine decision.
     data = _full()
-    md = render_all(data)["report.md"]
+    md = render_all(data, PAGES)["report.md"]
     with_grounds = [q for q in questions_of(SPEC) if q.grounds]
     grounds = {d.grounds for d in WORDS.decisions.values() if d.grounds}
     assert with_grounds and grounds

@@ -20,8 +20,10 @@ from typing import Any
 
 import pytest
 from five35.reports import write_report
+from five35.spec.words import embedded_words
 from test_reports import fixture_data
 
+PAGES = embedded_words().pages
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = [
     "--no-sandbox",
@@ -55,7 +57,7 @@ def browser() -> Iterator[tuple[Any, Path, dict[str, Any], Any]]:
         pytest.fail("playwright is not installed: pip install '.[test]'")
     data = fixture_data()
     with tempfile.TemporaryDirectory() as out, tempfile.TemporaryDirectory() as profile:
-        write_report(Path(out), data)
+        write_report(Path(out), data, PAGES)
         with sync_playwright() as pw:
             context = pw.chromium.launch_persistent_context(
                 profile,
@@ -242,7 +244,7 @@ def test_discovered_questions_and_the_proved_properties_render(
     _, _, _, pw = browser
     data = discovery_data()
     with tempfile.TemporaryDirectory() as out, tempfile.TemporaryDirectory() as profile:
-        write_report(Path(out), data)
+        write_report(Path(out), data, PAGES)
         context = pw.chromium.launch_persistent_context(
             profile, executable_path=CHROMIUM, headless=True, args=ARGS
         )

@@ -33,10 +33,15 @@ from five35.checks.job.run import estimate_all, simulate_variants
 from five35.checks.text.text_audit import check_text_audit
 from five35.cli import main
 from five35.reports import FILES, render_all, report_data, write_report
-from five35.reports.render import render_html, render_markdown, variant_view
+from five35.reports.render import render_html, render_markdown
 from five35.reports.svg import nice_ceiling
+from five35.reports.variants import variant_view
 from five35.spec import Spec, load_spec
+from five35.spec.words import embedded_words
+from five35.spec.words_model import PageWords
 from full_report import GAMES, SEED, full_report
+
+PAGES = embedded_words().pages
 
 
 def fixture_results(spec: Spec) -> list[CheckResult]:
@@ -191,16 +196,16 @@ def test_schema_is_valid_and_documented() -> None:
 
 
 def test_report_json_validates() -> None:
-    data = json.loads(render_all(fixture_data())["report.json"])
+    data = json.loads(render_all(fixture_data(), PAGES)["report.json"])
     _validate(data)
 
 
 def test_schema_rejects_a_broken_report() -> None:
-    data = json.loads(render_all(fixture_data())["report.json"])
+    data = json.loads(render_all(fixture_data(), PAGES)["report.json"])
     del data["findings"][0]["proposed_wording"]
     with pytest.raises(jsonschema.ValidationError):
         _validate(data)
-    data = json.loads(render_all(fixture_data())["report.json"])
+    data = json.loads(render_all(fixture_data(), PAGES)["report.json"])
     data["findings"][0]["kind"] = "opinion"
     with pytest.raises(jsonschema.ValidationError):
         _validate(data)
@@ -327,7 +332,7 @@ def test_variant_comparison_has_every_profile() -> None:
 
 
 def test_the_appendix_lists_every_finding_once_and_the_pages_the_standalone_ones() -> None:
-    texts = render_all(fixture_data())
+    texts = render_all(fixture_data(), PAGES)
     md, html, technical = texts["report.md"], texts["report.html"], texts["technical.md"]
     for s in fixture_data()["findings"]:
         assert technical.count(f"`{s['id']}`") == 1, s["id"]
@@ -355,7 +360,7 @@ def _drawn() -> int:
 
 
 def test_html_is_self_contained() -> None:
-    html = render_all(fixture_data())["report.html"]
+    html = render_all(fixture_data(), PAGES)["report.html"]
     # One inline script (filters and search); the page reads whole without it.
     assert html.count("<script") == 1 and "<script>" in html
     assert "<link" not in html
@@ -369,10 +374,10 @@ def test_html_is_self_contained() -> None:
 
 
 def test_same_inputs_give_byte_identical_files(tmp_path: Path) -> None:
-    first = write_report(tmp_path / "a", fixture_data())
+    first = write_report(tmp_path / "a", fixture_data(), PAGES)
     # Everything computed again, not taken from the cached fixture.
     again = report_data(build_fixture_inputs())
-    second = write_report(tmp_path / "b", again)
+    second = write_report(tmp_path / "b", again, PAGES)
     for a, b in zip(first, second, strict=True):
         assert a.read_bytes() == b.read_bytes(), a.name
     assert str(tmp_path) not in first[0].read_text(encoding="utf-8")
@@ -390,22 +395,22 @@ def _listing(path: Path) -> dict[str, bytes]:
 
 
 def test_an_error_mid_render_leaves_the_old_report(tmp_path: Path) -> None:
-    write_report(tmp_path, fixture_data())
+    write_report(tmp_path, fixture_data(), PAGES)
     before = _listing(tmp_path)
 
-    def half(data: Mapping[str, Any]) -> dict[str, str]:
-        render_all(data)
+    def half(data: Mapping[str, Any], words: PageWords) -> dict[str, str]:
+        render_all(data, words)
         raise RuntimeError("injected failure while rendering")
 
     with pytest.raises(RuntimeError):
-        write_report(tmp_path, {**fixture_data(), "game": "changed"}, half)
+        write_report(tmp_path, {**fixture_data(), "game": "changed"}, PAGES, half)
     assert _listing(tmp_path) == before
 
 
 def test_an_interrupt_while_writing_leaves_no_partial_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    write_report(tmp_path, fixture_data())
+    write_report(tmp_path, fixture_data(), PAGES)
     before = _listing(tmp_path)
     calls = {"n": 0}
     real_fsync = os.fsync
@@ -418,7 +423,7 @@ def test_an_interrupt_while_writing_leaves_no_partial_file(
 
     monkeypatch.setattr(os, "fsync", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        write_report(tmp_path, {**fixture_data(), "game": "changed"})
+        write_report(tmp_path, {**fixture_data(), "game": "changed"}, PAGES)
     monkeypatch.undo()
     assert _listing(tmp_path) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(FILES)
@@ -427,11 +432,11 @@ def test_an_interrupt_while_writing_leaves_no_partial_file(
 def test_a_fresh_directory_gets_no_report_when_rendering_fails(tmp_path: Path) -> None:
     out = tmp_path / "new"
 
-    def broken(data: Mapping[str, Any]) -> dict[str, str]:
+    def broken(data: Mapping[str, Any], words: PageWords) -> dict[str, str]:
         raise ValueError("injected")
 
     with pytest.raises(ValueError):
-        write_report(out, fixture_data(), broken)
+        write_report(out, fixture_data(), PAGES, broken)
     assert list(out.iterdir()) == []
 
 
@@ -567,7 +572,7 @@ def test_every_settled_candidate_of_a_full_report_quotes_its_clause() -> None:
     data, results = full_report()
     settled = [c for r in results for c in r.settled]
     assert settled and [c["candidate"] for c in data["settled"]] == [c.candidate for c in settled]
-    technical = render_all(data)["technical.md"]
+    technical = render_all(data, PAGES)["technical.md"]
     spec = load_spec()
     for c in data["settled"]:
         assert (
@@ -670,14 +675,14 @@ def test_arranging_a_finished_report_plays_no_card(monkeypatch: pytest.MonkeyPat
     from five35.engine import Game
 
     finished = fixture_inputs()
-    before = render_all(report_data(finished))["report.json"]
+    before = render_all(report_data(finished), PAGES)["report.json"]
 
     def refuse(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("the report played the engine")
 
     for name in ("legal_moves", "apply", "play_from", "start_round", "new_match"):
         monkeypatch.setattr(Game, name, refuse)
-    assert render_all(report_data(finished))["report.json"] == before
+    assert render_all(report_data(finished), PAGES)["report.json"] == before
 
 
 # ---- charts ----------------------------------------------------------------------------------------
@@ -688,7 +693,7 @@ def test_every_chart_is_as_wide_as_its_title_and_a_zero_bar_shows() -> None:
 
     from five35.reports.svg import impact_bars, title_width
 
-    html = render_all(fixture_data())["report.html"]
+    html = render_all(fixture_data(), PAGES)["report.html"]
     charts = re.findall(r'<svg [^>]*width="(\d+)"[^>]*>\s*<title>([^<]*)</title>', html)
     assert len(charts) == _drawn() + 6
     for width, title in charts:
@@ -701,9 +706,9 @@ def test_every_chart_is_as_wide_as_its_title_and_a_zero_bar_shows() -> None:
 
 
 def test_the_means_of_the_profile_comparison_carry_intervals() -> None:
-    from five35.reports.render import mean_interval, variant_view
+    from five35.reports.variants import mean_interval, variant_view
 
-    view = variant_view(fixture_data()["variants"])
+    view = variant_view(fixture_data()["variants"], PAGES)
     for metric in view["metrics"]:
         for row in metric["rows"]:
             for cell in row["cells"]:
@@ -722,23 +727,23 @@ def test_the_report_says_its_figures_rest_on_what_the_rules_assume() -> None:
     sentence = (
         "rests on what these rules assume where neither text gives a value (the point value of each card)"
     )
-    assert sentence in render_markdown(data) and sentence in render_html(data)
+    assert sentence in render_markdown(data, PAGES) and sentence in render_html(data, PAGES)
     # rules that assume nothing say nothing of it
     bare = {**data, "questions": [q for q in data["questions"] if q["choice"]["basis"] != "assumed"]}
-    assert "neither text gives a value" not in render_markdown(bare)
+    assert "neither text gives a value" not in render_markdown(bare, PAGES)
     # what outside sources supply where the texts are silent is named too
     supplied = [q for q in data["questions"] if q["kind"] == "gap" and q["choice"]["basis"] == "evidence"]
     named = "; ".join(q["title"][0].lower() + q["title"][1:] for q in supplied)
     sentence = f"It rests as well on what outside sources give where the texts say nothing ({named})."
-    assert supplied and sentence in render_markdown(data) and sentence in render_html(data)
+    assert supplied and sentence in render_markdown(data, PAGES) and sentence in render_html(data, PAGES)
     quiet = {**data, "questions": [q for q in data["questions"] if q not in supplied]}
-    assert "what outside sources give where the texts say nothing" not in render_markdown(quiet)
+    assert "what outside sources give where the texts say nothing" not in render_markdown(quiet, PAGES)
 
 
 def test_each_rule_version_shows_who_wins_by_seat() -> None:
     data = fixture_data()
-    md = render_all(data)["report.md"]
-    view = variant_view(data["variants"])
+    md = render_all(data, PAGES)["report.md"]
+    view = variant_view(data["variants"], PAGES)
     assert [t["label"] for t in view["seats"]] == [v["title"] for v in data["variants"]]
     for v, table in zip(data["variants"], view["seats"], strict=True):
         assert f"**Who wins, by seat: {v['title']}**" in md
@@ -776,7 +781,7 @@ def test_each_rule_version_shows_who_wins_by_seat() -> None:
             "questions": [1, 3],
             "seat_changed_in": changed,
         }
-        md = render_all({**data, "seat_advantages": [advantage]})["report.md"]
+        md = render_all({**data, "seat_advantages": [advantage]}, PAGES)["report.md"]
         assert "A clear seat advantage with 2 players" in md
         assert (
             "This version answers questions 1, 3 otherwise than the rules played; "

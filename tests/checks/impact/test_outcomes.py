@@ -24,9 +24,11 @@ from five35.engine import Game
 from five35.engine.bots import turning_seats
 from five35.engine.simulate import simulate
 from five35.reports.at_table import outcome_json
-from five35.reports.render import table_rows, table_words
+from five35.reports.outcomes import table_rows, table_words
 from five35.spec import Spec
+from five35.spec.words import embedded_words
 
+PAGES = embedded_words().pages
 BOTS = ("greedy", "cautious", "random")
 
 
@@ -91,7 +93,7 @@ def test_a_relabelling_of_the_seats_is_recognised() -> None:
     assert "winner_seat" in table.real
     assert table.relabels_seats and change.relabels_seats
     assert not change.real and change.effect == 0.0
-    assert "Only moves the advantage round the table" in table_words(_json(change))
+    assert "Only moves the advantage round the table" in table_words(_json(change), PAGES)
 
 
 def test_a_change_in_who_wins_that_is_no_relabelling_is_real() -> None:
@@ -100,7 +102,7 @@ def test_a_change_in_who_wins_that_is_no_relabelling_is_real() -> None:
     change = compare({3: a}, {3: b})
     assert change.real and not change.relabels_seats
     assert change.per_players[3].effect == pytest.approx(0.45)
-    words = table_words(_json(change))
+    words = table_words(_json(change), PAGES)
     assert words.startswith(
         "Under the other reading, with 3 players player 1 wins 80 % of matches instead of 35 %"
     )
@@ -112,7 +114,7 @@ def test_the_style_of_play_is_tested_only_where_more_than_one_plays() -> None:
     change = compare({2: a}, {2: a})
     assert not change.per_players[2].style_tested
     assert change.tests == 3
-    rows = table_rows(_json(change))
+    rows = table_rows(_json(change), PAGES)
     assert rows[0]["cells"][1] == ("as by seat", False)
 
 
@@ -167,10 +169,10 @@ def test_how_often_a_rule_comes_up_is_counted_over_the_first_matches_in_any_spli
 def test_a_rule_that_decides_most_moves_is_said_to_do_so() -> None:
     a = _outcomes(3, [0] * 70 + [1] * 65 + [2] * 65)
     change = compare({3: a}, {3: a}, comes_up={3: (90.0, 85.0, 95.0, 110.0, 50)})
-    words = table_words(_json(change))
+    words = table_words(_json(change), PAGES)
     assert "differ at most moves of a match: 90 of 110 with 3 players (over the first 50 matches)" in words
     rare = compare({3: a}, {3: a}, comes_up={3: (2.5, 2.0, 3.0, 110.0, 50)})
-    assert "The rule comes up about 2.5 times a match with 3 players" in table_words(_json(rare))
+    assert "The rule comes up about 2.5 times a match with 3 players" in table_words(_json(rare), PAGES)
 
 
 def test_no_clear_change_says_how_large_a_change_it_rules_out() -> None:
@@ -192,7 +194,7 @@ def test_no_clear_change_says_how_large_a_change_it_rules_out() -> None:
     assert table.bound("rounds") == 0.0  # every pair of matches lasted as long
     # The mean difference is about 0; its interval's half-width is t * sd / sqrt(200), sd about 1.4.
     assert 0.15 < table.bound("spread") < 0.25
-    words = table_words(_json(change))
+    words = table_words(_json(change), PAGES)
     assert words.startswith(
         "No clear change in who wins, how long a match lasts or how far the scores lie apart."
     )
