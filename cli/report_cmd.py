@@ -78,6 +78,7 @@ def run_report(
         target = outputs.directory(out, place, [*FILES, *(extra_files or {})])
         keep_interrupts_from_z3()
         start = time.perf_counter()
+        words = words_of(spec)  # the report's and the summary's words, read once
         checks = len(all_checks())
         info(
             f"535-check report: running the checks at level {level} ({plural(checks, 'check')}) and "
@@ -115,7 +116,7 @@ def run_report(
                     solver_rlimit=solver_rlimit,
                 )
                 data = report_data(finished)
-                write_report(target.temp, data, words_of(spec).pages, extra=extra_files)
+                write_report(target.temp, data, words.pages, extra=extra_files)
             except OSError as exc:
                 raise SpecError(
                     place, f"cannot write the report into {out} ({exc.strerror or exc})"
@@ -123,7 +124,9 @@ def run_report(
         outputs.commit()
     seconds = time.perf_counter() - start
     summary = data["summary"]
-    kinds = ", ".join(kind_count(v["total"], k) for k, v in summary["by_kind"].items() if v["total"])
+    kinds = ", ".join(
+        kind_count(v["total"], k, words.formats) for k, v in summary["by_kind"].items() if v["total"]
+    )
     failures = len(data["failures"])
     written = ", ".join([*FILES, *(extra_files or {})])
     click.echo(f"report written to {out}/: {written}")

@@ -32,6 +32,7 @@ from .vocabulary import ENGINE_HOOKS
 from .words_model import (
     ALTERNATIVE_BLANKS,
     CHECK_SENTENCE_BLANKS,
+    FORMAT_BLANKS,
     INTERACTION_BLANKS,
     INTERACTION_SCOPE_BLANKS,
     LANGUAGES,
@@ -56,8 +57,10 @@ from .words_model import (
     ClauseWords,
     DecisionWords,
     Evidence,
+    FormatWords,
     ImpactGrades,
     InteractionWords,
+    KindNoun,
     LivenessFailed,
     LivenessProperty,
     LivenessTables,
@@ -538,6 +541,7 @@ def _own_problems(data: dict[str, Any]) -> Iterator[tuple[Key, str]]:
             )
     yield from _vector_problems(data["vectors"])
     yield from _page_problems(data["pages"])
+    yield from _format_problems(data["formats"])
     owner: dict[str, str] = {}
     topic_owner: dict[str, str] = {}
     for qid, q in data["questions"].items():
@@ -818,6 +822,7 @@ def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Words:
         check_titles=dict(data["checks"]["titles"]),
         check_sentences={check: dict(row) for check, row in data["checks"]["sentences"].items()},
         pages=_pages(data["pages"]),
+        formats=_formats(data["formats"]),
     )
 
 
@@ -1178,3 +1183,27 @@ def _page_problems(section: Mapping[str, Any]) -> Iterator[tuple[Key, str]]:
     for group, sentences in PAGE_BLANKS.items():
         for name, allowed in sentences.items():
             yield from _blank_problems(("pages", group, name), section[group][name], allowed)
+
+
+# ---- the CI formats' words --------------------------------------------------------------------
+
+
+def _formats(section: Mapping[str, Any]) -> FormatWords:
+    def group(name: str) -> Sentences:
+        return Sentences(dict(section[name]))
+
+    return FormatWords(
+        kinds={k: KindNoun(row["one"], row["many"], row["means"]) for k, row in section["kinds"].items()},
+        common=group("common"),
+        github=group("github"),
+        junit=group("junit"),
+        text=group("text"),
+        sarif=group("sarif"),
+        job_summary=group("job_summary"),
+    )
+
+
+def _format_problems(section: Mapping[str, Any]) -> Iterator[tuple[Key, str]]:
+    for group, sentences in FORMAT_BLANKS.items():
+        for name, allowed in sentences.items():
+            yield from _blank_problems(("formats", group, name), section[group][name], allowed)

@@ -1073,7 +1073,7 @@ VECTOR_SENTENCE_BLANKS: Mapping[str, frozenset[str]] = {
 
 @dataclass(frozen=True)
 class Sentences:
-    """A group of sentences (a group of the `plain` or the `pages` section, the vectors'), each
+    """A group of sentences (a group of the `plain`, `pages` or `formats` section, the vectors'), each
     written by calling it with the sentence's name and blanks."""
 
     sentences: Mapping[str, str]
@@ -1295,6 +1295,8 @@ class Words:
     check_sentences: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     #: The report pages' own words (`pages`).
     pages: PageWords = field(kw_only=True)
+    #: The CI formats' own words (`formats`).
+    formats: FormatWords = field(kw_only=True)
 
     def where(self, *key: str | int) -> str:
         """`file:line: key` of an entry, for errors that point into the words file."""
@@ -1455,3 +1457,82 @@ PAGE_NAMES: Mapping[str, tuple[str, ...]] = {
     "styles": ("greedy", "cautious", "random"),
     "methods": ("z3", "exhaustive"),
 }
+
+
+# ---- the CI formats' words (`formats`) -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class KindNoun:
+    """A kind of finding as CI tools name it: the noun, one and many, and what it means."""
+
+    one: str
+    many: str
+    means: str
+
+
+@dataclass(frozen=True)
+class FormatWords:
+    """The CI formats' own words (the `formats` section): the kinds of findings as nouns, and the
+    groups of sentences of each format and of what they all say the same way (FORMAT_BLANKS)."""
+
+    kinds: Mapping[str, KindNoun]
+    common: Sentences
+    github: Sentences
+    junit: Sentences
+    text: Sentences
+    sarif: Sentences
+    job_summary: Sentences
+
+    def kind(self, kind: str) -> KindNoun:
+        """The noun of a kind of finding (a kind the file does not name: its value)."""
+        return self.kinds.get(kind) or KindNoun(str(kind), f"{kind}s", str(kind))
+
+
+#: The groups of sentences of `formats`: group -> sentence -> the blanks it may use.
+FORMAT_BLANKS: Mapping[str, Mapping[str, frozenset[str]]] = {
+    "common": {
+        "passed": frozenset(),
+        "failed": frozenset(),
+        "failed_error": frozenset(),
+        "failed_strict": frozenset(),
+        "checked": frozenset({"situations", "generated", "proofs", "findings", "known", "failures"}),
+        "new": frozenset({"count"}),
+        "errors": frozenset({"count"}),
+        "not_run_level": frozenset({"checks", "level"}),
+        "not_run_reason": frozenset({"checks"}),
+        "warned": frozenset({"checks"}),
+        "discovery": frozenset({"level", "mutants"}),
+        "found": frozenset({"found"}),
+        "proved": frozenset({"count"}),
+        "tally": frozenset({"generated", "classified"}),
+        "per_operator": frozenset(),
+        "per_rule": frozenset(),
+    },
+    "github": {
+        "more_annotation": frozenset(),
+        "more_title": frozenset({"more"}),
+        "overflow": frozenset({"limit", "more", "parts", "where"}),
+        "full_list": frozenset(),
+        "summary": frozenset({"level", "seed", "summary", "verdict"}),
+    },
+    "junit": {
+        "suite": frozenset({"ruleset"}),
+        "not_in_baseline": frozenset(),
+        "new_finding": frozenset({"title"}),
+    },
+    "text": {
+        "head": frozenset({"level", "seed", "ruleset"}),
+        "in_engine": frozenset(),
+        "in_check": frozenset(),
+    },
+    "sarif": {
+        "breaks": frozenset({"check"}),
+        "rule": frozenset({"kind", "means"}),
+    },
+    "job_summary": {
+        "title": frozenset({"verdict"}),
+    },
+}
+#: The kinds of findings `formats.kinds` names, each with these parts.
+FORMAT_KIND_PARTS: tuple[str, ...] = ("one", "many", "means")

@@ -84,7 +84,7 @@ def render(
     the GitHub annotations' overflow notice says the whole list is."""
     rendering = Rendering(run, spec=spec, baseline=baseline, strict=strict, root=root)
     renderers: dict[str, Callable[[], str]] = {
-        "text": lambda: render_text(run, baseline=baseline, strict=strict),
+        "text": lambda: render_text(run, rendering.words, baseline=baseline, strict=strict),
         "json": lambda: dumps(run.to_json(baseline, strict=strict)) + "\n",
         "junit": lambda: render_junit(rendering),
         "sarif": lambda: render_sarif(rendering),

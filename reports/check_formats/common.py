@@ -7,11 +7,14 @@ The underscore names are the package's own: the format modules share them, nothi
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...checks.findings import CheckResult, Failure, Finding, FindingKind, MutantTally, ProvedProperty
 from ...spec import Spec
+from ...spec.words import embedded_words, words_of
+from ...spec.words_model import FormatWords
 from .places import Place, failure_place, finding_place, ordered_findings
 
 if TYPE_CHECKING:
@@ -44,39 +47,28 @@ class Rendering:
         return ordered_findings(self.run, self.baseline)
 
     def verdict(self) -> str:
-        return verdict(self.run, baseline=self.baseline, strict=self.strict)
+        return verdict(self.run, baseline=self.baseline, strict=self.strict, words=self.words)
+
+    @cached_property
+    def words(self) -> FormatWords:
+        """The formats' words: the spec's words file's (the embedded one's without a spec), read
+        once per rendering and handed to what writes them."""
+        return format_words(self.spec)
+
+
+def format_words(spec: Spec | None) -> FormatWords:
+    """The CI formats' words of `spec`'s words file (the embedded one's without a spec)."""
+    return (words_of(spec) if spec is not None else embedded_words()).formats
 
 
 #: Plurals that are not the word and an s.
 PLURALS = {"ambiguity": "ambiguities", "mismatch": "mismatches", "match": "matches"}
 
-#: Each kind of finding as CI tools name it: the noun (singular, plural) and what it means (a SARIF
-#: rule's description, a GitLab category).
-KIND_NOUNS: dict[str, tuple[str, str, str]] = {
-    FindingKind.AMBIGUITY: ("ambiguity", "ambiguities", "the text admits readings that play differently"),
-    FindingKind.CONTRADICTION: ("contradiction", "contradictions", "the text says two things at once"),
-    FindingKind.GAP: ("gap", "gaps", "the text never defines something play needs"),
-    FindingKind.DEAD_CLAUSE: ("dead clause", "dead clauses", "a rule that can never apply"),
-    FindingKind.MISMATCH: ("mismatch", "mismatches", "the German and Spanish texts say different things"),
-    FindingKind.DEFECT: ("damaged text", "damaged texts", "a source text is damaged"),
-    FindingKind.SILENCE: ("silence", "silences", "the texts do not decide something play depends on"),
-    FindingKind.DECISION: (
-        "engine decision",
-        "engine decisions",
-        "the engine decides where the texts are silent",
-    ),
-    FindingKind.LIVENESS: (
-        "liveness finding",
-        "liveness findings",
-        "play may never end, or a player to move has no legal move",
-    ),
-}
 
-
-def kind_count(n: int, kind: str) -> str:
+def kind_count(n: int, kind: str, words: FormatWords) -> str:
     """A count of findings of one kind in words: 2 dead clauses, 1 engine decision."""
-    one, many, _ = KIND_NOUNS.get(kind, (str(kind), f"{kind}s", ""))
-    return f"{n:,} {one if n == 1 else many}"
+    noun = words.kind(kind)
+    return f"{n:,} {noun.one if n == 1 else noun.many}"
 
 
 def proved_properties(run: CheckRun) -> list[ProvedProperty]:
@@ -88,7 +80,7 @@ def proved_properties(run: CheckRun) -> list[ProvedProperty]:
     return list(seen.values())
 
 
-def discovery_lines(run: CheckRun) -> list[str]:
+def discovery_lines(run: CheckRun, words: FormatWords) -> list[str]:
     """What discovery did, for people: the mutants run (in all and per check), the silences found
     (count and titles) and the properties proved (name and method). Empty when no check of the
     level ran a mutant, found a silence or proved a property."""
@@ -100,13 +92,17 @@ def discovery_lines(run: CheckRun) -> list[str]:
         return []
     total = sum(n for _, n in mutants)
     per = ", ".join(f"{name} {n:,}" for name, n in mutants)
-    lines = [f"Discovery at level {run.level}: {plural(total, 'mutant')} run" + (f" ({per})" if per else "")]
-    lines[0] += f"; {kind_count(len(silences), FindingKind.SILENCE)} found" + (":" if silences else ".")
+    say = words.common
+    lines = [
+        say("discovery", level=run.level, mutants=plural(total, "mutant")) + (f" ({per})" if per else "")
+    ]
+    found = kind_count(len(silences), FindingKind.SILENCE, words)
+    lines[0] += say("found", found=found) + (":" if silences else ".")
     lines += [f"  {f.id}: {_one_line(f.title)}" for f in silences]
     for tally in tallies:
-        lines += tally_lines(tally)
+        lines += tally_lines(tally, words)
     if proved:
-        lines.append(f"Proved ({len(proved)}):")
+        lines.append(say("proved", count=len(proved)))
         # The scope is long (it names every bound); the JSON and SARIF carry it.
         lines += [f"  {p.name} ({p.method}): {_one_line(p.statement)}" for p in proved]
     return lines
@@ -116,13 +112,14 @@ def _counted(counts: tuple[tuple[str, int], ...]) -> str:
     return ", ".join(f"{verdict.replace('_', ' ')} {n:,}" for verdict, n in counts)
 
 
-def tally_lines(tally: MutantTally) -> list[str]:
+def tally_lines(tally: MutantTally, words: FormatWords) -> list[str]:
     """The mutants of the rules: how many were made and classified, the verdicts per operator and
     per rule, and the silences, already-asked and unplayable mutants by name."""
-    lines = [f"Mutants of the rules: {tally.generated:,} generated, {tally.classified:,} classified."]
-    lines.append("  per operator:")
+    say = words.common
+    lines = [say("tally", generated=f"{tally.generated:,}", classified=f"{tally.classified:,}")]
+    lines.append("  " + say("per_operator"))
     lines += [f"    {op}: {_counted(c)}" for op, c in tally.per_operator]
-    lines.append("  per rule:")
+    lines.append("  " + say("per_rule"))
     lines += [f"    {rule}: {_counted(c)}" for rule, c in tally.per_rule]
     for verdict, name, why in tally.named:
         lines.append(f"  {verdict.replace('_', ' ')}: {_one_line(name)} ({_one_line(why)})")
@@ -134,35 +131,40 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n:,} {word if n == 1 else (many or PLURALS.get(word) or word + 's')}"
 
 
-def verdict(run: CheckRun, *, baseline: frozenset[str] | None, strict: bool) -> str:
+def verdict(run: CheckRun, *, baseline: frozenset[str] | None, strict: bool, words: FormatWords) -> str:
+    say = words.common
     if run.errors and not [f for r in run.results if r.error is None for f in r.failures]:
-        return "FAILED (a check stopped with an error)"
+        return say("failed_error")
     if run.failures:
-        return "FAILED"
+        return say("failed")
     if strict and run.new_findings(baseline):
-        return "FAILED (new findings under --strict)"
-    return "PASSED"
+        return say("failed_strict")
+    return say("passed")
 
 
-def summary_line(run: CheckRun, baseline: frozenset[str] | None) -> str:
+def summary_line(run: CheckRun, baseline: frozenset[str] | None, words: FormatWords) -> str:
+    say = words.common
     t = run.totals()
     new = len(run.new_findings(baseline))
-    known = f", {new:,} new" if baseline is not None else ""
-    line = (
-        f"Checked {plural(t['exhaustive'], 'situation')} exhaustively, generated {t['generated']:,}, ran "
-        f"{plural(t['proofs'], 'proof')}, made {plural(t['findings'], 'finding')}{known}; "
-        f"{plural(t['failures'], 'failure')}"
+    line = say(
+        "checked",
+        situations=plural(t["exhaustive"], "situation"),
+        generated=f"{t['generated']:,}",
+        proofs=plural(t["proofs"], "proof"),
+        findings=plural(t["findings"], "finding"),
+        known=say("new", count=f"{new:,}") if baseline is not None else "",
+        failures=plural(t["failures"], "failure"),
     )
     if t["errors"]:
-        line += f" ({t['errors']:,} of them from a check that stopped with an error)"
+        line += say("errors", count=f"{t['errors']:,}")
     if t["skipped"]:
         other = len(_skipped_not_for_level(run))
         if t["skipped"] - other:
-            line += f"; {plural(t['skipped'] - other, 'check')} not run at level {run.level}"
+            line += say("not_run_level", checks=plural(t["skipped"] - other, "check"), level=run.level)
         if other:
-            line += f"; {plural(other, 'check')} not run for the reason given below"
+            line += say("not_run_reason", checks=plural(other, "check"))
     if t["warnings"]:
-        line += f"; {plural(t['warnings'], 'check')} with a warning"
+        line += say("warned", checks=plural(t["warnings"], "check"))
     return line + "."
 
 

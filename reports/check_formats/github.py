@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Literal
 
-from .common import KIND_NOUNS, Rendering, plural, summary_line
+from .common import Rendering, plural, summary_line
 from .places import Place
 
 #: GitHub shows at most this many annotations of each kind (error, warning, notice) per step.
@@ -59,7 +59,7 @@ def github_annotations(rendering: Rendering) -> list[Annotation]:
             Annotation(
                 kind,
                 rendering.finding_place(finding),
-                f"{KIND_NOUNS.get(finding.kind, (str(finding.kind),))[0]}: {finding.id}",
+                f"{rendering.words.kind(finding.kind).one}: {finding.id}",
                 f"{finding.title}. {finding.detail}",
             )
         )
@@ -71,6 +71,8 @@ def render_github(rendering: Rendering, *, full_list: str | None = None) -> str:
     """GitHub Actions workflow commands: at most GITHUB_LIMIT annotations of each kind (GitHub drops
     the rest without a word), most severe first; then one notice saying how many more there are and
     where the full list is; then the summary line."""
+    words = rendering.words
+    say = words.github
     every = github_annotations(rendering)
     by_kind = Counter(a.kind for a in every)
     overflow = any(n > GITHUB_LIMIT for n in by_kind.values())
@@ -87,18 +89,23 @@ def render_github(rendering: Rendering, *, full_list: str | None = None) -> str:
     if hidden:
         total = sum(hidden.values())
         parts = ", ".join(plural(hidden[k], k) for k in ("error", "warning", "notice") if hidden[k])
-        where = full_list or "run `535-check check` with --format text or --format sarif"
+        where = full_list or say("full_list")
+        more = plural(total, say("more_annotation"))
         lines.append(
             Annotation(
                 "notice",
                 None,
-                f"535-check: {plural(total, 'more annotation')}",
-                f"GitHub shows {GITHUB_LIMIT} annotations of each kind; {plural(total, 'more annotation')} "
-                f"({parts}) are not shown. The full list: {where}.",
+                say("more_title", more=more),
+                say("overflow", limit=GITHUB_LIMIT, more=more, parts=parts, where=where),
             ).command()
         )
     lines.append(
-        f"535-check check (level {rendering.run.level}, seed {rendering.run.seed}): "
-        f"{summary_line(rendering.run, rendering.baseline)} {rendering.verdict()}"
+        say(
+            "summary",
+            level=rendering.run.level,
+            seed=rendering.run.seed,
+            summary=summary_line(rendering.run, rendering.baseline, words),
+            verdict=rendering.verdict(),
+        )
     )
     return "\n".join(lines) + "\n"

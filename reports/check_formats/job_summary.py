@@ -15,10 +15,10 @@ def render_markdown_summary(rendering: Rendering) -> str:
     run, baseline = rendering.run, rendering.baseline
     new = rendering.new_ids()
     lines = [
-        f"## 535-check check: {rendering.verdict()}",
+        "## " + rendering.words.job_summary("title", verdict=rendering.verdict()),
         "",
         f"Level {run.level}, seed {run.seed}, ruleset `{run.ruleset.label()}`, spec "
-        f"`{spec_name(run.spec_path, rendering.root)}`. {summary_line(run, baseline)}",
+        f"`{spec_name(run.spec_path, rendering.root)}`. {summary_line(run, baseline, rendering.words)}",
         "",
         "| check | status | exhaustive | generated | proofs | findings | failures | time |",
         "|---|---|---:|---:|---:|---:|---:|---:|",
@@ -45,7 +45,7 @@ def render_markdown_summary(rendering: Rendering) -> str:
         ]
         for f in run.failures:
             lines.append(f"| {f.check} | {_where(rendering.failure_place(f))} | {_md(f.message)[:300]} |")
-    discovered = discovery_lines(run)
+    discovered = discovery_lines(run, rendering.words)
     if discovered:
         lines += ["", "### Discovery", ""]
         lines += [

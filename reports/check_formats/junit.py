@@ -24,8 +24,9 @@ def render_junit(rendering: Rendering) -> str:
     <failure> when the engine broke the rules -- and a test case per finding, which fails only when
     it is new under --strict."""
     run, baseline, strict = rendering.run, rendering.baseline, rendering.strict
+    say = rendering.words.junit
     new = rendering.new_ids()
-    suite = ET.Element("testsuite", name=f"535-check check ({run.ruleset.label()})")
+    suite = ET.Element("testsuite", name=say("suite", ruleset=run.ruleset.label()))
     counts: Counter[str] = Counter()
     props = ET.SubElement(suite, "properties")
     for key, value in (
@@ -68,7 +69,7 @@ def render_junit(rendering: Rendering) -> str:
             suite, "testcase", classname=f"five35.findings.{finding.kind}", name=finding.id, time="0.000"
         )
         is_new = finding.id in new
-        state = ("new" if is_new else "known") if baseline is not None else "not in a baseline"
+        state = ("new" if is_new else "known") if baseline is not None else say("not_in_baseline")
         body = [
             f"{finding.kind}, severity {finding.severity}, {state}; {finding.status}",
             f"at {place.words() if place.file is None else f'{place.file}:{place.line}'}",
@@ -80,7 +81,7 @@ def render_junit(rendering: Rendering) -> str:
             failure = ET.SubElement(
                 case,
                 "failure",
-                message=_xml_text(f"new finding under --strict: {_one_line(finding.title)}"[:500]),
+                message=_xml_text(say("new_finding", title=_one_line(finding.title))[:500]),
                 type="five35.NewFinding",
             )
             failure.text = _xml_text("\n".join(body))
@@ -99,7 +100,7 @@ def render_junit(rendering: Rendering) -> str:
     ):
         suite.set(key, str(counts[tag]))
     suite.set("time", f"{run.seconds:.3f}")
-    ET.SubElement(suite, "system-out").text = _xml_text(summary_line(run, baseline))
+    ET.SubElement(suite, "system-out").text = _xml_text(summary_line(run, baseline, rendering.words))
     suites = ET.Element(
         "testsuites",
         name="535-check",

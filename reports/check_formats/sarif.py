@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...spec import Spec, dumps
-from .common import KIND_NOUNS, Rendering, _one_line, _skipped_not_for_level, proved_properties
+from .common import Rendering, _one_line, _skipped_not_for_level, proved_properties
 from .places import Place, spec_name
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -26,6 +26,7 @@ def _sarif_location(place: Place) -> dict[str, Any]:
 
 def render_sarif(rendering: Rendering) -> str:
     run, baseline = rendering.run, rendering.baseline
+    words = rendering.words
     new = rendering.new_ids()
     rules: dict[str, dict[str, Any]] = {}
     results: list[dict[str, Any]] = []
@@ -36,7 +37,7 @@ def render_sarif(rendering: Rendering) -> str:
             {
                 "id": rule_id,
                 "name": f.check,
-                "shortDescription": {"text": f"The engine breaks {f.check}"},
+                "shortDescription": {"text": words.sarif("breaks", check=f.check)},
                 "defaultConfiguration": {"level": "error"},
             },
         )
@@ -55,13 +56,13 @@ def render_sarif(rendering: Rendering) -> str:
     by_kind = _kind_severity(rendering.spec)
     for finding in rendering.ordered_findings():
         rule_id = f"finding/{finding.kind}"
-        one, _, means = KIND_NOUNS.get(finding.kind, (str(finding.kind), "", str(finding.kind)))
+        noun = words.kind(finding.kind)
         rules.setdefault(
             rule_id,
             {
                 "id": rule_id,
                 "name": finding.kind,
-                "shortDescription": {"text": f"Rules {one}: {means}"},
+                "shortDescription": {"text": words.sarif("rule", kind=noun.one, means=noun.means)},
                 "defaultConfiguration": {"level": _SARIF_LEVEL.get(by_kind.get(finding.kind, ""), "warning")},
             },
         )

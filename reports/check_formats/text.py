@@ -6,6 +6,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from ...engine.engines import engine_note
+from ...spec.words_model import FormatWords
 from .common import (
     _one_line,
     _scenario_line,
@@ -21,9 +22,12 @@ if TYPE_CHECKING:
     from ...checks.runner import CheckRun
 
 
-def render_text(run: CheckRun, *, baseline: frozenset[str] | None = None, strict: bool = False) -> str:
+def render_text(
+    run: CheckRun, words: FormatWords, *, baseline: frozenset[str] | None = None, strict: bool = False
+) -> str:
+    say = words.text
     lines = [
-        f"535-check check: level {run.level}, seed {run.seed}, ruleset {run.ruleset.label()}",
+        say("head", level=run.level, seed=run.seed, ruleset=run.ruleset.label()),
         f"  spec {run.spec_path}",
         f"  engine {run.engine}",
         f"  rules {engine_note(run.ruleset)}",
@@ -66,7 +70,7 @@ def render_text(run: CheckRun, *, baseline: frozenset[str] | None = None, strict
             row[-1],
         ]
         lines.append("  ".join(cells).rstrip())
-    lines += ["", summary_line(run, baseline)]
+    lines += ["", summary_line(run, baseline, words)]
     skipped = run.skipped
     if skipped:
         lines += ["", "Skipped:"]
@@ -78,7 +82,7 @@ def render_text(run: CheckRun, *, baseline: frozenset[str] | None = None, strict
         lines += ["", "Failures:"]
         for r in run.results:
             if r.error is not None:
-                where = "in the engine under check" if r.error.in_engine else "in the check"
+                where = say("in_engine") if r.error.in_engine else say("in_check")
                 lines.append(f"  [{r.name}] ERROR {where}: {_one_line(r.error.message)}")
                 continue
             for f in r.failures:
@@ -95,13 +99,13 @@ def render_text(run: CheckRun, *, baseline: frozenset[str] | None = None, strict
     if findings:
         new = {n.id for n in run.new_findings(baseline)}
         kinds = Counter(finding.kind for finding in findings)
-        by_kind = ", ".join(kind_count(n, kind) for kind, n in sorted(kinds.items()))
+        by_kind = ", ".join(kind_count(n, kind, words) for kind, n in sorted(kinds.items()))
         lines += ["", f"Findings ({by_kind}{f'; {len(new)} new' if baseline is not None else ''}):"]
         for finding in findings:
             mark = " [new]" if baseline is not None and finding.id in new else ""
             lines.append(f"  {finding.id} ({finding.kind}){mark}: {_one_line(finding.title)}")
-    discovered = discovery_lines(run)
+    discovered = discovery_lines(run, words)
     if discovered:
         lines += ["", *discovered]
-    lines += ["", verdict(run, baseline=baseline, strict=strict)]
+    lines += ["", verdict(run, baseline=baseline, strict=strict, words=words)]
     return "\n".join(lines) + "\n"

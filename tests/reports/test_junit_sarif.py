@@ -29,6 +29,7 @@ from five35.reports.check_formats import (
     summary_line,
 )
 from five35.spec import load_spec
+from five35.spec.words import embedded_words
 
 SPEC = load_spec()
 
@@ -528,7 +529,7 @@ def test_the_summaries_count_and_show_the_checks_a_level_does_not_run() -> None:
         CheckResult("divergence", "Divergence", 0.0, skipped="not run at level quick"),
         CheckResult("dead_clauses", "Dead clauses", 0.0, skipped="not run at level quick"),
     )
-    assert summary_line(run, None).endswith("; 2 checks not run at level quick.")
+    assert summary_line(run, None, embedded_words().formats).endswith("; 2 checks not run at level quick.")
     summary = render_markdown_summary(Rendering(run, spec=SPEC))
     assert "| divergence | skipped: not run at level quick | 0 |" in summary
     assert "| graphs.beats | ok | 5 |" in summary

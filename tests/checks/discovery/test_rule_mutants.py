@@ -28,7 +28,7 @@ from five35.engine.simulate import EndlessPlay
 from five35.reports.check_formats.common import tally_lines
 from five35.spec import Ruleset, embedded_spec, embedded_spec_path, load_spec
 from five35.spec.lang.syntax import parse, unparse
-from five35.spec.words import words_of
+from five35.spec.words import embedded_words, words_of
 from five35.spec.words_model import WORDS_SUFFIX
 
 BUDGET = Budget(matches=2, invariant_matches=1, rlimit=20_000_000)
@@ -244,7 +244,7 @@ def test_the_text_output_counts_the_mutants_per_operator_and_per_rule_and_names_
 ) -> None:
     result = quick
     assert result.tally is not None
-    lines = tally_lines(result.tally)
+    lines = tally_lines(result.tally, embedded_words().formats)
     assert lines[0] == f"Mutants of the rules: {result.tally.generated:,} generated, 2 classified."
     assert lines.index("  per operator:") < lines.index("  per rule:")
     for rule, _ in result.tally.per_rule:
