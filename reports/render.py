@@ -105,6 +105,7 @@ def _context(data: Mapping[str, Any], words: PageWords) -> dict[str, Any]:
                     else words.charts("games_changed"),
                     f"impact-{q['id']}-{n}",
                     row["per_players"],
+                    words.charts,
                 )
             )
             for n, row in enumerate(q["impacts"])

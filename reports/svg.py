@@ -7,6 +7,8 @@ import math
 from collections.abc import Mapping, Sequence
 from html import escape
 
+from ..spec.words_model import Sentences
+
 PALETTE = ("#3465a4", "#f57900", "#4e9a06", "#75507b", "#c4a000", "#cc0000", "#06989a", "#555753")
 FONT = 'font-family="sans-serif"'
 
@@ -61,6 +63,7 @@ def grouped_bars(
     chart_id: str,
     categories: Sequence[str],
     series: Sequence[tuple[str, Sequence[Cell | None]]],
+    say: Sentences,
     *,
     percent: bool = False,
     reference: Sequence[float | None] | None = None,
@@ -105,7 +108,7 @@ def grouped_bars(
             value, lo, hi = cell
             h = value * scale
             shown = (lambda v: f"{v:.1%}") if percent else _n
-            text = f"{shown(value)} (95% interval {shown(lo)} to {shown(hi)})"
+            text = say("interval", value=shown(value), low=shown(lo), high=shown(hi))
             out.append(
                 f'<rect x="{_n(x)}" y="{_n(bottom - h)}" width="{_n(bar_w - 2)}" height="{_n(h)}" '
                 f'fill="{PALETTE[s % len(PALETTE)]}">'
@@ -174,7 +177,9 @@ def stacked_shares(
     return "\n".join(out)
 
 
-def impact_bars(title: str, chart_id: str, per_players: Mapping[str, Mapping[str, float]]) -> str:
+def impact_bars(
+    title: str, chart_id: str, per_players: Mapping[str, Mapping[str, float]], say: Sentences
+) -> str:
     """The share of affected games per player count, with its 95% interval as a whisker and the
     share written above the bar. A share of 0 is drawn as a visible baseline mark labelled 0%, so
     that it cannot be mistaken for a missing bar."""
@@ -195,10 +200,11 @@ def impact_bars(title: str, chart_id: str, per_players: Mapping[str, Mapping[str
         row = per_players[cat]
         x = left + 10 + c * 56
         h = scale * row["share"]
-        tip = (
-            f"<title>{escape(cat)} players: {row['share']:.1%} "
-            f"(95% interval {row['ci_low']:.1%} to {row['ci_high']:.1%})</title>"
+        players = say("players", players=escape(cat))
+        interval = say(
+            "interval", value=f"{row['share']:.1%}", low=f"{row['ci_low']:.1%}", high=f"{row['ci_high']:.1%}"
         )
+        tip = f"<title>{players}: {interval}</title>"
         if h < 2:
             # Zero (or nearly): a mark on the baseline, so that the bar is visibly zero.
             out.append(
@@ -220,7 +226,7 @@ def impact_bars(title: str, chart_id: str, per_players: Mapping[str, Mapping[str
         )
         out.append(
             f'<text x="{x + 15}" y="{bottom + 14}" text-anchor="middle" font-size="11" {FONT}>'
-            f"{escape(cat)} players</text>"
+            f"{players}</text>"
         )
     out.append("</svg>")
     return "\n".join(out)

@@ -100,6 +100,7 @@ def variant_view(
                     f"variant-{key}",
                     [say("players", players=p) for p in counts],
                     [(label, [r["cells"][i] for r in rows]) for i, label in enumerate(labels)],
+                    say,
                     percent=percent,
                     reference=reference,
                     reference_label=say("fair_share") if reference else "",

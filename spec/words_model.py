@@ -1388,6 +1388,7 @@ PAGE_BLANKS: Mapping[str, Mapping[str, frozenset[str]]] = {
         "trick_ends": frozenset(),
         "games_changed": frozenset(),
         "games_changed_under": frozenset({"reading"}),
+        "interval": frozenset({"value", "low", "high"}),
     },
     "outcomes": {
         "not_measured": frozenset(),

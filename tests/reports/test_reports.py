@@ -699,7 +699,7 @@ def test_every_chart_is_as_wide_as_its_title_and_a_zero_bar_shows() -> None:
     for width, title in charts:
         assert int(width) >= title_width(unescape(title)), title
     long_title = "Games changed: " + "a very long description of what was measured " * 3
-    svg = impact_bars(long_title, "x", {"2": {"share": 0.0, "ci_low": 0.0, "ci_high": 0.02}})
+    svg = impact_bars(long_title, "x", {"2": {"share": 0.0, "ci_low": 0.0, "ci_high": 0.02}}, PAGES.charts)
     assert f'width="{title_width(long_title)}"' in svg
     # a share of 0: a mark on the baseline, labelled 0%, not an invisible bar of height 0
     assert re.search(r'<rect class="zero" [^>]*height="2"', svg) and ">0%</text>" in svg
