@@ -329,7 +329,7 @@ def test_a_weakened_match_proof_fails_the_check(monkeypatch: pytest.MonkeyPatch)
     assert result.error is not None and not result.proved
     assert result.error.message == (
         "ValueError: liveness: the match proof bounds a match of 2 players by 40 rounds, but "
-        "spec/model.py's match_round_bound, taken as proved, says 39"
+        "spec/ruleset.py's match_round_bound, taken as proved, says 39"
     )
 
 
