@@ -17,7 +17,6 @@ decide what to do with them.
 from __future__ import annotations
 
 import re
-import string
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from functools import cache
@@ -83,6 +82,7 @@ from .words_model import (
     Wording,
     Words,
 )
+from .words_text import _blank_problems
 from .yaml_input import read_yaml
 
 
@@ -434,22 +434,6 @@ def _check_shape(path: Path, data: Any, lines: dict[Key, int]) -> None:
     )
     if error is not None:
         raise error
-
-
-def _blanks(text: str) -> list[str]:
-    return [name for _, name, _, _ in string.Formatter().parse(text) if name is not None]
-
-
-def _blank_problems(key: Key, text: str, allowed: frozenset[str]) -> Iterator[tuple[Key, str]]:
-    try:
-        names = _blanks(text)
-    except ValueError as exc:
-        yield key, f"has a broken blank ({exc}); write a literal brace as {{{{ or }}}}"
-        return
-    for name in names:
-        if name not in allowed:
-            known = ", ".join("{" + b + "}" for b in sorted(allowed)) or "none"
-            yield key, f"has the blank {{{name}}}, which five35 does not fill (blanks: {known})"
 
 
 def _own_problems(data: dict[str, Any]) -> Iterator[tuple[Key, str]]:
