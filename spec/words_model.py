@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .files import Key, nearest_line
+from .files import Key, embedded_spec_path, nearest_line
 from .words_model_checks import (
     CHECK_NAMES as CHECK_NAMES,
 )
@@ -165,6 +165,12 @@ from .words_text import (
 )
 
 WORDS_SUFFIX = ".words.yaml"
+
+
+def _embedded_words_path() -> Path:
+    embedded = embedded_spec_path()
+    return embedded.with_name(embedded.stem + WORDS_SUFFIX)
+
 
 #: The blanks each template may use; five35 fills exactly these.
 TEMPLATE_BLANKS: Mapping[str, frozenset[str]] = {

@@ -92,3 +92,8 @@ class TopicQuestionWords:
     title: str
     ask: Mapping[str, str]
     wording: Mapping[str, str]
+
+
+def _evidence_order(eid: str) -> tuple[int, str]:
+    digits = "".join(ch for ch in eid if ch.isdigit())
+    return (int(digits) if digits else 0, eid)
