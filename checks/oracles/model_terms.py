@@ -32,6 +32,20 @@ ACTION_NAMES = {LEAD: "lead", OVERWRITE: "overwrite", ADD: "add", PASS: "pass"}
 ACTION_CODES = {name: code for code, name in ACTION_NAMES.items()}
 ACTION_CODES = {name: code for code, name in ACTION_NAMES.items()}
 
+#: The table's numbers a symbolic model may leave free (Z3 integers in place of the spec's), by the
+#: names their Z3 integers take, each with the parameter it stands for and, for a parameter given
+#: per game size, the size: `Params.with_free` puts them in place.
+FREE_NUMBERS: Mapping[str, tuple[str, str | None]] = {
+    "copies_small": ("copies", "small_game"),
+    "copies_large": ("copies", "large_game"),
+    "set_close_small": ("set_closing_size", "small_game"),
+    "set_close_large": ("set_closing_size", "large_game"),
+    "run_close": ("run_closing_size", None),
+    "max_cards": ("max_cards_per_turn", None),
+    "min_set": ("min_set_size", None),
+    "min_run": ("min_run_size", None),
+}
+
 
 @dataclass(frozen=True, eq=False)
 class Params:
@@ -60,6 +74,16 @@ class Params:
     def with_values(self, **values: Any) -> Params:
         """These parameters with some values replaced (by Z3 terms, say)."""
         return replace(self, values={**self.values, **values})
+
+    def with_free(self, free: Mapping[str, Any]) -> Params:
+        """These parameters with every number of `FREE_NUMBERS` replaced by `free`'s (Z3 integers)."""
+        values: dict[str, Any] = {}
+        for name, (parameter, size) in FREE_NUMBERS.items():
+            if size is None:
+                values[parameter] = free[name]
+            else:
+                values.setdefault(parameter, {})[size] = free[name]
+        return self.with_values(**values)
 
     def with_players(self, low: int, high: int) -> Params:
         return replace(self, players_min=low, players_max=high)

@@ -12,6 +12,7 @@ from typing import Any
 import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
 
 from ...spec import Ruleset, Spec
+from ..oracles.model_terms import FREE_NUMBERS
 from ..oracles.z3model import CheckedSolver, Model, Params, Readings, Z3Alg, as_bool, loop_bounds
 from .labels import Label, ParameterPin, ReadingPin, Stated
 
@@ -40,31 +41,10 @@ class Tracked:
         self.solver.set("core.minimize", True)
         ints = {
             name: z3.Int(f"param.{name}")
-            for name in (
-                "copies_small",
-                "copies_large",
-                "set_close_small",
-                "set_close_large",
-                "run_close",
-                "max_cards",
-                "min_set",
-                "min_run",
-                "match_end",
-                "players_min",
-                "players_max",
-            )
+            for name in (*FREE_NUMBERS, "match_end", "players_min", "players_max")
         }
         points = {r: z3.Int(f"param.points.{r}") for r in rs.ranks}
-        params = Params.of(rs).with_values(
-            copies={"small_game": ints["copies_small"], "large_game": ints["copies_large"]},
-            set_closing_size={"small_game": ints["set_close_small"], "large_game": ints["set_close_large"]},
-            run_closing_size=ints["run_close"],
-            max_cards_per_turn=ints["max_cards"],
-            min_set_size=ints["min_set"],
-            min_run_size=ints["min_run"],
-            match_end_score=ints["match_end"],
-            points=points,
-        )
+        params = Params.of(rs).with_free(ints).with_values(match_end_score=ints["match_end"], points=points)
         self.ints = ints
         self.points = points
         names = {p: tuple(vp.readings) for p, vp in self.spec.variation_points.items()}

@@ -14,6 +14,7 @@ import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
 from ....spec import Ruleset, Spec
 from ....spec.ruleset import match_round_bound
 from ....spec.words_model import CheckWords
+from ...oracles.model_terms import FREE_NUMBERS
 from ...oracles.z3model import (
     ADD,
     CheckedSolver,
@@ -67,19 +68,8 @@ class Symbolic:
 def symbolic(spec: Spec, ruleset: Ruleset, rlimit: int) -> Symbolic:
     free = list(decision_points(spec))
     readings = Readings.symbolic(spec, "live.", fixed=dict(ruleset.reading_items), free=free)
-    v = {n: z3.Int(f"live.param.{n}") for n in ("cs", "cl", "ss", "sl", "rc", "mc", "ms", "mr")}
-    params = (
-        Params.of(ruleset)
-        .with_players(*SCHEMA_PLAYERS)
-        .with_values(
-            copies={"small_game": v["cs"], "large_game": v["cl"]},
-            set_closing_size={"small_game": v["ss"], "large_game": v["sl"]},
-            run_closing_size=v["rc"],
-            max_cards_per_turn=v["mc"],
-            min_set_size=v["ms"],
-            min_run_size=v["mr"],
-        )
-    )
+    v = {n: z3.Int(f"live.param.{n}") for n in FREE_NUMBERS}
+    params = Params.of(ruleset).with_players(*SCHEMA_PLAYERS).with_free(v)
     maxk = SCHEMA_MAX_CARDS[1]
     # The longest pile any table can hold: a set within the copies, a run within the ranks, plus a play.
     maxn = max(SCHEMA_COPIES[1], len(ruleset.ranks)) + maxk
@@ -87,12 +77,15 @@ def symbolic(spec: Spec, ruleset: Ruleset, rlimit: int) -> Symbolic:
     solver = model.solver(rlimit)
     solver.add(*readings.domain())
     solver.add(
-        *(z3.And(v[c] >= SCHEMA_COPIES[0], v[c] <= SCHEMA_COPIES[1]) for c in ("cs", "cl")),
-        z3.And(v["mc"] >= SCHEMA_MAX_CARDS[0], v["mc"] <= SCHEMA_MAX_CARDS[1]),
-        *(z3.And(v[m] >= 2, v[m] <= SCHEMA_SIZE) for m in ("ms", "mr")),
+        *(
+            z3.And(v[c] >= SCHEMA_COPIES[0], v[c] <= SCHEMA_COPIES[1])
+            for c in ("copies_small", "copies_large")
+        ),
+        z3.And(v["max_cards"] >= SCHEMA_MAX_CARDS[0], v["max_cards"] <= SCHEMA_MAX_CARDS[1]),
+        *(z3.And(v[m] >= 2, v[m] <= SCHEMA_SIZE) for m in ("min_set", "min_run")),
         # The loader's bounds: a closing size is never below its kind's least size.
-        *(z3.And(v[c] >= v["ms"], v[c] <= SCHEMA_SIZE) for c in ("ss", "sl")),
-        z3.And(v["rc"] >= v["mr"], v["rc"] <= SCHEMA_SIZE),
+        *(z3.And(v[c] >= v["min_set"], v[c] <= SCHEMA_SIZE) for c in ("set_close_small", "set_close_large")),
+        z3.And(v["run_close"] >= v["min_run"], v["run_close"] <= SCHEMA_SIZE),
     )
     combos = 1
     for p in free:
@@ -102,7 +95,7 @@ def symbolic(spec: Spec, ruleset: Ruleset, rlimit: int) -> Symbolic:
         for p, choice in readings.choice.items()
         if not isinstance(choice, str)
     )
-    return Symbolic(model, solver, v["mc"], combos, prefer)
+    return Symbolic(model, solver, v["max_cards"], combos, prefer)
 
 
 def _ask(solver: z3.Solver, bad: Any, prefer: Sequence[tuple[z3.ArithRef, int]] = ()) -> z3.ModelRef | None:
