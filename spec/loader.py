@@ -168,26 +168,16 @@ def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Spec:
         for cid, c in data["clauses"].items()
     }
     parameters = {
-        name: Parameter(
-            name=name,
-            value=p["value"],
-            cites=tuple(p["cites"]),
-            explain=p["explain"],
-            in_text=p.get("in_text", True),
-            evidence=tuple(p.get("evidence", ())),
-        )
+        name: Parameter(**_cited(name, p), value=p["value"], explain=p["explain"])
         for name, p in data["parameters"].items()
     }
     points = {
         name: VariationPoint(
-            name=name,
+            **_cited(name, v),
             question=v["question"],
-            cites=tuple(v["cites"]),
             listed={r: e["explain"] if isinstance(e, dict) else e for r, e in v["readings"].items()},
             default=v["default"],
             rationale=v["rationale"],
-            in_text=v.get("in_text", True),
-            evidence=tuple(v.get("evidence", ())),
             line=lines[("variation_points", name)],
             unimplemented=frozenset(
                 r for r, e in v["readings"].items() if isinstance(e, dict) and e.get("unimplemented", False)
@@ -216,6 +206,16 @@ def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Spec:
         embedded=_is_embedded(path),
         rulebook=book,
     )
+
+
+def _cited(name: str, raw: dict[str, Any]) -> dict[str, Any]:
+    """The fields of a parameter or variation point that `Cited` holds, from the spec file's entry."""
+    return {
+        "name": name,
+        "cites": tuple(raw["cites"]),
+        "in_text": raw.get("in_text", True),
+        "evidence": tuple(raw.get("evidence", ())),
+    }
 
 
 def _rule_of(raw: dict[str, Any], definition: RuleDef, book: Rulebook, raw_parameters: Any) -> Rule:

@@ -60,26 +60,29 @@ class Source:
 
 
 @dataclass(frozen=True)
-class Parameter:
+class Cited:
+    """What a parameter and a variation point both are: a named entry of the spec that cites its
+    clauses, and says whether the texts state it (`in_text`) and on what `evidence`."""
+
     name: str
-    value: Any
     cites: tuple[str, ...]
-    explain: str
     in_text: bool
     evidence: tuple[str, ...]
 
 
 @dataclass(frozen=True)
-class VariationPoint:
-    name: str
+class Parameter(Cited):
+    value: Any
+    explain: str
+
+
+@dataclass(frozen=True)
+class VariationPoint(Cited):
     question: str
-    cites: tuple[str, ...]
     #: Every reading the file lists, in its order, with its explanation: the proposals too.
     listed: Mapping[str, str]
     default: str
     rationale: str
-    in_text: bool
-    evidence: tuple[str, ...]
     line: int
     #: Readings the spec keeps as proposals (`unimplemented: true`): listed, never played.
     unimplemented: frozenset[str] = frozenset()
