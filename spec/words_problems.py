@@ -26,8 +26,11 @@ from .words_discovery import (
 from .words_model import (
     ALTERNATIVE_BLANKS,
     CHECK_SENTENCE_BLANKS,
+    FORMAT_BLANKS,
     LANGUAGES,
     NUMBER_BLANKS,
+    PAGE_BLANKS,
+    PLAIN_BLANKS,
     RULEBOOK_BLANKS,
     TEMPLATE_BLANKS,
     TOPIC_QUESTION_BLANKS,
@@ -35,7 +38,7 @@ from .words_model import (
     _embedded_words_path,
 )
 from .words_model_questions import _evidence_order
-from .words_report import _format_problems, _page_problems, _plain_problems
+from .words_report import _grouped_problems
 from .words_text import _blank_problems
 from .words_vectors import _vector_problems
 
@@ -135,15 +138,15 @@ def _own_problems(data: dict[str, Any]) -> Iterator[tuple[Key, str]]:
     yield from _interaction_problems(data.get("interactions"))
     yield from _mutation_problems(data.get("mutations", {}))
     yield from _rule_mutation_problems(data.get("rule_mutations"))
-    yield from _plain_problems(data["plain"])
+    yield from _grouped_problems("plain", data["plain"], PLAIN_BLANKS)
     for check, sentences in data["checks"]["sentences"].items():
         for name, text in sentences.items():
             yield from _blank_problems(
                 ("checks", "sentences", check, name), text, CHECK_SENTENCE_BLANKS[check][name]
             )
     yield from _vector_problems(data["vectors"])
-    yield from _page_problems(data["pages"])
-    yield from _format_problems(data["formats"])
+    yield from _grouped_problems("pages", data["pages"], PAGE_BLANKS)
+    yield from _grouped_problems("formats", data["formats"], FORMAT_BLANKS)
     owner: dict[str, str] = {}
     topic_owner: dict[str, str] = {}
     for qid, q in data["questions"].items():

@@ -8,8 +8,6 @@ from typing import Any
 
 from .files import Key
 from .words_model import (
-    FORMAT_BLANKS,
-    PAGE_BLANKS,
     PLAIN_BLANKS,
     FormatWords,
     KindNoun,
@@ -40,12 +38,6 @@ def _plain(section: Mapping[str, Any]) -> PlainWords:
     )
 
 
-def _plain_problems(section: Mapping[str, Any]) -> Iterator[tuple[Key, str]]:
-    for name, allowed in PLAIN_BLANKS.items():
-        for which, blanks in allowed.items():
-            yield from _blank_problems(("plain", name, which), section[name][which], blanks)
-
-
 # ---- the report pages' words ------------------------------------------------------------------
 
 
@@ -66,12 +58,6 @@ def _pages(section: Mapping[str, Any]) -> PageWords:
     )
 
 
-def _page_problems(section: Mapping[str, Any]) -> Iterator[tuple[Key, str]]:
-    for group, sentences in PAGE_BLANKS.items():
-        for name, allowed in sentences.items():
-            yield from _blank_problems(("pages", group, name), section[group][name], allowed)
-
-
 # ---- the CI formats' words --------------------------------------------------------------------
 
 
@@ -90,7 +76,11 @@ def _formats(section: Mapping[str, Any]) -> FormatWords:
     )
 
 
-def _format_problems(section: Mapping[str, Any]) -> Iterator[tuple[Key, str]]:
-    for group, sentences in FORMAT_BLANKS.items():
+def _grouped_problems(
+    part: str, section: Mapping[str, Any], blanks: Mapping[str, Mapping[str, frozenset[str]]]
+) -> Iterator[tuple[Key, str]]:
+    """The blank problems of a part of sentences in groups (`plain`, `pages`, `formats`): each
+    sentence `blanks` names, against the blanks it allows."""
+    for group, sentences in blanks.items():
         for name, allowed in sentences.items():
-            yield from _blank_problems(("formats", group, name), section[group][name], allowed)
+            yield from _blank_problems((part, group, name), section[group][name], allowed)
