@@ -30,7 +30,6 @@ KIND_CODES = {name: code for code, name in KIND_NAMES.items()}
 LEAD, OVERWRITE, ADD, PASS = 0, 1, 2, 3
 ACTION_NAMES = {LEAD: "lead", OVERWRITE: "overwrite", ADD: "add", PASS: "pass"}
 ACTION_CODES = {name: code for code, name in ACTION_NAMES.items()}
-ACTION_CODES = {name: code for code, name in ACTION_NAMES.items()}
 
 #: The table's numbers a symbolic model may leave free (Z3 integers in place of the spec's), by the
 #: names their Z3 integers take, each with the parameter it stands for and, for a parameter given
