@@ -18,13 +18,14 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from functools import cached_property
 from typing import Any, Literal, TypeVar
 
 from ..engine import Game, Move, Position, State, TrickEndReason
 from ..engine.engines import Engine
 from ..spec import Ruleset, Spec
 from ..spec.words import words_of
-from ..spec.words_model import CheckWords
+from ..spec.words_model import CheckWords, Words
 
 T = TypeVar("T")
 
@@ -526,6 +527,11 @@ class CheckContext:
         index, count = self.shard
         n = len(work)
         return list(work[index * n // count : (index + 1) * n // count])
+
+    @cached_property
+    def words(self) -> Words:
+        """The spec's words, looked up once for the whole run of a check and handed down from here."""
+        return words_of(self.spec)
 
 
 class ModelLimit(ValueError):

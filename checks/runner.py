@@ -44,7 +44,6 @@ from ..executor import Executor, LocalExecutor, describes_units
 from ..spec import Ruleset, Spec, other_game
 from ..spec.limits import MAX_FILE_BYTES, InputLimitError, load_json
 from ..spec.vocabulary import UnimplementedReading
-from ..spec.words import words_of
 from ..spec.words_model import CheckWords, Words
 from .findings import (
     DEFAULT_SOLVER_RLIMIT,
@@ -503,7 +502,7 @@ def _own(say: CheckWords, sentence: str, check: str) -> str:
 def _run_one(check: Check, ctx: CheckContext) -> CheckResult:
     """One check's result under the check's registered name and title, whatever it calls itself;
     a check that raises is a failure under that same name."""
-    words = words_of(ctx.spec)
+    words = ctx.words
     title = check_title(check, words)
     say = words.check("runner")
     if ctx.level not in check.levels:

@@ -492,7 +492,7 @@ def check_decisions(ctx: CheckContext) -> CheckResult:
     """One finding per declared engine decision, each with the smallest table where the engine and
     the other choice play differently (or the search said to find none)."""
     started = time.perf_counter()
-    words = words_of(ctx.spec)
+    words = ctx.words
     say = words.check(NAME)
     findings: list[Finding] = []
     notes: list[str] = []

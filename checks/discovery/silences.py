@@ -573,7 +573,7 @@ def check_mutants(ctx: CheckContext) -> CheckResult:
     names = mutants_for(ctx.level)
     found = discover(ctx.spec, ctx.ruleset, names, BUDGETS[ctx.level], ctx.seed)
     void = unexamined(ctx.ruleset, found)
-    words = words_of(ctx.spec)
+    words = ctx.words
     say = words.check(NAME)
     return CheckResult(
         name=NAME,

@@ -77,7 +77,7 @@ def run_all_checks(
     audit = next(c for c in CHECKS if c.name == "text_audit")
     if not any(r.name == audit.name for r in results):
         ctx = CheckContext(spec=spec, ruleset=ruleset, level=level, seed=seed)
-        results.append(replace(audit.run(ctx), name=audit.name, title=check_title(audit, words_of(spec))))
+        results.append(replace(audit.run(ctx), name=audit.name, title=check_title(audit, ctx.words)))
     return results, []
 
 
@@ -155,7 +155,13 @@ CHUNK = 50  # games per unit: small enough for a lively progress bar, large enou
 
 
 def _impact_plan(
-    spec: Spec, ruleset: Ruleset, games: int, seed: int, bots: Sequence[str], stats: bool = False
+    spec: Spec,
+    ruleset: Ruleset,
+    games: int,
+    seed: int,
+    bots: Sequence[str],
+    say: CheckWords,
+    stats: bool = False,
 ) -> tuple[list[Unit], Callable[[Sequence[Any]], dict[str, PointImpact]]]:
     """The units of the impact of every variation point, and what makes their results the impacts.
     With `stats`, each unit's result is (counts, the played games' Stats, their results)."""
@@ -176,7 +182,6 @@ def _impact_plan(
             for point, c in result.items():
                 per[point][players] = per[point][players].merge(c) if players in per[point] else c
         out = {}
-        say = words_of(spec).check("impact")
         for point, (_, (played, other)) in compared.items():
             method = describe_method(games, seed, bots, played, other, say)
             out[point] = PointImpact(
@@ -200,7 +205,7 @@ def estimate_all(
     """The impact of every variation point (its played reading against its first other reading),
     every point measured on the same games (one played game per seed, compared with every point's
     engine at every step)."""
-    units, finish = _impact_plan(spec, ruleset, games, seed, bots)
+    units, finish = _impact_plan(spec, ruleset, games, seed, bots, words_of(spec).check("impact"))
     return finish(_run_units(units, executor or LocalExecutor(jobs), progress))
 
 
@@ -349,12 +354,13 @@ def estimate_finding_impacts(
     jobs: int = 1,
     executor: Executor | None = None,
     alts: Mapping[str, Alternative] | None = None,
+    say: CheckWords | None = None,
 ) -> dict[str, PointImpact]:
     """Impact of the findings that neither carry one nor hang on a variation point: each finding's
     own `Alternative` (`alts`, by default `finding_alternatives`), over the same seeded games as the
     points' impacts (`impacts`, measured with the same `bots`). An alternative that compares what a
     point's impact compared already, or what another finding's does, is not played again: it shares
-    those games' counts."""
+    those games' counts. `say` is the impact check's words, when the caller has them already."""
     if alts is None:
         alts = finding_alternatives(spec, ruleset, results, impacts)
     known = _known(spec, ruleset, impacts, games, seed)
@@ -367,7 +373,7 @@ def estimate_finding_impacts(
         jobs,
         executor=executor,
         known=known,
-        say=words_of(spec).check("impact"),
+        say=say or words_of(spec).check("impact"),
     )
     return {
         fid: PointImpact(fid, alts[fid].labels[0], alts[fid].labels[1], impact, per)
@@ -544,9 +550,10 @@ def report_result(
     is a pure function of its arguments and results are used in the units' order: the report is the
     same for any executor."""
     run_on = executor or LocalExecutor(jobs)
+    say = words_of(spec).check("impact")
     # The impact units play the played rules' games; the variant comparison of those rules counts
     # the same games (same seeds, bots and seats), so it takes their Stats rather than replaying them.
-    impact_work, impacts_of = _impact_plan(spec, ruleset, games, seed, bots, stats=variants)
+    impact_work, impacts_of = _impact_plan(spec, ruleset, games, seed, bots, say, stats=variants)
     played: dict[int, list[Stats]] = {players: [] for players in dealable_counts(ruleset)}
     variant_work, variants_of = (
         _variant_plan(spec, ruleset, games, seed, bots, progress, played) if variants else ([], None)
@@ -583,7 +590,7 @@ def report_result(
         audit = next(c for c in CHECKS if c.name == "text_audit")
         if not any(r.name == audit.name for r in checked):
             ctx = CheckContext(spec=spec, ruleset=ruleset, level=level, seed=seed)
-            checked.append(replace(audit.run(ctx), name=audit.name, title=check_title(audit, words_of(spec))))
+            checked.append(replace(audit.run(ctx), name=audit.name, title=check_title(audit, ctx.words)))
     done = done[len(checks) :]
     impacts = impacts_of(done[: len(impact_work)])
     if variants:
@@ -591,7 +598,6 @@ def report_result(
             if args[2] in played:
                 played[args[2]].append(stats)
     compared = variants_of(done[len(impact_work) :]) if variants_of is not None else []
-    say = words_of(spec).check("impact")
     for players in player_counts(ruleset):
         try:
             ruleset.hand_size(players)
@@ -599,7 +605,7 @@ def report_result(
             notes = (*notes, say("undealable", players=players, error=exc))
     alts = finding_alternatives(spec, ruleset, checked, impacts)
     finding_impacts = estimate_finding_impacts(
-        spec, ruleset, checked, impacts, games, seed, bots, jobs, executor=run_on, alts=alts
+        spec, ruleset, checked, impacts, games, seed, bots, jobs, executor=run_on, alts=alts, say=say
     )
     findings = review(spec, ruleset, checked, impacts, finding_impacts)
     questions, standalone = form_questions(spec, ruleset, findings, impacts)

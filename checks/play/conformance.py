@@ -40,7 +40,6 @@ from ...engine import PASS, Game, Move, Pile, RoundEnd, State, TrickEnd
 from ...engine.engines import Engine
 from ...spec import Ruleset
 from ...spec.vocabulary import Vocabulary
-from ...spec.words import words_of
 from ...spec.words_model import CheckWords
 from ..findings import CheckContext, CheckResult, Failure, Witness
 from ..hypothesis_env import hypothesis_settings, private_hypothesis_home
@@ -587,7 +586,7 @@ def check_conformance(ctx: CheckContext) -> CheckResult:
     by_sweep: dict[tuple[str, str], list[Disagreement]] = {}
     for d in found:
         by_sweep.setdefault((d.sweep, d.kind), []).append(d)
-    say = words_of(ctx.spec).check(NAME)
+    say = ctx.words.check(NAME)
     for (_, _), group in sorted(by_sweep.items()):
         failures.append(to_failure(ctx, min(group, key=Disagreement.key), len(group), say))
     failures.sort(key=lambda f: (f.witness.cards if f.witness else 0, f.message))

@@ -35,7 +35,6 @@ from ...engine.engines import Engine
 from ...engine.state import Event, TrickEnd
 from ...spec import Ruleset, Spec, SpecError
 from ...spec.vocabulary import Vocabulary
-from ...spec.words import words_of
 from ...spec.words_model import CheckWords
 from ..findings import (
     CheckContext,
@@ -160,7 +159,7 @@ def _side_by_side(
     """The graph checks' subjects, at the smallest table: for every combination of the readings of
     `points`, the ruleset, the spec's rules, the engine under check, and the label messages name it by."""
     players = max(ctx.ruleset.players_min, 2)
-    words = words_of(ctx.spec)
+    words = ctx.words
     under_check, oracles = words.check("graphs")("under_check"), words.check("oracles")
     for rs in variants(ctx.spec, ctx.ruleset, points, all_combinations=True):
         rules = SpecRules(rs, players, oracles)
@@ -171,7 +170,7 @@ def check_succession(ctx: CheckContext) -> CheckResult:
     """(a) The rank-succession graph per reading: the engine's against the spec's."""
     require_readings(ctx)
     started = time.perf_counter()
-    say = words_of(ctx.spec).check("graphs.succession")
+    say = ctx.words.check("graphs.succession")
     failures: list[Failure] = []
     notes: list[str] = []
     compared = 0
@@ -277,7 +276,7 @@ def check_beats(ctx: CheckContext) -> CheckResult:
     """(b) The beats graph per pile kind, size and reading: acyclic, the spec's, longest chain."""
     require_readings(ctx)
     started = time.perf_counter()
-    say = words_of(ctx.spec).check("graphs.beats")
+    say = ctx.words.check("graphs.beats")
     failures: list[Failure] = []
     findings: list[Finding] = []
     notes: list[str] = []
@@ -542,7 +541,7 @@ def _start(game: Engine, deal: Deal) -> State | None:
 def check_endgames(ctx: CheckContext) -> CheckResult:
     """(c) Exhaustive state graphs of small endgames per reading, every invariant on every move."""
     require_readings(ctx)
-    words = words_of(ctx.spec)
+    words = ctx.words
     say, under_check = words.check("graphs.endgames"), words.check("graphs")("under_check")
     oracles = words.check("oracles")
     invariants = words.check("invariants")

@@ -13,7 +13,6 @@ from typing import Any
 
 from ...engine.interpreter import SpecEngine
 from ...engine.state import Event, Move, Position, State
-from ...spec.words import words_of
 from ...spec.words_model import CheckWords
 from ..findings import CheckContext, CheckResult, Failure, Witness
 
@@ -36,7 +35,7 @@ def _events(events: tuple[Event, ...]) -> list[dict[str, Any]]:
 
 def check_interpreter(ctx: CheckContext) -> CheckResult:
     ruleset = ctx.ruleset
-    say = words_of(ctx.spec).check("interpreter")
+    say = ctx.words.check("interpreter")
     if ctx.engine is SpecEngine:
         # Where the reference does not play the rules, the interpreter is the engine under check:
         # it would be compared with itself.

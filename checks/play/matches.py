@@ -382,7 +382,7 @@ def check_matches(ctx: CheckContext) -> CheckResult:
     budget = BUDGETS[ctx.level]
     machine = machine_for(ctx.spec, ctx.ruleset, ctx.engine, run_seed=ctx.seed)
     failures: list[Failure] = []
-    say = words_of(ctx.spec).check("invariants.matches")
+    say = ctx.words.check("invariants.matches")
     try:
         broken, _ = run_machine(machine, budget.examples, budget.steps)
     except ModelLimit:

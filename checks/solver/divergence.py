@@ -26,7 +26,6 @@ import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
 from ...engine import Move, Position
 from ...engine.engines import Engine
 from ...spec import Ruleset, Spec, SpecError, VariationPoint
-from ...spec.words import words_of
 from ...spec.words_model import CheckWords
 from ..findings import (
     CheckContext,
@@ -631,7 +630,7 @@ def point_witness(ctx: CheckContext, point: str, say: CheckWords) -> tuple[Witne
 def witnesses(ctx: CheckContext) -> tuple[list[tuple[str, Witness | None]], int]:
     out: list[tuple[str, Witness | None]] = []
     proofs = 0
-    say = words_of(ctx.spec).check(NAME)
+    say = ctx.words.check(NAME)
     for point in ctx.spec.variation_points:
         witness, queries = point_witness(ctx, point, say)
         proofs += queries
@@ -641,7 +640,7 @@ def witnesses(ctx: CheckContext) -> tuple[list[tuple[str, Witness | None]], int]
 
 def check_divergence(ctx: CheckContext) -> CheckResult:
     start = time.perf_counter()
-    say = words_of(ctx.spec).check(NAME)
+    say = ctx.words.check(NAME)
     if ctx.level == "quick":
         return CheckResult.noted(NAME, say.title, start, say("quick"))
     # Pure in the spec, ruleset and level -- and the engine, which deals for the first_leader witness.
@@ -679,7 +678,7 @@ def check_divergence(ctx: CheckContext) -> CheckResult:
                 readings=point_readings(ctx.spec, point),
                 witness=witness,
                 evidence=vp.evidence,
-                proposed_wording=proposal_for_point(ctx.spec, point),
+                proposed_wording=proposal_for_point(ctx.spec, ctx.words, point),
                 status=point_status(ctx.spec, ctx.ruleset, point),
             )
         )

@@ -17,7 +17,6 @@ from typing import Any
 import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
 
 from ...spec import Ruleset, Spec
-from ...spec.words import words_of
 from ...spec.words_model import Words
 from ..findings import (
     CheckContext,
@@ -434,7 +433,7 @@ def check_proofs(ctx: CheckContext) -> CheckResult:
     results, queries = memo_check(
         "proofs", ctx, lambda: run_proofs(ctx.spec, ctx.ruleset, ctx.level, ctx.solver_rlimit)
     )
-    words = words_of(ctx.spec)
+    words = ctx.words
     say = words.check(NAME)
     held = [r for r in results if not r.failing]
     findings = [to_finding(ctx.spec, ctx.ruleset, r, words) for r in results if r.failing]

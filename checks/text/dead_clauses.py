@@ -19,7 +19,6 @@ import z3  # type: ignore[import-untyped]  # z3-solver ships no type information
 
 from ...engine import Game
 from ...spec import Ruleset, Spec
-from ...spec.words import words_of
 from ...spec.words_model import CheckWords, Words
 from ..findings import (
     Alternative,
@@ -333,7 +332,7 @@ def to_finding(spec: Spec, ruleset: Ruleset, d: Dead, words: Words) -> Finding:
 
 def check_dead_clauses(ctx: CheckContext) -> CheckResult:
     start = time.perf_counter()
-    words = words_of(ctx.spec)
+    words = ctx.words
     say = words.check(NAME)
     if ctx.level == "quick":
         return CheckResult.noted(NAME, say.title, start, say("quick"))

@@ -54,8 +54,7 @@ def _alternative(words: Words, use: Use | None, ruleset: Ruleset, **blanks: str)
     return from_words(words, use.alternative.name, ruleset, scene=use.scene, blanks=blanks)
 
 
-def defect_findings(spec: Spec, ruleset: Ruleset) -> list[Finding]:
-    words = words_of(spec)
+def defect_findings(spec: Spec, ruleset: Ruleset, words: Words) -> list[Finding]:
     say = words.check(CHECK_NAME)
     out: list[Finding] = []
     for code, source in sorted(spec.sources.items()):
@@ -103,8 +102,7 @@ def _gap_severity(words: Words, subject: str) -> Severity:
     return Severity(use.severity) if use else Severity.MEDIUM
 
 
-def gap_findings(spec: Spec, ruleset: Ruleset) -> list[Finding]:
-    words = words_of(spec)
+def gap_findings(spec: Spec, ruleset: Ruleset, words: Words) -> list[Finding]:
     say = words.check(CHECK_NAME)
     out: list[Finding] = []
     # The blanks of a parameter's alternative (the point table's): the same for every parameter.
@@ -169,15 +167,14 @@ def gap_findings(spec: Spec, ruleset: Ruleset) -> list[Finding]:
                 variation_point=vp.name,
                 readings=point_readings(spec, vp.name),
                 evidence=vp.evidence,
-                proposed_wording=proposal_for_point(spec, vp.name),
+                proposed_wording=proposal_for_point(spec, words, vp.name),
                 status=point_status(spec, ruleset, vp.name),
             )
         )
     return out
 
 
-def mismatch_findings(spec: Spec, ruleset: Ruleset) -> list[Finding]:
-    words = words_of(spec)
+def mismatch_findings(spec: Spec, ruleset: Ruleset, words: Words) -> list[Finding]:
     say = words.check(CHECK_NAME)
     out: list[Finding] = []
     for m in words.mismatches:
@@ -243,10 +240,11 @@ def with_scene(finding: Finding, engine: EngineFactory = Game) -> Finding:
 
 def text_audit(spec: Spec, ruleset: Ruleset, engine: EngineFactory = Game) -> tuple[Finding, ...]:
     """Every text finding, in a stable order: defects, gaps, mismatches."""
+    words = words_of(spec)
     found = (
-        *defect_findings(spec, ruleset),
-        *gap_findings(spec, ruleset),
-        *mismatch_findings(spec, ruleset),
+        *defect_findings(spec, ruleset, words),
+        *gap_findings(spec, ruleset, words),
+        *mismatch_findings(spec, ruleset, words),
     )
     return tuple(with_scene(f, engine) for f in found)
 
@@ -255,7 +253,7 @@ def check_text_audit(ctx: CheckContext) -> CheckResult:
     """The text audit as a check for the runner."""
     start = time.perf_counter()
     findings = text_audit(ctx.spec, ctx.ruleset, ctx.engine)
-    words = words_of(ctx.spec)
+    words = ctx.words
     say = words.check(CHECK_NAME)
     return CheckResult(
         name=CHECK_NAME,
@@ -277,13 +275,13 @@ def check_text_audit(ctx: CheckContext) -> CheckResult:
     )
 
 
-def proposal_for_point(spec: Spec, point: str) -> str | None:
+def proposal_for_point(spec: Spec, words: Words, point: str) -> str | None:
     """A rulebook sentence that settles variation point `point`: the words file's, else the
     default reading's own explanation."""
     vp = spec.variation_points.get(point)
     if vp is None:
         return None
-    return words_of(spec).wording(point) or vp.readings[vp.default]
+    return words.wording(point) or vp.readings[vp.default]
 
 
 def points_by_value(ranks: tuple[int, ...], points: dict[int, int]) -> str:

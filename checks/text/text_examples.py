@@ -17,7 +17,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ...spec import Ruleset, Spec
-from ...spec.words import words_of
 from ...spec.words_model import Words
 from ..findings import (
     CheckContext,
@@ -179,7 +178,7 @@ def check_text_examples(ctx: CheckContext) -> CheckResult:
         ctx,
         lambda: text_conflicts(ctx.spec, ctx.ruleset, ctx.solver_rlimit, ctx.level != "quick"),
     )
-    words = words_of(ctx.spec)
+    words = ctx.words
     say = words.check(NAME)
     return CheckResult.noted(
         NAME,

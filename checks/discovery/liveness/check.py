@@ -217,7 +217,7 @@ def check_liveness(ctx: CheckContext) -> CheckResult:
     MODEL_VOCABULARY.require_ruleset(ctx.ruleset)
     MODEL_VOCABULARY.require_spec(ctx.spec)
     started = time.perf_counter()
-    all_words = words_of(ctx.spec)
+    all_words = ctx.words
     say = all_words.check(NAME)
     words = all_words.liveness
     key = ("liveness", spec_digest(ctx.spec), ctx.ruleset, ctx.level, ctx.seed, ctx.solver_rlimit)

@@ -138,7 +138,7 @@ def check_rule_mutants(ctx: CheckContext) -> CheckResult:
     rule_order = tuple(r.id for r in ctx.ruleset.rules)
     return CheckResult(
         name=NAME,
-        title=words_of(ctx.spec).check(NAME).title,
+        title=ctx.words.check(NAME).title,
         seconds=time.perf_counter() - started,
         mutants=len(verdicts),
         proofs=sum(1 for v in verdicts if v.verdict == "equivalent"),

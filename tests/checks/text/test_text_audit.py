@@ -153,7 +153,7 @@ def test_check_text_audit_is_a_check(spec: Spec) -> None:
 
 def test_every_variation_point_has_a_proposed_sentence(spec: Spec) -> None:
     for point in spec.variation_points:
-        sentence = proposal_for_point(spec, point)
+        sentence = proposal_for_point(spec, words_of(spec), point)
         assert sentence and sentence.endswith("."), point
 
 
