@@ -151,6 +151,9 @@ class Witness:
     #: The moves a scene asks about, in order: each side's outcome records what one leads to under
     #: `asked_key(move)`. Not in the JSON (the keys are); the report tells the moves from these.
     asked: tuple[Move, ...] = ()
+    #: The moves each outcome names (by the outcome's key), typed: the JSON writes them as text
+    #: ("add 4,5"), and the report words these rather than read a move back from its text.
+    moves: Mapping[str, OutcomeMoves] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -160,6 +163,17 @@ class Witness:
             "cards": self.cards,
             "position": self.position.to_json() if self.position else None,
         }
+
+
+@dataclass(frozen=True)
+class OutcomeMoves:
+    """The moves one outcome of a witness names: `move`, the move a side is asked about (with
+    whether it is legal); `played`, the move played before what the outcome records; `legal`, the
+    moves the side allows, in the order its `legal_moves` lists them."""
+
+    move: Move | None = None
+    played: Move | None = None
+    legal: tuple[Move, ...] = ()
 
 
 def asked_key(move: Move) -> str:
@@ -280,6 +294,21 @@ class Impact:
 
 
 @dataclass(frozen=True)
+class DeadPart:
+    """What a dead-clause finding says never happens, for the report to word in its own terms: the
+    dead_clauses check's sentence `says` with its `blanks`, whose blank {only} names `only_under`,
+    the readings the part exists under only."""
+
+    says: str
+    blanks: Mapping[str, int]
+    only_under: tuple[ReadingRef, ...] = ()
+
+    def words(self, say: CheckWords, only: str) -> str:
+        """The part in `say`'s words, with `only` for the readings it exists under only."""
+        return say(self.says, **self.blanks, only=only)
+
+
+@dataclass(frozen=True)
 class Finding:
     """One thing a rule designer should read, with everything needed to settle it."""
 
@@ -311,6 +340,8 @@ class Finding:
     # The other checks that made a finding of the same id: a run keeps one finding per id, and a
     # check's count of findings names it too, so the appendix must say that both found it.
     also_by: tuple[str, ...] = ()
+    #: A dead clause's part, typed (the title names it in the check's words). Not in the JSON.
+    dead_part: DeadPart | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {

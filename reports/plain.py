@@ -12,14 +12,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ..checks.findings import Finding, FindingKind, ReadingRef, Side, Witness, asked_key
+from ..checks.findings import (
+    DeadPart,
+    Finding,
+    FindingKind,
+    OutcomeMoves,
+    ReadingRef,
+    Side,
+    Witness,
+    asked_key,
+)
 from ..engine import Move
 from ..spec import Ruleset, Spec
 from ..spec.words import questions_of, words_of
 from ..spec.words_model import PlainWords
-
-#: A move's actions, as the report's data writes them (`str(Move)`).
-_ACTIONS = ("lead", "overwrite", "add", "pass")
 
 
 def player(seat: Any) -> str:
@@ -35,18 +41,6 @@ def quoted(text: str) -> str:
     return f"\u2018{text}\u2019"
 
 
-def split_move(text: str) -> tuple[str, list[int]] | None:
-    """A move as the report's data writes it ("add 4,5", `str(Move)`): its action and cards, or None
-    for text that is no move (shown as it is)."""
-    action, _, rest = str(text).partition(" ")
-    if action not in _ACTIONS:
-        return None
-    try:
-        return action, [int(c) for c in rest.split(",") if c]
-    except ValueError:
-        return None
-
-
 def play_words(say: PlainWords, action: str, cards: Iterable[Any], infinitive: bool = False) -> str:
     """A move's action and cards as words: add 4,5 as "adds 4,5" (or "add 4,5"); an action that is
     no move's, as it is."""
@@ -54,13 +48,13 @@ def play_words(say: PlainWords, action: str, cards: Iterable[Any], infinitive: b
     return f"{table.get(action, action)} {cards_text(cards)}".strip()
 
 
-def move_words(say: PlainWords, text: str, infinitive: bool = False) -> str:
-    """A move as the witness's data writes it ("add 4,5", `str(Move)`) as words: "adds 4,5" (or
-    "add 4,5")."""
-    parsed = split_move(text)
-    if parsed is None:
-        return str(text)
-    return play_words(say, *parsed, infinitive=infinitive)
+def move_words(say: PlainWords, move: Move | None, shown: Any, infinitive: bool = False) -> str:
+    """A witness's move as words: "adds 4,5" (or "add 4,5"), from the move the witness carries
+    typed; what its data records where it carries none (no move: a side that does not play it), as
+    it is."""
+    if move is None:
+        return str(shown)
+    return play_words(say, move.action, move.cards, infinitive=infinitive)
 
 
 def pile_words(say: PlainWords, pile: Any) -> str:
@@ -85,9 +79,6 @@ class Plain:
                 for reading, explain in vp.listed.items():
                     shared = q.readings.get(reading, explain.rstrip("."))
                     self.labels[(point, reading)] = q.readings.get(f"{point}={reading}", shared)
-        self.by_reading: dict[str, str] = {}
-        for (_, reading), label in self.labels.items():
-            self.by_reading.setdefault(reading, label)
 
     # ---- names ---------------------------------------------------------------------------------
 
@@ -182,12 +173,9 @@ class Plain:
             return say("contradiction", text=text, players=players, literally=literally)
         if kind is FindingKind.DEAD_CLAUSE:
             where = say("dead_under", under=under) if under else say("dead_whatever")
-            part = (
-                finding.title.split(": ", 1)[1]
-                if ": " in finding.title
-                else say("dead_part", clauses=clauses)
-            )
-            return say("dead_clause", part=_capital(self._reading_names(part)), players=players, where=where)
+            part = self._dead_part(finding.check, finding.dead_part) if finding.dead_part else None
+            part = part or say("dead_part", clauses=clauses)
+            return say("dead_clause", part=_capital(part), players=players, where=where)
         if kind is FindingKind.MISMATCH:
             return self._mismatch(finding)
         if kind is FindingKind.DEFECT:
@@ -198,12 +186,17 @@ class Plain:
         # A gap: its title is plain ("Undefined: ...").
         return finding.title.replace("_", " ")
 
-    def _reading_names(self, text: str) -> str:
-        """A check's "(reading overflow)" as the reading's short name."""
-        out = text
-        for reading, label in self.by_reading.items():
-            out = out.replace(f"(reading {reading})", self.say.findings("dead_reading", label=quoted(label)))
-        return out.rstrip(".")
+    def _dead_part(self, check: str, part: DeadPart) -> str:
+        """A dead clause's part in its check's words, the readings it exists under only by their
+        short names (the check's own words for a reading no question names)."""
+        say = self.words.check(check)
+        only = " ".join(
+            self.say.findings("dead_reading", label=quoted(self.labels[(r.point, r.reading)]))
+            if (r.point, r.reading) in self.labels
+            else say("only_reading", reading=r.reading)
+            for r in part.only_under
+        )
+        return part.words(say, only)
 
     def _mismatch(self, finding: Finding) -> str:
         clause = self.spec.clauses.get(finding.clauses[0]) if finding.clauses else None
@@ -248,7 +241,7 @@ class Plain:
         told = [
             {
                 "label": self.side(str(key), point, by_label),
-                "words": _outcome(say, value, mover, witness.asked),
+                "words": _outcome(say, value, mover, witness.asked, witness.moves.get(str(key))),
             }
             for key, value in witness.outcomes.items()
         ]
@@ -363,16 +356,22 @@ def _after(say: PlainWords, value: Any, mover: Any) -> str:
     return "; ".join(parts)
 
 
-def _outcome(say: PlainWords, value: Any, mover: Any, asked: Sequence[Move] = ()) -> str:
-    """What happens under one side: the recorded move and its result, in words."""
+def _outcome(
+    say: PlainWords, value: Any, mover: Any, asked: Sequence[Move] = (), moves: OutcomeMoves | None = None
+) -> str:
+    """What happens under one side: the recorded move and its result, in words (`moves`: the
+    moves the outcome names, typed)."""
     scenes = say.scenes
+    moves = moves or OutcomeMoves()
     if not isinstance(value, Mapping):
         return scenes("yes") if value is True else scenes("no") if value is False else str(value)
     if "move" in value and "legal" in value:
         who = _capital(player(mover) if mover is not None else scenes("the_player"))
         if not value["legal"]:
-            return scenes("may_not", who=who, move=move_words(say, str(value["move"]), infinitive=True))
-        text = scenes("moves", who=who, move=move_words(say, str(value["move"])))
+            return scenes(
+                "may_not", who=who, move=move_words(say, moves.move, value["move"], infinitive=True)
+            )
+        text = scenes("moves", who=who, move=move_words(say, moves.move, value["move"]))
         ends = value.get("trick_end") or []
         if ends:
             winner = value.get("winner")
@@ -403,7 +402,7 @@ def _outcome(say: PlainWords, value: Any, mover: Any, asked: Sequence[Move] = ()
     if "set_closes_at" in value:
         parts.append(scenes("set_closes", size=value["set_closes_at"]))
     if "played" in value:
-        move = move_words(say, str(value["played"]))
+        move = move_words(say, moves.played, value["played"])
         parts.append(scenes("after_played", who=who, move=move, after=_after(say, value, mover)))
     for asked_move in dict.fromkeys(asked):
         key = asked_key(asked_move)
@@ -413,9 +412,11 @@ def _outcome(say: PlainWords, value: Any, mover: Any, asked: Sequence[Move] = ()
     if "next_to_move" in value and "played" not in value:
         parts.append(scenes("moves_next", player=player(value["next_to_move"])))
     if not parts and "legal_moves" in value:
-        moves = value["legal_moves"]
-        if isinstance(moves, list):
-            allowed = "; ".join(move_words(say, m) for m in moves) or scenes("nothing")
+        listed = value["legal_moves"]
+        if isinstance(listed, list):
+            typed = moves.legal or [None] * len(listed)
+            allowed = "; ".join(move_words(say, m, s) for m, s in zip(typed, listed, strict=True))
+            allowed = allowed or scenes("nothing")
             parts.append(scenes("allowed", moves=allowed))
     text = "; ".join(parts) if parts else scenes("nothing_changes")
     return _capital(text) + "."

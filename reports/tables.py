@@ -15,7 +15,10 @@ from typing import Any
 from markupsafe import Markup
 
 from ..spec.words_model import PageWords
-from .plain import player, quoted, split_move
+from .plain import player, quoted
+
+#: A move's actions, as a witness's data writes them (`Move.to_json`).
+_ACTIONS = ("lead", "overwrite", "add", "pass")
 
 
 def _group(rank: int) -> str:
@@ -39,20 +42,16 @@ def cards_md(cards: Sequence[int], words: PageWords) -> str:
     return " ".join(f"[{int(c)}]" for c in cards) if cards else words.tables("no_cards")
 
 
-def move_html(text: str, words: PageWords) -> Markup:
-    parsed = split_move(text)
-    if parsed is None:
-        return Markup(escape(text))
-    action, cards = parsed
+def move_html(play: Mapping[str, Any], words: PageWords) -> Markup:
+    """A move of a witness's data (`{action, cards}`) with its cards as faces; what is no move, as
+    its data shows it."""
+    action, cards = str(play.get("action", "")), [int(c) for c in play.get("cards", [])]
+    if action not in _ACTIONS:
+        return Markup(escape(f"{action} {','.join(map(str, cards))}".strip()))
     return Markup(
         f'<span class="move"><span class="action">{action}</span> '
         f"{cards_html(cards, words) if cards else ''}</span>"
     )
-
-
-def _play_text(play: Mapping[str, Any]) -> str:
-    cards = ",".join(str(c) for c in play.get("cards", []))
-    return f"{play.get('action', '')} {cards}".strip()
 
 
 def _said(words: PageWords, which: str, /, **blanks: object) -> Markup:
@@ -99,8 +98,7 @@ def table_html(witness: Mapping[str, Any], words: PageWords) -> Markup:
     trick = sit.get("trick") or []
     if trick:
         plays = "".join(
-            f"<li>{player(t.get('player', 0)).capitalize()}: {move_html(_play_text(t), words)}</li>"
-            for t in trick
+            f"<li>{player(t.get('player', 0)).capitalize()}: {move_html(t, words)}</li>" for t in trick
         )
         parts.append(
             f'<div class="trick"><span class="label">{_said(words, "trick")}</span><ol>{plays}</ol></div>'
@@ -113,7 +111,7 @@ def table_html(witness: Mapping[str, Any], words: PageWords) -> Markup:
             for seat, hand in enumerate(position["hands"])
         ]
         dealt = "".join(f"<li>{hand}</li>" for hand in dealt_to)
-        moves = "".join(f"<li>{move_html(_play_text(m), words)}</li>" for m in position["moves"])
+        moves = "".join(f"<li>{move_html(m, words)}</li>" for m in position["moves"])
         leads = _said(words, "leads", round=int(position["round"]), leader=player(position["leader"]))
         parts.append(
             f'<details class="position"><summary>{_said(words, "set_up")}</summary>'

@@ -27,8 +27,8 @@ from ...spec import Ruleset, Spec, SpecError
 from ...spec.vocabulary import UnimplementedReading
 from ...spec.words import words_of
 from ...spec.words_model import CheckWords, SceneWords
-from ..findings import Alternative, EngineFactory, Scene, Witness, asked_key
-from .witnesses import moves_text, result_of, situation_of, state_cards
+from ..findings import Alternative, EngineFactory, OutcomeMoves, Scene, Witness, asked_key
+from .witnesses import moves_text, result_of, situation_of, sorted_moves, state_cards
 
 
 def _position(words: SceneWords) -> Position:
@@ -165,4 +165,8 @@ def scene_witness(alt: Alternative, engine: EngineFactory | None = None) -> Witn
         cards=state_cards(played, state),
         position=scene.position,
         asked=scene.then,
+        moves={
+            alt.labels[0]: OutcomeMoves(legal=sorted_moves(played.legal_moves(state))),
+            alt.labels[1]: OutcomeMoves(legal=sorted_moves(compared.legal_moves(state))),
+        },
     )

@@ -10,13 +10,13 @@ The scenes (scenes.py) describe their states with the same helpers.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ...engine import Move, Pile, Position, RoundEnd, State, TrickEnd
 from ...engine.engines import Engine
-from ..findings import Witness, table_situation
+from ..findings import OutcomeMoves, Witness, table_situation
 
 
 @dataclass
@@ -47,8 +47,13 @@ class RoundHistory:
         )
 
 
+def sorted_moves(moves: Iterable[Move]) -> tuple[Move, ...]:
+    """Moves in the order a witness lists them: by action, then cards."""
+    return tuple(sorted(moves, key=lambda m: (m.action, m.cards)))
+
+
 def moves_text(moves: Sequence[Move]) -> list[str]:
-    return [str(m) for m in sorted(moves, key=lambda m: (m.action, m.cards))]
+    return [str(m) for m in sorted_moves(moves)]
 
 
 def _pile_json(pile: Pile | None) -> dict[str, Any] | None:
@@ -201,6 +206,10 @@ def shrunk_witness(
             },
             cards=len(move.cards) + (state.pile.size if state.pile else 0),
             position=history.position(a, (state.to_move, move.cards)),
+            moves={
+                names[0]: OutcomeMoves(legal=sorted_moves(sa)),
+                names[1]: OutcomeMoves(legal=sorted_moves(sb)),
+            },
         )
     return None
 
@@ -259,6 +268,10 @@ def step_witness(
         outcomes={names[0]: out_a, names[1]: out_b},
         cards=state_cards(a, state),
         position=history.position(a),
+        moves={
+            names[0]: OutcomeMoves(played=move),
+            names[1]: OutcomeMoves(played=None if b_after is None else move),
+        },
     )
 
 

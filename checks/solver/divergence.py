@@ -32,6 +32,7 @@ from ..findings import (
     CheckResult,
     Finding,
     FindingKind,
+    OutcomeMoves,
     Severity,
     Witness,
     point_readings,
@@ -254,7 +255,9 @@ def describe_answer(answer: dict[str, Any], say: CheckWords) -> str:
     return say("becomes", kind=pile["kind"], cards=",".join(map(str, pile["cards"])))
 
 
-def legal_moves(model: Model, ruleset: Ruleset, sit: Situation, key: tuple[int, int, int]) -> list[str]:
+def legal_moves(
+    model: Model, ruleset: Ruleset, sit: Situation, key: tuple[int, int, int]
+) -> tuple[Move, ...]:
     """Every move the model allows the mover with the witness hand."""
     hand = sorted(sit.hand)
     moves: set[Move] = set()
@@ -266,7 +269,7 @@ def legal_moves(model: Model, ruleset: Ruleset, sit: Situation, key: tuple[int, 
                 )
     moves.add(Move("pass"))
     legal = [m for m in moves if model_answer(model, ruleset, sit, key, m)["legal"]]
-    return [str(m) for m in sorted(legal, key=lambda m: (m.action, len(m.cards), m.cards))]
+    return tuple(sorted(legal, key=lambda m: (m.action, len(m.cards), m.cards)))
 
 
 def witness_situation(ctx: CheckContext, found: Found) -> tuple[Situation, Move, tuple[int, int, int]]:
@@ -375,16 +378,19 @@ def play_witness(
     sit, move, key = witness_situation(ctx, found)
     players, pile = sit.players, sit.pile
     outcomes: dict[str, Any] = {}
+    moves: dict[str, OutcomeMoves] = {}
     for reading in ctx.spec.variation_points[point].playable:
         rs = ruleset_with(ctx, [*found.extra_readings.items(), (point, reading)])
         m = Model.concrete(rs)
         answer = model_answer(m, rs, sit, key, move)
+        legal = legal_moves(m, rs, sit, key)
         outcomes[reading] = {
             "move": str(move),
             "result": describe_answer(answer, say),
             **{k: v for k, v in answer.items() if k != "to_move"},
-            "legal_moves": legal_moves(m, rs, sit, key),
+            "legal_moves": [str(x) for x in legal],
         }
+        moves[reading] = OutcomeMoves(move=move, legal=legal)
     where = say("leading") if pile is None else say("facing", pile=pile)
     eight = say("opening_eight") if sit.opening_has_eight and pile is not None else ""
     needs = (
@@ -420,6 +426,7 @@ def play_witness(
         # the spare card in the mover's hand is none of it.
         cards=(pile.size if pile else 0) + len(move.cards),
         position=reached(ctx.engine(ruleset, players), sit),
+        moves=moves,
     )
 
 

@@ -24,8 +24,10 @@ from ..findings import (
     Alternative,
     CheckContext,
     CheckResult,
+    DeadPart,
     Finding,
     FindingKind,
+    ReadingRef,
     Severity,
     Status,
     Witness,
@@ -76,8 +78,12 @@ class Part:
     needs: Mapping[str, str] = field(default_factory=dict)  # readings its formula is stated with
     blanks: Mapping[str, int] = field(default_factory=dict)
 
+    def typed(self) -> DeadPart:
+        return DeadPart(self.says, self.blanks, tuple(ReadingRef(p, r) for p, r in self.fixed.items()))
+
     def title(self, say: CheckWords) -> str:
-        return say(self.says, **self.blanks)
+        only = " ".join(say("only_reading", reading=r) for r in self.fixed.values())
+        return self.typed().words(say, only)
 
     def reason(self, say: CheckWords) -> str:
         return say(f"{self.says}_reason", **self.blanks)
@@ -327,6 +333,7 @@ def to_finding(spec: Spec, ruleset: Ruleset, d: Dead, words: Words) -> Finding:
         if d.combo
         else Status.settled(ruleset.profile, ()),
         unsat_core=names(d.core),
+        dead_part=d.part.typed(),
     )
 
 
