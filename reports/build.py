@@ -23,8 +23,8 @@ from ..checks.impact.measure import COMES_UP_GAMES
 from ..checks.job.reviewed import ReportData, Reviewed
 from ..engine.engines import engine_note, reference_lacks
 from ..spec import Ruleset, Spec
-from ..spec.words import no_wording, words_of
-from ..spec.words_model import PageWords
+from ..spec.words import no_wording
+from ..spec.words_model import PageWords, Words
 from . import consistency
 from .at_table import seat_advantages, variant_json
 from .plain import Plain
@@ -107,7 +107,7 @@ DESIGNER_PROPERTIES = frozenset(
 EXPLORED_CHECK = "discovery.interactions"
 
 
-def _proved(spec: Spec, results: Sequence[CheckResult], pages: PageWords) -> list[dict[str, Any]]:
+def _proved(words: Words, results: Sequence[CheckResult]) -> list[dict[str, Any]]:
     """Every property the run's checks proved (the first of a name), in plain words, by check;
     `shown` marks the ones the report lists for a designer, `explored` the ones that hold on the
     plays explored and built (not proofs beyond them)."""
@@ -115,7 +115,7 @@ def _proved(spec: Spec, results: Sequence[CheckResult], pages: PageWords) -> lis
     for r in results:
         for p in r.proved:
             seen.setdefault(p.name, (r, p))
-    words = words_of(spec)
+    pages = words.pages
     return [
         {
             "name": p.name,
@@ -138,7 +138,7 @@ def _proved(spec: Spec, results: Sequence[CheckResult], pages: PageWords) -> lis
     ]
 
 
-def _settled(spec: Spec, results: Sequence[CheckResult]) -> list[dict[str, Any]]:
+def _settled(spec: Spec, words: Words, results: Sequence[CheckResult]) -> list[dict[str, Any]]:
     """Every candidate question the run's checks considered and a clause settles (the first of a
     candidate), with the clause in both texts, for a designer to read and disagree with. Changes
     that differ only in one number (the player count, the rank) and are settled by the same words
@@ -153,7 +153,12 @@ def _settled(spec: Spec, results: Sequence[CheckResult]) -> list[dict[str, Any]]
     out = []
     for members in groups.values():
         first = members[0]
-        entry = {**first.to_json(), "clauses": clause_list(spec, first.clauses), "numbers": [], "also": []}
+        entry = {
+            **first.to_json(),
+            "clauses": clause_list(spec, words, first.clauses),
+            "numbers": [],
+            "also": [],
+        }
         varying = _varying_number(members)
         if varying is not None:
             values = [_NUMBER.findall(m.change)[varying] for m in members]
@@ -163,7 +168,7 @@ def _settled(spec: Spec, results: Sequence[CheckResult]) -> list[dict[str, Any]]
             out.append(entry)
         else:
             out.extend(
-                {**m.to_json(), "clauses": clause_list(spec, m.clauses), "numbers": [], "also": []}
+                {**m.to_json(), "clauses": clause_list(spec, words, m.clauses), "numbers": [], "also": []}
                 for m in members
             )
     return out
@@ -297,7 +302,7 @@ def report_data(data: ReportData) -> dict[str, Any]:
         if qid not in shown and (words := plain.words.questions.get(qid)) is not None
     ]
     groups = standalone_groups(data.standalone, by_id)
-    proved = _proved(spec, data.results, pages)
+    proved = _proved(plain.words, data.results)
     discovery = _discovery(data.results, sections, questions, proved)
     verdict = plain_verdict(questions, failures, plain)
     technical = _technical_summary(questions, engine_notes, data.standalone, summary, failures, pages)
@@ -318,7 +323,7 @@ def report_data(data: ReportData) -> dict[str, Any]:
     used = {e["id"] for s in sections for e in s["evidence"] if e["id"]}
     used |= {e["id"] for q in questions for e in q["evidence"] if e["id"]}
     used_evidence = sorted(used, key=_evidence_key)
-    table = evidence_table(spec)
+    table = evidence_table(plain.words)
     variants = [variant_json(v, ruleset.readings, questions, plain) for v in data.variants]
     length = _match_length(variants, ruleset, plain)
     if length is not None:
@@ -363,7 +368,7 @@ def report_data(data: ReportData) -> dict[str, Any]:
         "proved": proved,
         # The headings of the appendix's tables of properties stated in one form (interactions).
         "proved_groups": dict(interactions.groups) if (interactions := plain.words.interactions) else {},
-        "settled": _settled(spec, data.results),
+        "settled": _settled(spec, plain.words, data.results),
         "questions": questions,
         "engine_notes": engine_notes,
         "rulebooks_also": rulebooks_also,

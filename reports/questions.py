@@ -313,8 +313,9 @@ def question_json(
     for parameter in q.words.parameters:
         if parameter in spec.parameters:
             evidence_ids += [e for e in spec.parameters[parameter].evidence if e not in evidence_ids]
+    table = evidence_table(plain.words)
     for r in members:
-        evidence_ids += [e for e in r.finding.evidence if e in evidence_table(spec) and e not in evidence_ids]
+        evidence_ids += [e for e in r.finding.evidence if e in table and e not in evidence_ids]
     # The example: the first table where the sides play differently and every side compared can
     # deal and reach it, else the first where they differ (a table where all play alike, or that
     # only one answer's deck can hold, shows little of the other).
@@ -347,7 +348,7 @@ def question_json(
         # checked against): what the "found by discovery" mark shows
         "found_by": sorted({r.finding.topic for r in members if r.finding.topic is not None}),
         "new": not (q.words.points or q.words.parameters or q.words.variants),
-        "clauses": clause_list(spec, _question_clauses(spec, q, members, ruleset)),
+        "clauses": clause_list(spec, plain.words, _question_clauses(spec, q, members, ruleset)),
         "readings": readings,
         "choice": _question_choice(spec, ruleset, q, readings, plain),
         "impact": None
@@ -367,7 +368,7 @@ def question_json(
         else next((row["against"] for row in impact_rows if row["subject"] == impact.subject), None),
         "wording_only": impact is not None and impact.wording_only,
         "impacts": impact_rows,
-        "evidence": evidence_list(spec, evidence_ids),
+        "evidence": evidence_list(plain.words, evidence_ids),
         "wording": {
             lang: q.words.wording(played, lang) for lang in LANGUAGES if q.words.wording(played, lang)
         },

@@ -10,22 +10,20 @@ from typing import Any
 from ..checks.findings import FINDING_KINDS, SEVERITIES, Finding, FindingKind
 from ..checks.job.reviewed import ImpactSource, PointImpact, Reviewed, WitnessSource
 from ..spec import Ruleset, Spec
-from ..spec.words import words_of
-from ..spec.words_model import Sentences
+from ..spec.words_model import Sentences, Words
 from .plain import Plain
 
 
-def evidence_table(spec: Spec) -> dict[str, dict[str, str]]:
-    """The outside evidence of the spec's words file: id -> {fact, source}."""
-    return {e.id: {"fact": e.fact, "source": e.source} for e in words_of(spec).evidence.values()}
+def evidence_table(words: Words) -> dict[str, dict[str, str]]:
+    """The outside evidence of a spec's words file: id -> {fact, source}."""
+    return {e.id: {"fact": e.fact, "source": e.source} for e in words.evidence.values()}
 
 
 #: The kinds discovery finds on its own (issue 13), in the order the report counts them.
 DISCOVERED_KINDS = (FindingKind.SILENCE, FindingKind.DECISION, FindingKind.LIVENESS)
 
 
-def clause_list(spec: Spec, ids: Sequence[str]) -> list[dict[str, Any]]:
-    words = words_of(spec)
+def clause_list(spec: Spec, words: Words, ids: Sequence[str]) -> list[dict[str, Any]]:
     out = []
     for cid in ids:
         clause = spec.clauses.get(cid)
@@ -40,9 +38,8 @@ def clause_list(spec: Spec, ids: Sequence[str]) -> list[dict[str, Any]]:
     return out
 
 
-def _repairs(spec: Spec, clauses: Sequence[str]) -> list[dict[str, str]]:
+def _repairs(words: Words, clauses: Sequence[str]) -> list[dict[str, str]]:
     """What the words file restores in a damaged or missing clause, per language."""
-    words = words_of(spec)
     return [
         {
             "clause": c,
@@ -105,8 +102,8 @@ def _readings(spec: Spec, ruleset: Ruleset, finding: Finding) -> list[dict[str, 
     return out
 
 
-def evidence_list(spec: Spec, items: Sequence[str]) -> list[dict[str, Any]]:
-    table = evidence_table(spec)
+def evidence_list(words: Words, items: Sequence[str]) -> list[dict[str, Any]]:
+    table = evidence_table(words)
     out: list[dict[str, Any]] = []
     for item in items:
         if item in table:
@@ -215,7 +212,7 @@ def section_json(spec: Spec, ruleset: Ruleset, r: Reviewed, plain: Plain) -> dic
         "scene": scene_json(plain, f) if f.witness else None,
         "scene_borrowed": r.witness_source is WitnessSource.POINT,
         "scene_about": f.alternative.scene.describe if f.alternative and f.alternative.scene else None,
-        "repairs": _repairs(spec, f.clauses),
+        "repairs": _repairs(plain.words, f.clauses),
         "kind": f.kind.value,
         "kind_words": plain.words.kinds[f.kind.value],
         "severity": f.severity.value,
@@ -227,7 +224,7 @@ def section_json(spec: Spec, ruleset: Ruleset, r: Reviewed, plain: Plain) -> dic
         "settled_by": None if f.status.is_open else f.status.to_json(),
         "variation_point": f.variation_point,
         "players": f.players,
-        "clauses": clause_list(spec, f.clauses),
+        "clauses": clause_list(spec, plain.words, f.clauses),
         "readings": _readings(spec, ruleset, f),
         "alternative": f.alternative.to_json() if f.alternative else None,
         "witness": f.witness.to_json() if f.witness else None,
@@ -235,7 +232,7 @@ def section_json(spec: Spec, ruleset: Ruleset, r: Reviewed, plain: Plain) -> dic
         "witness_note": _witness_note(r, say),
         "impact": impact,
         "impact_note": impact_note,
-        "evidence": evidence_list(spec, f.evidence),
+        "evidence": evidence_list(plain.words, f.evidence),
         "proposed_wording": f.proposed_wording or "",
         "profile_choice": _profile_choice(spec, ruleset, f.variation_point),
         "unsat_core": list(f.unsat_core),
