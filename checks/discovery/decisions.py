@@ -32,7 +32,7 @@ from ...engine.engines import Engine
 from ...engine.options import Option
 from ...spec import Ruleset, Spec, SpecError
 from ...spec.words import words_of
-from ...spec.words_model import DecisionWords
+from ...spec.words_model import CheckWords, DecisionWords
 from ..findings import (
     Alternative,
     CheckContext,
@@ -444,10 +444,15 @@ def variant_of(words_where: str, decision: DecisionWords) -> type[Game] | None:
 
 
 def decision_finding(
-    spec: Spec, ruleset: Ruleset, decision: DecisionWords, variant: type[Game] | None, found: Search | None
+    spec: Spec,
+    ruleset: Ruleset,
+    decision: DecisionWords,
+    variant: type[Game] | None,
+    found: Search | None,
+    say: CheckWords,
 ) -> Finding:
-    """The finding of one decision: its words, the two sides for the impact, and the witness."""
-    say = words_of(spec).check(NAME)
+    """The finding of one decision: its words, the two sides for the impact, and the witness
+    (`say`: the check's words, from its caller)."""
     detail = f"{decision.engine.words} {decision.why}"
     alternative = None
     if variant is None:
@@ -507,7 +512,7 @@ def check_decisions(ctx: CheckContext) -> CheckResult:
             notes.append(say("searched", decision=decision.id, size=size, tables=found.tables))
         else:
             notes.append(say("no_variant", decision=decision.id, reason=decision.reason))
-        findings.append(decision_finding(ctx.spec, ctx.ruleset, decision, variant, found))
+        findings.append(decision_finding(ctx.spec, ctx.ruleset, decision, variant, found, say))
     return CheckResult(
         name=NAME,
         title=say.title,

@@ -336,14 +336,14 @@ class Outcome:
         return self.trial.name
 
 
-def labels_of(spec: Spec) -> tuple[str, str]:
+def labels_of(words: Words) -> tuple[str, str]:
     """The two sides' labels a silence's witness and alternative carry (the words file's)."""
-    texts = words_of(spec).mutation_texts
+    texts = words.mutation_texts
     return (texts.engine, texts.mutant) if texts is not None else ("engine", "mutant")
 
 
 def classify(spec: Spec, ruleset: Ruleset, name: str, budget: Budget, seed: int) -> Outcome:
-    t = trial(ruleset, name, budget, seed, labels_of(spec))
+    t = trial(ruleset, name, budget, seed, labels_of(words_of(spec)))
     if not t.changed or (t.kill is None and t.witness is None):
         return Outcome(t, "equivalent")
     if t.kill is not None:
@@ -408,12 +408,11 @@ def discover(spec: Spec, ruleset: Ruleset, names: Sequence[str], budget: Budget,
 # ---- findings -----------------------------------------------------------------------------------
 
 
-def describe(spec: Spec, name: str) -> str:
+def describe(words: Words, name: str) -> str:
     """The mutant's description for a designer, from the words file's `mutations` section; a hook
     or operator the words file does not describe is named plainly (a house-rules words file may
     lack the section)."""
     info = MUTANTS[name].INFO
-    words = words_of(spec)
     family = words.mutations.get(info.hook)
     if family is None or info.operator not in family.operators:
         return name
@@ -432,8 +431,8 @@ def silence_finding(spec: Spec, ruleset: Ruleset, outcome: Outcome) -> Finding:
     words = words_of(spec)
     family = words.mutations.get(info.hook)
     texts = words.mutation_texts
-    description = describe(spec, outcome.name)
-    engine_label, mutant_label = labels_of(spec)
+    description = describe(words, outcome.name)
+    engine_label, mutant_label = labels_of(words)
     detail, method = description, outcome.name
     if texts is not None:
         found = texts.found.get(t.found_by, t.found_by)
@@ -489,7 +488,7 @@ def settled_of(
         out.append(
             SettledCandidate(
                 o.name,
-                describe(spec, o.name),
+                describe(words, o.name),
                 (kill.clause,),
                 kill.by,
                 quoted.states if quoted is not None else "",

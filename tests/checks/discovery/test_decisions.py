@@ -255,7 +255,9 @@ def test_a_decision_whose_choices_never_differ_is_reported_with_that_said() -> N
     decision = DECISIONS["run_first_card"]
     found = search(SPEC, ruleset, decision, SameAsGame, seed=535)
     assert found.witness is None
-    finding = decision_finding(SPEC, ruleset, decision, SameAsGame, found)
+    finding = decision_finding(
+        SPEC, ruleset, decision, SameAsGame, found, words_of(SPEC).check("discovery.decisions")
+    )
     assert "never play differently" in finding.detail and finding.alternative is not None
 
 
@@ -288,7 +290,14 @@ def test_a_witness_found_only_under_other_readings_names_them() -> None:
     found = search(SPEC, ruleset, decision, DECISION_VARIANTS[decision.variant or ""], seed=535)
     assert found.witness is not None and found.ruleset != ruleset
     assert found.witness.situation["needs_readings"] == {"eight_exemption": "whole_trick"}
-    finding = decision_finding(SPEC, ruleset, decision, DECISION_VARIANTS[decision.variant or ""], found)
+    finding = decision_finding(
+        SPEC,
+        ruleset,
+        decision,
+        DECISION_VARIANTS[decision.variant or ""],
+        found,
+        words_of(SPEC).check("discovery.decisions"),
+    )
     assert "only under eight_exemption=whole_trick" in finding.detail
     assert "no game simulated under them changes" in finding.detail
     # Under the rules as played the two choices part at once: an 8 added to the leader's pile.

@@ -234,7 +234,7 @@ def test_the_check_at_levels_quick_and_ci() -> None:
     assert killed and [c.candidate for c in ci.settled] == killed
     for c in ci.settled:
         [clause] = c.clauses
-        assert clause in SPEC.clauses and c.change == silences.describe(SPEC, c.candidate)
+        assert clause in SPEC.clauses and c.change == silences.describe(words_of(SPEC), c.candidate)
         assert "_" not in c.change and "_" not in c.found  # no ids in what a designer reads
         text = f"{SPEC.clauses[clause].de} {SPEC.clauses[clause].es}"
         # The quote is the source's own words (an ellipsis marks what it leaves out).
@@ -273,7 +273,7 @@ def test_every_mutant_is_described_by_the_words_file() -> None:
     for name, cls in MUTANTS.items():
         family = families[cls.INFO.hook]
         assert cls.INFO.operator in family.operators, name
-        assert "{" not in silences.describe(SPEC, name), name
+        assert "{" not in silences.describe(words_of(SPEC), name), name
         assert set(family.wording) == {"en", "de", "es"}
     texts = words_of(SPEC).mutation_texts
     assert texts is not None
