@@ -9,7 +9,6 @@ from typing import Any, cast
 
 from ....engine import Game
 from ....spec import Ruleset, SpecError
-from ....spec.words import words_of
 from ...findings import (
     CheckContext,
     CheckResult,
@@ -48,9 +47,9 @@ def _json(value: Any) -> Any:
 def check_interactions(ctx: CheckContext) -> CheckResult:
     started = time.perf_counter()
     spec, ruleset = ctx.spec, ctx.ruleset
-    words = words_of(spec).interactions
+    words = ctx.words.interactions
     if words is None:
-        raise SpecError(words_of(spec).where("interactions"), "the words file has no interactions section")
+        raise SpecError(ctx.words.where("interactions"), "the words file has no interactions section")
     # Registered reference_only: the runner gives it the reference engine (or a test its subclass).
     engine = cast(Callable[[Ruleset, int], Game], ctx.engine)
     found = search(spec, ruleset, engine=engine, level=ctx.level, seed=ctx.seed, at_once_words=words.at_once)
@@ -60,7 +59,7 @@ def check_interactions(ctx: CheckContext) -> CheckResult:
     settled: list[SettledCandidate] = []
     notes: list[str] = []
     counts: dict[str, int] = {}
-    say = words_of(spec).check(CHECK)
+    say = ctx.words.check(CHECK)
     scope = _scope(found, say)
     # Only what holds in the deals explored is claimed, and the scope says exactly that much.
     proved_scope = words.scope.format(
@@ -88,12 +87,12 @@ def check_interactions(ctx: CheckContext) -> CheckResult:
         c = v.candidate
         counts[v.status] = counts.get(v.status, 0) + 1
         blanks = {
-            "rules": _rule_names(spec, c.all_rules, say),
+            "rules": _rule_names(spec, ctx.words, c.all_rules, say),
             "moment": _moments(c.moments, say),
             "decisions": ", ".join(words.decisions.get(d, d.replace("_", " ")) for d in c.overlap),
             "plays": str(v.occurs),
             "differ": str(v.differ),
-            "reading": _reading_words(spec, v.meets_under.point, v.meets_under.reading)
+            "reading": _reading_words(spec, ctx.words, v.meets_under.point, v.meets_under.reading)
             if v.meets_under is not None
             else "",
         }
@@ -103,7 +102,7 @@ def check_interactions(ctx: CheckContext) -> CheckResult:
             elsewhere = ""
             if v.differs_under is not None and words.same_elsewhere and words.meets_order:
                 e = v.differs_under
-                changed = {**blanks, "reading": _reading_words(spec, e.point, e.reading)}
+                changed = {**blanks, "reading": _reading_words(spec, ctx.words, e.point, e.reading)}
                 elsewhere = " " + words.same_elsewhere.format(**changed)
                 elsewhere += " " + _order_words(spec, words, changed, e.trial)
             proved.append(

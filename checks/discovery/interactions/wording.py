@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 
 from ....spec import Spec
-from ....spec.words import words_of
-from ....spec.words_model import CheckWords, InteractionWords
+from ....spec.words_model import CheckWords, InteractionWords, Words
 from .step import _marker
 from .verdicts import Search, Verdict
 
@@ -29,9 +28,9 @@ def _markers_in(spec: Spec, clauses: Sequence[str], markers: Mapping[str, Sequen
     return " / ".join(_marker_list(spec, clauses, markers))
 
 
-def _reading_words(spec: Spec, point: str, reading: str) -> str:
+def _reading_words(spec: Spec, words: Words, point: str, reading: str) -> str:
     """A reading as the words file names it: its short name and its question's title."""
-    for q in words_of(spec).questions.values():
+    for q in words.questions.values():
         if point in q.points:
             label = q.readings.get(reading) or q.readings.get(f"{point}={reading}")
             if label:
@@ -64,11 +63,10 @@ def _scope(s: Search, say: CheckWords) -> str:
     )
 
 
-def _rule_names(spec: Spec, rules: Sequence[str], say: CheckWords) -> str:
+def _rule_names(spec: Spec, words: Words, rules: Sequence[str], say: CheckWords) -> str:
     """Rules by the words file's clause names where a rule is a clause by its own id; else by its
     name in `rule_mutations.rules`, else by the first clause it cites (a designer reads clauses, not
     the spec's rule ids; the order of the ranks is not 'the run' it cites first)."""
-    words = words_of(spec)
     named = words.rule_mutations.rules if words.rule_mutations is not None else {}
     by_id = {r.id: r for r in spec.rules}
     names: list[str] = []
