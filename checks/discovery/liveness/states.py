@@ -17,6 +17,7 @@ from ....engine.engines import Engine, make_engine, rules_apart
 from ....engine.state import RoundEnd, TrickEnd
 from ....spec import Ruleset, Spec, SpecError
 from ....spec.words import words_of
+from ....spec.words_model import Words
 from ...findings import Level
 from ...play.graphs import HAND_PICKED, PLAY_POINTS, Deal, seeded_deals, variants
 from .outcome import NAME, Outcome
@@ -64,10 +65,9 @@ def _state_rulesets(spec: Spec, ruleset: Ruleset, plan: StatePlan) -> list[Rules
     return out
 
 
-def varied_words(spec: Spec, ruleset: Ruleset, rulesets: Sequence[Ruleset]) -> str:
+def varied_words(spec: Spec, words: Words, ruleset: Ruleset, rulesets: Sequence[Ruleset]) -> str:
     """Which questions' answers `rulesets` change around `ruleset`, and which they leave (the
     words file's `liveness.tables.varied`; "" where it has none)."""
-    words = words_of(spec)
     template = words.liveness.tables.varied
     if not template:
         return ""
@@ -313,7 +313,8 @@ def every_deal_of(
     of alike deals once, the states of all of a table's deals searched together; a property one
     breaks goes into `failed` (as `states` records it). How many states, the scope's words, and the
     tables in a designer's words."""
-    words = words_of(spec).liveness.tables
+    all_words = words_of(spec)
+    words = all_words.liveness.tables
     states = 0
     scope: dict[Table, str] = {}
     plain: dict[Table, str] = {}
@@ -377,11 +378,8 @@ def every_deal_of(
         for t in tables
         if t in scope
     )
-    under = (
-        words.checked
-        if len(rulesets) == 1
-        else words.changed.format(count=len(rulesets), varied=varied_words(spec, ruleset, rulesets))
-    )
+    varied = varied_words(spec, all_words, ruleset, rulesets) if len(rulesets) > 1 else ""
+    under = words.checked if len(rulesets) == 1 else words.changed.format(count=len(rulesets), varied=varied)
     said = [plain[t] for t in tables if t in plain and t not in stopped]
     plain_tables = (words.plain_join.join(said) if said else "") if words.plain_table else ""
     return states, words.scope.format(rulesets=under, tables=joined, states=f"{states:,}"), plain_tables
@@ -400,6 +398,7 @@ def states(
 ) -> list[Outcome]:
     """The state properties over every state the small deals reach, played by `engine` (the check
     plays the reference; the tests plant bugs)."""
+    words = words_of(spec)
     plan = STATE_PLANS[level]
     rulesets = _state_rulesets(spec, ruleset, plan)
     deals = _deals(spec, ruleset, plan, seed)
@@ -441,7 +440,7 @@ def states(
         "states": f"{states:,}",
         "deals": str(len(explored_deals)),
         "rulesets": str(len(rulesets)),
-        "varied": varied_words(spec, ruleset, rulesets),
+        "varied": varied_words(spec, words, ruleset, rulesets),
         "tables": tables,
         "tables_plain": tables_plain,
     }
@@ -449,7 +448,7 @@ def states(
     for name, clauses in STATE_PROPERTIES.items():
         got = failed.get(name)
         if name == "trick.rank_falls" and not measured:
-            why = words_of(spec).check(NAME)("measure_otherwise")
+            why = words.check(NAME)("measure_otherwise")
             out.append(Outcome(name, "exhaustive", blanks, clauses, unasked=why))
             continue
         out.append(
