@@ -10,7 +10,7 @@ from dataclasses import replace
 from ...engine import Game
 from ...spec import Ruleset, Spec, SpecError
 from ...spec.words import questions_of, words_of
-from ...spec.words_model import LANGUAGES, QuestionWords, RuleWords, Wording, Words
+from ...spec.words_model import LANGUAGES, ImpactGrades, QuestionWords, RuleWords, Wording, Words
 from ..discovery.rules import TOPIC_PREFIX as RULE_TOPIC
 from ..findings import (
     FINDING_KINDS,
@@ -50,7 +50,7 @@ def assign(spec: Spec, ruleset: Ruleset, findings: Sequence[Finding]) -> dict[st
     """The question of every finding (by id), None for a finding that stands alone (the rule is
     in the module's docstring). A variant the words file names that checks/variants.py does not
     have is a SpecError naming its line."""
-    out = _words_owners(spec, ruleset, findings)
+    out = _words_owners(spec, words_of(spec), ruleset, findings)
     for q in gathered_questions(spec, ruleset, findings):
         for f in findings:
             if out[f.id] is None and f.topic in q.topics:
@@ -58,12 +58,13 @@ def assign(spec: Spec, ruleset: Ruleset, findings: Sequence[Finding]) -> dict[st
     return out
 
 
-def _words_owners(spec: Spec, ruleset: Ruleset, findings: Sequence[Finding]) -> dict[str, str | None]:
+def _words_owners(
+    spec: Spec, words: Words, ruleset: Ruleset, findings: Sequence[Finding]
+) -> dict[str, str | None]:
     """The question of the words file every finding belongs to, None where there is none."""
     questions = questions_of(spec)
     by_point = {p: q.id for q in questions for p in q.points}
     by_variant: dict[str, str] = {}
-    words = words_of(spec)
     for q in questions:
         for i, name in enumerate(q.variants):
             if name not in VARIANTS:
@@ -98,7 +99,7 @@ def gathered_questions(
     the first finding's own, when its check wrote one. A topic that is a hook with a family of
     mutants in the words file (`mutations`) takes that family's title, clauses and sentences."""
     words = words_of(spec)
-    owners = _words_owners(spec, ruleset, findings)
+    owners = _words_owners(spec, words, ruleset, findings)
     by_topic: dict[str, list[Finding]] = {}
     for f in findings:
         if f.topic is not None and owners[f.id] is None and f.kind.value in words.topic_questions:
@@ -114,7 +115,7 @@ def gathered_questions(
         family = words.mutations.get(topic)
         nearest = (*(family.clauses if family else ()), *(c for f in members for c in f.clauses))
         cited = next((c for c in nearest if c in spec.clauses), None)
-        blanks = {lang: _topic_blanks(spec, head, topic, cited, lang) for lang in LANGUAGES}
+        blanks = {lang: _topic_blanks(spec, words, head, topic, cited, lang) for lang in LANGUAGES}
         if family is not None:
             for lang in LANGUAGES:
                 blanks[lang]["title"] = family.title
@@ -152,9 +153,10 @@ def _rule_words(words: Words, topic: str) -> RuleWords | None:
     return words.rule_mutations.rules.get(topic.removeprefix(RULE_TOPIC))
 
 
-def _topic_blanks(spec: Spec, head: Finding, topic: str, cited: str | None, language: str) -> dict[str, str]:
+def _topic_blanks(
+    spec: Spec, words: Words, head: Finding, topic: str, cited: str | None, language: str
+) -> dict[str, str]:
     """The blanks of a gathered question's words in one language (TOPIC_QUESTION_BLANKS)."""
-    words = words_of(spec)
     if cited is None:
         clause = name = words.topic_no_clause.get(language, "")
     else:
@@ -327,7 +329,8 @@ def form_questions(
                 also=tuple(r.finding.id for r in also),
             )
         )
-    out = [replace(q, severity=_graded_severity(spec, q)) for q in out]
+    grades = words_of(spec).by_impact
+    out = [replace(q, severity=_graded_severity(grades, q)) for q in out]
 
     def rank(q: Question) -> tuple[int, int, float, int, float, int, int]:
         return (
@@ -367,13 +370,12 @@ def _also_checked(q: QuestionWords, r: Reviewed) -> bool:
     return declared and r.finding.kind is FindingKind.SILENCE and r.finding.topic in q.topics
 
 
-def _graded_severity(spec: Spec, q: Question) -> Severity:
+def _graded_severity(grades: ImpactGrades, q: Question) -> Severity:
     """A question's severity, checked against what its answer measurably changes (`_graded_by_share`),
     then against what it changes at the table where both readings were played to the end (the
     words file's `severities.by_outcome`): an answer that clearly changes the outcome takes its
     `clear` severity, one that changes nothing clearly at most `unclear_at_most`."""
-    severity = _graded_by_share(spec, q)
-    grades = words_of(spec).by_impact
+    severity = _graded_by_share(grades, q)
     outcome = q.impact.outcome if q.impact is not None else None
     if outcome is None or not outcome.per_players or grades.clear_outcome is None:
         return severity
@@ -383,14 +385,13 @@ def _graded_severity(spec: Spec, q: Question) -> Severity:
     return max(severity, cap, key=SEVERITIES.index)  # the less severe of the two
 
 
-def _graded_by_share(spec: Spec, q: Question) -> Severity:
+def _graded_by_share(grades: ImpactGrades, q: Question) -> Severity:
     """A question's severity, checked against the share of games its answer changes: one whose answer
     changed no simulated game (a share of 0) is low whatever its findings say; an engine decision or
     a silence whose answer changes most games at some player count (the words file's
     `severities.by_impact.high_share`) is high, one that changes some of them at least medium."""
     if q.impact is None:
         return q.severity
-    grades = words_of(spec).by_impact
     if q.impact.share == 0:
         return Severity.LOW
     if q.kind in (FindingKind.DECISION, FindingKind.SILENCE):

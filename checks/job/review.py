@@ -32,7 +32,7 @@ from dataclasses import replace
 
 from ...spec import Ruleset, Spec
 from ...spec.words import questions_of, words_of
-from ...spec.words_model import CheckWords, QuestionWords
+from ...spec.words_model import CheckWords, ImpactGrades, QuestionWords, Words
 from ..findings import (
     FINDING_KINDS,
     SEVERITIES,
@@ -57,12 +57,11 @@ def is_point_section(finding: Finding) -> bool:
     return finding.kind is FindingKind.AMBIGUITY and finding.variation_point is not None
 
 
-def severity_by_impact(spec: Spec, pi: PointImpact | None) -> Severity:
+def severity_by_impact(grades: ImpactGrades, pi: PointImpact | None) -> Severity:
     """How much a point matters at the table, by the words file's grades: high when it changes most
     games at some player count, low when it (nearly) never does."""
     if pi is None:
         return Severity.MEDIUM
-    grades = words_of(spec).by_impact
     top = max((row[1] for row in pi.impact.per_players.values()), default=0.0)
     if top < grades.low_share:
         return Severity.LOW
@@ -71,11 +70,13 @@ def severity_by_impact(spec: Spec, pi: PointImpact | None) -> Severity:
     return Severity.HIGH if top >= grades.high_share and not convention else Severity.MEDIUM
 
 
-def point_section(spec: Spec, ruleset: Ruleset, point: str, pi: PointImpact | None = None) -> Finding:
+def point_section(
+    spec: Spec, words: Words, ruleset: Ruleset, point: str, pi: PointImpact | None = None
+) -> Finding:
     """The section of a variation point no check reported on: the spec's own question and readings,
     its severity from the measured impact."""
     vp = spec.variation_points[point]
-    say = words_of(spec).check("oracles")
+    say = words.check("oracles")
     return Finding(
         id=f"vp.{point}",
         kind=FindingKind.AMBIGUITY,
@@ -83,7 +84,7 @@ def point_section(spec: Spec, ruleset: Ruleset, point: str, pi: PointImpact | No
         clauses=vp.cites,
         detail=say("section_detail", question=vp.question, default=vp.default, rationale=vp.rationale),
         check="spec",
-        severity=severity_by_impact(spec, pi),
+        severity=severity_by_impact(words.by_impact, pi),
         variation_point=point,
         readings=point_readings(spec, point),
         evidence=vp.evidence,
@@ -104,9 +105,10 @@ def collect_findings(
         for finding in result.findings:
             seen.setdefault(finding.id, finding)
     covered = {f.variation_point for f in seen.values() if is_point_section(f)}
+    words = words_of(spec)
     for point in spec.variation_points:
         if point not in covered:
-            section = point_section(spec, ruleset, point, (impacts or {}).get(point))
+            section = point_section(spec, words, ruleset, point, (impacts or {}).get(point))
             seen.setdefault(section.id, section)
     kinds = {k: i for i, k in enumerate(FINDING_KINDS)}
     sev = {s: i for i, s in enumerate(SEVERITIES)}
@@ -156,7 +158,7 @@ def smallest_witness(pi: PointImpact) -> Witness | None:
     return found
 
 
-def proposal(spec: Spec, finding: Finding, question: str = "") -> str:
+def proposal(spec: Spec, words: Words, finding: Finding, question: str = "") -> str:
     """The check's sentence, else its question's (`question`: in English, under the rules played),
     else its variation point's, else the words file's template for a finding of its kind: what the
     designer has to decide, in the clauses' own terms."""
@@ -166,10 +168,9 @@ def proposal(spec: Spec, finding: Finding, question: str = "") -> str:
         return question
     point = finding.variation_point
     if point is not None:
-        sentence = proposal_for_point(spec, point)
+        sentence = proposal_for_point(spec, words, point)
         if sentence:
             return sentence
-    words = words_of(spec)
     named = ", ".join(finding.clauses) or words.check("oracles")("no_clauses")
     template = {FindingKind.DEAD_CLAUSE: "dead_clause", FindingKind.CONTRADICTION: "contradiction"}
     return words.template(
@@ -183,6 +184,7 @@ def _review_one(
     impacts: Mapping[str, PointImpact],
     finding_impacts: Mapping[str, PointImpact],
     spec: Spec,
+    words: Words,
     question: QuestionWords | None = None,
     readings: Mapping[str, str] | None = None,
 ) -> Reviewed:
@@ -223,7 +225,9 @@ def _review_one(
         witness = smallest_witness(measured)
         source = WitnessSource.SIMULATION if witness else None
     asked = question.wording(readings or {}) if question is not None else ""
-    final = replace(finding, witness=witness, impact=impact, proposed_wording=proposal(spec, finding, asked))
+    final = replace(
+        finding, witness=witness, impact=impact, proposed_wording=proposal(spec, words, finding, asked)
+    )
     return Reviewed(
         finding=final,
         point_section=is_point_section(finding),
@@ -259,7 +263,10 @@ def review(
     owners = assign(spec, ruleset, findings)
     by_id = {q.id: q for q in (*questions_of(spec), *gathered_questions(spec, ruleset, findings))}
     readings = dict(ruleset.reading_items)
+    words = words_of(spec)
     return tuple(
-        _review_one(f, sections, impacts, finding_impacts, spec, by_id.get(owners[f.id] or ""), readings)
+        _review_one(
+            f, sections, impacts, finding_impacts, spec, words, by_id.get(owners[f.id] or ""), readings
+        )
         for f in findings
     )
