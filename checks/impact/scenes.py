@@ -25,8 +25,7 @@ from ...engine.cards import DealError
 from ...engine.engines import Engine, make_engine
 from ...spec import Ruleset, Spec, SpecError
 from ...spec.vocabulary import UnimplementedReading
-from ...spec.words import words_of
-from ...spec.words_model import CheckWords, SceneWords
+from ...spec.words_model import CheckWords, SceneWords, Words
 from ..findings import Alternative, EngineFactory, OutcomeMoves, Scene, Witness, asked_key
 from .witnesses import moves_text, result_of, situation_of, sorted_moves, state_cards
 
@@ -89,10 +88,9 @@ def scene_of(words: SceneWords | None, say: CheckWords, *rulesets: Ruleset) -> S
     return Scene(words.name, _position(words), then, words.describe, say, words.show_deck)
 
 
-def skipped_scenes(spec: Spec, ruleset: Ruleset) -> tuple[str, ...]:
-    """A note for every scene of the spec's words file that `ruleset` cannot supply, in the file's
-    order: such a scene is left out of the findings it would show."""
-    words = words_of(spec)
+def skipped_scenes(spec: Spec, words: Words, ruleset: Ruleset) -> tuple[str, ...]:
+    """A note for every scene of the spec's words file (`words`) that `ruleset` cannot supply, in the
+    file's order: such a scene is left out of the findings it would show."""
     say = words.check("impact.scenes")
     out = []
     for name, scene in words.scenes.items():

@@ -270,7 +270,7 @@ def check_text_audit(ctx: CheckContext) -> CheckResult:
                 known=len(words.mismatches),
             ),
             # The words file's scenes this spec cannot supply: the findings they would show go without.
-            *skipped_scenes(ctx.spec, ctx.ruleset),
+            *skipped_scenes(ctx.spec, words, ctx.ruleset),
         ),
     )
 

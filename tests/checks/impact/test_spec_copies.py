@@ -79,7 +79,7 @@ def test_a_scene_the_deck_cannot_supply_says_why(three: Spec, eleven: Spec) -> N
     )
     # The embedded spec supplies every scene of its own words file.
     embedded = load_spec()
-    assert skipped_scenes(embedded, embedded.ruleset()) == ()
+    assert skipped_scenes(embedded, words_of(embedded), embedded.ruleset()) == ()
 
 
 def test_a_move_the_rules_refuse_leaves_the_scene_out(tmp_path: Path) -> None:
@@ -105,7 +105,7 @@ def test_the_text_audit_leaves_such_scenes_out_with_a_note(
     assert result.error is None and run.ok and not run.engine_crashed, result.failures
     skipped = [n for n in result.notes if n.startswith("scene ")]
     assert skipped and all(f"of 535.words.yaml is left out for {spec.path.name}" in n for n in skipped)
-    assert list(skipped) == list(skipped_scenes(spec, spec.ruleset()))
+    assert list(skipped) == list(skipped_scenes(spec, words_of(spec), spec.ruleset()))
     # No finding keeps a scene its rules cannot set up, and every scene left is played on both sides.
     for finding in text_audit(spec, spec.ruleset()):
         alt = finding.alternative
