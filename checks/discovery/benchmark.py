@@ -23,7 +23,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...spec import Ruleset, Spec, SpecError
+from ...spec.words import words_of
 from ...spec.words_model import CheckWords
+from ..impact.witnesses import WORDS as WITNESS_WORDS
 from .mutants import MUTANTS
 from .silences import BUDGETS, Budget, discover, plays_like
 
@@ -91,13 +93,14 @@ def hidden_point_recall(
         copy = spec.without_point(point)
         played = copy.ruleset(full.profile)
         others = _others(spec, full, point)
+        say = words_of(spec).check(WITNESS_WORDS)
         found = discover(copy, played, chosen, budget, seed)
         back = []
         escaped = []
         for outcome in found.outcomes:
             if not outcome.trial.changed and outcome.trial.kill is None:
                 continue  # no hook answer differs from the engine's: it plays like no other reading
-            if any(plays_like(played, outcome.name, other, budget, seed) for other in others):
+            if any(plays_like(played, outcome.name, other, budget, seed, say=say) for other in others):
                 if outcome.verdict == "silence":
                     back.append(outcome.name)
                 else:

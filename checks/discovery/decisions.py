@@ -46,6 +46,7 @@ from ..findings import (
 )
 from ..impact.measure import outcome_key
 from ..impact.variants import named_variant
+from ..impact.witnesses import WORDS as WITNESS_WORDS
 from ..impact.witnesses import RoundHistory, deal_witness, shrunk_witness, step_witness, undealable_witness
 
 NAME = "discovery.decisions"
@@ -227,6 +228,8 @@ def _real_witness(
     names: tuple[str, str],
     out: bool = False,
     noticed: bool = False,
+    *,
+    say: CheckWords,
 ) -> Witness | None:
     """The difference found with rich hands, on a table dealt for real (with `out`, the last
     mover holding only the move's cards): None when the deck cannot deal it or the difference does
@@ -252,14 +255,14 @@ def _real_witness(
         return None
     la, lb = set(a.legal_moves(state)), set(b.legal_moves(state))
     if la != lb:
-        return shrunk_witness(a, b, state, (la, lb), names, history)
+        return shrunk_witness(a, b, state, (la, lb), names, history, say)
     if move is None or move not in la:
         return None
     changed = _change(a, b, state, move, noticed)
     if changed is None:
         return None
     change, after_a, after_b = changed
-    return step_witness(a, b, state, move, (la, lb), (after_a, after_b), names, change, history)
+    return step_witness(a, b, state, move, (la, lb), (after_a, after_b), names, change, history, say)
 
 
 def _seat_after(game: Engine, seq: Seq) -> int:
@@ -277,6 +280,8 @@ def search_play(
     max_nodes: int = MAX_NODES,
     noticed: bool = False,
     robust: Callable[[Found], bool] | None = None,
+    *,
+    say: CheckWords,
 ) -> tuple[Witness | None, int, bool]:
     """The smallest trick sequence (fewest cards placed, then fewest plays) after which `a` and `b`
     allow different moves or a move ends differently, as a witness on a real table; with the
@@ -306,7 +311,7 @@ def search_play(
         if found is not None and (cards, plays) >= found[:2]:
             break
         if tables >= max_nodes:
-            return _found_witness(a, b, found or first, names, noticed), tables, False
+            return _found_witness(a, b, found or first, names, noticed, say=say), tables, False
         tables += 1
         rich = _rich(a, state)
         la, lb = a.legal_moves(rich), b.legal_moves(rich)
@@ -329,11 +334,11 @@ def search_play(
             child, _ = a.apply(rich, move)
             if plays + 1 < MAX_PLAYS and child.phase == "play":
                 heapq.heappush(heap, (here, plays + 1, next(tie), (*seq, (state.to_move, move)), child))
-    return _found_witness(a, b, found or first, names, noticed), tables, True
+    return _found_witness(a, b, found or first, names, noticed, say=say), tables, True
 
 
 def shows_under(
-    others: Sequence[tuple[Engine, Engine]], names: tuple[str, str], noticed: bool = False
+    others: Sequence[tuple[Engine, Engine]], names: tuple[str, str], noticed: bool = False, *, say: CheckWords
 ) -> Callable[[Found], bool]:
     """Whether a found difference shows on the same table under each pair of `others` (the engine
     and its variant under another reading of some other question), its plays legal there too."""
@@ -347,7 +352,7 @@ def shows_under(
                 if m not in a.legal_moves(rich):
                     return False
                 state, _ = a.apply(rich, m)
-            if _real_witness(a, b, seq, move, names, out, noticed) is None:
+            if _real_witness(a, b, seq, move, names, out, noticed, say=say) is None:
                 return False
         return True
 
@@ -364,23 +369,31 @@ def _better(old: Found | None, new: Found) -> Found:
 
 
 def _found_witness(
-    a: Engine, b: Engine, found: Found | None, names: tuple[str, str], noticed: bool = False
+    a: Engine,
+    b: Engine,
+    found: Found | None,
+    names: tuple[str, str],
+    noticed: bool = False,
+    *,
+    say: CheckWords,
 ) -> Witness | None:
     if found is None:
         return None
     _, _, seq, move, out = found
-    return _real_witness(a, b, seq, move, names, out, noticed)
+    return _real_witness(a, b, seq, move, names, out, noticed, say=say)
 
 
-def search_deal(a: Engine, b: Engine, seed: int, names: tuple[str, str]) -> Witness | None:
+def search_deal(
+    a: Engine, b: Engine, seed: int, names: tuple[str, str], *, say: CheckWords
+) -> Witness | None:
     """The first deal of a match from `seed`, when the two engines deal it differently."""
     sa = a.new_match(seed)
     try:
         sb = b.new_match(seed)
     except SpecError as exc:
-        return undealable_witness(a, sa, names, str(exc))
+        return undealable_witness(a, sa, names, str(exc), say=say)
     if sa != sb:
-        return deal_witness(a, b, sa, sb, names, True)
+        return deal_witness(a, b, sa, sb, names, True, say=say)
     return None
 
 
@@ -388,6 +401,7 @@ def search(spec: Spec, ruleset: Ruleset, decision: DecisionWords, variant: type[
     """The smallest table where the engine and `variant` play differently: under the ruleset played,
     then under it with the decision's `under` readings (where the two can only part)."""
     names = (decision.engine.label, decision.other.label)
+    say = words_of(spec).check(WITNESS_WORDS)
     rulesets = [ruleset]
     if decision.under:
         rulesets.append(spec.with_readings(ruleset, decision.under))
@@ -400,10 +414,12 @@ def search(spec: Spec, ruleset: Ruleset, decision: DecisionWords, variant: type[
                 a, b = Game(rs, p), variant(rs, p)
             except SpecError:
                 continue
-            witness = search_deal(a, b, seed, names)
+            witness = search_deal(a, b, seed, names, say=say)
             if witness is None:
-                robust = shows_under(_other_readings(spec, rs, variant, p, set(decision.under)), names)
-                witness, n, done = search_play(a, b, names, robust=robust)
+                others = _other_readings(spec, rs, variant, p, set(decision.under))
+                witness, n, done = search_play(
+                    a, b, names, robust=shows_under(others, names, say=say), say=say
+                )
                 tables += n
                 exhausted = exhausted and done
             if witness is not None:

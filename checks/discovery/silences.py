@@ -57,6 +57,7 @@ from ..findings import (
 )
 from ..impact.estimate import player_counts
 from ..impact.measure import measure
+from ..impact.witnesses import WORDS as WITNESS_WORDS
 from ..impact.witnesses import undealable_witness
 from . import decisions
 from .mutants import MUTANTS, Mutant
@@ -176,6 +177,8 @@ def diverge(
     names: tuple[str, str],
     effort: Effort | None = None,
     noticed: bool = False,
+    *,
+    say: CheckWords,
 ) -> tuple[Witness | None, str]:
     """The first difference in play between two (ruleset, engine) sides at one player count: the
     first deal, the short tricks, then seeded matches. (None, "") when none is found. `effort`
@@ -189,14 +192,16 @@ def diverge(
     # One side cannot deal this table at all: the difference is the deal itself.
     if isinstance(a, str):
         assert not isinstance(b, str)
-        return undealable_witness(b, b.new_match(seed), (names[1], names[0]), a), "deal"
+        return undealable_witness(b, b.new_match(seed), (names[1], names[0]), a, say=say), "deal"
     if isinstance(b, str):
-        return undealable_witness(a, a.new_match(seed), names, b), "deal"
+        return undealable_witness(a, a.new_match(seed), names, b, say=say), "deal"
     try:
-        witness = decisions.search_deal(a, b, seed, names)
+        witness = decisions.search_deal(a, b, seed, names, say=say)
         if witness is not None:
             return witness, "deal"
-        witness, tables, _ = decisions.search_play(a, b, names, max_nodes=budget.tables, noticed=noticed)
+        witness, tables, _ = decisions.search_play(
+            a, b, names, max_nodes=budget.tables, noticed=noticed, say=say
+        )
         effort.tables += tables
         if witness is not None:
             return witness, "tricks"
@@ -212,6 +217,7 @@ def diverge(
             base_seed=seed,
             engine=played[1],
             engines={"compared": compared[1]},
+            say=say,
         )["compared"]
         if counts.affected:
             return counts.witness, "matches"
@@ -222,7 +228,13 @@ _TRIALS: dict[tuple[Ruleset, str, Budget, int, tuple[str, str]], Trial] = {}
 
 
 def trial(
-    ruleset: Ruleset, name: str, budget: Budget, seed: int, labels: tuple[str, str] = ("engine", "mutant")
+    ruleset: Ruleset,
+    name: str,
+    budget: Budget,
+    seed: int,
+    labels: tuple[str, str] = ("engine", "mutant"),
+    *,
+    say: CheckWords,
 ) -> Trial:
     """Steps 1 to 4 for one mutant (remembered per ruleset, mutant, budget and seed). The oracle
     is asked first: a mutant it kills changes some hook answer (the engine itself passes every
@@ -251,7 +263,7 @@ def trial(
             if not hook_changes(ruleset, cls, p):
                 continue
             changed.append(p)
-            witness, how = diverge((ruleset, Game), (ruleset, cls), p, budget, seed, labels, effort)
+            witness, how = diverge((ruleset, Game), (ruleset, cls), p, budget, seed, labels, effort, say=say)
             if witness is not None:
                 game = _engines(ruleset, cls, p)
                 broken = (
@@ -273,7 +285,9 @@ def trial(
 _LIKE: dict[tuple[Ruleset, str, Ruleset, Budget, int], bool] = {}
 
 
-def plays_like(ruleset: Ruleset, name: str, other: Ruleset, budget: Budget, seed: int) -> bool:
+def plays_like(
+    ruleset: Ruleset, name: str, other: Ruleset, budget: Budget, seed: int, *, say: CheckWords
+) -> bool:
     """Whether the mutant under `ruleset` plays like the engine under `other`: every hook answer
     equal at every player count, or, where both change the same hook answers, no difference in the
     same deals, short tricks and seeded matches. A reading that changes a hook answer the mutant
@@ -315,7 +329,9 @@ def plays_like(ruleset: Ruleset, name: str, other: Ruleset, budget: Budget, seed
         if not like:
             break
         if overlap:
-            witness, _ = diverge((ruleset, cls), (other, Game), p, budget, seed, ("mutant", "reading"))
+            witness, _ = diverge(
+                (ruleset, cls), (other, Game), p, budget, seed, ("mutant", "reading"), say=say
+            )
             if witness is not None:
                 like = False
                 break
@@ -343,7 +359,8 @@ def labels_of(words: Words) -> tuple[str, str]:
 
 
 def classify(spec: Spec, ruleset: Ruleset, name: str, budget: Budget, seed: int) -> Outcome:
-    t = trial(ruleset, name, budget, seed, labels_of(words_of(spec)))
+    words = words_of(spec)
+    t = trial(ruleset, name, budget, seed, labels_of(words), say=words.check(WITNESS_WORDS))
     if not t.changed or (t.kill is None and t.witness is None):
         return Outcome(t, "equivalent")
     if t.kill is not None:
@@ -353,7 +370,7 @@ def classify(spec: Spec, ruleset: Ruleset, name: str, budget: Budget, seed: int)
     asked = tuple(
         f"{point}={reading}"
         for point, reading, other in spec.one_reading_changed(ruleset)
-        if plays_like(ruleset, name, other, budget, seed)
+        if plays_like(ruleset, name, other, budget, seed, say=say)
     )
     return Outcome(t, "already_asked" if asked else "silence", asked)
 

@@ -14,10 +14,11 @@ from ...engine import Game
 from ...engine.stats import wilson_interval
 from ...executor import Executor, LocalExecutor, describes_units, games_text
 from ...spec import Ruleset, Spec, SpecError
-from ...spec.words import words_of
+from ...spec.words import embedded_words, words_of
 from ...spec.words_model import CheckWords
 from ..findings import Alternative, EngineFactory, Impact
 from .measure import DEFAULT_BOTS, ImpactCounts, measure
+from .witnesses import WORDS
 
 
 def player_counts(ruleset: Ruleset) -> tuple[int, ...]:
@@ -83,6 +84,7 @@ def estimate_impact(
             base_seed=seed,
             bots=bots,
             engine=engine,
+            say=words_of(spec).check(WORDS),
         )
         per[players] = counts[point]
     method = describe_method(games, seed, bots, chosen, alt, words_of(spec).check("impact"))
@@ -102,7 +104,7 @@ Measured = tuple[str, Alternative]  # a finding id and the alternative its impac
 
 
 def _alt_counts(
-    alts: Sequence[Measured], players: int, games: range, seed: int, bots: Sequence[str]
+    alts: Sequence[Measured], players: int, games: range, seed: int, bots: Sequence[str], say: CheckWords
 ) -> dict[str, ImpactCounts]:
     """Alternatives sharing their played side are measured on one played game each."""
     groups: dict[tuple[Ruleset, type[Game]], list[Measured]] = {}
@@ -120,6 +122,7 @@ def _alt_counts(
                 bots=bots,
                 engine=factory,
                 engines={fid: a.compared.engine for fid, a in members},
+                say=say,
             )
         )
     return out
@@ -150,9 +153,9 @@ def alternative_units(
     )
 )
 def alternative_unit(
-    alts: tuple[Measured, ...], players: int, games: range, seed: int, bots: tuple[str, ...]
+    alts: tuple[Measured, ...], players: int, games: range, seed: int, bots: tuple[str, ...], say: CheckWords
 ) -> dict[str, ImpactCounts]:
-    return _alt_counts(alts, players, games, seed, bots)
+    return _alt_counts(alts, players, games, seed, bots, say)
 
 
 #: What an alternative compares: (played ruleset, played engine, compared ruleset, compared engine).
@@ -185,11 +188,13 @@ def estimate_alternatives(
     known: Known | None = None,
     *,
     say: CheckWords,
+    witnesses: CheckWords | None = None,
 ) -> dict[str, tuple[Impact, dict[int, ImpactCounts]]]:
     """The impact of every finding's alternative (by finding id) over games 0..games-1 of base seed
-    `seed`, per player count, each method in `say` (the check words `impact`). The units run through
-    `executor` (default: `jobs` worker processes of this machine, five35.executor); the result is the
-    same for any.
+    `seed`, per player count, each method in `say` (the check words `impact`), each witness in
+    `witnesses` (the check words `impact.witnesses`; the embedded words file's by default). The
+    units run through `executor` (default: `jobs` worker processes of this machine,
+    five35.executor); the result is the same for any.
 
     `known` holds comparisons measured already over the same games, seed and bots (the variation
     points' impacts): an alternative that makes one of them takes its counts, and only the game its
@@ -217,6 +222,7 @@ def estimate_alternatives(
         [r for _, _, r in units],
         [seed] * len(units),
         [tuple(bots)] * len(units),
+        [witnesses or embedded_words().check(WORDS)] * len(units),
     )
     with contextlib.closing(outcomes):  # an error or interrupt stops every worker at once
         results = list(outcomes)

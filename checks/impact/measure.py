@@ -29,8 +29,10 @@ from ...engine.engines import Engine, make_engine
 from ...engine.simulate import EndlessPlay, Step, _Tally, bot_rngs, game_seed, move_limit, round_limit
 from ...engine.stats import Stats
 from ...spec import Ruleset, SpecError
+from ...spec.words import embedded_words
+from ...spec.words_model import CheckWords
 from ..findings import EngineFactory, Witness
-from .witnesses import RoundHistory, deal_witness, shrunk_witness, step_witness, undealable_witness
+from .witnesses import WORDS, RoundHistory, deal_witness, shrunk_witness, step_witness, undealable_witness
 
 # A mixed table: the greedy and cautious bots play like people who want to go out, the random one
 # reaches the corners of the rules that sensible play avoids.
@@ -300,8 +302,11 @@ def measure(
     engine: EngineFactory = Game,
     progress: Callable[[int], None] | None = None,
     engines: Mapping[str, EngineFactory] | None = None,
+    say: CheckWords | None = None,
 ) -> dict[str, ImpactCounts]:
-    return _measure(played, compared, players, games, base_seed, bots, engine, progress, engines, None)
+    """`_measure`; `say` words the witnesses (the embedded words file's when not given)."""
+    words = say or embedded_words().check(WORDS)
+    return _measure(played, compared, players, games, base_seed, bots, engine, progress, engines, None, words)
 
 
 def measure_with_stats(
@@ -312,6 +317,7 @@ def measure_with_stats(
     *,
     base_seed: int = 0,
     bots: Sequence[str] = DEFAULT_BOTS,
+    say: CheckWords | None = None,
 ) -> tuple[dict[str, ImpactCounts], Stats, tuple[Match, ...]]:
     """`measure`, the statistics `five35.engine.simulate.simulate` gives for the same games of the
     played rules (match mode, the bots seated as here), and each of those matches' result as
@@ -319,7 +325,10 @@ def measure_with_stats(
     neither the variant comparison nor the outcomes of the played rules need play them again."""
     tally = _Tally(players)
     matches: list[Match] = []
-    counts = _measure(played, compared, players, games, base_seed, bots, Game, None, None, (tally, matches))
+    words = say or embedded_words().check(WORDS)
+    counts = _measure(
+        played, compared, players, games, base_seed, bots, Game, None, None, (tally, matches), words
+    )
     return counts, tally.freeze("match", played.label(), tuple(bots), turning=True), tuple(matches)
 
 
@@ -334,6 +343,7 @@ def _measure(
     progress: Callable[[int], None] | None,
     engines: Mapping[str, EngineFactory] | None,
     kept: tuple[_Tally, list[Match]] | None,
+    say: CheckWords,
 ) -> dict[str, ImpactCounts]:
     """Play game i for every i in `games` under `played` and compare every step with each ruleset
     in `compared` (name -> (ruleset, (played reading, compared reading))).
@@ -400,11 +410,13 @@ def _measure(
         state = base.new_match(seed)
         history = RoundHistory(state)
         for t, error in unplayable:
-            t.record("deal", partial(undealable_witness, base, state, error=error), index)
+            t.record("deal", partial(undealable_witness, base, state, error=error, say=say), index)
         for t in trackers:
             other = t.game.new_match(seed)
             if other != state:
-                t.record("deal", partial(deal_witness, base, t.game, state, other, first=True), index)
+                t.record(
+                    "deal", partial(deal_witness, base, t.game, state, other, first=True, say=say), index
+                )
         steps: list[Step] | None = [] if kept is not None else None
         scores: tuple[int, ...] = (0,) * players
         rounds = 0
@@ -420,7 +432,9 @@ def _measure(
                 move = seated[state.to_move].choose(base, state, legal, rngs[state.to_move])
                 new, events = base.apply(state, move)
                 played_moves += 1
-                _compare_step(base, trackers, state, legal, move, (new, events), index, history, counting)
+                _compare_step(
+                    base, trackers, state, legal, move, (new, events), index, history, say, counting
+                )
                 history.plays.append((state.to_move, move))
                 if steps is not None and rounds < limit:
                     steps.append(Step(state, move, events))
@@ -444,7 +458,7 @@ def _measure(
                 if other != nxt:
                     t.record(
                         "deal",
-                        partial(deal_witness, base, t.game, nxt, other, first=False, previous=state),
+                        partial(deal_witness, base, t.game, nxt, other, first=False, previous=state, say=say),
                         index,
                     )
             state = nxt
@@ -472,6 +486,7 @@ def _compare_step(
     after: tuple[State, tuple[object, ...]],
     index: int,
     history: RoundHistory,
+    say: CheckWords,
     counting: bool = False,
 ) -> None:
     """Compare one played step with every tracker's engine; a tracker whose match differed already
@@ -510,7 +525,15 @@ def _compare_step(
                 t.record(
                     "legal_moves",
                     partial(
-                        _legal_witness, base, t.game, state, move, (legal_a, lb), (after, b_after), history
+                        _legal_witness,
+                        base,
+                        t.game,
+                        state,
+                        move,
+                        (legal_a, lb),
+                        (after, b_after),
+                        history,
+                        say,
                     ),
                     index,
                 )
@@ -541,6 +564,7 @@ def _compare_step(
                     (after, (other_new, other_events)),
                     change,
                     history,
+                    say,
                 ),
                 index,
             )
@@ -573,11 +597,12 @@ def _legal_witness(
     legal: tuple[set[Move], set[Move]],
     after: tuple[tuple[State, tuple[object, ...]], tuple[State, tuple[object, ...]] | None],
     history: RoundHistory,
+    say: CheckWords,
     names: tuple[str, str],
 ) -> Witness:
     """The witness of a legal-move difference: the shrunk table where one exists, else the step."""
-    return shrunk_witness(base, game, state, legal, names, history) or step_witness(
-        base, game, state, move, legal, after, names, "legal_moves", history
+    return shrunk_witness(base, game, state, legal, names, history, say) or step_witness(
+        base, game, state, move, legal, after, names, "legal_moves", history, say
     )
 
 
@@ -590,6 +615,7 @@ def _step_witness(
     after: tuple[tuple[State, tuple[object, ...]], tuple[State, tuple[object, ...]] | None],
     change: str,
     history: RoundHistory,
+    say: CheckWords,
     names: tuple[str, str],
 ) -> Witness:
-    return step_witness(base, game, state, move, legal, after, names, change, history)
+    return step_witness(base, game, state, move, legal, after, names, change, history, say)

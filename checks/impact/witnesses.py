@@ -5,7 +5,8 @@ at the first step where they differ, one of these writes the witness down: the d
 moves (shrunk to the few cards of one move the engines disagree on, when they still disagree
 there), the trick's ending or the round's result. Each carries the `Position` that sets its table
 up again by legal play, from the round's first state and the moves made since (`RoundHistory`).
-The scenes (scenes.py) describe their states with the same helpers.
+The scenes (scenes.py) describe their states with the same helpers. A witness's summary is worded
+from the words file's `impact.witnesses` sentences (WORDS), handed in by whoever looks for it.
 """
 
 from __future__ import annotations
@@ -16,7 +17,10 @@ from typing import Any
 
 from ...engine import Move, Pile, Position, RoundEnd, State, TrickEnd
 from ...engine.engines import Engine
+from ...spec.words_model import CheckWords
 from ..findings import OutcomeMoves, Witness, table_situation
+
+WORDS = "impact.witnesses"  # the group of the words file's check sentences that word a witness
 
 
 @dataclass
@@ -118,14 +122,18 @@ def deal_witness(
     names: tuple[str, str],
     first: bool,
     previous: State | None = None,
+    *,
+    say: CheckWords,
 ) -> Witness:
     """The two engines' deals of one round. A later round's deal is told with the round before it
     (`previous`, finished): who led it and who went out, which is what the next round's leader and
     hands follow from, so that no reader takes it for a first deal."""
     oa, ob = _deal_outcome(a, sa), _deal_outcome(b, sb)
-    what = "the first deal" if first else f"the deal of round {sa.round}"
+    what = say("first_deal") if first else say("deal_of_round", round=sa.round)
     diffs = [k for k in ("deck", "hand_size", "leader") if oa[k] != ob[k]]
-    detail = ", ".join(f"{k.replace('_', ' ')} {oa[k]} against {ob[k]}" for k in diffs) or "the cards dealt"
+    detail = say("deal_joint").join(say("differs_in", what=say(k), a=oa[k], b=ob[k]) for k in diffs) or say(
+        "cards_dealt"
+    )
     situation = {
         "players": sa.players,
         "round": sa.round,
@@ -140,7 +148,7 @@ def deal_witness(
         if out:
             situation["went_out"] = out[0]
     return Witness(
-        summary=f"{sa.players} players, {what}: {names[0]} and {names[1]} differ in {detail}.",
+        summary=say("deal", players=sa.players, what=what, a=names[0], b=names[1], detail=detail),
         situation=situation,
         outcomes={names[0]: oa, names[1]: ob},
         cards=min(oa["deck"], ob["deck"]),
@@ -148,10 +156,12 @@ def deal_witness(
     )
 
 
-def undealable_witness(a: Engine, state: State, names: tuple[str, str], error: str) -> Witness:
+def undealable_witness(
+    a: Engine, state: State, names: tuple[str, str], error: str, *, say: CheckWords
+) -> Witness:
     oa = _deal_outcome(a, state)
     return Witness(
-        summary=f"{state.players} players: {names[1]} cannot deal this table ({error}).",
+        summary=say("undealable", players=state.players, b=names[1], error=error),
         situation={
             "players": state.players,
             "round": state.round,
@@ -173,6 +183,7 @@ def shrunk_witness(
     legal: tuple[set[Move], set[Move]],
     names: tuple[str, str],
     history: RoundHistory,
+    say: CheckWords,
 ) -> Witness | None:
     """The same table with the mover holding only the cards of one move the readings disagree on,
     when the readings still disagree there: the pile and those few cards are the whole witness."""
@@ -194,11 +205,20 @@ def shrunk_witness(
             moves_text([m for m in sa if m not in sb]),
             moves_text([m for m in sb if m not in sa]),
         )
-        parts = [f"only {n} allows {'; '.join(o)}" for n, o in ((names[0], only_a), (names[1], only_b)) if o]
-        where = f"on the {state.pile}" if state.pile else "leading"
+        parts = [
+            say("only_allows", name=n, moves="; ".join(o))
+            for n, o in ((names[0], only_a), (names[1], only_b))
+            if o
+        ]
         return Witness(
-            summary=f"{state.players} players, player {state.to_move} to move {where} holding "
-            f"{','.join(map(str, move.cards))}: {' and '.join(parts)}.",
+            summary=say(
+                "shrunk",
+                players=state.players,
+                seat=state.to_move,
+                where=_where(state, say),
+                cards=",".join(map(str, move.cards)),
+                what=say("and").join(parts),
+            ),
             situation=situation,
             outcomes={
                 names[0]: {"legal_moves": moves_text(list(sa)), "only_here": only_a},
@@ -224,6 +244,7 @@ def step_witness(
     names: tuple[str, str],
     change: str,
     history: RoundHistory,
+    say: CheckWords,
 ) -> Witness:
     la, lb = legal
     (sa, ea), b_after = after
@@ -236,34 +257,41 @@ def step_witness(
     out_b: dict[str, Any] = {"legal_moves": len(lb), "only_here": moves_text([m for m in lb if m not in la])}
     if b_after is None:
         out_b["played"] = None
-        out_b["note"] = f"'{move}' is not legal under {names[1]}"
+        out_b["note"] = say("not_legal", move=move, name=names[1])
     else:
         sb, eb = b_after
         out_b["played"] = str(move)
         out_b.update(result_of(eb, sb))
-    pile = f"on the {state.pile}" if state.pile else "leading"
     if change == "legal_moves":
         extra_a, extra_b = out_a["only_here"], out_b["only_here"]
         parts = []
         if extra_a:
-            parts.append(f"only {names[0]} allows {'; '.join(extra_a[:3])}")
+            parts.append(say("only_allows", name=names[0], moves="; ".join(extra_a[:3])))
         if extra_b:
-            parts.append(f"only {names[1]} allows {'; '.join(extra_b[:3])}")
-        what = " and ".join(parts)
+            parts.append(say("only_allows", name=names[1], moves="; ".join(extra_b[:3])))
+        what = say("and").join(parts)
     elif change == "trick_end":
-        what = (
-            f"after '{move}' the trick ending differs ({names[0]}: {_trick_text(out_a)}; "
-            f"{names[1]}: {_trick_text(out_b)})"
+        what = say(
+            "trick_differs",
+            move=move,
+            a=names[0],
+            b=names[1],
+            trick_a=_trick_text(out_a, say),
+            trick_b=_trick_text(out_b, say),
         )
     elif change == "round_result":
-        what = f"after '{move}' the round's result differs"
+        what = say("round_differs", move=move)
     else:
-        what = (
-            f"after '{move}' player {out_a['next_to_move']} moves next under {names[0]}, "
-            f"player {out_b.get('next_to_move')} under {names[1]}"
+        what = say(
+            "next_differs",
+            move=move,
+            next_a=out_a["next_to_move"],
+            a=names[0],
+            next_b=out_b.get("next_to_move"),
+            b=names[1],
         )
     return Witness(
-        summary=f"{state.players} players, player {state.to_move} to move {pile}: {what}.",
+        summary=say("step", players=state.players, seat=state.to_move, where=_where(state, say), what=what),
         situation=situation_of(a, state),
         outcomes={names[0]: out_a, names[1]: out_b},
         cards=state_cards(a, state),
@@ -275,7 +303,12 @@ def step_witness(
     )
 
 
-def _trick_text(out: Mapping[str, Any]) -> str:
+def _where(state: State, say: CheckWords) -> str:
+    """Where the mover plays: on the pile, or leading."""
+    return say("on_pile", pile=state.pile) if state.pile else say("leading")
+
+
+def _trick_text(out: Mapping[str, Any], say: CheckWords) -> str:
     if not out.get("trick_ends"):
-        return "the trick goes on"
-    return f"player {out['trick_winner']} wins it ({', '.join(out['trick_end_reasons'])})"
+        return say("trick_goes_on")
+    return say("trick_won", winner=out["trick_winner"], reasons=", ".join(out["trick_end_reasons"]))

@@ -53,6 +53,7 @@ from ..impact.outcomes import (
     measures_at,
     play_outcomes,
 )
+from ..impact.witnesses import WORDS as WITNESS_WORDS
 from ..runner import CHECKS, all_checks, check_title, load_checks, run_checks
 from .questions import form_questions, question_subjects
 from .review import collect_findings, review, to_measure
@@ -106,10 +107,11 @@ def _impact_unit(
     seed: int,
     bots: Sequence[str],
     stats: bool,
+    say: CheckWords,
 ) -> dict[str, ImpactCounts] | tuple[dict[str, ImpactCounts], Stats, tuple[Match, ...]]:
     if stats:
-        return measure_with_stats(ruleset, compared, players, games, base_seed=seed, bots=bots)
-    return measure(ruleset, compared, players, games, base_seed=seed, bots=bots)
+        return measure_with_stats(ruleset, compared, players, games, base_seed=seed, bots=bots, say=say)
+    return measure(ruleset, compared, players, games, base_seed=seed, bots=bots, say=say)
 
 
 @describes_units(
@@ -167,8 +169,9 @@ def _impact_plan(
     With `stats`, each unit's result is (counts, the played games' Stats, their results)."""
     compared, _ = impact_units(spec, ruleset)
     playable = dealable_counts(ruleset)  # a table the played rules cannot deal has nothing to compare
+    say = words_of(spec).check(WITNESS_WORDS)  # a frozen dataclass: it travels with each unit
     units: list[Unit] = [
-        (_impact_unit, (ruleset, compared, players, chunk, seed, tuple(bots), stats), len(chunk))
+        (_impact_unit, (ruleset, compared, players, chunk, seed, tuple(bots), stats, say), len(chunk))
         for players in playable
         for chunk in _chunks(games, CHUNK)
     ]
@@ -374,6 +377,7 @@ def estimate_finding_impacts(
         executor=executor,
         known=known,
         say=say or words_of(spec).check("impact"),
+        witnesses=words_of(spec).check(WITNESS_WORDS),
     )
     return {
         fid: PointImpact(fid, alts[fid].labels[0], alts[fid].labels[1], impact, per)

@@ -45,6 +45,7 @@ from ....spec.words import words_of
 from ....spec.words_model import Words
 from ...findings import ModelLimit
 from ...impact.measure import measure
+from ...impact.witnesses import WORDS as WITNESS_WORDS
 from ...oracles.z3model import (
     LEAD,
     Model,
@@ -345,7 +346,7 @@ def classify(spec: Spec, ruleset: Ruleset, mutant: RuleMutant, budget: Budget, s
                     )
         texts = words.rule_mutations
         labels = (texts.printed, texts.mutant) if texts is not None else ("rules", "mutant")
-        found = rule_witness(ruleset, changed, labels, seed)
+        found = rule_witness(ruleset, changed, labels, seed, say=words.check(WITNESS_WORDS))
     except (RuleError, SpecError) as error:
         return Verdict(mutant, "broken", say("broken", error=error))
     if found is None:

@@ -32,6 +32,7 @@ from ....spec.lang.rulebook import Rulebook
 from ....spec.lang.syntax import Binary, Bool, BoolOp, Name, Node, unparse
 from ....spec.words import words_of
 from ....spec.words_model import Words
+from ...impact.witnesses import WORDS as WITNESS_WORDS
 from .classify import NAME, Budget, _differs, _modelled, classify, kill_words, killed_by
 from .operators import RuleMutant, _parts, _positions, _put, _with_part, mutant_ruleset, mutants
 from .witness import rule_witness
@@ -115,7 +116,10 @@ def hidden_rule(
     as_mutant = RuleMutant(rule.id, part, "weakened", "", weakened, tree)
     if not _differs(played, on_copy, as_mutant, _modelled(played, as_mutant), budget, seed)[0]:
         return Hidden(rule.id, part, weakened, None, say("changes_no_play"), dead=True)
-    if kill is None and rule_witness(played, on_copy, ("rules", "copy"), seed) is None:
+    if (
+        kill is None
+        and rule_witness(played, on_copy, ("rules", "copy"), seed, say=words.check(WITNESS_WORDS)) is None
+    ):
         # As for a mutant: a difference no table shows lies where play does not go.
         return Hidden(
             rule.id, part, weakened, None, say("weakening_unseen", no_table=say("no_table")), dead=True

@@ -22,6 +22,7 @@ from ....engine import Move, State
 from ....engine.engines import Engine, make_engine
 from ....engine.interpreter import SpecEngine
 from ....spec import Ruleset, SpecError
+from ....spec.words_model import CheckWords
 from ...findings import Witness
 from ...impact.witnesses import RoundHistory, shrunk_witness, step_witness
 from ..decisions import _change
@@ -53,16 +54,26 @@ class Found:
         return len(position.moves) if position is not None else 0
 
 
-def rule_witness(played: Ruleset, mutant: Ruleset, names: tuple[str, str], seed: int) -> Found | None:
+def rule_witness(
+    played: Ruleset, mutant: Ruleset, names: tuple[str, str], seed: int, *, say: CheckWords
+) -> Found | None:
     """The first table, in the order of the module's docstring, where the two rule sets differ;
-    None when none is found."""
+    None when none is found. `say`: the words of a witness (the check words `impact.witnesses`)."""
     players = range(played.players_min, played.players_max + 1)
     for p in players:
         # Past the smallest table the short tricks seldom show what it did not (a rule of one
         # player count): a smaller search there.
         budget = SHORT if p == players[0] else SHORT_LARGER
         witness, how = diverge(
-            (played, make_engine), (mutant, SpecEngine), p, budget, seed, names, Effort(), noticed=True
+            (played, make_engine),
+            (mutant, SpecEngine),
+            p,
+            budget,
+            seed,
+            names,
+            Effort(),
+            noticed=True,
+            say=say,
         )
         if witness is not None:
             found = Found(witness, p, how)
@@ -71,19 +82,23 @@ def rule_witness(played: Ruleset, mutant: Ruleset, names: tuple[str, str], seed:
     # Small tables at the two smallest player counts: what a hand's size or the scores decide
     # shows there as well as at a larger table, at a fraction of the states.
     for p in players[:2]:
-        table = _small_tables(played, mutant, p, names, seed)
+        table = _small_tables(played, mutant, p, names, seed, say)
         if table is not None:
             return table
     for p in players:
-        witness, how = diverge((played, make_engine), (mutant, SpecEngine), p, MATCHES, seed, names, Effort())
+        witness, how = diverge(
+            (played, make_engine), (mutant, SpecEngine), p, MATCHES, seed, names, Effort(), say=say
+        )
         if witness is not None:
             # A match shows any difference, a trick recorded otherwise too: set up again from its
             # last trick, the difference must show on the tables after a move.
-            return _from_trick(played, mutant, Found(witness, p, how), names)
+            return _from_trick(played, mutant, Found(witness, p, how), names, say)
     return None
 
 
-def _from_trick(played: Ruleset, mutant: Ruleset, found: Found, names: tuple[str, str]) -> Found | None:
+def _from_trick(
+    played: Ruleset, mutant: Ruleset, found: Found, names: tuple[str, str], say: CheckWords
+) -> Found | None:
     """A seeded match's witness set up again from the start of its last trick: the hands, the
     scores and the leader of that moment dealt as a round, and the two sides played in lockstep
     from there (what came before the trick is not part of the table any more); None where no
@@ -107,18 +122,18 @@ def _from_trick(played: Ruleset, mutant: Ruleset, found: Found, names: tuple[str
     start = _dealt(a, b, hands, trick_start.to_move, trick_start.scores, trick_start.round)
     if start is None:
         return None
-    witness = _along(a, b, start, position.moves[since:], names) or _lockstep(a, b, start, names)
+    witness = _along(a, b, start, position.moves[since:], names, say) or _lockstep(a, b, start, names, say)
     return Found(witness, found.players, "tables") if witness is not None else None
 
 
 def _along(
-    a: Engine, b: Engine, start: State, moves: Sequence[Move], names: tuple[str, str]
+    a: Engine, b: Engine, start: State, moves: Sequence[Move], names: tuple[str, str], say: CheckWords
 ) -> Witness | None:
     """The first difference on the path `moves` from `start` (at most MAX_MOVES of them)."""
     state = start
     plays: list[tuple[int, Move]] = []
     for move in moves[: MAX_MOVES + 1]:
-        found = _difference(a, b, state, [move], names, RoundHistory(start, list(plays)))
+        found = _difference(a, b, state, [move], names, RoundHistory(start, list(plays)), say)
         if found is not None:
             return found
         plays.append((state.to_move, move))
@@ -133,19 +148,20 @@ def _difference(
     moves: Sequence[Move] | None,
     names: tuple[str, str],
     history: RoundHistory,
+    say: CheckWords,
 ) -> Witness | None:
     """The witness at `state` where the two sides allow different moves, or where one of `moves`
     (None: every move both allow) changes the tables after it differently; None where neither."""
     la, lb = set(a.legal_moves(state)), set(b.legal_moves(state))
     if la != lb:
-        return shrunk_witness(a, b, state, (la, lb), names, history) or _legal_witness(
-            a, b, state, (la, lb), names, history
+        return shrunk_witness(a, b, state, (la, lb), names, history, say) or _legal_witness(
+            a, b, state, (la, lb), names, history, say
         )
     for move in sorted(la, key=str) if moves is None else moves:
         changed = _change(a, b, state, move, noticed=True)
         if changed is not None:
             change, after_a, after_b = changed
-            return step_witness(a, b, state, move, (la, lb), (after_a, after_b), names, change, history)
+            return step_witness(a, b, state, move, (la, lb), (after_a, after_b), names, change, history, say)
     return None
 
 
@@ -191,7 +207,7 @@ def _deals(ruleset: Ruleset, players: int, seed: int) -> list[tuple[list[list[in
 
 
 def _small_tables(
-    played: Ruleset, mutant: Ruleset, players: int, names: tuple[str, str], seed: int
+    played: Ruleset, mutant: Ruleset, players: int, names: tuple[str, str], seed: int, say: CheckWords
 ) -> Found | None:
     try:
         a, b = make_engine(played, players), SpecEngine(mutant, players)
@@ -201,20 +217,20 @@ def _small_tables(
         start = _dealt(a, b, hands, 0, scores)
         if start is None:
             continue
-        witness = _lockstep(a, b, start, names)
+        witness = _lockstep(a, b, start, names, say)
         if witness is not None:
             return Found(witness, players, "tables")
     return None
 
 
-def _lockstep(a: Engine, b: Engine, start: State, names: tuple[str, str]) -> Witness | None:
+def _lockstep(a: Engine, b: Engine, start: State, names: tuple[str, str], say: CheckWords) -> Witness | None:
     """Breadth first from `start`, every move both sides allow, to the first state where they
     allow different moves or a move ends differently (within MAX_MOVES moves)."""
     queue: deque[tuple[State, tuple[tuple[int, Move], ...]]] = deque([(start, ())])
     seen = {start}
     while queue and len(seen) <= SMALL_STATES:
         state, plays = queue.popleft()
-        found = _difference(a, b, state, None, names, RoundHistory(start, list(plays)))
+        found = _difference(a, b, state, None, names, RoundHistory(start, list(plays)), say)
         if found is not None:
             return found
         # No difference here: both sides allow the same moves, and each ends alike.
@@ -233,6 +249,7 @@ def _legal_witness(
     legal: tuple[set[Move], set[Move]],
     names: tuple[str, str],
     history: RoundHistory,
+    say: CheckWords,
 ) -> Witness:
     """The table as it is, where one side allows a move the other does not (a pass, or cards a
     smaller hand cannot show): played by the side that allows it."""
@@ -241,10 +258,10 @@ def _legal_witness(
     if only_a:
         move = only_a[0]
         return step_witness(
-            a, b, state, move, legal, (a.apply(state, move), None), names, "legal_moves", history
+            a, b, state, move, legal, (a.apply(state, move), None), names, "legal_moves", history, say
         )
     move = sorted(lb - la, key=str)[0]
     swapped = (names[1], names[0])
     return step_witness(
-        b, a, state, move, (lb, la), (b.apply(state, move), None), swapped, "legal_moves", history
+        b, a, state, move, (lb, la), (b.apply(state, move), None), swapped, "legal_moves", history, say
     )

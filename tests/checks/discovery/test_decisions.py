@@ -20,6 +20,7 @@ from five35.checks.discovery.decisions import (
     variant_of,
 )
 from five35.checks.findings import CheckContext, FindingKind
+from five35.checks.impact.witnesses import WORDS as WITNESS_WORDS
 from five35.checks.runner import CHECKS, run_checks
 from five35.engine import Game, Pile
 from five35.spec import SpecError, embedded_spec_path, load_spec
@@ -27,6 +28,7 @@ from five35.spec.words import engine_hooks, words_of
 from five35.spec.words_model import WORDS_SUFFIX
 
 SPEC = load_spec()
+WITNESS = words_of(SPEC).check(WITNESS_WORDS)
 WORDS = words_of(SPEC)
 DECISIONS = WORDS.decisions
 TEXT = embedded_spec_path().with_name(embedded_spec_path().stem + WORDS_SUFFIX).read_text(encoding="utf-8")
@@ -236,7 +238,7 @@ def test_a_witness_does_not_hang_on_another_open_answer_where_one_need_not() -> 
     ruleset = SPEC.ruleset()
     names = (decision.engine.label, decision.other.label)
     variant = DECISION_VARIANTS[decision.variant]
-    plain, _, _ = search_play(Game(ruleset, 2), variant(ruleset, 2), names)
+    plain, _, _ = search_play(Game(ruleset, 2), variant(ruleset, 2), names, say=WITNESS)
     assert plain is not None and plain.situation["pile"]["kind"] == "single"
 
 
@@ -250,7 +252,9 @@ class SameAsGame(Game):
 def test_a_decision_whose_choices_never_differ_is_reported_with_that_said() -> None:
     ruleset = SPEC.ruleset()
     names = ("engine", "other")
-    witness, tables, exhausted = search_play(Game(ruleset, 2), SameAsGame(ruleset, 2), names, max_nodes=200)
+    witness, tables, exhausted = search_play(
+        Game(ruleset, 2), SameAsGame(ruleset, 2), names, max_nodes=200, say=WITNESS
+    )
     assert witness is None and tables == 200 and not exhausted
     decision = DECISIONS["run_first_card"]
     found = search(SPEC, ruleset, decision, SameAsGame, seed=535)
