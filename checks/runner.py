@@ -38,13 +38,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..engine.engines import engine_for, engine_note, reference_lacks
+from ..engine.engines import engine_for, engine_note, lacks_words, reference_lacks
 from ..engine.simulate import DEFAULT_SEED
 from ..executor import Executor, LocalExecutor, describes_units
 from ..spec import Ruleset, Spec, other_game
 from ..spec.limits import MAX_FILE_BYTES, InputLimitError, load_json
 from ..spec.vocabulary import UnimplementedReading
-from ..spec.words_model import CheckWords, Words
+from ..spec.words import embedded_words
+from ..spec.words_model import CheckWords, EngineWords, Words
 from .findings import (
     DEFAULT_SOLVER_RLIMIT,
     LEVELS,
@@ -320,8 +321,15 @@ class CheckRun:
         """The CI verdict: no failure, and under `strict` no new finding."""
         return self.ok and not (strict and self.new_findings(baseline))
 
-    def to_json(self, baseline: frozenset[str] | None = None, *, strict: bool = False) -> dict[str, Any]:
-        """Everything but timings, so the same seed gives byte-identical JSON."""
+    def to_json(
+        self,
+        baseline: frozenset[str] | None = None,
+        *,
+        strict: bool = False,
+        engines: EngineWords | None = None,
+    ) -> dict[str, Any]:
+        """Everything but timings, so the same seed gives byte-identical JSON. `engines` words which
+        engine played (the embedded words file's by default)."""
         new = {f.id for f in self.new_findings(baseline)}
         return {
             "format": RUN_FORMAT,
@@ -331,7 +339,7 @@ class CheckRun:
             "level": self.level,
             "seed": self.seed,
             "engine": self.engine,
-            "rules_played_by": engine_note(self.ruleset),
+            "rules_played_by": engine_note(self.ruleset, engines or embedded_words().engines),
             "ok": self.passed(strict=strict, baseline=baseline),
             "strict": strict,
             "baseline": sorted(baseline) if baseline is not None else None,
@@ -515,7 +523,8 @@ def _run_one(check: Check, ctx: CheckContext) -> CheckResult:
         return CheckResult(name=check.name, title=title, seconds=0.0, skipped=reason, notes=(reason,))
     lacks = reference_lacks(ctx.ruleset)
     if check.reference_only and lacks is not None:
-        reason = say("not_reference", why=_own(say, "reference_only", check.name), lacks=lacks)
+        why = _own(say, "reference_only", check.name)
+        reason = say("not_reference", why=why, lacks=lacks_words(lacks, words.engines))
         return CheckResult(name=check.name, title=title, seconds=0.0, skipped=reason, notes=(reason,))
     if not check.uses_engine:
         # The engine that plays these rules, never the engine under check: see Check.uses_engine.

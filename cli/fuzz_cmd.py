@@ -22,6 +22,7 @@ from ..protocol.compare import MAX_MOVES, RoundResult, agree_on_rules
 from ..protocol.messages import deal_json
 from ..protocol.replay import replay_json
 from ..spec import Ruleset, Spec, SpecError, dumps
+from ..spec.words import words_of
 
 if TYPE_CHECKING:
     # The fuzzer brings Hypothesis: imported where `fuzz` runs, not when the command is listed.
@@ -223,7 +224,7 @@ def fuzz_cmd(
             click.echo(dumps(out))
         else:
             click.echo(f"engine: {name} ({target})")
-            click.echo(f"reference: {ruleset.label()}, {engine_note(ruleset)}")
+            click.echo(f"reference: {ruleset.label()}, {engine_note(ruleset, words_of(choice.spec).engines)}")
             click.echo(f"seed: {seed}")
             click.echo(_rounds_text(result))
             if timings:
@@ -381,7 +382,7 @@ def _campaign_cmd(
         click.echo(dumps(out))
     else:
         click.echo(f"engine: {name} ({target})")
-        click.echo(f"reference: {ruleset.label()}, {engine_note(ruleset)}")
+        click.echo(f"reference: {ruleset.label()}, {engine_note(ruleset, words_of(spec).engines)}")
         click.echo(
             f"campaign: {_count(runs, 'seed')} from base seed {seed} (seed i = campaign_seed({seed}, i))"
         )

@@ -14,6 +14,7 @@ from ..reports.check_formats import plural
 from ..spec import Ruleset, Spec, dumps
 from ..spec.lang.rulebook import describe
 from ..spec.lang.syntax import unparse
+from ..spec.words import words_of
 from .common import examples_epilog, format_option, resolve, rules_options
 
 WIDTH = 100
@@ -157,7 +158,7 @@ def render_text(spec: Spec, ruleset: Ruleset) -> str:
             out.extend(_wrap(_value(value), 4, f"parameter {name} = "))
 
     out += _heading(f"Ruleset in use: {ruleset.label()}")
-    out.extend(_wrap(engine_note(ruleset), 2))
+    out.extend(_wrap(engine_note(ruleset, words_of(spec).engines), 2))
     width = max(len(p) for p in in_use)
     for point in spec.variation_points:
         reading = in_use[point]
@@ -187,7 +188,7 @@ def rules_cmd(fmt: str, spec_path: Path | None, profile: str | None, readings: t
     if fmt == "json":
         data = choice.spec.to_json()
         data["ruleset"] = choice.ruleset.to_json()
-        data["ruleset"]["engine"] = engine_note(choice.ruleset)
+        data["ruleset"]["engine"] = engine_note(choice.ruleset, words_of(choice.spec).engines)
         data["ruleset"]["rules"] = [describe(r) for r in choice.ruleset.rules]
         click.echo(dumps(data))
     else:

@@ -14,6 +14,7 @@ from ..engine.simulate import round_limit, simulate_parallel
 from ..engine.stats import MODES, Mode, Stats
 from ..reports.check_formats import plural
 from ..spec import dumps
+from ..spec.words import words_of
 from .common import (
     cli_executor,
     examples_epilog,
@@ -219,7 +220,8 @@ def simulate_cmd(
 ) -> None:
     # The bounds of --players come from the ruleset (2-6 in the embedded spec), checked once it is loaded.
     bots = [name.strip() for name in bots_text.split(",")]
-    ruleset = resolve(spec_path, profile, readings).ruleset
+    choice = resolve(spec_path, profile, readings)
+    ruleset = choice.ruleset
     ruleset.check_players(players)
     ruleset.hand_size(players)
     seat_bots(bots, players)
@@ -241,7 +243,7 @@ def simulate_cmd(
         games=games,
         mode=mode,
         round_limit=round_limit(ruleset),
-        ruleset={**ruleset.to_json(), "engine": engine_note(ruleset)},
+        ruleset={**ruleset.to_json(), "engine": engine_note(ruleset, words_of(choice.spec).engines)},
         stats=stats,
     )
     if fmt == "json":

@@ -6,17 +6,20 @@ embedded spec under every reading its `VOCABULARY` declares. Any other ruleset (
 in a spec copy's rules, a reading the reference does not declare, another game) is played by the
 spec interpreter (engine/interpreter.py), which plays whatever the rules say. `make_engine` picks;
 `engine_name` says which, so that every output can say who played; nothing plays a reading as
-another.
+another. Why the reference does not play a ruleset is a fact (`ReferenceLacks`), worded from the
+words file's `engines` section where it is printed (`lacks_words`, `engine_note`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import cache
 from typing import Any, NamedTuple, Protocol
 
 from ..spec import Ruleset, embedded_spec
 from ..spec.lang.rulebook import rules_digest
+from ..spec.words_model import EngineWords
 from .game import Game
 from .interpreter import NAME as INTERPRETER
 from .interpreter import SpecEngine
@@ -89,6 +92,9 @@ class RulesApart(NamedTuple):
         return [i for i in rule_ids if i in apart]
 
 
+NOTHING_APART = RulesApart((), (), ())  # rules in force just as the embedded spec's
+
+
 @cache
 def rules_apart(ruleset: Ruleset) -> RulesApart:
     """The one comparison of a ruleset's rules with the embedded spec's (by a digest of each rule's
@@ -103,30 +109,52 @@ def rules_apart(ruleset: Ruleset) -> RulesApart:
     )
 
 
+@dataclass(frozen=True)
+class ReferenceLacks:
+    """Why the reference engine cannot play a ruleset, the first of these that holds: a reading it
+    does not declare (`reading`, point and reading), no rules in the embedded spec (`no_rules`),
+    rules in force apart from the embedded spec's (`apart`), or variation points the ruleset
+    chooses no reading of (`unchosen`)."""
+
+    reading: tuple[str, str] | None = None
+    no_rules: bool = False
+    apart: RulesApart = NOTHING_APART
+    unchosen: tuple[str, ...] = ()
+
+
 @cache
-def reference_lacks(ruleset: Ruleset) -> str | None:
+def reference_lacks(ruleset: Ruleset) -> ReferenceLacks | None:
     """Why the reference engine cannot play `ruleset` (None: it can): rules in force that differ
     from the embedded spec's under the same readings, or a reading it does not declare."""
     vocabulary = Game.VOCABULARY
     for point, reading in sorted(ruleset.readings.items()):
         if not vocabulary.implements(point, reading):
-            return f"it has no reading {point}={reading}"
+            return ReferenceLacks(reading=(point, reading))
     if _embedded_book() is None:  # pragma: no cover - the embedded spec always has rules
-        return "the embedded spec has no rules"
-    changed, missing, added = rules_apart(ruleset)
-    parts = []
-    if changed:
-        parts.append(f"rule {', '.join(changed)} {'is' if len(changed) == 1 else 'are'} stated otherwise")
-    if missing:
-        parts.append(f"rule {', '.join(missing)} {'is' if len(missing) == 1 else 'are'} left out")
-    if added:
-        parts.append(f"rule {', '.join(added)} {'is' if len(added) == 1 else 'are'} added")
-    if parts:
-        return "; ".join(parts)
+        return ReferenceLacks(no_rules=True)
+    apart = rules_apart(ruleset)
+    if any(apart):
+        return ReferenceLacks(apart=apart)
     absent = sorted(set(Game.VOCABULARY.points) - set(ruleset.readings))
     if absent:
-        return f"the spec does not choose a reading of {', '.join(absent)}"
+        return ReferenceLacks(unchosen=tuple(absent))
     return None
+
+
+def lacks_words(lacks: ReferenceLacks, say: EngineWords) -> str:
+    """Why the reference engine does not play a ruleset, in the words file's `engines` words."""
+    if lacks.reading is not None:
+        return say("no_reading", point=lacks.reading[0], reading=lacks.reading[1])
+    if lacks.no_rules:
+        return say("no_rules")
+    parts = [
+        say(f"{which}_one" if len(ids) == 1 else f"{which}_many", rules=", ".join(ids))
+        for which, ids in zip(("changed", "missing", "added"), lacks.apart, strict=True)
+        if ids
+    ]
+    if parts:
+        return say("apart_joint").join(parts)
+    return say("unchosen", points=", ".join(lacks.unchosen))
 
 
 def engine_for(ruleset: Ruleset) -> type[Game] | type[SpecEngine]:
@@ -148,9 +176,9 @@ def engine_name(ruleset: Ruleset) -> str:
     return REFERENCE if reference_lacks(ruleset) is None else INTERPRETER
 
 
-def engine_note(ruleset: Ruleset) -> str:
+def engine_note(ruleset: Ruleset, say: EngineWords) -> str:
     """One line for an output: which engine played, and why where it is the interpreter."""
-    why = reference_lacks(ruleset)
-    if why is None:
-        return f"played by {REFERENCE}"
-    return f"played by {INTERPRETER} ({REFERENCE} does not play these rules: {why})"
+    lacks = reference_lacks(ruleset)
+    if lacks is None:
+        return say("played_by", engine=REFERENCE)
+    return say("played_by_other", interpreter=INTERPRETER, reference=REFERENCE, why=lacks_words(lacks, say))

@@ -245,7 +245,7 @@ class Suite:
             "rules": self.rules(),
             # Which engine gave the expected answers: the reference, or the spec interpreter where
             # the reference does not play these rules.
-            "played_by": engine_note(self.ruleset),
+            "played_by": engine_note(self.ruleset, words_of(self.spec).engines),
             "not_observable": sorted(p for p in PROTOCOL_INVISIBLE if p in self.spec.variation_points),
             "compare": self.say.compare,
             "vectors": [

@@ -308,7 +308,7 @@ def report_data(data: ReportData) -> dict[str, Any]:
     technical = _technical_summary(questions, engine_notes, data.standalone, summary, failures, pages)
     if reference_lacks(ruleset) is not None:
         # The last lines speak of the reference engine; these rules it does not play.
-        technical[-1] = f"{engine_note(ruleset).capitalize()}."
+        technical[-1] = f"{engine_note(ruleset, plain.words.engines).capitalize()}."
         if failures:
             technical[-1] += pages.summary("failed_see", count=len(failures))
         # Which engine played is said on every page (the reference engine does not play these).

@@ -20,6 +20,7 @@ from .words_model import (
     LANGUAGES,
     AlternativeWords,
     ClauseWords,
+    EngineWords,
     Evidence,
     ImpactGrades,
     MismatchWords,
@@ -182,6 +183,7 @@ def _build(path: Path, data: dict[str, Any], lines: dict[Key, int]) -> Words:
         check_sentences={check: dict(row) for check, row in data["checks"]["sentences"].items()},
         pages=_pages(data["pages"]),
         formats=_formats(data["formats"]),
+        engines=EngineWords(dict(data["engines"])),
     )
 
 

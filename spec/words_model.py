@@ -94,6 +94,8 @@ from .words_model_discovery import (
 from .words_model_discovery import (
     RuleWords as RuleWords,
 )
+from .words_model_engines import ENGINE_BLANKS as ENGINE_BLANKS
+from .words_model_engines import EngineWords as EngineWords
 from .words_model_questions import (
     LANGUAGES as LANGUAGES,
 )
@@ -381,6 +383,8 @@ class Words:
     pages: PageWords = field(kw_only=True)
     #: The CI formats' own words (`formats`).
     formats: FormatWords = field(kw_only=True)
+    #: The engines' own words (`engines`).
+    engines: EngineWords = field(kw_only=True)
 
     def where(self, *key: str | int) -> str:
         """`file:line: key` of an entry, for errors that point into the words file."""

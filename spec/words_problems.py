@@ -26,6 +26,7 @@ from .words_discovery import (
 from .words_model import (
     ALTERNATIVE_BLANKS,
     CHECK_SENTENCE_BLANKS,
+    ENGINE_BLANKS,
     FORMAT_BLANKS,
     LANGUAGES,
     NUMBER_BLANKS,
@@ -147,6 +148,8 @@ def _own_problems(data: dict[str, Any]) -> Iterator[tuple[Key, str]]:
     yield from _vector_problems(data["vectors"])
     yield from _grouped_problems("pages", data["pages"], PAGE_BLANKS)
     yield from _grouped_problems("formats", data["formats"], FORMAT_BLANKS)
+    for name, allowed in ENGINE_BLANKS.items():
+        yield from _blank_problems(("engines", name), data["engines"][name], allowed)
     owner: dict[str, str] = {}
     topic_owner: dict[str, str] = {}
     for qid, q in data["questions"].items():

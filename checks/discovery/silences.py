@@ -360,7 +360,8 @@ def labels_of(words: Words) -> tuple[str, str]:
 
 def classify(spec: Spec, ruleset: Ruleset, name: str, budget: Budget, seed: int) -> Outcome:
     words = words_of(spec)
-    t = trial(ruleset, name, budget, seed, labels_of(words), say=words.check(WITNESS_WORDS))
+    say = words.check(WITNESS_WORDS)
+    t = trial(ruleset, name, budget, seed, labels_of(words), say=say)
     if not t.changed or (t.kill is None and t.witness is None):
         return Outcome(t, "equivalent")
     if t.kill is not None:

@@ -84,8 +84,10 @@ def render(
     the GitHub annotations' overflow notice says the whole list is."""
     rendering = Rendering(run, spec=spec, baseline=baseline, strict=strict, root=root)
     renderers: dict[str, Callable[[], str]] = {
-        "text": lambda: render_text(run, rendering.words, baseline=baseline, strict=strict),
-        "json": lambda: dumps(run.to_json(baseline, strict=strict)) + "\n",
+        "text": lambda: render_text(
+            run, rendering.words, rendering.engine_words, baseline=baseline, strict=strict
+        ),
+        "json": lambda: dumps(run.to_json(baseline, strict=strict, engines=rendering.engine_words)) + "\n",
         "junit": lambda: render_junit(rendering),
         "sarif": lambda: render_sarif(rendering),
         "github": lambda: render_github(rendering, full_list=full_list),

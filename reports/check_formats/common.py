@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ...checks.findings import CheckResult, Failure, Finding, FindingKind, MutantTally, ProvedProperty
 from ...spec import Spec
 from ...spec.words import embedded_words, words_of
-from ...spec.words_model import FormatWords
+from ...spec.words_model import EngineWords, FormatWords
 from .places import Place, failure_place, finding_place, ordered_findings
 
 if TYPE_CHECKING:
@@ -54,6 +54,11 @@ class Rendering:
         """The formats' words: the spec's words file's (the embedded one's without a spec), read
         once per rendering and handed to what writes them."""
         return format_words(self.spec)
+
+    @cached_property
+    def engine_words(self) -> EngineWords:
+        """The engines' words (which engine played), from the same words file as `words`."""
+        return (words_of(self.spec) if self.spec is not None else embedded_words()).engines
 
 
 def format_words(spec: Spec | None) -> FormatWords:

@@ -6,7 +6,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from ...engine.engines import engine_note
-from ...spec.words_model import FormatWords
+from ...spec.words_model import EngineWords, FormatWords
 from .common import (
     _one_line,
     _scenario_line,
@@ -23,14 +23,19 @@ if TYPE_CHECKING:
 
 
 def render_text(
-    run: CheckRun, words: FormatWords, *, baseline: frozenset[str] | None = None, strict: bool = False
+    run: CheckRun,
+    words: FormatWords,
+    engines: EngineWords,
+    *,
+    baseline: frozenset[str] | None = None,
+    strict: bool = False,
 ) -> str:
     say = words.text
     lines = [
         say("head", level=run.level, seed=run.seed, ruleset=run.ruleset.label()),
         f"  spec {run.spec_path}",
         f"  engine {run.engine}",
-        f"  rules {engine_note(run.ruleset)}",
+        f"  rules {engine_note(run.ruleset, engines)}",
         "",
     ]
     header = ("check", "exhaustive", "generated", "proofs", "findings", "failures", "time", "")

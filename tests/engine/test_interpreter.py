@@ -11,10 +11,19 @@ from typing import Any
 import pytest
 import yaml
 from five35.engine import Game
-from five35.engine.engines import INTERPRETER, REFERENCE, engine_name, make_engine, reference_lacks
+from five35.engine.engines import (
+    INTERPRETER,
+    REFERENCE,
+    RulesApart,
+    engine_name,
+    lacks_words,
+    make_engine,
+    reference_lacks,
+)
 from five35.engine.interpreter import SpecEngine
 from five35.engine.state import Event, State
 from five35.spec import Ruleset, Spec, SpecError, embedded_spec_path, load_spec
+from five35.spec.words import embedded_words
 
 EMBEDDED = embedded_spec_path().read_text(encoding="utf-8")
 HOUSE_RULES = Path(__file__).resolve().parents[2] / "examples" / "house-rules"
@@ -130,7 +139,9 @@ def test_a_copy_without_the_rule_of_8_plays_no_trick_ended_by_it(tmp_path: Path)
     path = _copy(tmp_path, _without("trick.end.eight", ("eight_forms", "eight_on_add", "eight_exemption")))
     ruleset = load_spec(path).ruleset()
     assert engine_name(ruleset) == INTERPRETER
-    assert reference_lacks(ruleset) == "rule trick.end.eight is left out"
+    lacks = reference_lacks(ruleset)
+    assert lacks is not None and lacks.apart == RulesApart((), ("trick.end.eight",), ())
+    assert lacks_words(lacks, embedded_words().engines) == "rule trick.end.eight is left out"
     for players in (2, 4, 6):
         _actions, reasons = _moves_and_reasons(ruleset, players, games=6)
         assert "rule_of_8" not in reasons and "all_passed" in reasons

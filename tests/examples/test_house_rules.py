@@ -52,7 +52,7 @@ def test_the_checks_run_on_the_house_rule_played_by_the_interpreter(path: Path) 
     spec = _spec(path)
     ruleset = spec.ruleset()
     assert reference_lacks(ruleset) is not None and engine_for(ruleset) is SpecEngine
-    assert engine_note(ruleset).startswith(f"played by {INTERPRETER}")
+    assert engine_note(ruleset, words_of(spec).engines).startswith(f"played by {INTERPRETER}")
     run = run_checks(
         spec, ruleset, level="quick", only=["invariants.matches", "graphs.beats", *REFERENCE_ONLY]
     )

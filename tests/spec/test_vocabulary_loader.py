@@ -10,10 +10,19 @@ from cli_tools import run_bad_input
 from click.testing import CliRunner
 from five35.cli.main import main
 from five35.engine import Game
-from five35.engine.engines import INTERPRETER, REFERENCE, engine_name, make_engine, reference_lacks
+from five35.engine.engines import (
+    INTERPRETER,
+    REFERENCE,
+    ReferenceLacks,
+    engine_name,
+    lacks_words,
+    make_engine,
+    reference_lacks,
+)
 from five35.engine.interpreter import SpecEngine
 from five35.spec import SpecError, embedded_spec_path, load_spec
 from five35.spec.vocabulary import UnimplementedReading
+from five35.spec.words import words_of
 
 EMBEDDED = embedded_spec_path().read_text(encoding="utf-8")
 RUN_GAPS = "      gaps_skipped:\n"
@@ -107,7 +116,9 @@ def test_a_reading_the_reference_lacks_is_played_by_the_spec_interpreter(tmp_pat
     assert spec.variation_points["run_gaps"].playable == ("gaps_break", "any_pair", "gaps_skipped")
     ruleset = spec.ruleset(None, {"run_gaps": "any_pair"})
     assert engine_name(ruleset) == INTERPRETER
-    assert reference_lacks(ruleset) == "it has no reading run_gaps=any_pair"
+    lacks = reference_lacks(ruleset)
+    assert lacks == ReferenceLacks(reading=("run_gaps", "any_pair"))
+    assert lacks_words(lacks, words_of(spec).engines) == "it has no reading run_gaps=any_pair"
     with pytest.raises(UnimplementedReading):
         Game(ruleset, 4)  # the reference never plays a reading as another
     engine = make_engine(ruleset, 4)
