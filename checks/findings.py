@@ -24,7 +24,7 @@ from typing import Any, Literal, TypeVar
 from ..engine import Game, Move, Position, State, TrickEndReason
 from ..engine.engines import Engine
 from ..spec import Ruleset, Spec
-from ..spec.words import words_of
+from ..spec.words import embedded_words, words_of
 from ..spec.words_model import CheckWords, Words
 
 T = TypeVar("T")
@@ -96,6 +96,9 @@ class Settlement(StrEnum):
     SETTLED = "settled"
 
 
+STATUS_WORDS = "findings"  # the group of the words file's check sentences that word a Status
+
+
 @dataclass(frozen=True)
 class Status:
     """Whether the played profile settles a finding, and by which of its readings."""
@@ -112,11 +115,13 @@ class Status:
     def is_open(self) -> bool:
         return self.settlement is Settlement.OPEN
 
-    def __str__(self) -> str:
+    def words(self, say: CheckWords) -> str:
+        """The status in words (the check words STATUS_WORDS), as a finding's JSON and the CI
+        outputs print it."""
         if self.is_open:
-            return "open"
+            return say("open")
         chosen = ", ".join(str(ReadingRef(p, r)) for p, r in self.readings)
-        return f"settled by profile {self.profile}: {chosen}"
+        return say("settled", profile=self.profile, readings=chosen)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -343,7 +348,9 @@ class Finding:
     #: A dead clause's part, typed (the title names it in the check's words). Not in the JSON.
     dead_part: DeadPart | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, status_words: CheckWords | None = None) -> dict[str, Any]:
+        """The finding as JSON; `status_words` word its status (the check words STATUS_WORDS; the
+        embedded words file's by default)."""
         return {
             "id": self.id,
             "kind": self.kind.value,
@@ -361,7 +368,7 @@ class Finding:
             "impact": self.impact.to_json() if self.impact else None,
             "evidence": list(self.evidence),
             "proposed_wording": self.proposed_wording,
-            "status": str(self.status),
+            "status": self.status.words(status_words or embedded_words().check(STATUS_WORDS)),
             "settled_by": None if self.status.is_open else self.status.to_json(),
             "unsat_core": list(self.unsat_core),
             "topic": self.topic,
@@ -684,7 +691,8 @@ class CheckResult:
         """How many things the check examined (see `examined`)."""
         return self.examined if self.examined is not None else self.exhaustive + self.generated + self.proofs
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, status_words: CheckWords | None = None) -> dict[str, Any]:
+        """The result as JSON; `status_words` word its findings' status (see Finding.to_json)."""
         return {
             "name": self.name,
             "title": self.title,
@@ -699,7 +707,7 @@ class CheckResult:
             "proved": [p.to_json() for p in self.proved],
             "settled": [c.to_json() for c in self.settled],
             "tally": self.tally.to_json() if self.tally else None,
-            "findings": [f.to_json() for f in self.findings],
+            "findings": [f.to_json(status_words) for f in self.findings],
             "failures": [f.to_json() for f in self.failures],
             "notes": list(self.notes),
             "warnings": list(self.warnings),

@@ -45,11 +45,12 @@ from ..spec import Ruleset, Spec, other_game
 from ..spec.limits import MAX_FILE_BYTES, InputLimitError, load_json
 from ..spec.vocabulary import UnimplementedReading
 from ..spec.words import embedded_words
-from ..spec.words_model import CheckWords, EngineWords, Words
+from ..spec.words_model import CheckWords, Words
 from .findings import (
     DEFAULT_SOLVER_RLIMIT,
     LEVELS,
     MAX_SOLVER_RLIMIT,
+    STATUS_WORDS,
     Check,
     CheckContext,
     CheckError,
@@ -326,10 +327,13 @@ class CheckRun:
         baseline: frozenset[str] | None = None,
         *,
         strict: bool = False,
-        engines: EngineWords | None = None,
+        words: Words | None = None,
     ) -> dict[str, Any]:
-        """Everything but timings, so the same seed gives byte-identical JSON. `engines` words which
-        engine played (the embedded words file's by default)."""
+        """Everything but timings, so the same seed gives byte-identical JSON. `words` (the spec's
+        words file's; the embedded one's by default) word which engine played and each finding's
+        status."""
+        words = words or embedded_words()
+        status = words.check(STATUS_WORDS)
         new = {f.id for f in self.new_findings(baseline)}
         return {
             "format": RUN_FORMAT,
@@ -339,13 +343,13 @@ class CheckRun:
             "level": self.level,
             "seed": self.seed,
             "engine": self.engine,
-            "rules_played_by": engine_note(self.ruleset, engines or embedded_words().engines),
+            "rules_played_by": engine_note(self.ruleset, words.engines),
             "ok": self.passed(strict=strict, baseline=baseline),
             "strict": strict,
             "baseline": sorted(baseline) if baseline is not None else None,
             "totals": {**self.totals(), "new_findings": len(new)},
-            "checks": [r.to_json() for r in self.results],
-            "findings": [{**f.to_json(), "new": f.id in new} for f in self.findings],
+            "checks": [r.to_json(status) for r in self.results],
+            "findings": [{**f.to_json(status), "new": f.id in new} for f in self.findings],
             "failures": [f.to_json() for f in self.failures],
         }
 

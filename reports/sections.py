@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..checks.findings import FINDING_KINDS, SEVERITIES, Finding, FindingKind
+from ..checks.findings import FINDING_KINDS, SEVERITIES, STATUS_WORDS, Finding, FindingKind
 from ..checks.job.reviewed import ImpactSource, PointImpact, Reviewed, WitnessSource
 from ..spec import Ruleset, Spec
 from ..spec.words_model import Sentences, Words
@@ -220,7 +220,7 @@ def section_json(spec: Spec, ruleset: Ruleset, r: Reviewed, plain: Plain) -> dic
         "detail": f.detail,
         "check": f.check,
         "also_by": list(f.also_by),
-        "status": str(f.status),
+        "status": f.status.words(plain.words.check(STATUS_WORDS)),
         "settled_by": None if f.status.is_open else f.status.to_json(),
         "variation_point": f.variation_point,
         "players": f.players,

@@ -535,6 +535,10 @@ CHECK_SENTENCE_BLANKS: Mapping[str, Mapping[str, frozenset[str]]] = {
         "trick_goes_on": frozenset(),
         "trick_won": frozenset({"winner", "reasons"}),
     },
+    "findings": {
+        "open": frozenset(),
+        "settled": frozenset({"profile", "readings"}),
+    },
 }
 
 

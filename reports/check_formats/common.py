@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ...checks.findings import CheckResult, Failure, Finding, FindingKind, MutantTally, ProvedProperty
 from ...spec import Spec
 from ...spec.words import embedded_words, words_of
-from ...spec.words_model import EngineWords, FormatWords
+from ...spec.words_model import FormatWords, Words
 from .places import Place, failure_place, finding_place, ordered_findings
 
 if TYPE_CHECKING:
@@ -56,9 +56,10 @@ class Rendering:
         return format_words(self.spec)
 
     @cached_property
-    def engine_words(self) -> EngineWords:
-        """The engines' words (which engine played), from the same words file as `words`."""
-        return (words_of(self.spec) if self.spec is not None else embedded_words()).engines
+    def all_words(self) -> Words:
+        """The whole words file `words` comes from: which engine played (`engines`) and each
+        finding's status (the check words STATUS_WORDS) are worded from it too."""
+        return words_of(self.spec) if self.spec is not None else embedded_words()
 
 
 def format_words(spec: Spec | None) -> FormatWords:

@@ -6,7 +6,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 
-from ...checks.findings import CheckResult, Failure
+from ...checks.findings import STATUS_WORDS, CheckResult, Failure
 from ...spec import dumps
 from .common import Rendering, _one_line, _scenario_line, plural, proved_properties, summary_line
 from .places import spec_name
@@ -25,6 +25,7 @@ def render_junit(rendering: Rendering) -> str:
     it is new under --strict."""
     run, baseline, strict = rendering.run, rendering.baseline, rendering.strict
     say = rendering.words.junit
+    status = rendering.all_words.check(STATUS_WORDS)
     new = rendering.new_ids()
     suite = ET.Element("testsuite", name=say("suite", ruleset=run.ruleset.label()))
     counts: Counter[str] = Counter()
@@ -71,7 +72,7 @@ def render_junit(rendering: Rendering) -> str:
         is_new = finding.id in new
         state = ("new" if is_new else "known") if baseline is not None else say("not_in_baseline")
         body = [
-            f"{finding.kind}, severity {finding.severity}, {state}; {finding.status}",
+            f"{finding.kind}, severity {finding.severity}, {state}; {finding.status.words(status)}",
             f"at {place.words() if place.file is None else f'{place.file}:{place.line}'}",
             _one_line(finding.title),
             _one_line(finding.detail),

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import z3  # type: ignore[import-untyped]
-from five35.checks.findings import DEFAULT_SOLVER_RLIMIT, CheckContext
+from five35.checks.findings import DEFAULT_SOLVER_RLIMIT, STATUS_WORDS, CheckContext
 from five35.checks.oracles.situations import NONE_PILE, central_piles, shaped_plays
 from five35.checks.oracles.z3model import (
     ACTION_CODES,
@@ -31,6 +31,9 @@ from five35.checks.oracles.z3model import (
 from five35.checks.solver.proofs import PROPERTIES, check_proofs, m_concrete_cards, prove_reachable, setup
 from five35.spec import Spec, load_spec
 from five35.spec.vocabulary import UnimplementedReading
+from five35.spec.words import embedded_words
+
+STATUS = embedded_words().check(STATUS_WORDS)
 
 SPEC = load_spec()
 
@@ -163,7 +166,7 @@ def test_proofs_hold_on_the_embedded_spec_except_the_mixed_five_player_reading()
     assert finding.players == 5
     assert "five_player_copies=five_is_small" in finding.detail
     assert "five_player_set_close=five_is_large" in finding.detail
-    assert str(finding.status).startswith("settled by profile published")
+    assert finding.status.words(STATUS).startswith("settled by profile published")
     # Two points make the combination: no one point is blamed, and the impact compares the
     # rules as played against that combination.
     assert finding.variation_point is None

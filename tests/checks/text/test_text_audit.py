@@ -6,11 +6,13 @@ import re
 from pathlib import Path
 
 import pytest
-from five35.checks.findings import CheckContext, Finding, ReadingRef, Status
+from five35.checks.findings import STATUS_WORDS, CheckContext, Finding, ReadingRef, Status
 from five35.checks.text.text_audit import check_text_audit, proposal_for_point, text_audit
 from five35.engine import Game
 from five35.spec import Spec, embedded_spec_path, load_spec
-from five35.spec.words import words_of
+from five35.spec.words import embedded_words, words_of
+
+STATUS = embedded_words().check(STATUS_WORDS)
 
 
 @pytest.fixture(scope="module")
@@ -106,7 +108,7 @@ def test_status_follows_the_profile_and_its_basis(spec: Spec) -> None:
         "published", [("five_player_copies", "five_is_large")]
     )
     spanish = _ids(spec, "spanish-literal")
-    assert str(spanish["mismatch.trick.end.set.five_players"].status) == (
+    assert spanish["mismatch.trick.end.set.five_players"].status.words(STATUS) == (
         "settled by profile spanish-literal: five_player_set_close=five_is_small"
     )
     # The Spanish gives no number of copies for 5 players: its profile chooses 4 where it is silent.

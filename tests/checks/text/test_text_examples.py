@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from five35.checks.findings import CheckContext, Finding
+from five35.checks.findings import STATUS_WORDS, CheckContext, Finding
 from five35.checks.text.text_examples import check_text_examples
 from five35.spec import load_spec
+from five35.spec.words import embedded_words
+
+STATUS = embedded_words().check(STATUS_WORDS)
 
 SPEC_FILE = Path(__file__).resolve().parents[3] / "spec" / "535.yaml"
 
@@ -33,7 +36,7 @@ def test_the_run_example_contradicts_higher_beats_only() -> None:
     assert f.kind == "contradiction"
     assert set(f.unsat_core) == {"pile.run", "reading:run_order=higher_beats"}
     assert "pile.run" in f.clauses
-    assert str(f.status) == "settled by profile published: run_order=lower_beats"
+    assert f.status.words(STATUS) == "settled by profile published: run_order=lower_beats"
     assert not any(i.startswith("text.pile.single") or i.startswith("text.pile.set.") for i in got)
 
 
