@@ -539,6 +539,12 @@ CHECK_SENTENCE_BLANKS: Mapping[str, Mapping[str, frozenset[str]]] = {
         "open": frozenset(),
         "settled": frozenset({"profile", "readings"}),
     },
+    "play.scenario": {
+        "dealt": frozenset({"players", "hands", "leader", "scores"}),
+        "seeded": frozenset({"players", "seed"}),
+        "no_moves": frozenset(),
+        "scenario": frozenset({"begin", "moves"}),
+    },
 }
 
 

@@ -75,18 +75,25 @@ def replay(
         state = after
 
 
-def scenario_text(data: Mapping[str, Any]) -> str:
-    """A scenario as a few readable lines a person can replay by hand."""
+SCENARIO_WORDS = "play.scenario"  # the group of the words file's check sentences that word a scenario
+
+
+def scenario_text(data: Mapping[str, Any], say: CheckWords) -> str:
+    """A scenario as a few readable lines a person can replay by hand, in the words `say` (the
+    check words SCENARIO_WORDS)."""
     start = data["start"]
     if "hands" in start:
-        begin = (
-            f"{data['players']} players, hands {start['hands']}, player {start['leader']} leads, "
-            f"scores {start['scores']}"
+        begin = say(
+            "dealt",
+            players=data["players"],
+            hands=start["hands"],
+            leader=start["leader"],
+            scores=start["scores"],
         )
     else:
-        begin = f"{data['players']} players, deal seed {start['deal_seed']}"
-    moves = ", ".join(data["moves"]) or "(no moves)"
-    return f"{begin}; moves: {moves}"
+        begin = say("seeded", players=data["players"], seed=start["deal_seed"])
+    moves = ", ".join(data["moves"]) or say("no_moves")
+    return say("scenario", begin=begin, moves=moves)
 
 
 # ---- the Hypothesis state machine ---------------------------------------------------------------
@@ -393,7 +400,7 @@ def check_matches(ctx: CheckContext) -> CheckResult:
             Failure("invariants.matches", say("stopped", exception=type(exc).__name__, error=exc))
         )
     if broken is not None:
-        failures.append(machine_failure(broken))
+        failures.append(machine_failure(broken, words_of(ctx.spec).check(SCENARIO_WORDS)))
     stats = machine.stats
     notes = (
         say(
@@ -415,8 +422,9 @@ def check_matches(ctx: CheckContext) -> CheckResult:
     )
 
 
-def machine_failure(broken: InvariantBroken) -> Failure:
-    """A shrunk state-machine failure as a Failure whose witness replays it."""
+def machine_failure(broken: InvariantBroken, say: CheckWords) -> Failure:
+    """A shrunk state-machine failure as a Failure whose witness replays it (its scenario in the
+    words `say`, see scenario_text)."""
     scenario = broken.scenario
     v = broken.violation
     return Failure(
@@ -424,7 +432,7 @@ def machine_failure(broken: InvariantBroken) -> Failure:
         message=f"{v.invariant}: {v.message}",
         readings=dict(scenario["readings"]),
         witness=Witness(
-            summary=f"{v.invariant}: {v.message}. Replay: {scenario_text(scenario)}",
+            summary=f"{v.invariant}: {v.message}. Replay: {scenario_text(scenario, say)}",
             situation={**broken.situation, "scenario": scenario},
             outcomes={"engine": v.actual, "spec": v.expected},
             cards=broken.cards,

@@ -85,7 +85,7 @@ def render(
     rendering = Rendering(run, spec=spec, baseline=baseline, strict=strict, root=root)
     renderers: dict[str, Callable[[], str]] = {
         "text": lambda: render_text(
-            run, rendering.words, rendering.all_words.engines, baseline=baseline, strict=strict
+            run, rendering.words, rendering.all_words, baseline=baseline, strict=strict
         ),
         "json": lambda: dumps(run.to_json(baseline, strict=strict, words=rendering.all_words)) + "\n",
         "junit": lambda: render_junit(rendering),

@@ -194,15 +194,12 @@ def status_word(result: CheckResult) -> str:
     return "warning" if result.warnings else "ok"
 
 
-def _scenario_line(scenario: dict[str, Any]) -> str:
-    from ...checks.play.matches import scenario_text
+def _scenario_line(scenario: dict[str, Any], words: Words) -> str:
+    from ...checks.play.matches import SCENARIO_WORDS, scenario_text
 
     changed = scenario.get("readings", {})
-    return (
-        f"profile {scenario.get('profile')}, {scenario_text(scenario)}"
-        if changed
-        else scenario_text(scenario)
-    )
+    text = scenario_text(scenario, words.check(SCENARIO_WORDS))
+    return f"profile {scenario.get('profile')}, {text}" if changed else text
 
 
 def _one_line(text: str) -> str:

@@ -155,6 +155,6 @@ def _failure_detail(rendering: Rendering, f: Failure) -> str:
         parts.append(f"witness ({plural(f.witness.cards, 'card')}): {f.witness.summary}")
         scenario = f.witness.situation.get("scenario")
         if isinstance(scenario, dict):
-            parts.append(f"replay: {_scenario_line(scenario)}")
+            parts.append(f"replay: {_scenario_line(scenario, rendering.all_words)}")
         parts.append(dumps(f.witness.to_json()))
     return "\n".join(parts)

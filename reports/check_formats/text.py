@@ -6,7 +6,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from ...engine.engines import engine_note
-from ...spec.words_model import EngineWords, FormatWords
+from ...spec.words_model import FormatWords, Words
 from .common import (
     _one_line,
     _scenario_line,
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 def render_text(
     run: CheckRun,
     words: FormatWords,
-    engines: EngineWords,
+    all_words: Words,
     *,
     baseline: frozenset[str] | None = None,
     strict: bool = False,
@@ -35,7 +35,7 @@ def render_text(
         say("head", level=run.level, seed=run.seed, ruleset=run.ruleset.label()),
         f"  spec {run.spec_path}",
         f"  engine {run.engine}",
-        f"  rules {engine_note(run.ruleset, engines)}",
+        f"  rules {engine_note(run.ruleset, all_words.engines)}",
         "",
     ]
     header = ("check", "exhaustive", "generated", "proofs", "findings", "failures", "time", "")
@@ -95,7 +95,7 @@ def render_text(
                 if f.witness is not None:
                     scenario = f.witness.situation.get("scenario")
                     if isinstance(scenario, dict):
-                        lines.append(f"      replay: {_scenario_line(scenario)}")
+                        lines.append(f"      replay: {_scenario_line(scenario, all_words)}")
                     lines.append(
                         f"      witness: {plural(f.witness.cards, 'card')}; engine "
                         f"{f.witness.outcomes.get('engine')!r}, spec {f.witness.outcomes.get('spec')!r}"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from five35.checks.play.matches import scenario_text
+from five35.checks.play.matches import SCENARIO_WORDS, scenario_text
 from five35.checks.runner import run_checks
 from five35.cli import main
 from five35.engine import Game, Move
@@ -70,14 +70,13 @@ def test_the_state_machine_catches_the_bug_with_a_replayable_scenario(name: str)
     failure = run.failures[0]
     assert failure.witness is not None
     scenario = failure.witness.situation["scenario"]
-    assert scenario_text(scenario) in failure.witness.summary
+    assert scenario_text(scenario, words_of(SPEC).check(SCENARIO_WORDS)) in failure.witness.summary
     # Replaying the scenario on the buggy engine reaches the same violation; on the reference it does not.
     from five35.checks.oracles.rules_model import SpecRules
     from five35.checks.oracles.strategies import Setup
     from five35.checks.play.invariants import state_violations, step_violations
     from five35.checks.play.matches import replay
     from five35.engine import Position
-    from five35.spec.words import words_of
 
     rs = SPEC.ruleset(scenario["profile"], scenario["readings"])
     start = scenario["start"]
