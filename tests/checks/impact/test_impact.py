@@ -19,7 +19,7 @@ from five35.checks.impact.estimate import (
 from five35.checks.impact.measure import ImpactCounts, measure
 from five35.checks.impact.scenes import scene_witness
 from five35.checks.impact.variants import VARIANTS, AddClosesOnly, ExampleOrder, RunsUncapped, SetsNeverClose
-from five35.checks.impact.witnesses import situation_of
+from five35.checks.impact.witnesses import WORDS, situation_of
 from five35.checks.text.text_audit import text_audit
 from five35.engine import Game, Move, Pile, State
 from five35.engine import hooks as hooks_module
@@ -30,6 +30,7 @@ from five35.spec.words import words_of
 HOOKS = Game.HOOKS
 
 IMPACT = words_of(load_spec()).check("impact")
+WITNESS = words_of(load_spec()).check(WORDS)
 
 
 def _measure(spec: Spec, point: str, players: int, games: range, seed: int = 3) -> ImpactCounts:
@@ -264,9 +265,9 @@ def test_alternatives_split_over_games_and_processes_give_the_same_counts(spec: 
     rs = spec.ruleset()
     alts = {fid: _alt(spec, fid) for fid in ("gap.parameter.points", "mismatch.eight.trigger.cleared")}
     pairs = tuple(alts.items())
-    whole = alternative_unit(pairs, 3, range(0, 6), 11, ("greedy", "random"))
-    first = alternative_unit(pairs, 3, range(0, 2), 11, ("greedy", "random"))
-    rest = alternative_unit(pairs, 3, range(2, 6), 11, ("greedy", "random"))
+    whole = alternative_unit(pairs, 3, range(0, 6), 11, ("greedy", "random"), WITNESS)
+    first = alternative_unit(pairs, 3, range(0, 2), 11, ("greedy", "random"), WITNESS)
+    rest = alternative_unit(pairs, 3, range(2, 6), 11, ("greedy", "random"), WITNESS)
     for fid in whole:
         merged = first[fid].merge(rest[fid])
         assert (merged.games, merged.affected, dict(merged.first_change)) == (
