@@ -169,9 +169,9 @@ def _impact_plan(
     With `stats`, each unit's result is (counts, the played games' Stats, their results)."""
     compared, _ = impact_units(spec, ruleset)
     playable = dealable_counts(ruleset)  # a table the played rules cannot deal has nothing to compare
-    say = words_of(spec).check(WITNESS_WORDS)  # a frozen dataclass: it travels with each unit
+    witnesses = words_of(spec).check(WITNESS_WORDS)  # a frozen dataclass: it travels with each unit
     units: list[Unit] = [
-        (_impact_unit, (ruleset, compared, players, chunk, seed, tuple(bots), stats, say), len(chunk))
+        (_impact_unit, (ruleset, compared, players, chunk, seed, tuple(bots), stats, witnesses), len(chunk))
         for players in playable
         for chunk in _chunks(games, CHUNK)
     ]
