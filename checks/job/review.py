@@ -32,7 +32,7 @@ from dataclasses import replace
 
 from ...spec import Ruleset, Spec
 from ...spec.words import questions_of, words_of
-from ...spec.words_model import CheckWords, ImpactGrades, QuestionWords, Words
+from ...spec.words_model import ImpactGrades, QuestionWords, Words
 from ..findings import (
     FINDING_KINDS,
     SEVERITIES,
@@ -45,7 +45,6 @@ from ..findings import (
     point_readings,
     point_status,
 )
-from ..impact.estimate import estimate_alternatives
 from ..impact.scenes import scene_witness
 from ..text.text_audit import proposal_for_point
 from .questions import assign, gathered_questions
@@ -126,23 +125,6 @@ def to_measure(findings: Sequence[Finding], impacts: Mapping[str, PointImpact]) 
         if finding.alternative is not None:
             out[finding.id] = finding.alternative
     return out
-
-
-def measure_findings(
-    alts: Mapping[str, Alternative],
-    ruleset: Ruleset,
-    games: int,
-    seed: int,
-    bots: Sequence[str],
-    jobs: int = 1,
-    *,
-    say: CheckWords,
-) -> dict[str, PointImpact]:
-    measured = estimate_alternatives(alts, ruleset, games, seed, bots, jobs, say=say)
-    return {
-        fid: PointImpact(fid, alts[fid].labels[0], alts[fid].labels[1], impact, per)
-        for fid, (impact, per) in measured.items()
-    }
 
 
 def smallest_witness(pi: PointImpact) -> Witness | None:
