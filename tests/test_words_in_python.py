@@ -47,7 +47,7 @@ _DEALS = (
 )
 _ENGINE = "still to move: the reference engine's name fills the engines words' blanks"
 #: Constants that look like words but are not a reader's sentence, each with why: (file, the
-#: start of the constant) -> why. A file with the start "" is exempt whole.
+#: start of the constant) -> why.
 NOT_WORDS: dict[tuple[str, str], str] = {
     ("checks/findings.py", "the solver gave no answer ("): _ERROR,
     ("checks/fuzz/differential.py", "time budget exhausted"): _INTERNAL,
@@ -83,7 +83,12 @@ NOT_WORDS: dict[tuple[str, str], str] = {
     ("checks/play/graphs.py", "three players"): _DEALS,
     ("checks/play/graphs.py", "five players, a set of five"): _DEALS,
     ("checks/runner.py", "the check "): _UNIT,
-    ("reports/check_formats/__init__.py", ""): _HELP,
+    ("reports/check_formats/__init__.py", "a summary table for people"): _HELP,
+    ("reports/check_formats/__init__.py", "everything, for tools"): _HELP,
+    ("reports/check_formats/__init__.py", "JUnit XML"): _HELP,
+    ("reports/check_formats/__init__.py", "SARIF 2.1.0"): _HELP,
+    ("reports/check_formats/__init__.py", "GitHub Actions annotations"): _HELP,
+    ("reports/check_formats/__init__.py", "GitLab Code Quality report"): _HELP,
     ("reports/check_formats/gitlab.py", "Bug Risk"): _GITLAB,
     ("reports/rulebook.py", "\nbody { font-family"): _MARKUP,
     ("reports/tables.py", "seat mover"): _MARKUP,
